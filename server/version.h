@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: MIT */
+/* version.h - build information for --version and /metrics. */
+#ifndef PZ_SERVER_VERSION_H
+#define PZ_SERVER_VERSION_H
+
+/* The release version ("0.1.0"). Static string. Thread: any. */
+const char *pz_version(void);
+
+#endif

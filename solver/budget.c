@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/* budget.c - byte accounting for per-job search memory. */
+#include "budget.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+budget_init(pz_budget_t *b, size_t limit)
+{
+    b->limit = limit;
+    atomic_init(&b->used, 0);
+    atomic_init(&b->peak, 0);
+    atomic_init(&b->refusals, 0);
+}
+
+/* Reserves size bytes; false (and nothing reserved) past the limit. */
+static int
+budget_charge(pz_budget_t *b, size_t size)
+{
+    size_t used;
+    size_t next;
+    size_t peak;
+
+    if (b == NULL) {
+        return 1;
+    }
+    used = atomic_load_explicit(&b->used, memory_order_relaxed);
+    do {
+        if (size > SIZE_MAX - used ||
+            (b->limit != 0 && used + size > b->limit)) {
+            atomic_fetch_add_explicit(&b->refusals, 1, memory_order_relaxed);
+            return 0;
+        }
+        next = used + size;
+    } while (!atomic_compare_exchange_weak_explicit(
+        &b->used, &used, next, memory_order_relaxed, memory_order_relaxed));
+    peak = atomic_load_explicit(&b->peak, memory_order_relaxed);
+    while (next > peak &&
+           !atomic_compare_exchange_weak_explicit(&b->peak, &peak, next,
+                                                  memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+    }
+    return 1;
+}
+
+static void
+budget_uncharge(pz_budget_t *b, size_t size)
+{
+    if (b != NULL) {
+        atomic_fetch_sub_explicit(&b->used, size, memory_order_relaxed);
+    }
+}
+
+void *
+budget_alloc(pz_budget_t *b, size_t size)
+{
+    void *p;
+
+    if (size == 0 || !budget_charge(b, size)) {
+        return NULL;
+    }
+    p = malloc(size);
+    if (p == NULL) {
+        budget_uncharge(b, size);
+    }
+    return p;
+}
+
+void *
+budget_calloc(pz_budget_t *b, size_t size)
+{
+    void *p;
+
+    if (size == 0 || !budget_charge(b, size)) {
+        return NULL;
+    }
+    p = calloc(1, size);
+    if (p == NULL) {
+        budget_uncharge(b, size);
+    }
+    return p;
+}
+
+void *
+budget_realloc(pz_budget_t *b, void *p, size_t old_size, size_t new_size)
+{
+    void *q;
+
+    if (p == NULL) {
+        return budget_alloc(b, new_size);
+    }
+    if (new_size <= old_size) {
+        return p; /* shrinking is never needed by the engines; keep it */
+    }
+    if (!budget_charge(b, new_size - old_size)) {
+        return NULL;
+    }
+    q = realloc(p, new_size);
+    if (q == NULL) {
+        budget_uncharge(b, new_size - old_size);
+    }
+    return q;
+}
+
+void
+budget_free(pz_budget_t *b, void *p, size_t size)
+{
+    if (p == NULL) {
+        return;
+    }
+    free(p);
+    budget_uncharge(b, size);
+}
+
+size_t
+budget_available(const pz_budget_t *b)
+{
+    size_t used;
+
+    if (b == NULL || b->limit == 0) {
+        return SIZE_MAX;
+    }
+    used = atomic_load_explicit(&b->used, memory_order_relaxed);
+    return used >= b->limit ? 0 : b->limit - used;
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/* engine.c - engine registry, the "auto" choice and the checked runner. */
+#include "engine.h"
+
+#include <strings.h>
+
+#include "engine_internal.h"
+
+static const engine_ops_t *const registry[] = {
+    &engine__astar,
+    &engine__wastar,
+    &engine__bibfs,
+    &engine__idastar,
+    NULL,
+};
+
+const engine_ops_t *const *
+engine_registry(void)
+{
+    return registry;
+}
+
+const engine_ops_t *
+engine_find(const char *name)
+{
+    if (name == NULL) {
+        return NULL;
+    }
+    for (int i = 0; registry[i] != NULL; i++) {
+        if (strcasecmp(registry[i]->name, name) == 0) {
+            return registry[i];
+        }
+    }
+    return NULL;
+}
+
+void
+engine_auto(const pz_puzzle_t *p, bool optimal, engine_choice_t *out)
+{
+    out->weight = 1.0;
+    if (p->rows > 0) {
+        int cells = p->rows * p->cols;
+
+        /* Small boards: A* holds the whole space easily and beats IDA*'s
+         * re-expansions. Larger boards: IDA* with linear conflict needs no
+         * memory; without optimality, weighted A* answers in milliseconds
+         * where optimal search would take minutes. */
+        out->heuristic = "linear-conflict";
+        if (cells <= 9) {
+            out->engine = &engine__astar;
+        } else if (optimal) {
+            out->engine = &engine__idastar;
+        } else {
+            out->engine = &engine__wastar;
+            out->weight = cells <= 16 ? 2.0 : 3.0;
+        }
+        return;
+    }
+    /* Cubes and the rest: bidirectional BFS is optimal and, for spaces of
+     * a few million states, faster than any heuristic search here. */
+    out->engine = &engine__bibfs;
+    out->heuristic = "none";
+}
+
+int
+engine_run(const engine_ops_t *e, search_ctx_t *ctx, pz_solution_t *out)
+{
+    pz_stats_t *st = ctx->stats;
+    uint64_t start = pz_now_ns();
+    pz_state_t end;
+    int rc;
+
+    solution_clear(out);
+    if (ctx->weight < 1.0) {
+        ctx->weight = 1.0;
+    }
+    if (ctx->threads < 1) {
+        ctx->threads = 1;
+    }
+    if (ctx->deadline_ns == 0 && ctx->limits.time_ms != 0) {
+        ctx->deadline_ns = start + ctx->limits.time_ms * 1000000u;
+    }
+    if (st != NULL) {
+        atomic_store(&st->heuristic_at_start,
+                     heuristic_eval(ctx->heuristic, &ctx->start));
+        atomic_store(&st->start_ns, start);
+    }
+    rc = e->solve(ctx, out);
+    if (rc == PZ_OK && out->status == PZ_STATUS_SOLVED) {
+        /* Every answer is replayed: an engine bug must never reach a
+         * client as a wrong move list. */
+        if (out->length < 0 || out->length > PZ_SOLUTION_MAX ||
+            puzzle_replay(ctx->puzzle, &ctx->start, out->moves, out->length,
+                          &end) != PZ_OK ||
+            !puzzle_equal(ctx->puzzle, &end, &ctx->goal)) {
+            out->status = PZ_STATUS_FAILED;
+            out->length = -1;
+            rc = PZ_EINTERNAL;
+        } else {
+            out->optimal = e->optimal && ctx->weight == 1.0 &&
+                           (!e->uses_heuristic ||
+                            heuristic_admissible(ctx->heuristic));
+        }
+    } else if (rc != PZ_OK) {
+        out->status = PZ_STATUS_FAILED;
+        out->length = -1;
+    }
+    if (out->status != PZ_STATUS_SOLVED) {
+        out->length = -1;
+    }
+    if (st != NULL) {
+        if (ctx->budget != NULL) {
+            atomic_store(&st->peak_memory, atomic_load(&ctx->budget->peak));
+        }
+        if (out->status == PZ_STATUS_SOLVED) {
+            atomic_store(&st->best_length, out->length);
+        }
+        atomic_store(&st->end_ns, pz_now_ns());
+    }
+    return rc;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* engine.h - the search engine interface, registry and the checked runner. */
+#ifndef PZ_SOLVER_ENGINE_H
+#define PZ_SOLVER_ENGINE_H
+
+#include <stdbool.h>
+
+#include "heuristic.h"
+#include "puzzle.h"
+#include "search.h"
+
+/* One search algorithm, generic over puzzle_ops_t (one file under
+ * solver/engines/ and one line in the registry in engine.c). */
+typedef struct engine_ops {
+    const char *name;      /* registry key: "astar", "bibfs", ... */
+    const char *summary;   /* one line for the catalogue */
+    bool optimal;          /* shortest answers given an admissible h */
+    bool uses_heuristic;   /* false: the heuristic is ignored */
+    /*
+     * Runs the search. Sets out->status to a terminal status and, when it
+     * is solved, out->length and out->moves. Returns PZ_OK whenever a
+     * status was reached (limits included), or PZ_EINTERNAL/PZ_EUNSUPPORTED
+     * for a search it cannot run. Frees everything it drew from the budget
+     * before returning. Thread: worker.
+     */
+    int (*solve)(const search_ctx_t *ctx, pz_solution_t *out);
+} engine_ops_t;
+
+/* The engine named name (case-insensitive), or NULL. "auto" is not an
+ * engine: resolve it with engine_auto. Thread: any. */
+const engine_ops_t *engine_find(const char *name);
+
+/* NULL-terminated registry. Thread: any. */
+const engine_ops_t *const *engine_registry(void);
+
+/* The choice "auto" makes for a puzzle. */
+typedef struct engine_choice {
+    const engine_ops_t *engine;
+    const char *heuristic; /* heuristic name for heuristic_create */
+    double weight;         /* for wastar */
+} engine_choice_t;
+
+/*
+ * Picks the engine and heuristic "auto" means for p: the fastest that is
+ * optimal when optimal is true, else the fastest that answers well.
+ * Thread: any.
+ */
+void engine_auto(const pz_puzzle_t *p, bool optimal, engine_choice_t *out);
+
+/*
+ * Runs e on ctx and checks the answer: fills the start and end times and
+ * h(start) in ctx->stats, derives ctx->deadline_ns from the time limit when
+ * it is 0, runs the engine, replays a solution on ctx->start and compares
+ * the end with ctx->goal (a mismatch makes the status failed and returns
+ * PZ_EINTERNAL: a bug, never a client error), and sets out->optimal when
+ * the engine is optimal, the heuristic admissible and the weight 1.
+ * Thread: worker.
+ */
+int engine_run(const engine_ops_t *e, search_ctx_t *ctx, pz_solution_t *out);
+
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* bibfs.c - PLACEHOLDER until the real engine lands. */
+#include "engine_internal.h"
+
+static int
+solve(const search_ctx_t *ctx, pz_solution_t *out)
+{
+    (void)ctx;
+    out->status = PZ_STATUS_FAILED;
+    return PZ_EUNSUPPORTED;
+}
+
+const engine_ops_t engine__bibfs = {
+    .name = "bibfs",
+    .solve = solve,
+};

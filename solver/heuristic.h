@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* heuristic.h - distance estimates for informed search, per puzzle. */
+#ifndef PZ_SOLVER_HEURISTIC_H
+#define PZ_SOLVER_HEURISTIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "puzzle.h"
+
+/*
+ * A heuristic estimates the number of moves from a state to the goal it was
+ * created for. Each puzzle lists the heuristics it offers (puzzle_ops_t's
+ * heuristics); "none" (h = 0) is available for every puzzle.
+ */
+struct heuristic_ops {
+    const char *name;     /* "manhattan", "seed", ... */
+    const char *summary;  /* one line for the catalogue */
+    bool admissible;      /* never overestimates (in the puzzle's metric) */
+    /* Bytes of context init needs for p (goal-dependent tables). */
+    size_t (*ctx_size)(const pz_puzzle_t *p);
+    /* Prepares ctx (ctx_size bytes, zeroed) for distances to goal. */
+    int (*init)(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx);
+    /* Estimate for s. Hot path. */
+    int (*eval)(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s);
+    /* Optional incremental form: the estimate of child, reached from parent
+     * (whose estimate is h_parent) by move. NULL: engines call eval. */
+    int (*update)(const pz_puzzle_t *p, const void *ctx,
+                  const pz_state_t *parent, int h_parent, int move,
+                  const pz_state_t *child);
+};
+
+/* A heuristic bound to a puzzle and a goal. Read-only once created; may be
+ * shared by threads searching the same goal. */
+typedef struct pz_heuristic {
+    const heuristic_ops_t *ops;
+    const pz_puzzle_t *puzzle; /* borrowed; must outlive the heuristic */
+    void *ctx;                 /* owned; ops->ctx_size bytes */
+} pz_heuristic_t;
+
+/* The generic h = 0 heuristic. */
+extern const heuristic_ops_t heuristic_none;
+
+/* The heuristic named name for p (case-insensitive), or NULL. "none" is
+ * always found. Thread: any. */
+const heuristic_ops_t *heuristic_find(const pz_puzzle_t *p, const char *name);
+
+/*
+ * Creates heuristic name for p and goal. Returns owned *out (free with
+ * heuristic_destroy); PZ_EHEURISTIC (unknown for this puzzle), PZ_ENOMEM or
+ * the init's error otherwise, with *out NULL. Thread: any.
+ */
+int heuristic_create(const pz_puzzle_t *p, const char *name,
+                     const pz_state_t *goal, pz_heuristic_t **out,
+                     pz_diag_t *d);
+
+/* Frees h; NULL is fine. */
+void heuristic_destroy(pz_heuristic_t *h);
+
+/* h(s); 0 when h is NULL. */
+static inline int
+heuristic_eval(const pz_heuristic_t *h, const pz_state_t *s)
+{
+    return h == NULL ? 0 : h->ops->eval(h->puzzle, h->ctx, s);
+}
+
+/* h(child) given h(parent); uses the incremental form when there is one. */
+static inline int
+heuristic_update(const pz_heuristic_t *h, const pz_state_t *parent,
+                 int h_parent, int move, const pz_state_t *child)
+{
+    if (h == NULL) {
+        return 0;
+    }
+    if (h->ops->update != NULL) {
+        return h->ops->update(h->puzzle, h->ctx, parent, h_parent, move,
+                              child);
+    }
+    return h->ops->eval(h->puzzle, h->ctx, child);
+}
+
+/* True when h never overestimates; NULL (h = 0) is admissible. */
+static inline bool
+heuristic_admissible(const pz_heuristic_t *h)
+{
+    return h == NULL || h->ops->admissible;
+}
+
+#endif

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/* puzzle.c - puzzle registry, instance lifecycle and shared helpers. */
+#include "puzzle.h"
+
+#include <stdlib.h>
+#include <stdio.h>
+#include <strings.h>
+
+#include "puzzle_internal.h"
+#include "search.h"
+
+static const puzzle_ops_t *const registry[] = {
+    &puzzle__tiles,
+    &puzzle__cube2,
+    NULL,
+};
+
+static const puzzle_alias_t aliases[] = {
+    { "8-puzzle", "tiles", 3, 3 },
+    { "15-puzzle", "tiles", 4, 4 },
+    { "24-puzzle", "tiles", 5, 5 },
+    { "sliding-tiles", "tiles", 0, 0 },
+    { "pocket", "2x2x2", 0, 0 },
+    { "cube2", "2x2x2", 0, 0 },
+    { NULL, NULL, 0, 0 },
+};
+
+const puzzle_ops_t *const *
+puzzle_registry(void)
+{
+    return registry;
+}
+
+const puzzle_alias_t *
+puzzle_aliases(void)
+{
+    return aliases;
+}
+
+static const puzzle_ops_t *
+find_exact(const char *name)
+{
+    for (int i = 0; registry[i] != NULL; i++) {
+        if (strcasecmp(registry[i]->name, name) == 0) {
+            return registry[i];
+        }
+    }
+    return NULL;
+}
+
+static const puzzle_alias_t *
+find_alias(const char *name)
+{
+    for (int i = 0; aliases[i].alias != NULL; i++) {
+        if (strcasecmp(aliases[i].alias, name) == 0) {
+            return &aliases[i];
+        }
+    }
+    return NULL;
+}
+
+const puzzle_ops_t *
+puzzle_find(const char *name)
+{
+    const puzzle_ops_t *ops;
+    const puzzle_alias_t *a;
+
+    if (name == NULL) {
+        return NULL;
+    }
+    ops = find_exact(name);
+    if (ops != NULL) {
+        return ops;
+    }
+    a = find_alias(name);
+    return a != NULL ? find_exact(a->target) : NULL;
+}
+
+/* Fills p->allowed_after from the puzzle's inverse and redundancy rules. */
+static void
+build_move_masks(pz_puzzle_t *p)
+{
+    uint64_t all = p->nmoves >= 64 ? ~UINT64_C(0)
+                                   : (UINT64_C(1) << p->nmoves) - 1;
+
+    for (int prev = 0; prev < p->nmoves; prev++) {
+        uint64_t mask = all;
+
+        mask &= ~(UINT64_C(1) << p->ops->inverse(p, prev));
+        for (int next = 0; p->ops->redundant != NULL && next < p->nmoves;
+             next++) {
+            if (p->ops->redundant(p, prev, next)) {
+                mask &= ~(UINT64_C(1) << next);
+            }
+        }
+        p->allowed_after[prev] = mask;
+    }
+    p->allowed_after[p->nmoves] = all;
+}
+
+int
+puzzle_create(const char *name, const pz_params_t *params, pz_puzzle_t **out,
+              pz_diag_t *d)
+{
+    const puzzle_ops_t *ops;
+    const puzzle_alias_t *a = NULL;
+    pz_params_t prm = { 0, 0, 0 };
+    pz_puzzle_t *p = NULL;
+    int rc;
+
+    *out = NULL;
+    ops = name != NULL ? find_exact(name) : NULL;
+    if (ops == NULL && name != NULL) {
+        a = find_alias(name);
+        ops = a != NULL ? find_exact(a->target) : NULL;
+    }
+    if (ops == NULL) {
+        return pz_diag_set(d, PZ_EPUZZLE,
+                           "unknown puzzle '%s'; GET /v1/puzzles lists them",
+                           name != NULL ? name : "");
+    }
+    if (params != NULL) {
+        prm = *params;
+    }
+    if (a != NULL && prm.rows == 0 && prm.cols == 0) {
+        prm.rows = a->rows;
+        prm.cols = a->cols;
+    }
+    p = calloc(1, sizeof(*p));
+    if (p == NULL) {
+        return pz_diag_set(d, PZ_ENOMEM, "out of memory");
+    }
+    p->ops = ops;
+    snprintf(p->id, sizeof(p->id), "%s", ops->name);
+    rc = ops->init(p, &prm, d);
+    if (rc != PZ_OK) {
+        goto fail;
+    }
+    if (p->nmoves <= 0 || p->nmoves > PZ_MOVES_MAX ||
+        p->state_size == 0 || p->state_size > PZ_STATE_MAX) {
+        rc = pz_diag_set(d, PZ_EINTERNAL, "puzzle '%s' is misconfigured",
+                         ops->name);
+        goto fail;
+    }
+    build_move_masks(p);
+    *out = p;
+    return PZ_OK;
+fail:
+    puzzle_destroy(p);
+    return rc;
+}
+
+void
+puzzle_destroy(pz_puzzle_t *p)
+{
+    if (p == NULL) {
+        return;
+    }
+    if (p->ops != NULL && p->ops->cleanup != NULL) {
+        p->ops->cleanup(p);
+    }
+    free(p);
+}
+
+int
+puzzle_parse_state(const pz_puzzle_t *p, const pz_input_t *in,
+                   pz_state_t *out, pz_diag_t *d)
+{
+    state_clear(out);
+    return p->ops->parse_state(p, in, out, d);
+}
+
+int
+puzzle_parse_scramble(const pz_puzzle_t *p, const char *text, pz_state_t *out,
+                      pz_diag_t *d)
+{
+    puzzle_goal(p, out);
+    return p->ops->apply_scramble(p, text != NULL ? text : "", out, d);
+}
+
+int
+puzzle_check_pair(const pz_puzzle_t *p, const pz_state_t *start,
+                  const pz_state_t *goal, pz_diag_t *d)
+{
+    if (p->ops->check_pair == NULL) {
+        return PZ_OK;
+    }
+    return p->ops->check_pair(p, start, goal, d);
+}
+
+int
+puzzle_replay(const pz_puzzle_t *p, const pz_state_t *start,
+              const uint8_t *moves, int n, pz_state_t *out)
+{
+    pz_state_t s = *start;
+
+    for (int i = 0; i < n; i++) {
+        if (moves[i] >= p->nmoves || !puzzle_apply(p, &s, moves[i], &s)) {
+            return PZ_EINVAL;
+        }
+    }
+    *out = s;
+    return PZ_OK;
+}
+
+int
+puzzle_format_moves(const pz_puzzle_t *p, const uint8_t *moves, int n,
+                    char *buf, size_t len)
+{
+    size_t used = 0;
+
+    if (len == 0) {
+        return PZ_EINVAL;
+    }
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        int w = snprintf(buf + used, len - used, "%s%s", i ? " " : "",
+                         puzzle_move_name(p, moves[i]));
+
+        if (w < 0 || (size_t)w >= len - used) {
+            return PZ_EINVAL;
+        }
+        used += (size_t)w;
+    }
+    return (int)used;
+}
+
+int
+puzzle_random_moves(const pz_puzzle_t *p, const pz_state_t *start, int n,
+                    pz_rand_fn rand, void *rng, uint8_t *moves)
+{
+    pz_state_t s = *start;
+    int prev = -1;
+
+    if (n < 0 || n > PZ_SOLUTION_MAX) {
+        return PZ_EINVAL;
+    }
+    for (int i = 0; i < n; i++) {
+        uint64_t allowed = puzzle_allowed_after(p, prev);
+        int cand[PZ_MOVES_MAX];
+        int ncand = 0;
+        pz_state_t next;
+
+        /* Only moves legal here are candidates, so a tile scramble never
+         * walks off the board. */
+        for (int m = 0; m < p->nmoves; m++) {
+            if ((allowed >> m & 1) && puzzle_apply(p, &s, m, &next)) {
+                cand[ncand++] = m;
+            }
+        }
+        if (ncand == 0) {
+            return PZ_EINTERNAL;
+        }
+        prev = cand[pz_rand_below(rand, rng, (uint64_t)ncand)];
+        puzzle_apply(p, &s, prev, &s);
+        moves[i] = (uint8_t)prev;
+    }
+    return PZ_OK;
+}
+
+static uint64_t
+splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15u);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+void
+pz_rng_seed(pz_rng_t *r, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++) {
+        r->s[i] = splitmix64(&seed);
+    }
+}
+
+static uint64_t
+rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+uint64_t
+pz_rng_next(void *rng)
+{
+    /* xoshiro256** (Blackman and Vigna, 2018). */
+    uint64_t *s = ((pz_rng_t *)rng)->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+uint64_t
+pz_rand_below(pz_rand_fn rand, void *rng, uint64_t n)
+{
+    /* Rejection sampling keeps the draw exactly uniform. */
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    uint64_t x;
+
+    do {
+        x = rand(rng);
+    } while (x >= limit);
+    return x % n;
+}

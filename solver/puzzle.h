@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/* puzzle.h - the puzzle interface, its registry and the engines' wrappers. */
+#ifndef PZ_SOLVER_PUZZLE_H
+#define PZ_SOLVER_PUZZLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pz_error.h"
+#include "state.h"
+
+/* Most moves any puzzle has (masks of moves are uint64_t). */
+#define PZ_MOVES_MAX 64
+
+/* Turn metrics. Puzzles with one kind of move ignore the metric. */
+typedef enum pz_metric {
+    PZ_METRIC_DEFAULT = 0, /* the puzzle's default */
+    PZ_METRIC_HTM,         /* half-turn metric: quarter and half turns */
+    PZ_METRIC_QTM,         /* quarter-turn metric */
+    PZ_METRIC_MOVES,       /* one move per tile slide / vertex turn */
+} pz_metric_t;
+
+/* Parameters that pick a puzzle instance. Zero fields take the default of
+ * the registry entry or alias ("15-puzzle" sets 4x4). */
+typedef struct pz_params {
+    int rows;   /* tiles: board rows, 2..8 */
+    int cols;   /* tiles: board columns, 2..8 */
+    int metric; /* pz_metric_t */
+} pz_params_t;
+
+/*
+ * A state as the caller received it, before any validation. The api layer
+ * flattens JSON arrays (row-major) into ints and records their shape; no
+ * JSON reaches the solver.
+ */
+typedef struct pz_input {
+    const char *text; /* string form, or NULL */
+    const int *ints;  /* integer form, or NULL */
+    size_t nints;     /* number of ints */
+    int ndims;        /* dimensions of the array the ints came from, 1..3 */
+    int shape[3];     /* extent of each dimension */
+} pz_input_t;
+
+typedef struct pz_puzzle pz_puzzle_t;
+typedef struct heuristic_ops heuristic_ops_t;
+
+/* Source of random 64-bit words for scrambles and random states. */
+typedef uint64_t (*pz_rand_fn)(void *rng);
+
+/*
+ * What each puzzle implements (one file under solver/puzzles/ and one line
+ * in the registry in puzzle.c). Engines never call these directly: they use
+ * the inline wrappers below.
+ */
+struct puzzle_ops {
+    const char *name;           /* registry key: "tiles", "2x2x2" */
+    const char *summary;        /* one line for the catalogue */
+    const char *notation;       /* one line: how moves are written */
+    const char *state_forms;    /* one line: accepted state inputs */
+    const char *default_heuristic; /* strongest admissible cheap one */
+
+    /* Fills p->rows, cols, metric, state_size, nmoves, metric_name and
+     * p->priv from params; PZ_ESIZE/PZ_EMETRIC with d on bad params. */
+    int (*init)(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d);
+    /* Frees p->priv. Called once, also after a failed init. */
+    void (*cleanup)(pz_puzzle_t *p);
+
+    /* The default goal (solved). */
+    void (*goal)(const pz_puzzle_t *p, pz_state_t *out);
+    /* Parses and fully validates a state (codes in pz_error.h). */
+    int (*parse_state)(const pz_puzzle_t *p, const pz_input_t *in,
+                       pz_state_t *out, pz_diag_t *d);
+    /* Applies a scramble in the puzzle's notation to *state (PZ_EMOVE with
+     * d->position on a bad token). */
+    int (*apply_scramble)(const pz_puzzle_t *p, const char *text,
+                          pz_state_t *state, pz_diag_t *d);
+    /* Checks start can reach goal (PZ_EUNSOLVABLE etc.); NULL: always. */
+    int (*check_pair)(const pz_puzzle_t *p, const pz_state_t *start,
+                      const pz_state_t *goal, pz_diag_t *d);
+    /* Writes the state's canonical string form; returns its length or
+     * PZ_EINVAL when len is too small. */
+    int (*format_state)(const pz_puzzle_t *p, const pz_state_t *s, char *buf,
+                        size_t len);
+
+    /* Applies move (0..nmoves-1) to s, writing out (s may equal out).
+     * Returns false, leaving out unspecified, for a move that is illegal in
+     * s (a tile move off the board). Hot path. */
+    bool (*apply)(const pz_puzzle_t *p, const pz_state_t *s, int move,
+                  pz_state_t *out);
+    /* The move that undoes move. */
+    int (*inverse)(const pz_puzzle_t *p, int move);
+    /* True when next right after prev is never needed in a shortest
+     * solution (same face twice, commuting faces out of order). The inverse
+     * of prev is excluded separately. NULL: nothing redundant. */
+    bool (*redundant)(const pz_puzzle_t *p, int prev, int next);
+    /* Standard notation of move ("R'", "U2", "L"). Static string. */
+    const char *(*move_name)(const pz_puzzle_t *p, int move);
+    /* Optional: extra description of move played in state before (tiles:
+     * the number of the tile that slides). Returns it, or -1. */
+    int (*move_detail)(const pz_puzzle_t *p, const pz_state_t *before,
+                       int move);
+    /* Optional: a uniformly random legal state. */
+    int (*random_state)(const pz_puzzle_t *p, pz_rand_fn rand, void *rng,
+                        pz_state_t *out);
+
+    /* Puzzle-specific heuristics, NULL-terminated ("none" is generic). */
+    const heuristic_ops_t *const *heuristics;
+};
+
+typedef struct puzzle_ops puzzle_ops_t;
+
+/*
+ * A puzzle instance: one registry entry with its parameters. Created by
+ * puzzle_create, read-only afterwards and shared by any number of searches
+ * on any threads. The fields are read by engines and the api layer; only
+ * the puzzle's own file writes them (in init).
+ */
+struct pz_puzzle {
+    const puzzle_ops_t *ops;
+    char id[24];             /* canonical name with size: "tiles", "2x2x2" */
+    int rows;                /* tiles only, else 0 */
+    int cols;                /* tiles only, else 0 */
+    int metric;              /* pz_metric_t actually in use */
+    const char *metric_name; /* "htm", "qtm", "moves" */
+    size_t state_size;       /* meaningful bytes of a pz_state_t */
+    int nmoves;              /* move ids are 0..nmoves-1, <= PZ_MOVES_MAX */
+    void *priv;              /* owned by the puzzle's file */
+    /* allowed_after[m]: moves that may follow move m in a pruned search;
+     * allowed_after[nmoves]: moves allowed at the root (all). Filled by
+     * puzzle_create from ops->inverse and ops->redundant. */
+    uint64_t allowed_after[PZ_MOVES_MAX + 1];
+};
+
+/*
+ * Looks up name (case-insensitive; "tiles", "2x2x2" and aliases such as
+ * "15-puzzle" or "pocket") and creates the instance. Alias parameters fill
+ * the zero fields of params (params may be NULL). Returns owned *out (free
+ * with puzzle_destroy); PZ_EPUZZLE for an unknown name, PZ_ESIZE,
+ * PZ_EMETRIC or PZ_ENOMEM otherwise, with d filled and *out NULL.
+ * Thread: any.
+ */
+int puzzle_create(const char *name, const pz_params_t *params,
+                  pz_puzzle_t **out, pz_diag_t *d);
+
+/* Frees p; NULL is fine. */
+void puzzle_destroy(pz_puzzle_t *p);
+
+/* The registry entry for name or alias, or NULL. Static. Thread: any. */
+const puzzle_ops_t *puzzle_find(const char *name);
+
+/* NULL-terminated registry of every puzzle. Static. Thread: any. */
+const puzzle_ops_t *const *puzzle_registry(void);
+
+/* Alias table entry: an alternative name and the parameters it implies. */
+typedef struct puzzle_alias {
+    const char *alias;  /* "15-puzzle" */
+    const char *target; /* "tiles" */
+    int rows;
+    int cols;
+} puzzle_alias_t;
+
+/* NULL-terminated alias table (ends with alias == NULL). Thread: any. */
+const puzzle_alias_t *puzzle_aliases(void);
+
+/* --- Wrappers used by engines (the only way engines reach a puzzle) --- */
+
+static inline bool
+puzzle_apply(const pz_puzzle_t *p, const pz_state_t *s, int move,
+             pz_state_t *out)
+{
+    return p->ops->apply(p, s, move, out);
+}
+
+static inline int
+puzzle_inverse(const pz_puzzle_t *p, int move)
+{
+    return p->ops->inverse(p, move);
+}
+
+static inline const char *
+puzzle_move_name(const pz_puzzle_t *p, int move)
+{
+    return p->ops->move_name(p, move);
+}
+
+static inline void
+puzzle_goal(const pz_puzzle_t *p, pz_state_t *out)
+{
+    state_clear(out);
+    p->ops->goal(p, out);
+}
+
+/* Moves allowed after prev (prev = -1 or nmoves: at the root). */
+static inline uint64_t
+puzzle_allowed_after(const pz_puzzle_t *p, int prev)
+{
+    return p->allowed_after[prev < 0 ? p->nmoves : prev];
+}
+
+/* True when a and b are the same state of p. */
+static inline bool
+puzzle_equal(const pz_puzzle_t *p, const pz_state_t *a, const pz_state_t *b)
+{
+    return state_equal(a, b, p->state_size);
+}
+
+static inline uint64_t
+puzzle_hash(const pz_puzzle_t *p, const pz_state_t *s)
+{
+    return state_hash_bytes(s->b, p->state_size);
+}
+
+/* --- Helpers shared by the api layer and the CLI --- */
+
+/* Parses in into *out (state_clear first) and validates it. Codes as
+ * ops->parse_state; d->field is left to the caller. Thread: any. */
+int puzzle_parse_state(const pz_puzzle_t *p, const pz_input_t *in,
+                       pz_state_t *out, pz_diag_t *d);
+
+/* Sets *out to the goal, then applies the scramble. Thread: any. */
+int puzzle_parse_scramble(const pz_puzzle_t *p, const char *text,
+                          pz_state_t *out, pz_diag_t *d);
+
+/* Checks that start can reach goal. Thread: any. */
+int puzzle_check_pair(const pz_puzzle_t *p, const pz_state_t *start,
+                      const pz_state_t *goal, pz_diag_t *d);
+
+/* Replays moves[0..n) on start into *out. Returns PZ_OK, or PZ_EINVAL if a
+ * move is out of range or illegal where it is played. */
+int puzzle_replay(const pz_puzzle_t *p, const pz_state_t *start,
+                  const uint8_t *moves, int n, pz_state_t *out);
+
+/* Writes the move names of moves[0..n) separated by single spaces into buf.
+ * Returns the length, or PZ_EINVAL when buf is too small. */
+int puzzle_format_moves(const pz_puzzle_t *p, const uint8_t *moves, int n,
+                        char *buf, size_t len);
+
+/*
+ * Draws n random moves that form a scramble with no immediately redundant
+ * pair (as a pruned search would see it) and that are legal in sequence
+ * from start. Writes them to moves. Returns PZ_OK or PZ_EINVAL (n out of
+ * 0..PZ_SOLUTION_MAX range). Thread: any.
+ */
+int puzzle_random_moves(const pz_puzzle_t *p, const pz_state_t *start, int n,
+                        pz_rand_fn rand, void *rng, uint8_t *moves);
+
+/* Splitmix64 / xoshiro-style generator for scrambles and tests. */
+typedef struct pz_rng {
+    uint64_t s[4];
+} pz_rng_t;
+
+/* Seeds r deterministically from seed. */
+void pz_rng_seed(pz_rng_t *r, uint64_t seed);
+
+/* Next word of r (r is a pz_rng_t *). Matches pz_rand_fn. */
+uint64_t pz_rng_next(void *r);
+
+/* Uniform integer in 0..n-1 (n >= 1) from rand. */
+uint64_t pz_rand_below(pz_rand_fn rand, void *rng, uint64_t n);
+
+#endif

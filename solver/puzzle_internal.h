@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* puzzle_internal.h - the puzzle files' registry entries (solver/ only). */
+#ifndef PZ_SOLVER_PUZZLE_INTERNAL_H
+#define PZ_SOLVER_PUZZLE_INTERNAL_H
+
+#include "puzzle.h"
+
+extern const puzzle_ops_t puzzle__tiles; /* puzzles/tiles.c */
+extern const puzzle_ops_t puzzle__cube2; /* puzzles/cube2.c */
+
+#endif

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/* search.c - statistics publishing and limit checks shared by the engines. */
+#include "search.h"
+
+#include <time.h>
+
+static const char *const status_names[PZ_STATUS_COUNT_] = {
+    [PZ_STATUS_QUEUED] = "queued",
+    [PZ_STATUS_RUNNING] = "running",
+    [PZ_STATUS_SOLVED] = "solved",
+    [PZ_STATUS_TIMEOUT] = "timeout",
+    [PZ_STATUS_MEMORY_LIMIT] = "memory_limit",
+    [PZ_STATUS_NODE_LIMIT] = "node_limit",
+    [PZ_STATUS_DEPTH_LIMIT] = "depth_limit",
+    [PZ_STATUS_CANCELLED] = "cancelled",
+    [PZ_STATUS_FAILED] = "failed",
+};
+
+const char *
+pz_status_name(int status)
+{
+    if (status < 0 || status >= PZ_STATUS_COUNT_) {
+        return "failed";
+    }
+    return status_names[status];
+}
+
+bool
+pz_status_terminal(int status)
+{
+    return status >= PZ_STATUS_SOLVED && status < PZ_STATUS_COUNT_;
+}
+
+uint64_t
+pz_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void
+stats_init(pz_stats_t *s)
+{
+    atomic_init(&s->nodes_expanded, 0);
+    atomic_init(&s->nodes_generated, 0);
+    atomic_init(&s->duplicates, 0);
+    atomic_init(&s->open_size, 0);
+    atomic_init(&s->frontier_fwd, 0);
+    atomic_init(&s->frontier_bwd, 0);
+    atomic_init(&s->peak_memory, 0);
+    atomic_init(&s->depth_bound, -1);
+    atomic_init(&s->iterations, 0);
+    atomic_init(&s->heuristic_at_start, -1);
+    atomic_init(&s->best_length, -1);
+    atomic_init(&s->start_ns, 0);
+    atomic_init(&s->end_ns, 0);
+}
+
+#define LOAD_(field) atomic_load_explicit(&s->field, memory_order_relaxed)
+
+void
+stats_read(const pz_stats_t *s, pz_stats_view_t *out)
+{
+    uint64_t start = LOAD_(start_ns);
+    uint64_t end = LOAD_(end_ns);
+    uint64_t now;
+
+    out->nodes_expanded = LOAD_(nodes_expanded);
+    out->nodes_generated = LOAD_(nodes_generated);
+    out->duplicates = LOAD_(duplicates);
+    out->open_size = LOAD_(open_size);
+    out->frontier_fwd = LOAD_(frontier_fwd);
+    out->frontier_bwd = LOAD_(frontier_bwd);
+    out->peak_memory = LOAD_(peak_memory);
+    out->depth_bound = LOAD_(depth_bound);
+    out->iterations = LOAD_(iterations);
+    out->heuristic_at_start = LOAD_(heuristic_at_start);
+    out->best_length = LOAD_(best_length);
+    out->elapsed_ms = 0;
+    out->nodes_per_second = 0;
+    if (start != 0) {
+        now = end != 0 ? end : pz_now_ns();
+        out->elapsed_ms = now > start ? (double)(now - start) / 1e6 : 0;
+    }
+    if (out->elapsed_ms > 0) {
+        out->nodes_per_second =
+            (double)out->nodes_generated / (out->elapsed_ms / 1e3);
+    }
+}
+
+#undef LOAD_
+
+void
+solution_clear(pz_solution_t *sol)
+{
+    sol->status = PZ_STATUS_FAILED;
+    sol->length = -1;
+    sol->optimal = false;
+}
+
+/* Next expansion count at which to poll: one interval on, but never past
+ * the node limit, so max_nodes is exact. */
+static uint64_t
+next_poll_at(const search_ctx_t *ctx, uint64_t expanded)
+{
+    uint64_t next = expanded + PZ_POLL_INTERVAL;
+
+    if (ctx->limits.max_nodes != 0 && ctx->limits.max_nodes > expanded &&
+        ctx->limits.max_nodes < next) {
+        next = ctx->limits.max_nodes;
+    }
+    return next;
+}
+
+void
+search_meter_init(const search_ctx_t *ctx, search_meter_t *m)
+{
+    m->expanded = 0;
+    m->generated = 0;
+    m->duplicates = 0;
+    m->next_poll = next_poll_at(ctx, 0);
+}
+
+int
+search_poll(const search_ctx_t *ctx, search_meter_t *m)
+{
+    pz_stats_t *st = ctx->stats;
+
+    m->next_poll = next_poll_at(ctx, m->expanded);
+    if (st != NULL) {
+        atomic_store_explicit(&st->nodes_expanded, m->expanded,
+                              memory_order_relaxed);
+        atomic_store_explicit(&st->nodes_generated, m->generated,
+                              memory_order_relaxed);
+        atomic_store_explicit(&st->duplicates, m->duplicates,
+                              memory_order_relaxed);
+        if (ctx->budget != NULL) {
+            atomic_store_explicit(
+                &st->peak_memory,
+                atomic_load_explicit(&ctx->budget->peak, memory_order_relaxed),
+                memory_order_relaxed);
+        }
+    }
+    if (ctx->cancel != NULL &&
+        atomic_load_explicit(ctx->cancel, memory_order_relaxed)) {
+        return PZ_STATUS_CANCELLED;
+    }
+    if (ctx->deadline_ns != 0 && pz_now_ns() >= ctx->deadline_ns) {
+        return PZ_STATUS_TIMEOUT;
+    }
+    if (ctx->limits.max_nodes != 0 && m->expanded >= ctx->limits.max_nodes) {
+        return PZ_STATUS_NODE_LIMIT;
+    }
+    return PZ_STATUS_RUNNING;
+}

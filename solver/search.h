@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/* search.h - limits, live statistics, solutions and the context engines get. */
+#ifndef PZ_SOLVER_SEARCH_H
+#define PZ_SOLVER_SEARCH_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "budget.h"
+#include "state.h"
+
+struct pz_puzzle;
+struct pz_heuristic;
+
+/* Longest move list a solution can hold. */
+#define PZ_SOLUTION_MAX 1024
+
+/* Engines poll limits and publish statistics every this many expansions. */
+#define PZ_POLL_INTERVAL 4096
+
+/* Job and search statuses. The names are API strings (pz_status_name). */
+typedef enum pz_status {
+    PZ_STATUS_QUEUED = 0,
+    PZ_STATUS_RUNNING,
+    PZ_STATUS_SOLVED,
+    PZ_STATUS_TIMEOUT,
+    PZ_STATUS_MEMORY_LIMIT,
+    PZ_STATUS_NODE_LIMIT,
+    PZ_STATUS_DEPTH_LIMIT,
+    PZ_STATUS_CANCELLED,
+    PZ_STATUS_FAILED,
+    PZ_STATUS_COUNT_
+} pz_status_t;
+
+/* "solved", "timeout", ...; "failed" for unknown values. Thread: any. */
+const char *pz_status_name(int status);
+
+/* True for every status after which a job never changes again. */
+bool pz_status_terminal(int status);
+
+/* Limits of one search. Zero means "no limit" for every field. */
+typedef struct pz_limits {
+    uint64_t time_ms;      /* wall-clock budget from the start of the search */
+    size_t memory_bytes;   /* search memory budget (see budget.h) */
+    uint64_t max_nodes;    /* expansions */
+    int max_depth;         /* longest solution searched for, in moves */
+} pz_limits_t;
+
+/*
+ * Live statistics. The searching thread publishes them with relaxed atomic
+ * stores at least every PZ_POLL_INTERVAL expansions; any thread may read
+ * them at any time (stats_read) without a lock.
+ */
+typedef struct pz_stats {
+    atomic_uint_fast64_t nodes_expanded;  /* states whose successors were made */
+    atomic_uint_fast64_t nodes_generated; /* successors made */
+    atomic_uint_fast64_t duplicates;      /* successors already seen */
+    atomic_uint_fast64_t open_size;       /* A*: open list; BFS: frontiers */
+    atomic_uint_fast64_t frontier_fwd;    /* bibfs: forward frontier size */
+    atomic_uint_fast64_t frontier_bwd;    /* bibfs: backward frontier size */
+    atomic_uint_fast64_t peak_memory;     /* bytes, from the job's budget */
+    atomic_int depth_bound;               /* IDA* and BFS: current bound */
+    atomic_int iterations;                /* IDA*: iterations started */
+    atomic_int heuristic_at_start;        /* h(start), or -1 */
+    atomic_int best_length;               /* anytime: best so far, or -1 */
+    atomic_uint_fast64_t start_ns;        /* monotonic; 0 before the start */
+    atomic_uint_fast64_t end_ns;          /* monotonic; 0 while running */
+} pz_stats_t;
+
+/* A plain copy of pz_stats_t for reporting, with derived figures. */
+typedef struct pz_stats_view {
+    uint64_t nodes_expanded;
+    uint64_t nodes_generated;
+    uint64_t duplicates;
+    uint64_t open_size;
+    uint64_t frontier_fwd;
+    uint64_t frontier_bwd;
+    uint64_t peak_memory;
+    int depth_bound;
+    int iterations;
+    int heuristic_at_start;
+    int best_length;
+    double elapsed_ms;         /* so far, or in total once ended */
+    double nodes_per_second;   /* generated per second of elapsed time */
+} pz_stats_view_t;
+
+/* Resets every counter; -1 for h, bound and best length. Thread: any, but
+ * not concurrently with a running search on the same stats. */
+void stats_init(pz_stats_t *s);
+
+/* Reads a consistent-enough snapshot (each field atomically). Thread: any. */
+void stats_read(const pz_stats_t *s, pz_stats_view_t *out);
+
+/* Monotonic clock in nanoseconds. Thread: any. */
+uint64_t pz_now_ns(void);
+
+/* The result of a search: a status and, when solved, the moves. */
+typedef struct pz_solution {
+    int status;                      /* pz_status_t, terminal */
+    int length;                      /* number of moves, -1 when none */
+    uint8_t moves[PZ_SOLUTION_MAX];  /* move ids of the puzzle */
+    bool optimal;                    /* proven shortest (set by engine_run) */
+} pz_solution_t;
+
+/* Empties sol: status failed, length -1. */
+void solution_clear(pz_solution_t *sol);
+
+/*
+ * Everything an engine needs, filled in by engine_run's caller. Engines
+ * borrow all of it for the duration of the search and keep nothing.
+ */
+typedef struct search_ctx {
+    const struct pz_puzzle *puzzle;       /* borrowed */
+    const struct pz_heuristic *heuristic; /* borrowed; NULL means h = 0 */
+    pz_state_t start;
+    pz_state_t goal;
+    double weight;             /* wastar: f = g + weight*h, >= 1 */
+    int target_length;         /* anytime engines: stop at <= this, 0 = none */
+    int threads;               /* engines that split: threads to use, >= 1 */
+    pz_limits_t limits;
+    uint64_t deadline_ns;      /* absolute monotonic deadline, 0 = none */
+    pz_budget_t *budget;       /* borrowed; all search memory comes from it */
+    pz_stats_t *stats;         /* borrowed; published live */
+    const atomic_bool *cancel; /* borrowed; may be NULL */
+} search_ctx_t;
+
+/*
+ * An engine's private tally between two polls. Engines count in local
+ * variables (cheap) and hand the counts to search_poll, which publishes
+ * them and checks the limits.
+ */
+typedef struct search_meter {
+    uint64_t expanded;   /* total expansions so far */
+    uint64_t generated;  /* total successors so far */
+    uint64_t duplicates; /* total duplicates so far */
+    uint64_t next_poll;  /* poll when expanded reaches this */
+} search_meter_t;
+
+/* Zeroes m; the first poll comes after PZ_POLL_INTERVAL expansions, or at
+ * the node limit of ctx when that is smaller. */
+void search_meter_init(const search_ctx_t *ctx, search_meter_t *m);
+
+/*
+ * Publishes m to ctx->stats (and the budget's peak) and checks cancel,
+ * deadline and node limit, in that order. Returns PZ_STATUS_RUNNING to go
+ * on, or the terminal status the engine must stop with. Thread: worker.
+ */
+int search_poll(const search_ctx_t *ctx, search_meter_t *m);
+
+/* Counts one expansion; polls when due. Returns PZ_STATUS_RUNNING to go on
+ * or a terminal status. Inline: it is on every engine's hot path. */
+static inline int
+search_tick(const search_ctx_t *ctx, search_meter_t *m)
+{
+    if (++m->expanded < m->next_poll) {
+        return PZ_STATUS_RUNNING;
+    }
+    return search_poll(ctx, m);
+}
+
+#endif

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* solve.c - runs one engine of a job under its limits and checks it. */
+#include "solve.h"
+
+void
+solve_run_init(solve_run_t *run, const engine_ops_t *e, const char *heuristic,
+               double weight)
+{
+    run->engine = e;
+    run->heuristic = heuristic != NULL ? heuristic : "none";
+    run->weight = weight >= 1.0 ? weight : 1.0;
+    stats_init(&run->stats);
+    solution_clear(&run->solution);
+    run->rc = PZ_OK;
+}
+
+int
+solve_execute(const solve_spec_t *spec, solve_run_t *run,
+              const atomic_bool *cancel)
+{
+    pz_heuristic_t *h = NULL;
+    pz_budget_t budget;
+    search_ctx_t ctx = { 0 };
+    pz_diag_t d;
+    int rc;
+
+    budget_init(&budget, spec->limits.memory_bytes);
+    rc = heuristic_create(spec->puzzle, run->heuristic, &spec->goal, &h, &d);
+    if (rc != PZ_OK) {
+        run->solution.status = PZ_STATUS_FAILED;
+        goto out;
+    }
+    ctx.puzzle = spec->puzzle;
+    ctx.heuristic = h;
+    ctx.start = spec->start;
+    ctx.goal = spec->goal;
+    ctx.weight = run->weight;
+    ctx.target_length = spec->target_length;
+    ctx.threads = spec->threads;
+    ctx.limits = spec->limits;
+    ctx.budget = &budget;
+    ctx.stats = &run->stats;
+    ctx.cancel = cancel;
+    rc = engine_run(run->engine, &ctx, &run->solution);
+    if (rc == PZ_OK && atomic_load(&budget.used) != 0) {
+        /* The engine kept search memory past its return: a bug. */
+        run->solution.status = PZ_STATUS_FAILED;
+        rc = PZ_EINTERNAL;
+    }
+out:
+    if (atomic_load(&run->stats.end_ns) == 0) {
+        atomic_store(&run->stats.end_ns, pz_now_ns());
+    }
+    heuristic_destroy(h);
+    run->rc = rc;
+    return rc;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* solve.h - one engine run of a job: heuristic, budget and checked search. */
+#ifndef PZ_SOLVER_SOLVE_H
+#define PZ_SOLVER_SOLVE_H
+
+#include <stdatomic.h>
+
+#include "engine.h"
+
+/* What every run of a job shares: the puzzle, the two states, the limits. */
+typedef struct solve_spec {
+    const pz_puzzle_t *puzzle; /* borrowed */
+    pz_state_t start;
+    pz_state_t goal;
+    pz_limits_t limits;
+    int target_length;         /* anytime engines; 0 = none */
+    int threads;               /* engines that split; >= 1 */
+} solve_spec_t;
+
+/* One engine's row of a job: its choice, live statistics and result. */
+typedef struct solve_run {
+    const engine_ops_t *engine; /* static registry entry */
+    const char *heuristic;      /* static name: heuristic_ops_t.name */
+    double weight;              /* 1 except for wastar */
+    pz_stats_t stats;           /* live while running */
+    pz_solution_t solution;     /* valid once stats.end_ns != 0 */
+    int rc;                     /* PZ_OK, or the internal error */
+} solve_run_t;
+
+/* Prepares run for engine e with heuristic (a name valid for the puzzle)
+ * and weight. Thread: any. */
+void solve_run_init(solve_run_t *run, const engine_ops_t *e,
+                    const char *heuristic, double weight);
+
+/*
+ * Runs one engine: creates the heuristic for spec->goal, a budget of
+ * spec->limits.memory_bytes, the search context, and calls engine_run.
+ * Everything drawn from the budget must be back when the engine returns;
+ * a leak is reported as PZ_EINTERNAL. Returns run->rc. Thread: worker.
+ */
+int solve_execute(const solve_spec_t *spec, solve_run_t *run,
+                  const atomic_bool *cancel);
+
+#endif
