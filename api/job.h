@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* job.h - the job representation shared by the HTTP API and `solve --json`. */
+#ifndef PZ_API_JOB_H
+#define PZ_API_JOB_H
+
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "request.h"
+
+/* What the renderer needs to know about a job besides its request. */
+typedef struct api_job_info {
+    const char *id;        /* job id, or NULL (the CLI has none) */
+    int64_t created_ms;    /* Unix time in ms; 0 = unknown */
+    int64_t started_ms;    /* 0 = not started */
+    int64_t finished_ms;   /* 0 = not finished */
+    int runs_started;      /* runs whose engine has begun */
+    int runs_done;         /* runs whose results may be read (acquire) */
+    bool cancelled;        /* cancel requested before the job ended */
+    const api_solve_request_t *req; /* borrowed */
+} api_job_info_t;
+
+/*
+ * The overall status of a job: queued before any run started, running
+ * while one is, and once all ended: solved if any run solved, else the
+ * status of the first run. Thread: any.
+ */
+int api_job_status(const api_job_info_t *job);
+
+/*
+ * The run whose result the job reports at top level: the shortest solved
+ * run among the finished ones, else the run in progress, else run 0.
+ */
+int api_job_best_run(const api_job_info_t *job);
+
+/*
+ * Renders the job object (see openapi.yaml, schema Job): id, status,
+ * timestamps, puzzle, engine and heuristic, limits, solution and live
+ * statistics, plus a "runs" array when the request compared engines. Node
+ * counts are printed as exact integers. Returns an owned root
+ * (cJSON_Delete), or NULL when out of memory. Thread: any; reads the live
+ * statistics without locks.
+ */
+cJSON *api_job_render(const api_job_info_t *job);
+
+/* Adds an unsigned 64-bit integer member printed exactly (cJSON prints
+ * numbers as doubles, which lose precision past 2^53). */
+cJSON *api_add_u64(cJSON *obj, const char *name, uint64_t v);
+
+/* Formats Unix ms as RFC 3339 UTC ("2026-11-21T07:05:03.123Z"). */
+void api_format_time(int64_t ms, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,719 @@
+/* SPDX-License-Identifier: MIT */
+/* request.c - validation of solve requests; every rejection names its field. */
+#include "request.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Deepest JSON nesting a request may have: a [6][3][3] state is 4 levels
+ * below the body. cJSON's own limit (1000) is far too generous. */
+#define API_DEPTH_MAX 8
+
+/* Most integers a state array may hold (an 8x8 board has 64). */
+#define API_STATE_INTS_MAX 256
+
+void
+api_policy_default(api_policy_t *pol)
+{
+    pol->default_time_ms = 10000;
+    pol->max_time_ms = 300000;
+    pol->default_memory_bytes = (size_t)256 << 20;
+    pol->max_memory_bytes = (size_t)4 << 30;
+    pol->default_max_nodes = 0;
+    pol->max_max_nodes = 0;
+    pol->default_wait_ms = 2000;
+    pol->max_wait_ms = 60000;
+    pol->threads = 1;
+}
+
+static int
+json_depth(const cJSON *v, int depth)
+{
+    int deepest = depth;
+
+    for (const cJSON *c = v->child; c != NULL; c = c->next) {
+        int d = json_depth(c, depth + 1);
+
+        if (d > deepest) {
+            deepest = d;
+        }
+        if (deepest > API_DEPTH_MAX) {
+            break;
+        }
+    }
+    return deepest;
+}
+
+int
+api_json_parse(const char *buf, size_t len, cJSON **out, pz_diag_t *d)
+{
+    const char *end = NULL;
+    char *copy;
+    cJSON *root;
+
+    *out = NULL;
+    if (len > API_BODY_MAX) {
+        return pz_diag_set(d, PZ_ETOO_LARGE,
+                           "the body has %zu bytes; the limit is %d", len,
+                           API_BODY_MAX);
+    }
+    /* cJSON reads one byte past the given length, so hand it a private
+     * NUL-terminated copy and the length including the NUL. */
+    copy = malloc(len + 1);
+    if (copy == NULL) {
+        return pz_diag_set(d, PZ_ENOMEM, "out of memory");
+    }
+    memcpy(copy, buf, len);
+    copy[len] = '\0';
+    if (strlen(copy) != len) {
+        pz_diag_set(d, PZ_EJSON, "the body contains a NUL byte");
+        d->position = (int)strlen(copy);
+        free(copy);
+        return PZ_EJSON;
+    }
+    root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
+    if (root == NULL) {
+        int pos = end != NULL && end >= copy ? (int)(end - copy) : 0;
+
+        pz_diag_set(d, PZ_EJSON,
+                    len == 0 ? "the body is empty; send a JSON object"
+                             : "the body is not valid JSON (error near byte "
+                               "%d)",
+                    pos);
+        if (d != NULL) {
+            d->position = pos;
+        }
+        free(copy);
+        return PZ_EJSON;
+    }
+    free(copy);
+    if (json_depth(root, 1) > API_DEPTH_MAX) {
+        cJSON_Delete(root);
+        return pz_diag_set(d, PZ_EJSON, "the body nests deeper than %d levels",
+                           API_DEPTH_MAX);
+    }
+    *out = root;
+    return PZ_OK;
+}
+
+/* --- member access with type checks --- */
+
+static int
+fail_field(pz_diag_t *d, int rc, const char *member, const char *fmt,
+           const char *what)
+{
+    char ptr[64];
+
+    snprintf(ptr, sizeof(ptr), "/%s", member);
+    pz_diag_set(d, rc, fmt, member, what);
+    pz_diag_field(d, ptr);
+    return rc;
+}
+
+static int
+get_string(const cJSON *body, const char *member, const char **out,
+           pz_diag_t *d)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, member);
+
+    *out = NULL;
+    if (v == NULL || cJSON_IsNull(v)) {
+        return PZ_OK;
+    }
+    if (!cJSON_IsString(v) || v->valuestring == NULL) {
+        return fail_field(d, PZ_ETYPE, member, "'%s' must be a %s",
+                          "string");
+    }
+    *out = v->valuestring;
+    return PZ_OK;
+}
+
+static int
+get_bool(const cJSON *body, const char *member, int *out, pz_diag_t *d)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, member);
+
+    if (v == NULL || cJSON_IsNull(v)) {
+        return PZ_OK;
+    }
+    if (!cJSON_IsBool(v)) {
+        return fail_field(d, PZ_ETYPE, member, "'%s' must be a %s",
+                          "boolean");
+    }
+    *out = cJSON_IsTrue(v);
+    return PZ_OK;
+}
+
+/* Reads an integer member in lo..hi into *out (untouched when absent). */
+static int
+get_int(const cJSON *body, const char *member, double lo, double hi,
+        int64_t *out, pz_diag_t *d)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, member);
+    char ptr[64];
+
+    if (v == NULL || cJSON_IsNull(v)) {
+        return PZ_OK;
+    }
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
+        floor(v->valuedouble) != v->valuedouble) {
+        return fail_field(d, PZ_ETYPE, member, "'%s' must be an %s",
+                          "integer");
+    }
+    if (v->valuedouble < lo || v->valuedouble > hi) {
+        snprintf(ptr, sizeof(ptr), "/%s", member);
+        pz_diag_set(d, PZ_ERANGE, "'%s' must be between %.0f and %.0f",
+                    member, lo, hi);
+        pz_diag_field(d, ptr);
+        return PZ_ERANGE;
+    }
+    *out = (int64_t)v->valuedouble;
+    return PZ_OK;
+}
+
+static const char *const known_members[] = {
+    "puzzle",   "size",      "metric",   "scramble",      "state",
+    "goal",     "engine",    "engines",  "heuristic",     "weight",
+    "optimal",  "target_length",         "time_ms",       "memory_mb",
+    "max_nodes", "max_depth", "wait_ms", NULL,
+};
+
+static int
+check_members(const cJSON *body, pz_diag_t *d)
+{
+    for (const cJSON *c = body->child; c != NULL; c = c->next) {
+        int known = 0;
+        char ptr[64];
+
+        for (int i = 0; known_members[i] != NULL; i++) {
+            if (c->string != NULL && strcmp(c->string, known_members[i]) == 0) {
+                known = 1;
+                break;
+            }
+        }
+        if (!known) {
+            snprintf(ptr, sizeof(ptr), "/%.60s", c->string ? c->string : "");
+            pz_diag_set(d, PZ_EUNKNOWN_FIELD,
+                        "unknown member '%.60s'; the solve request accepts "
+                        "puzzle, size, metric, scramble, state, goal, engine, "
+                        "engines, heuristic, weight, optimal, target_length, "
+                        "time_ms, memory_mb, max_nodes, max_depth, wait_ms",
+                        c->string ? c->string : "");
+            pz_diag_field(d, ptr);
+            return PZ_EUNKNOWN_FIELD;
+        }
+        for (const cJSON *e = c->next; e != NULL; e = e->next) {
+            if (e->string != NULL && c->string != NULL &&
+                strcmp(e->string, c->string) == 0) {
+                snprintf(ptr, sizeof(ptr), "/%.60s", c->string);
+                pz_diag_set(d, PZ_ECONFLICT, "member '%.60s' appears twice",
+                            c->string);
+                pz_diag_field(d, ptr);
+                return PZ_ECONFLICT;
+            }
+        }
+    }
+    return PZ_OK;
+}
+
+/* --- state input --- */
+
+static int
+flatten(const cJSON *v, int level, int *ints, size_t cap, pz_input_t *in,
+        pz_diag_t *d)
+{
+    int n = cJSON_GetArraySize(v);
+
+    if (level >= 3) {
+        return pz_diag_set(d, PZ_ETYPE,
+                           "a state array nests at most 3 levels deep");
+    }
+    if (level >= in->ndims) {
+        in->ndims = level + 1;
+        in->shape[level] = n;
+    } else if (in->shape[level] != n) {
+        return pz_diag_set(d, PZ_ETYPE,
+                           "a state array must be rectangular: rows of %d "
+                           "and %d entries",
+                           in->shape[level], n);
+    }
+    for (const cJSON *c = v->child; c != NULL; c = c->next) {
+        if (cJSON_IsArray(c)) {
+            int rc = flatten(c, level + 1, ints, cap, in, d);
+
+            if (rc != PZ_OK) {
+                return rc;
+            }
+            continue;
+        }
+        if (!cJSON_IsNumber(c) || !isfinite(c->valuedouble) ||
+            floor(c->valuedouble) != c->valuedouble ||
+            fabs(c->valuedouble) > 1e6) {
+            return pz_diag_set(d, PZ_ETYPE,
+                               "state arrays hold integers only (entry %zu)",
+                               in->nints);
+        }
+        if (level + 1 != in->ndims && in->ndims > level + 1) {
+            return pz_diag_set(d, PZ_ETYPE,
+                               "a state array mixes numbers and arrays");
+        }
+        if (in->nints >= cap) {
+            return pz_diag_set(d, PZ_ESTATE_LENGTH,
+                               "a state array holds at most %zu numbers", cap);
+        }
+        ints[in->nints++] = (int)c->valuedouble;
+    }
+    return PZ_OK;
+}
+
+int
+api_state_input(const cJSON *v, int *ints, size_t cap, pz_input_t *in,
+                pz_diag_t *d)
+{
+    memset(in, 0, sizeof(*in));
+    if (cJSON_IsString(v) && v->valuestring != NULL) {
+        in->text = v->valuestring;
+        return PZ_OK;
+    }
+    if (!cJSON_IsArray(v)) {
+        return pz_diag_set(d, PZ_ETYPE,
+                           "a state is a string or an array of integers");
+    }
+    in->ints = ints;
+    return flatten(v, 0, ints, cap, in, d);
+}
+
+/* --- puzzle parameters --- */
+
+static int
+parse_size(const cJSON *body, pz_params_t *prm, pz_diag_t *d)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, "size");
+    char extra;
+
+    if (v == NULL || cJSON_IsNull(v)) {
+        return PZ_OK;
+    }
+    if (cJSON_IsNumber(v) && floor(v->valuedouble) == v->valuedouble &&
+        v->valuedouble >= 0 && v->valuedouble <= 100) {
+        prm->rows = prm->cols = (int)v->valuedouble;
+    } else if (!cJSON_IsString(v) ||
+               sscanf(v->valuestring, "%dx%d%c", &prm->rows, &prm->cols,
+                      &extra) != 2) {
+        pz_diag_set(d, PZ_ESIZE,
+                    "size is written ROWSxCOLS, for example \"4x4\"");
+        pz_diag_field(d, "/size");
+        return PZ_ESIZE;
+    }
+    if (prm->rows <= 0 || prm->cols <= 0) {
+        pz_diag_set(d, PZ_ESIZE, "size must be positive, for example \"4x4\"");
+        pz_diag_field(d, "/size");
+        return PZ_ESIZE;
+    }
+    return PZ_OK;
+}
+
+static int
+parse_metric(const char *s, pz_params_t *prm, pz_diag_t *d)
+{
+    if (s == NULL) {
+        return PZ_OK;
+    }
+    if (strcmp(s, "htm") == 0) {
+        prm->metric = PZ_METRIC_HTM;
+    } else if (strcmp(s, "qtm") == 0) {
+        prm->metric = PZ_METRIC_QTM;
+    } else if (strcmp(s, "moves") == 0) {
+        prm->metric = PZ_METRIC_MOVES;
+    } else {
+        pz_diag_set(d, PZ_EMETRIC,
+                    "unknown metric '%.40s'; use htm, qtm or moves", s);
+        pz_diag_field(d, "/metric");
+        return PZ_EMETRIC;
+    }
+    return PZ_OK;
+}
+
+/* For "tiles" without a size, the shape of the state decides: a 2-D array
+ * gives rows and columns, a flat list of N*N numbers gives NxN. */
+static void
+infer_tiles_size(const cJSON *state, pz_params_t *prm)
+{
+    int ints[API_STATE_INTS_MAX];
+    pz_input_t in;
+    size_t n = 0;
+
+    if (prm->rows != 0 || state == NULL) {
+        return;
+    }
+    if (api_state_input(state, ints, API_STATE_INTS_MAX, &in, NULL) !=
+        PZ_OK) {
+        return;
+    }
+    if (in.text != NULL) {
+        const char *p = in.text;
+
+        while (*p != '\0') {
+            while (*p != '\0' && strchr("0123456789", *p) == NULL) {
+                p++;
+            }
+            if (*p == '\0') {
+                break;
+            }
+            n++;
+            while (*p != '\0' && strchr("0123456789", *p) != NULL) {
+                p++;
+            }
+        }
+    } else if (in.ndims == 2) {
+        prm->rows = in.shape[0];
+        prm->cols = in.shape[1];
+        return;
+    } else {
+        n = in.nints;
+    }
+    for (int k = 2; k <= 8; k++) {
+        if ((size_t)(k * k) == n) {
+            prm->rows = prm->cols = k;
+        }
+    }
+}
+
+static int
+parse_state_member(const api_solve_request_t *req, const cJSON *v,
+                   const char *member, pz_state_t *out, pz_diag_t *d)
+{
+    int ints[API_STATE_INTS_MAX];
+    pz_input_t in;
+    char ptr[32];
+    int rc;
+
+    snprintf(ptr, sizeof(ptr), "/%s", member);
+    rc = api_state_input(v, ints, API_STATE_INTS_MAX, &in, d);
+    if (rc == PZ_OK) {
+        rc = puzzle_parse_state(req->puzzle, &in, out, d);
+    }
+    if (rc != PZ_OK) {
+        pz_diag_field(d, ptr);
+    }
+    return rc;
+}
+
+/* --- engines --- */
+
+static int
+add_run(api_solve_request_t *req, const char *name, const char *heuristic,
+        double weight, const char *ptr, pz_diag_t *d)
+{
+    const engine_ops_t *e;
+    const heuristic_ops_t *h = NULL;
+    engine_choice_t choice;
+    int i = req->nruns;
+
+    if (i >= API_ENGINES_MAX) {
+        pz_diag_set(d, PZ_ERANGE, "at most %d engines per request",
+                    API_ENGINES_MAX);
+        pz_diag_field(d, "/engines");
+        return PZ_ERANGE;
+    }
+    if (strcmp(name, "auto") == 0) {
+        engine_auto(req->puzzle, req->optimal, &choice);
+        e = choice.engine;
+        if (heuristic == NULL) {
+            heuristic = choice.heuristic;
+        }
+        if (weight == 0) {
+            weight = choice.weight;
+        }
+        req->requested[i] = "auto";
+    } else {
+        e = engine_find(name);
+        if (e == NULL) {
+            pz_diag_set(d, PZ_EENGINE,
+                        "unknown engine '%.40s'; GET /v1/puzzles lists the "
+                        "engines",
+                        name);
+            pz_diag_field(d, ptr);
+            return PZ_EENGINE;
+        }
+        req->requested[i] = e->name;
+    }
+    if (heuristic == NULL) {
+        heuristic = req->puzzle->ops->default_heuristic;
+    }
+    if (e->uses_heuristic) {
+        h = heuristic_find(req->puzzle, heuristic);
+        if (h == NULL) {
+            pz_diag_set(d, PZ_EHEURISTIC,
+                        "heuristic '%.40s' is not available for %s",
+                        heuristic, req->puzzle->id);
+            pz_diag_field(d, "/heuristic");
+            return PZ_EHEURISTIC;
+        }
+    } else {
+        h = &heuristic_none;
+    }
+    if (weight == 0) {
+        weight = strcmp(e->name, "wastar") == 0 ? 1.5 : 1.0;
+    }
+    solve_run_init(&req->runs[i], e, h->name, weight);
+    req->nruns++;
+    return PZ_OK;
+}
+
+static int
+parse_engines(const cJSON *body, api_solve_request_t *req, pz_diag_t *d)
+{
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(body, "engines");
+    const char *engine = NULL;
+    const char *heuristic = NULL;
+    double weight = 0;
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(body, "weight");
+    int rc;
+
+    if ((rc = get_string(body, "engine", &engine, d)) != PZ_OK ||
+        (rc = get_string(body, "heuristic", &heuristic, d)) != PZ_OK) {
+        return rc;
+    }
+    if (w != NULL && !cJSON_IsNull(w)) {
+        if (!cJSON_IsNumber(w) || !isfinite(w->valuedouble) ||
+            w->valuedouble < 1.0 || w->valuedouble > 100.0) {
+            pz_diag_set(d, PZ_ERANGE, "'weight' must be a number from 1 to "
+                                      "100");
+            pz_diag_field(d, "/weight");
+            return PZ_ERANGE;
+        }
+        weight = w->valuedouble;
+    }
+    if (list != NULL && !cJSON_IsNull(list)) {
+        int i = 0;
+
+        if (engine != NULL) {
+            pz_diag_set(d, PZ_ECONFLICT,
+                        "give either 'engine' or 'engines', not both");
+            pz_diag_field(d, "/engines");
+            return PZ_ECONFLICT;
+        }
+        if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0) {
+            pz_diag_set(d, PZ_ETYPE,
+                        "'engines' must be a non-empty array of names");
+            pz_diag_field(d, "/engines");
+            return PZ_ETYPE;
+        }
+        req->compare = true;
+        for (const cJSON *c = list->child; c != NULL; c = c->next, i++) {
+            char ptr[32];
+
+            snprintf(ptr, sizeof(ptr), "/engines/%d", i);
+            if (!cJSON_IsString(c)) {
+                pz_diag_set(d, PZ_ETYPE, "engine names are strings");
+                pz_diag_field(d, ptr);
+                return PZ_ETYPE;
+            }
+            rc = add_run(req, c->valuestring, heuristic, weight, ptr, d);
+            if (rc != PZ_OK) {
+                return rc;
+            }
+        }
+        return PZ_OK;
+    }
+    return add_run(req, engine != NULL ? engine : "auto", heuristic, weight,
+                   "/engine", d);
+}
+
+/* --- limits --- */
+
+static int
+too_large(pz_diag_t *d, const char *member, uint64_t max, const char *unit)
+{
+    char ptr[32];
+
+    snprintf(ptr, sizeof(ptr), "/%s", member);
+    pz_diag_set(d, PZ_ELIMIT, "'%s' is above this server's maximum of %llu%s",
+                member, (unsigned long long)max, unit);
+    pz_diag_field(d, ptr);
+    return PZ_ELIMIT;
+}
+
+static int
+parse_limits(const cJSON *body, const api_policy_t *pol,
+             api_solve_request_t *req, pz_diag_t *d)
+{
+    int64_t time_ms = (int64_t)pol->default_time_ms;
+    int64_t memory_mb = (int64_t)(pol->default_memory_bytes >> 20);
+    int64_t max_nodes = (int64_t)pol->default_max_nodes;
+    int64_t max_depth = 0;
+    int64_t wait_ms = pol->default_wait_ms;
+    int64_t target = 0;
+    int rc;
+
+    if ((rc = get_int(body, "time_ms", 1, 1e12, &time_ms, d)) != PZ_OK ||
+        (rc = get_int(body, "memory_mb", 1, 1e9, &memory_mb, d)) != PZ_OK ||
+        (rc = get_int(body, "max_nodes", 1, 9e15, &max_nodes, d)) != PZ_OK ||
+        (rc = get_int(body, "max_depth", 0, PZ_SOLUTION_MAX, &max_depth,
+                      d)) != PZ_OK ||
+        (rc = get_int(body, "wait_ms", 0, 1e12, &wait_ms, d)) != PZ_OK ||
+        (rc = get_int(body, "target_length", 0, PZ_SOLUTION_MAX, &target,
+                      d)) != PZ_OK) {
+        return rc;
+    }
+    if (pol->max_time_ms != 0 && (uint64_t)time_ms > pol->max_time_ms) {
+        return too_large(d, "time_ms", pol->max_time_ms, " ms");
+    }
+    if (pol->max_memory_bytes != 0 &&
+        (uint64_t)memory_mb > (pol->max_memory_bytes >> 20)) {
+        return too_large(d, "memory_mb", pol->max_memory_bytes >> 20, " MiB");
+    }
+    if (pol->max_max_nodes != 0 &&
+        (max_nodes == 0 || (uint64_t)max_nodes > pol->max_max_nodes)) {
+        return too_large(d, "max_nodes", pol->max_max_nodes, "");
+    }
+    if (pol->max_wait_ms != 0 && wait_ms > pol->max_wait_ms) {
+        return too_large(d, "wait_ms", (uint64_t)pol->max_wait_ms, " ms");
+    }
+    req->spec.limits.time_ms = (uint64_t)time_ms;
+    req->spec.limits.memory_bytes = (size_t)memory_mb << 20;
+    req->spec.limits.max_nodes = (uint64_t)max_nodes;
+    req->spec.limits.max_depth = (int)max_depth;
+    req->spec.target_length = (int)target;
+    req->spec.threads = pol->threads > 0 ? pol->threads : 1;
+    req->wait_ms = wait_ms;
+    return PZ_OK;
+}
+
+/* --- the request --- */
+
+static int
+parse_start(const cJSON *body, api_solve_request_t *req, pz_diag_t *d)
+{
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(body, "state");
+    const cJSON *goal = cJSON_GetObjectItemCaseSensitive(body, "goal");
+    const char *scramble = NULL;
+    int rc;
+
+    if ((rc = get_string(body, "scramble", &scramble, d)) != PZ_OK) {
+        return rc;
+    }
+    if (state != NULL && cJSON_IsNull(state)) {
+        state = NULL;
+    }
+    if (goal != NULL && cJSON_IsNull(goal)) {
+        goal = NULL;
+    }
+    if (scramble != NULL && state != NULL) {
+        pz_diag_set(d, PZ_ECONFLICT,
+                    "give either 'scramble' or 'state', not both");
+        pz_diag_field(d, "/state");
+        return PZ_ECONFLICT;
+    }
+    if (scramble == NULL && state == NULL) {
+        pz_diag_set(d, PZ_EMISSING,
+                    "give the puzzle as 'scramble' (moves from solved) or "
+                    "'state'");
+        pz_diag_field(d, "/scramble");
+        return PZ_EMISSING;
+    }
+    if (goal != NULL) {
+        rc = parse_state_member(req, goal, "goal", &req->spec.goal, d);
+        if (rc != PZ_OK) {
+            return rc;
+        }
+        req->custom_goal = true;
+    } else {
+        puzzle_goal(req->puzzle, &req->spec.goal);
+    }
+    if (scramble != NULL) {
+        /* A scramble is applied to the goal: "scramble from the target". */
+        req->spec.start = req->spec.goal;
+        rc = req->puzzle->ops->apply_scramble(req->puzzle, scramble,
+                                              &req->spec.start, d);
+        if (rc != PZ_OK) {
+            pz_diag_field(d, "/scramble");
+            return rc;
+        }
+        req->scramble = strdup(scramble);
+        if (req->scramble == NULL) {
+            return pz_diag_set(d, PZ_ENOMEM, "out of memory");
+        }
+    } else {
+        rc = parse_state_member(req, state, "state", &req->spec.start, d);
+        if (rc != PZ_OK) {
+            return rc;
+        }
+    }
+    rc = puzzle_check_pair(req->puzzle, &req->spec.start, &req->spec.goal, d);
+    if (rc != PZ_OK) {
+        pz_diag_field(d, goal != NULL ? "/goal" : "/state");
+    }
+    return rc;
+}
+
+int
+api_solve_parse(const cJSON *body, const api_policy_t *pol,
+                api_solve_request_t *req, pz_diag_t *d)
+{
+    const char *name = NULL;
+    const char *metric = NULL;
+    pz_params_t prm = { 0, 0, 0 };
+    int optimal = -1;
+    int rc;
+
+    memset(req, 0, sizeof(*req));
+    pz_diag_clear(d);
+    if (!cJSON_IsObject(body)) {
+        return pz_diag_set(d, PZ_ETYPE, "the body must be a JSON object");
+    }
+    if ((rc = check_members(body, d)) != PZ_OK ||
+        (rc = get_string(body, "puzzle", &name, d)) != PZ_OK ||
+        (rc = get_string(body, "metric", &metric, d)) != PZ_OK ||
+        (rc = get_bool(body, "optimal", &optimal, d)) != PZ_OK ||
+        (rc = parse_size(body, &prm, d)) != PZ_OK ||
+        (rc = parse_metric(metric, &prm, d)) != PZ_OK) {
+        goto fail;
+    }
+    if (name == NULL) {
+        rc = pz_diag_set(d, PZ_EMISSING, "'puzzle' is required, for example "
+                                         "\"2x2x2\" or \"15-puzzle\"");
+        pz_diag_field(d, "/puzzle");
+        goto fail;
+    }
+    if (strcasecmp(name, "tiles") == 0) {
+        infer_tiles_size(cJSON_GetObjectItemCaseSensitive(body, "state"),
+                         &prm);
+    }
+    rc = puzzle_create(name, &prm, &req->puzzle, d);
+    if (rc != PZ_OK) {
+        pz_diag_field(d, rc == PZ_EPUZZLE   ? "/puzzle"
+                         : rc == PZ_EMETRIC ? "/metric"
+                                            : "/size");
+        goto fail;
+    }
+    req->spec.puzzle = req->puzzle;
+    /* Without "optimal", ask for a proven optimum where one comes quickly:
+     * every puzzle but sliding boards larger than 4x4. */
+    req->optimal = optimal >= 0 ? optimal != 0
+                                : req->puzzle->rows * req->puzzle->cols <= 16;
+    if ((rc = parse_limits(body, pol, req, d)) != PZ_OK ||
+        (rc = parse_engines(body, req, d)) != PZ_OK ||
+        (rc = parse_start(body, req, d)) != PZ_OK) {
+        goto fail;
+    }
+    return PZ_OK;
+fail:
+    api_solve_cleanup(req);
+    return rc;
+}
+
+void
+api_solve_cleanup(api_solve_request_t *req)
+{
+    if (req == NULL) {
+        return;
+    }
+    puzzle_destroy(req->puzzle);
+    free(req->scramble);
+    memset(req, 0, sizeof(*req));
+}

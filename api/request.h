@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* request.h - a solve request: JSON body to validated solver inputs. */
+#ifndef PZ_API_REQUEST_H
+#define PZ_API_REQUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "solve.h"
+
+/* Most engines one request may compare. */
+#define API_ENGINES_MAX 8
+
+/* Largest request body the parser accepts (the server also enforces it on
+ * the wire). 64 KiB holds any real state many times over. */
+#define API_BODY_MAX (64 * 1024)
+
+/*
+ * Defaults and maxima the server applies to every request. A request that
+ * asks for more than a maximum is rejected with limit_too_large; a member it
+ * leaves out takes the default. Zero maxima mean "no maximum".
+ */
+typedef struct api_policy {
+    uint64_t default_time_ms;     /* search wall-clock budget */
+    uint64_t max_time_ms;
+    size_t default_memory_bytes;  /* per-job search memory */
+    size_t max_memory_bytes;
+    uint64_t default_max_nodes;   /* 0 = unlimited */
+    uint64_t max_max_nodes;
+    int64_t default_wait_ms;      /* how long POST /solve waits */
+    int64_t max_wait_ms;
+    int threads;                  /* threads an engine may split over */
+} api_policy_t;
+
+/* The built-in policy: 10 s, 256 MiB, unlimited nodes, wait 2 s, and
+ * maxima 300 s, 4 GiB, wait 60 s. Thread: any. */
+void api_policy_default(api_policy_t *pol);
+
+/* A validated solve request, ready to run. */
+typedef struct api_solve_request {
+    pz_puzzle_t *puzzle;       /* owned; spec.puzzle points here */
+    solve_spec_t spec;         /* start, goal, limits */
+    bool custom_goal;          /* a goal member was given */
+    bool optimal;              /* what the client asked (or the default) */
+    bool compare;              /* "engines" was given: report every run */
+    int64_t wait_ms;           /* how long the HTTP request may wait */
+    char *scramble;            /* owned copy of the scramble, or NULL */
+    int nruns;                 /* 1..API_ENGINES_MAX */
+    const char *requested[API_ENGINES_MAX]; /* "auto" or the engine name */
+    solve_run_t runs[API_ENGINES_MAX];      /* one per engine, in order */
+} api_solve_request_t;
+
+/*
+ * Validates body (an object) against the solve request schema and fills
+ * req: unknown members, types and ranges, the puzzle and its size, the
+ * state (scramble or state form) and goal with every puzzle check, the
+ * engines and heuristic, and the limits against pol. On failure returns the
+ * PZ_E* code with d filled (detail, JSON pointer in d->field) and req left
+ * empty (nothing to clean up). On success the caller owns req and frees it
+ * with api_solve_cleanup. Thread: any.
+ */
+int api_solve_parse(const cJSON *body, const api_policy_t *pol,
+                    api_solve_request_t *req, pz_diag_t *d);
+
+/*
+ * Parses untrusted bytes as one JSON value: length-bounded, strict about
+ * trailing garbage, depth-limited. Returns an owned root (cJSON_Delete) in
+ * *out, or PZ_EJSON / PZ_ETOO_LARGE with d->position at the error.
+ * Thread: any.
+ */
+int api_json_parse(const char *buf, size_t len, cJSON **out, pz_diag_t *d);
+
+/* Frees what req owns; req may be NULL or already cleaned. */
+void api_solve_cleanup(api_solve_request_t *req);
+
+/*
+ * Converts a JSON state (a string, or an array of integers nested up to 3
+ * deep) into *in. Integers go to ints (caller-provided, cap entries).
+ * PZ_ETYPE or PZ_ESTATE_LENGTH with d on failure. Thread: any.
+ */
+int api_state_input(const cJSON *v, int *ints, size_t cap, pz_input_t *in,
+                    pz_diag_t *d);
+
+#endif
