@@ -1,16 +1,962 @@
 /* SPDX-License-Identifier: MIT */
-/* tiles.c - PLACEHOLDER until the real puzzle lands; rejects every use. */
+/* tiles.c - the R x C sliding-tile puzzle (8-, 15-, 24-puzzle and others). */
+
+/*
+ * Design. A state is the board in row-major order (b[i] = tile at cell i,
+ * 0 = blank) followed by the blank's cell in b[cells], so a move touches
+ * three bytes and never scans the board. Moves are named by the direction
+ * the tile slides. init precomputes, for each move and blank cell, the cell
+ * of the tile that slides (or -1), which turns apply into a table lookup
+ * and three stores.
+ *
+ * Solvability uses the rule that holds for every rectangular board: a move
+ * swaps the blank with a neighbour, so it flips both the parity of the
+ * permutation (over all cells, blank included) and the parity of the
+ * blank's Manhattan distance to its goal cell. Start reaches goal exactly
+ * when the two parities agree; the classic "inversions plus blank row" rule
+ * for even widths is a special case.
+ *
+ * The heuristics read the goal given to their init (custom goals work):
+ * misplaced tiles, Manhattan distance and linear conflict. Linear conflict
+ * adds, for each row (column), twice the least number of tiles that must
+ * leave it so the rest are in goal order; that number is the line length
+ * minus the longest increasing subsequence of goal positions, which keeps
+ * the estimate admissible (Hansson, Mayer and Yung 1992). Row conflicts cost
+ * extra vertical moves and column conflicts extra horizontal ones, so the
+ * two sums add. Both have O(1)-ish incremental updates: a vertical move only
+ * changes the two rows it touches, a horizontal move the two columns.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heuristic.h"
 #include "puzzle_internal.h"
 
+#define TILES_MIN   2  /* smallest side */
+#define TILES_MAX   8  /* largest side */
+#define CELLS_MAX   64 /* TILES_MAX squared */
+#define NO_KEY      0xFF
+#define MOVE_U      0 /* the tile below the blank slides up */
+#define MOVE_D      1 /* the tile above the blank slides down */
+#define MOVE_L      2 /* the tile right of the blank slides left */
+#define MOVE_R      3 /* the tile left of the blank slides right */
+#define TILES_MOVES 4
+
+/* Per-instance tables, in p->priv. */
+typedef struct tiles_priv {
+    int rows;
+    int cols;
+    int cells;                           /* rows * cols, <= CELLS_MAX */
+    int8_t from[TILES_MOVES][CELLS_MAX]; /* [move][blank]: sliding tile's
+                                           cell, or -1 when off the board */
+} tiles_priv_t;
+
+static const char *const move_names[TILES_MOVES] = { "U", "D", "L", "R" };
+
+/* Why a move is impossible, by move: where the blank must be. */
+static const char *const move_blocked[TILES_MOVES] = {
+    "no tile can slide up, the blank is in the bottom row",
+    "no tile can slide down, the blank is in the top row",
+    "no tile can slide left, the blank is in the rightmost column",
+    "no tile can slide right, the blank is in the leftmost column",
+};
+
+/* ------------------------------------------------------------------------ */
+/* Instance lifecycle */
+
 static int
-init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
+tiles_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
+{
+    int rows = params->rows;
+    int cols = params->cols;
+    tiles_priv_t *t;
+
+    if (params->metric == PZ_METRIC_HTM || params->metric == PZ_METRIC_QTM) {
+        return pz_diag_set(d, PZ_EMETRIC, "tiles have one metric: moves");
+    }
+    /* Both zero: the 8-puzzle. One zero: a square board. */
+    if (rows == 0 && cols == 0) {
+        rows = 3;
+        cols = 3;
+    } else if (rows == 0) {
+        rows = cols;
+    } else if (cols == 0) {
+        cols = rows;
+    }
+    if (rows < TILES_MIN || rows > TILES_MAX || cols < TILES_MIN ||
+        cols > TILES_MAX) {
+        return pz_diag_set(d, PZ_ESIZE,
+                           "a tiles board is 2x2 to 8x8 (rows and columns "
+                           "2..8 each); got %dx%d",
+                           rows, cols);
+    }
+    t = calloc(1, sizeof(*t));
+    if (t == NULL) {
+        return pz_diag_set(d, PZ_ENOMEM, "out of memory");
+    }
+    t->rows = rows;
+    t->cols = cols;
+    t->cells = rows * cols;
+    for (int z = 0; z < t->cells; z++) {
+        int r = z / cols;
+        int c = z % cols;
+
+        t->from[MOVE_U][z] = (int8_t)(r + 1 < rows ? z + cols : -1);
+        t->from[MOVE_D][z] = (int8_t)(r > 0 ? z - cols : -1);
+        t->from[MOVE_L][z] = (int8_t)(c + 1 < cols ? z + 1 : -1);
+        t->from[MOVE_R][z] = (int8_t)(c > 0 ? z - 1 : -1);
+    }
+    p->priv = t;
+    p->rows = rows;
+    p->cols = cols;
+    p->metric = PZ_METRIC_MOVES;
+    p->metric_name = "moves";
+    p->state_size = (size_t)t->cells + 1;
+    p->nmoves = TILES_MOVES;
+    snprintf(p->id, sizeof(p->id), "tiles");
+    return PZ_OK;
+}
+
+static void
+tiles_cleanup(pz_puzzle_t *p)
+{
+    free(p->priv);
+    p->priv = NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Moves (hot path) */
+
+static bool
+tiles_apply(const pz_puzzle_t *p,
+            const pz_state_t *s,
+            int move,
+            pz_state_t *out)
+{
+    const tiles_priv_t *t = p->priv;
+    int n = t->cells;
+    int z = s->b[n];
+    int c = t->from[move][z];
+    uint8_t tile;
+
+    if (c < 0) {
+        return false;
+    }
+    tile = s->b[c];
+    if (out != s) {
+        *out = *s;
+    }
+    out->b[z] = tile;
+    out->b[c] = 0;
+    out->b[n] = (uint8_t)c;
+    return true;
+}
+
+static int
+tiles_inverse(const pz_puzzle_t *p, int move)
 {
     (void)p;
-    (void)params;
-    return pz_diag_set(d, PZ_EUNSUPPORTED, "tiles is not built yet");
+    /* U<->D and L<->R differ only in the low bit. */
+    return move ^ 1;
 }
+
+static const char *
+tiles_move_name(const pz_puzzle_t *p, int move)
+{
+    (void)p;
+    return move >= 0 && move < TILES_MOVES ? move_names[move] : "?";
+}
+
+static int
+tiles_move_detail(const pz_puzzle_t *p, const pz_state_t *before, int move)
+{
+    const tiles_priv_t *t = p->priv;
+    int c;
+
+    if (move < 0 || move >= TILES_MOVES) {
+        return -1;
+    }
+    c = t->from[move][before->b[t->cells]];
+    return c < 0 ? -1 : before->b[c];
+}
+
+/* ------------------------------------------------------------------------ */
+/* States: goal, validation, parsing, formatting */
+
+static void
+tiles_goal(const pz_puzzle_t *p, pz_state_t *out)
+{
+    const tiles_priv_t *t = p->priv;
+
+    for (int i = 0; i + 1 < t->cells; i++) {
+        out->b[i] = (uint8_t)(i + 1);
+    }
+    out->b[t->cells - 1] = 0;
+    out->b[t->cells] = (uint8_t)(t->cells - 1);
+}
+
+/* Names a tile in a sentence: the blank is not a numbered tile. */
+static void
+tile_label(int v, char *buf, size_t len)
+{
+    if (v == 0) {
+        snprintf(buf, len, "the blank (0)");
+    } else {
+        snprintf(buf, len, "tile %d", v);
+    }
+}
+
+/* Checks that vals[0..cells) is a permutation of 0..cells-1 and stores it
+ * with its blank index into out (PZ_ETILES naming the first problem). */
+static int
+store_tiles(const tiles_priv_t *t,
+            const long *vals,
+            pz_state_t *out,
+            pz_diag_t *d)
+{
+    int count[CELLS_MAX] = { 0 };
+    int dup = -1;
+    int missing = -1;
+    int nbad = 0;
+    int blank = -1;
+    char a[32];
+    char b[32];
+
+    for (int i = 0; i < t->cells; i++) {
+        if (vals[i] < 0 || vals[i] >= t->cells) {
+            return pz_diag_set(d, PZ_ETILES,
+                               "tile %ld (number %d in the list) is out of "
+                               "range: a %dx%d board holds 0 (the blank) to "
+                               "%d",
+                               vals[i], i + 1, t->rows, t->cols, t->cells - 1);
+        }
+        count[vals[i]]++;
+    }
+    for (int v = 0; v < t->cells; v++) {
+        if (count[v] > 1 && dup < 0) {
+            dup = v;
+        }
+        if (count[v] == 0) {
+            if (missing < 0) {
+                missing = v;
+            }
+            nbad++;
+        }
+    }
+    if (dup >= 0) {
+        /* With exactly cells values, a duplicate always leaves a gap. */
+        tile_label(dup, a, sizeof(a));
+        tile_label(missing, b, sizeof(b));
+        if (nbad > 1) {
+            return pz_diag_set(d, PZ_ETILES,
+                               "%s appears %d times and %s is missing (%d "
+                               "tiles are missing in all); each of 0..%d "
+                               "must appear exactly once",
+                               a, count[dup], b, nbad, t->cells - 1);
+        }
+        return pz_diag_set(d, PZ_ETILES,
+                           "%s appears %s and %s is missing; each of 0..%d "
+                           "must appear exactly once",
+                           a, count[dup] == 2 ? "twice" : "more than twice", b,
+                           t->cells - 1);
+    }
+    for (int i = 0; i < t->cells; i++) {
+        out->b[i] = (uint8_t)vals[i];
+        if (vals[i] == 0) {
+            blank = i;
+        }
+    }
+    out->b[t->cells] = (uint8_t)blank;
+    return PZ_OK;
+}
+
+static bool
+is_state_sep(char ch)
+{
+    return ch == ' ' || ch == ',' || ch == '\t' || ch == '\n' || ch == '\r' ||
+           ch == '/' || ch == ';';
+}
+
+/* Parses an optionally signed decimal integer filling exactly len chars.
+ * Huge values saturate, which is enough to report them out of range. */
+static bool
+parse_int(const char *s, size_t len, long *out)
+{
+    size_t i = 0;
+    long v = 0;
+    bool neg = false;
+
+    if (len > 0 && (s[0] == '-' || s[0] == '+')) {
+        neg = s[0] == '-';
+        i = 1;
+    }
+    if (i == len) {
+        return false;
+    }
+    for (; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9') {
+            return false;
+        }
+        if (v < 100000000) {
+            v = v * 10 + (s[i] - '0');
+        }
+    }
+    *out = neg ? -v : v;
+    return true;
+}
+
+static int
+length_error(const tiles_priv_t *t, size_t got, pz_diag_t *d)
+{
+    return pz_diag_set(d, PZ_ESTATE_LENGTH,
+                       "expected %d tiles for %dx%d, got %zu", t->cells,
+                       t->rows, t->cols, got);
+}
+
+static int
+parse_text(const tiles_priv_t *t, const char *text, long *vals, pz_diag_t *d)
+{
+    size_t n = 0;
+    size_t i = 0;
+
+    while (text[i] != '\0') {
+        size_t start;
+        long v;
+
+        if (is_state_sep(text[i])) {
+            i++;
+            continue;
+        }
+        start = i;
+        while (text[i] != '\0' && !is_state_sep(text[i])) {
+            i++;
+        }
+        if (!parse_int(text + start, i - start, &v)) {
+            int rc = pz_diag_set(d, PZ_ESTATE_SYMBOL,
+                                 "'%.*s' at offset %zu is not a tile "
+                                 "number; write the tiles as integers "
+                                 "0..%d (0 = blank) separated by spaces, "
+                                 "commas or '/'",
+                                 (int)(i - start < 16 ? i - start : 16),
+                                 text + start, start, t->cells - 1);
+
+            if (d != NULL) {
+                d->position = (int)start;
+            }
+            return rc;
+        }
+        if (n < (size_t)t->cells) {
+            vals[n] = v;
+        }
+        n++;
+    }
+    if (n != (size_t)t->cells) {
+        return length_error(t, n, d);
+    }
+    return PZ_OK;
+}
+
+static int
+tiles_parse_state(const pz_puzzle_t *p,
+                  const pz_input_t *in,
+                  pz_state_t *out,
+                  pz_diag_t *d)
+{
+    const tiles_priv_t *t = p->priv;
+    long vals[CELLS_MAX];
+    int rc;
+
+    if (in->text != NULL) {
+        rc = parse_text(t, in->text, vals, d);
+        if (rc != PZ_OK) {
+            return rc;
+        }
+        return store_tiles(t, vals, out, d);
+    }
+    if (in->ndims > 2) {
+        return pz_diag_set(d, PZ_ESTATE_LENGTH,
+                           "a tiles state is a flat list of %d tiles or a "
+                           "%dx%d array, not a %d-dimensional array",
+                           t->cells, t->rows, t->cols, in->ndims);
+    }
+    if (in->ndims == 2 &&
+        (in->shape[0] != t->rows || in->shape[1] != t->cols)) {
+        return pz_diag_set(d, PZ_ESTATE_LENGTH,
+                           "the state is a %dx%d array but the board is "
+                           "%dx%d",
+                           in->shape[0], in->shape[1], t->rows, t->cols);
+    }
+    if (in->nints != (size_t)t->cells || in->ints == NULL) {
+        return length_error(t, in->ints == NULL ? 0 : in->nints, d);
+    }
+    for (int i = 0; i < t->cells; i++) {
+        vals[i] = in->ints[i];
+    }
+    return store_tiles(t, vals, out, d);
+}
+
+static int
+tiles_format_state(const pz_puzzle_t *p,
+                   const pz_state_t *s,
+                   char *buf,
+                   size_t len)
+{
+    const tiles_priv_t *t = p->priv;
+    size_t used = 0;
+
+    if (len == 0) {
+        return PZ_EINVAL;
+    }
+    for (int i = 0; i < t->cells; i++) {
+        const char *sep = i == 0 ? "" : i % t->cols == 0 ? " / " : " ";
+        int w = snprintf(buf + used, len - used, "%s%d", sep, s->b[i]);
+
+        if (w < 0 || (size_t)w >= len - used) {
+            buf[0] = '\0';
+            return PZ_EINVAL;
+        }
+        used += (size_t)w;
+    }
+    return (int)used;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Scrambles */
+
+static bool
+is_move_sep(char ch)
+{
+    return ch == ' ' || ch == ',' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+static int
+letter_move(char ch)
+{
+    switch (ch) {
+    case 'U':
+    case 'u':
+        return MOVE_U;
+    case 'D':
+    case 'd':
+        return MOVE_D;
+    case 'L':
+    case 'l':
+        return MOVE_L;
+    case 'R':
+    case 'r':
+        return MOVE_R;
+    default:
+        return -1;
+    }
+}
+
+static int
+move_error(pz_diag_t *d, size_t position, int rc)
+{
+    if (d != NULL) {
+        d->position = (int)position;
+    }
+    return rc;
+}
+
+/* Slides tile number v (text at offset pos) into the blank of s. */
+static int
+slide_tile(const tiles_priv_t *t,
+           long v,
+           int nmove,
+           size_t pos,
+           pz_state_t *s,
+           pz_diag_t *d)
+{
+    int z = s->b[t->cells];
+    int cell = -1;
+
+    if (v == 0) {
+        return move_error(d, pos,
+                          pz_diag_set(d, PZ_EMOVE,
+                                      "move %d: 0 is the blank; name a tile "
+                                      "1..%d next to it",
+                                      nmove, t->cells - 1));
+    }
+    if (v < 0 || v >= t->cells) {
+        return move_error(d, pos,
+                          pz_diag_set(d, PZ_EMOVE,
+                                      "move %d: there is no tile %ld on a "
+                                      "%dx%d board (tiles are 1..%d)",
+                                      nmove, v, t->rows, t->cols,
+                                      t->cells - 1));
+    }
+    for (int i = 0; i < t->cells; i++) {
+        if (s->b[i] == v) {
+            cell = i;
+        }
+    }
+    for (int m = 0; m < TILES_MOVES; m++) {
+        if (t->from[m][z] == cell) {
+            s->b[z] = (uint8_t)v;
+            s->b[cell] = 0;
+            s->b[t->cells] = (uint8_t)cell;
+            return PZ_OK;
+        }
+    }
+    return move_error(d, pos,
+                      pz_diag_set(d, PZ_EMOVE,
+                                  "move %d (tile %ld): tile %ld is not next "
+                                  "to the blank",
+                                  nmove, v, v));
+}
+
+static int
+tiles_apply_scramble(const pz_puzzle_t *p,
+                     const char *text,
+                     pz_state_t *state,
+                     pz_diag_t *d)
+{
+    const tiles_priv_t *t = p->priv;
+    pz_state_t s = *state;
+    int nmove = 0;
+    size_t i = 0;
+
+    while (text[i] != '\0') {
+        size_t start;
+        long v;
+
+        if (is_move_sep(text[i])) {
+            i++;
+            continue;
+        }
+        start = i;
+        while (text[i] != '\0' && !is_move_sep(text[i])) {
+            i++;
+        }
+        if (parse_int(text + start, i - start, &v)) {
+            int rc = slide_tile(t, v, ++nmove, start, &s, d);
+
+            if (rc != PZ_OK) {
+                return rc;
+            }
+            continue;
+        }
+        for (size_t k = start; k < i; k++) {
+            if (letter_move(text[k]) < 0) {
+                return move_error(
+                    d, start,
+                    pz_diag_set(d, PZ_EMOVE,
+                                "unknown move '%.*s'; write U D L R (the "
+                                "direction the tile slides, runs like ULDR "
+                                "allowed) or tile numbers",
+                                (int)(i - start < 16 ? i - start : 16),
+                                text + start));
+            }
+        }
+        /* A run of letters: each is one move, checked where it is. */
+        for (size_t k = start; k < i; k++) {
+            int m = letter_move(text[k]);
+
+            nmove++;
+            if (!tiles_apply(p, &s, m, &s)) {
+                return move_error(d, k,
+                                  pz_diag_set(d, PZ_EMOVE, "move %d (%s): %s",
+                                              nmove, move_names[m],
+                                              move_blocked[m]));
+            }
+        }
+    }
+    *state = s;
+    return PZ_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Solvability and random states */
+
+/* Cell of each tile of s, or false when s is not a valid board. */
+static bool
+tile_cells(const tiles_priv_t *t, const pz_state_t *s, uint8_t *cell)
+{
+    bool seen[CELLS_MAX] = { false };
+
+    for (int i = 0; i < t->cells; i++) {
+        int v = s->b[i];
+
+        if (v >= t->cells || seen[v]) {
+            return false;
+        }
+        seen[v] = true;
+        cell[v] = (uint8_t)i;
+    }
+    return s->b[t->cells] == cell[0];
+}
+
+/* The parity rule from the design note; both states must be valid. */
+static bool
+can_reach(const tiles_priv_t *t, const pz_state_t *a, const uint8_t *gcell)
+{
+    bool seen[CELLS_MAX] = { false };
+    int cycles = 0;
+    int za = a->b[t->cells];
+    int zg = gcell[0];
+    int dist;
+
+    /* The permutation sends cell i to the goal cell of the tile on it. */
+    for (int i = 0; i < t->cells; i++) {
+        if (seen[i]) {
+            continue;
+        }
+        cycles++;
+        for (int j = i; !seen[j]; j = gcell[a->b[j]]) {
+            seen[j] = true;
+        }
+    }
+    dist = abs(za / t->cols - zg / t->cols) + abs(za % t->cols - zg % t->cols);
+    return ((t->cells - cycles) & 1) == (dist & 1);
+}
+
+static int
+tiles_check_pair(const pz_puzzle_t *p,
+                 const pz_state_t *start,
+                 const pz_state_t *goal,
+                 pz_diag_t *d)
+{
+    const tiles_priv_t *t = p->priv;
+    uint8_t scell[CELLS_MAX];
+    uint8_t gcell[CELLS_MAX];
+
+    if (!tile_cells(t, start, scell) || !tile_cells(t, goal, gcell)) {
+        return pz_diag_set(d, PZ_ETILES,
+                           "a state is not a permutation of 0..%d",
+                           t->cells - 1);
+    }
+    if (!can_reach(t, start, gcell)) {
+        return pz_diag_set(d, PZ_EUNSOLVABLE,
+                           "this arrangement cannot reach the goal: it is "
+                           "one swap of two tiles away from a reachable one "
+                           "(the inversion parity of the tiles does not "
+                           "match the blank's row and column distance to "
+                           "its goal cell); swap two tiles to fix it");
+    }
+    return PZ_OK;
+}
+
+static int
+tiles_random_state(const pz_puzzle_t *p,
+                   pz_rand_fn rand,
+                   void *rng,
+                   pz_state_t *out)
+{
+    const tiles_priv_t *t = p->priv;
+    pz_state_t goal;
+    uint8_t gcell[CELLS_MAX];
+
+    state_clear(&goal);
+    tiles_goal(p, &goal);
+    tile_cells(t, &goal, gcell);
+    /* A uniform permutation is solvable with probability 1/2; rejecting
+     * the others keeps the draw uniform over the solvable half. */
+    for (;;) {
+        state_clear(out);
+        for (int i = 0; i < t->cells; i++) {
+            int j = (int)pz_rand_below(rand, rng, (uint64_t)i + 1);
+
+            out->b[i] = out->b[j];
+            out->b[j] = (uint8_t)i;
+        }
+        for (int i = 0; i < t->cells; i++) {
+            if (out->b[i] == 0) {
+                out->b[t->cells] = (uint8_t)i;
+            }
+        }
+        if (can_reach(t, out, gcell)) {
+            return PZ_OK;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Heuristics */
+
+/* Goal tables shared by the three heuristics. */
+typedef struct tiles_hctx {
+    int rows;
+    int cols;
+    int cells;
+    uint8_t goal_cell[CELLS_MAX];       /* [tile] */
+    uint8_t dist[CELLS_MAX][CELLS_MAX]; /* [tile][cell]: Manhattan, 0 for
+                                           the blank */
+    uint8_t rkey[CELLS_MAX][CELLS_MAX]; /* [tile][cell]: goal column when
+                                           the cell is in the tile's goal
+                                           row, else NO_KEY */
+    uint8_t ckey[CELLS_MAX][CELLS_MAX]; /* [tile][cell]: goal row when the
+                                           cell is in the tile's goal
+                                           column, else NO_KEY */
+} tiles_hctx_t;
+
+static size_t
+h_ctx_size(const pz_puzzle_t *p)
+{
+    (void)p;
+    return sizeof(tiles_hctx_t);
+}
+
+static int
+h_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
+{
+    const tiles_priv_t *t = p->priv;
+    tiles_hctx_t *h = ctx;
+
+    if (!tile_cells(t, goal, h->goal_cell)) {
+        return PZ_EINVAL;
+    }
+    h->rows = t->rows;
+    h->cols = t->cols;
+    h->cells = t->cells;
+    for (int v = 0; v < t->cells; v++) {
+        int gr = h->goal_cell[v] / t->cols;
+        int gc = h->goal_cell[v] % t->cols;
+
+        for (int i = 0; i < t->cells; i++) {
+            int r = i / t->cols;
+            int c = i % t->cols;
+            bool tile = v != 0;
+
+            h->dist[v][i] = (uint8_t)(tile ? abs(r - gr) + abs(c - gc) : 0);
+            h->rkey[v][i] = (uint8_t)(tile && r == gr ? gc : NO_KEY);
+            h->ckey[v][i] = (uint8_t)(tile && c == gc ? gr : NO_KEY);
+        }
+    }
+    return PZ_OK;
+}
+
+static int
+misplaced_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
+{
+    const tiles_hctx_t *h = ctx;
+    int n = 0;
+
+    (void)p;
+    for (int i = 0; i < h->cells; i++) {
+        n += s->b[i] != 0 && h->goal_cell[s->b[i]] != i;
+    }
+    return n;
+}
+
+static int
+misplaced_update(const pz_puzzle_t *p,
+                 const void *ctx,
+                 const pz_state_t *parent,
+                 int h_parent,
+                 int move,
+                 const pz_state_t *child)
+{
+    const tiles_hctx_t *h = ctx;
+    int to = parent->b[h->cells];
+    int from = child->b[h->cells];
+    int g = h->goal_cell[child->b[to]];
+
+    (void)p;
+    (void)move;
+    return h_parent - (g != from) + (g != to);
+}
+
+static int
+manhattan_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
+{
+    const tiles_hctx_t *h = ctx;
+    int sum = 0;
+
+    (void)p;
+    for (int i = 0; i < h->cells; i++) {
+        sum += h->dist[s->b[i]][i];
+    }
+    return sum;
+}
+
+static int
+manhattan_update(const pz_puzzle_t *p,
+                 const void *ctx,
+                 const pz_state_t *parent,
+                 int h_parent,
+                 int move,
+                 const pz_state_t *child)
+{
+    const tiles_hctx_t *h = ctx;
+    int to = parent->b[h->cells];  /* the old blank, where the tile lands */
+    int from = child->b[h->cells]; /* the new blank, where it was */
+    const uint8_t *row = h->dist[child->b[to]];
+
+    (void)p;
+    (void)move;
+    return h_parent + row[to] - row[from];
+}
+
+/*
+ * Least number of tiles that must leave one line (count cells from start,
+ * step apart) so the tiles left that belong to it are in goal order: the
+ * line's tiles with a key minus their longest increasing run of keys.
+ */
+static int
+line_conflicts(const uint8_t (*key)[CELLS_MAX],
+               const pz_state_t *s,
+               int start,
+               int step,
+               int count)
+{
+    uint8_t tails[TILES_MAX];
+    int ntails = 0;
+    int n = 0;
+
+    for (int k = 0, i = start; k < count; k++, i += step) {
+        int v = key[s->b[i]][i];
+        int j = 0;
+
+        if (v == NO_KEY) {
+            continue;
+        }
+        n++;
+        /* Patience sorting: tails[j] is the least last key of an
+         * increasing run of length j + 1. */
+        while (j < ntails && tails[j] < v) {
+            j++;
+        }
+        tails[j] = (uint8_t)v;
+        if (j == ntails) {
+            ntails++;
+        }
+    }
+    return n - ntails;
+}
+
+static int
+conflicts_eval(const tiles_hctx_t *h, const pz_state_t *s)
+{
+    int sum = 0;
+
+    for (int r = 0; r < h->rows; r++) {
+        sum += line_conflicts(h->rkey, s, r * h->cols, 1, h->cols);
+    }
+    for (int c = 0; c < h->cols; c++) {
+        sum += line_conflicts(h->ckey, s, c, h->cols, h->rows);
+    }
+    return sum;
+}
+
+static int
+lc_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
+{
+    return manhattan_eval(p, ctx, s) + 2 * conflicts_eval(ctx, s);
+}
+
+static int
+lc_update(const pz_puzzle_t *p,
+          const void *ctx,
+          const pz_state_t *parent,
+          int h_parent,
+          int move,
+          const pz_state_t *child)
+{
+    const tiles_hctx_t *h = ctx;
+    int to = parent->b[h->cells];
+    int from = child->b[h->cells];
+    int v = child->b[to];
+    int hv = manhattan_update(p, ctx, parent, h_parent, move, child);
+    const uint8_t(*key)[CELLS_MAX];
+    int line;
+    int start;
+    int step;
+    int count;
+
+    /* A vertical slide keeps the order of every column and changes only
+     * the two rows the tile leaves and enters; a horizontal one the same
+     * with rows and columns swapped. Of those two lines only the tile's
+     * goal line can gain or lose a conflict. */
+    if (move == MOVE_U || move == MOVE_D) {
+        key = h->rkey;
+        if (key[v][from] != NO_KEY) {
+            line = from / h->cols;
+        } else if (key[v][to] != NO_KEY) {
+            line = to / h->cols;
+        } else {
+            return hv;
+        }
+        start = line * h->cols;
+        step = 1;
+        count = h->cols;
+    } else {
+        key = h->ckey;
+        if (key[v][from] != NO_KEY) {
+            line = from % h->cols;
+        } else if (key[v][to] != NO_KEY) {
+            line = to % h->cols;
+        } else {
+            return hv;
+        }
+        start = line;
+        step = h->cols;
+        count = h->rows;
+    }
+    return hv + 2 * (line_conflicts(key, child, start, step, count) -
+                     line_conflicts(key, parent, start, step, count));
+}
+
+static const heuristic_ops_t tiles_misplaced = {
+    .name = "misplaced",
+    .summary = "number of tiles not on their goal cell (blank excluded)",
+    .admissible = true,
+    .ctx_size = h_ctx_size,
+    .init = h_init,
+    .eval = misplaced_eval,
+    .update = misplaced_update,
+};
+
+static const heuristic_ops_t tiles_manhattan = {
+    .name = "manhattan",
+    .summary = "sum of each tile's row and column distance to its goal cell",
+    .admissible = true,
+    .ctx_size = h_ctx_size,
+    .init = h_init,
+    .eval = manhattan_eval,
+    .update = manhattan_update,
+};
+
+static const heuristic_ops_t tiles_linear_conflict = {
+    .name = "linear-conflict",
+    .summary = "Manhattan plus 2 for each tile that must leave its goal row "
+               "or column to let another tile pass",
+    .admissible = true,
+    .ctx_size = h_ctx_size,
+    .init = h_init,
+    .eval = lc_eval,
+    .update = lc_update,
+};
+
+static const heuristic_ops_t *const tiles_heuristics[] = {
+    &tiles_misplaced,
+    &tiles_manhattan,
+    &tiles_linear_conflict,
+    NULL,
+};
 
 const puzzle_ops_t puzzle__tiles = {
     .name = "tiles",
-    .init = init,
+    .summary = "sliding-tile puzzle on an RxC board, 2x2 to 8x8 (8-, 15- and "
+               "24-puzzle)",
+    .notation = "U D L R: the direction the tile slides into the blank (runs "
+                "like ULDR allowed), or the number of the tile to slide",
+    .state_forms = "tiles row-major with 0 for the blank, as integers or "
+                   "text such as \"1 2 3 / 4 5 6 / 7 8 0\"",
+    .default_heuristic = "linear-conflict",
+    .init = tiles_init,
+    .cleanup = tiles_cleanup,
+    .goal = tiles_goal,
+    .parse_state = tiles_parse_state,
+    .apply_scramble = tiles_apply_scramble,
+    .check_pair = tiles_check_pair,
+    .format_state = tiles_format_state,
+    .apply = tiles_apply,
+    .inverse = tiles_inverse,
+    .redundant = NULL,
+    .move_name = tiles_move_name,
+    .move_detail = tiles_move_detail,
+    .random_state = tiles_random_state,
+    .heuristics = tiles_heuristics,
 };
