@@ -94,12 +94,12 @@ render_solution(const api_solve_request_t *req, const solve_run_t *run)
         details = cJSON_AddArrayToObject(o, "tiles");
     }
     for (int i = 0; i < sol->length && moves != NULL; i++) {
-        cJSON_AddItemToArray(moves, cJSON_CreateString(puzzle_move_name(
-                                        p, sol->moves[i])));
+        cJSON_AddItemToArray(
+            moves, cJSON_CreateString(puzzle_move_name(p, sol->moves[i])));
         if (details != NULL) {
-            cJSON_AddItemToArray(details,
-                                 cJSON_CreateNumber(p->ops->move_detail(
-                                     p, &s, sol->moves[i])));
+            cJSON_AddItemToArray(
+                details,
+                cJSON_CreateNumber(p->ops->move_detail(p, &s, sol->moves[i])));
             puzzle_apply(p, &s, sol->moves[i], &s);
         }
     }
@@ -135,9 +135,8 @@ render_stats(cJSON *parent, const solve_run_t *run)
     cJSON_AddNumberToObject(o, "iterations", v.iterations);
     cJSON_AddNumberToObject(o, "heuristic_at_start", v.heuristic_at_start);
     cJSON_AddNumberToObject(o, "best_length", v.best_length);
-    cJSON_AddNumberToObject(o, "elapsed_ms", (double)(int64_t)(v.elapsed_ms *
-                                                               1000) /
-                                                 1000);
+    cJSON_AddNumberToObject(o, "elapsed_ms",
+                            (double)(int64_t)(v.elapsed_ms * 1000) / 1000);
     api_add_u64(o, "nodes_per_second", (uint64_t)v.nodes_per_second);
 }
 

@@ -11,13 +11,13 @@
 
 /* What the renderer needs to know about a job besides its request. */
 typedef struct api_job_info {
-    const char *id;        /* job id, or NULL (the CLI has none) */
-    int64_t created_ms;    /* Unix time in ms; 0 = unknown */
-    int64_t started_ms;    /* 0 = not started */
-    int64_t finished_ms;   /* 0 = not finished */
-    int runs_started;      /* runs whose engine has begun */
-    int runs_done;         /* runs whose results may be read (acquire) */
-    bool cancelled;        /* cancel requested before the job ended */
+    const char *id;      /* job id, or NULL (the CLI has none) */
+    int64_t created_ms;  /* Unix time in ms; 0 = unknown */
+    int64_t started_ms;  /* 0 = not started */
+    int64_t finished_ms; /* 0 = not finished */
+    int runs_started;    /* runs whose engine has begun */
+    int runs_done;       /* runs whose results may be read (acquire) */
+    bool cancelled;      /* cancel requested before the job ended */
     const api_solve_request_t *req; /* borrowed */
 } api_job_info_t;
 

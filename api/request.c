@@ -102,7 +102,10 @@ api_json_parse(const char *buf, size_t len, cJSON **out, pz_diag_t *d)
 /* --- member access with type checks --- */
 
 static int
-fail_field(pz_diag_t *d, int rc, const char *member, const char *fmt,
+fail_field(pz_diag_t *d,
+           int rc,
+           const char *member,
+           const char *fmt,
            const char *what)
 {
     char ptr[64];
@@ -114,7 +117,9 @@ fail_field(pz_diag_t *d, int rc, const char *member, const char *fmt,
 }
 
 static int
-get_string(const cJSON *body, const char *member, const char **out,
+get_string(const cJSON *body,
+           const char *member,
+           const char **out,
            pz_diag_t *d)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, member);
@@ -124,8 +129,7 @@ get_string(const cJSON *body, const char *member, const char **out,
         return PZ_OK;
     }
     if (!cJSON_IsString(v) || v->valuestring == NULL) {
-        return fail_field(d, PZ_ETYPE, member, "'%s' must be a %s",
-                          "string");
+        return fail_field(d, PZ_ETYPE, member, "'%s' must be a %s", "string");
     }
     *out = v->valuestring;
     return PZ_OK;
@@ -140,8 +144,7 @@ get_bool(const cJSON *body, const char *member, int *out, pz_diag_t *d)
         return PZ_OK;
     }
     if (!cJSON_IsBool(v)) {
-        return fail_field(d, PZ_ETYPE, member, "'%s' must be a %s",
-                          "boolean");
+        return fail_field(d, PZ_ETYPE, member, "'%s' must be a %s", "boolean");
     }
     *out = cJSON_IsTrue(v);
     return PZ_OK;
@@ -149,8 +152,12 @@ get_bool(const cJSON *body, const char *member, int *out, pz_diag_t *d)
 
 /* Reads an integer member in lo..hi into *out (untouched when absent). */
 static int
-get_int(const cJSON *body, const char *member, double lo, double hi,
-        int64_t *out, pz_diag_t *d)
+get_int(const cJSON *body,
+        const char *member,
+        double lo,
+        double hi,
+        int64_t *out,
+        pz_diag_t *d)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, member);
     char ptr[64];
@@ -160,13 +167,12 @@ get_int(const cJSON *body, const char *member, double lo, double hi,
     }
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
         floor(v->valuedouble) != v->valuedouble) {
-        return fail_field(d, PZ_ETYPE, member, "'%s' must be an %s",
-                          "integer");
+        return fail_field(d, PZ_ETYPE, member, "'%s' must be an %s", "integer");
     }
     if (v->valuedouble < lo || v->valuedouble > hi) {
         snprintf(ptr, sizeof(ptr), "/%s", member);
-        pz_diag_set(d, PZ_ERANGE, "'%s' must be between %.0f and %.0f",
-                    member, lo, hi);
+        pz_diag_set(d, PZ_ERANGE, "'%s' must be between %.0f and %.0f", member,
+                    lo, hi);
         pz_diag_field(d, ptr);
         return PZ_ERANGE;
     }
@@ -175,10 +181,10 @@ get_int(const cJSON *body, const char *member, double lo, double hi,
 }
 
 static const char *const known_members[] = {
-    "puzzle",   "size",      "metric",   "scramble",      "state",
-    "goal",     "engine",    "engines",  "heuristic",     "weight",
-    "optimal",  "target_length",         "time_ms",       "memory_mb",
-    "max_nodes", "max_depth", "wait_ms", NULL,
+    "puzzle",    "size",          "metric",  "scramble",  "state",
+    "goal",      "engine",        "engines", "heuristic", "weight",
+    "optimal",   "target_length", "time_ms", "memory_mb", "max_nodes",
+    "max_depth", "wait_ms",       NULL,
 };
 
 static int
@@ -222,7 +228,11 @@ check_members(const cJSON *body, pz_diag_t *d)
 /* --- state input --- */
 
 static int
-flatten(const cJSON *v, int level, int *ints, size_t cap, pz_input_t *in,
+flatten(const cJSON *v,
+        int level,
+        int *ints,
+        size_t cap,
+        pz_input_t *in,
         pz_diag_t *d)
 {
     int n = cJSON_GetArraySize(v);
@@ -270,7 +280,10 @@ flatten(const cJSON *v, int level, int *ints, size_t cap, pz_input_t *in,
 }
 
 int
-api_state_input(const cJSON *v, int *ints, size_t cap, pz_input_t *in,
+api_state_input(const cJSON *v,
+                int *ints,
+                size_t cap,
+                pz_input_t *in,
                 pz_diag_t *d)
 {
     memset(in, 0, sizeof(*in));
@@ -349,8 +362,7 @@ infer_tiles_size(const cJSON *state, pz_params_t *prm)
     if (prm->rows != 0 || state == NULL) {
         return;
     }
-    if (api_state_input(state, ints, API_STATE_INTS_MAX, &in, NULL) !=
-        PZ_OK) {
+    if (api_state_input(state, ints, API_STATE_INTS_MAX, &in, NULL) != PZ_OK) {
         return;
     }
     if (in.text != NULL) {
@@ -383,8 +395,11 @@ infer_tiles_size(const cJSON *state, pz_params_t *prm)
 }
 
 static int
-parse_state_member(const api_solve_request_t *req, const cJSON *v,
-                   const char *member, pz_state_t *out, pz_diag_t *d)
+parse_state_member(const api_solve_request_t *req,
+                   const cJSON *v,
+                   const char *member,
+                   pz_state_t *out,
+                   pz_diag_t *d)
 {
     int ints[API_STATE_INTS_MAX];
     pz_input_t in;
@@ -405,8 +420,12 @@ parse_state_member(const api_solve_request_t *req, const cJSON *v,
 /* --- engines --- */
 
 static int
-add_run(api_solve_request_t *req, const char *name, const char *heuristic,
-        double weight, const char *ptr, pz_diag_t *d)
+add_run(api_solve_request_t *req,
+        const char *name,
+        const char *heuristic,
+        double weight,
+        const char *ptr,
+        pz_diag_t *d)
 {
     const engine_ops_t *e;
     const heuristic_ops_t *h = NULL;
@@ -448,8 +467,8 @@ add_run(api_solve_request_t *req, const char *name, const char *heuristic,
         h = heuristic_find(req->puzzle, heuristic);
         if (h == NULL) {
             pz_diag_set(d, PZ_EHEURISTIC,
-                        "heuristic '%.40s' is not available for %s",
-                        heuristic, req->puzzle->id);
+                        "heuristic '%.40s' is not available for %s", heuristic,
+                        req->puzzle->id);
             pz_diag_field(d, "/heuristic");
             return PZ_EHEURISTIC;
         }
@@ -481,8 +500,9 @@ parse_engines(const cJSON *body, api_solve_request_t *req, pz_diag_t *d)
     if (w != NULL && !cJSON_IsNull(w)) {
         if (!cJSON_IsNumber(w) || !isfinite(w->valuedouble) ||
             w->valuedouble < 1.0 || w->valuedouble > 100.0) {
-            pz_diag_set(d, PZ_ERANGE, "'weight' must be a number from 1 to "
-                                      "100");
+            pz_diag_set(d, PZ_ERANGE,
+                        "'weight' must be a number from 1 to "
+                        "100");
             pz_diag_field(d, "/weight");
             return PZ_ERANGE;
         }
@@ -539,8 +559,10 @@ too_large(pz_diag_t *d, const char *member, uint64_t max, const char *unit)
 }
 
 static int
-parse_limits(const cJSON *body, const api_policy_t *pol,
-             api_solve_request_t *req, pz_diag_t *d)
+parse_limits(const cJSON *body,
+             const api_policy_t *pol,
+             api_solve_request_t *req,
+             pz_diag_t *d)
 {
     int64_t time_ms = (int64_t)pol->default_time_ms;
     int64_t memory_mb = (int64_t)(pol->default_memory_bytes >> 20);
@@ -553,11 +575,11 @@ parse_limits(const cJSON *body, const api_policy_t *pol,
     if ((rc = get_int(body, "time_ms", 1, 1e12, &time_ms, d)) != PZ_OK ||
         (rc = get_int(body, "memory_mb", 1, 1e9, &memory_mb, d)) != PZ_OK ||
         (rc = get_int(body, "max_nodes", 1, 9e15, &max_nodes, d)) != PZ_OK ||
-        (rc = get_int(body, "max_depth", 0, PZ_SOLUTION_MAX, &max_depth,
-                      d)) != PZ_OK ||
+        (rc = get_int(body, "max_depth", 0, PZ_SOLUTION_MAX, &max_depth, d)) !=
+            PZ_OK ||
         (rc = get_int(body, "wait_ms", 0, 1e12, &wait_ms, d)) != PZ_OK ||
-        (rc = get_int(body, "target_length", 0, PZ_SOLUTION_MAX, &target,
-                      d)) != PZ_OK) {
+        (rc = get_int(body, "target_length", 0, PZ_SOLUTION_MAX, &target, d)) !=
+            PZ_OK) {
         return rc;
     }
     if (pol->max_time_ms != 0 && (uint64_t)time_ms > pol->max_time_ms) {
@@ -652,8 +674,10 @@ parse_start(const cJSON *body, api_solve_request_t *req, pz_diag_t *d)
 }
 
 int
-api_solve_parse(const cJSON *body, const api_policy_t *pol,
-                api_solve_request_t *req, pz_diag_t *d)
+api_solve_parse(const cJSON *body,
+                const api_policy_t *pol,
+                api_solve_request_t *req,
+                pz_diag_t *d)
 {
     const char *name = NULL;
     const char *metric = NULL;
@@ -675,14 +699,14 @@ api_solve_parse(const cJSON *body, const api_policy_t *pol,
         goto fail;
     }
     if (name == NULL) {
-        rc = pz_diag_set(d, PZ_EMISSING, "'puzzle' is required, for example "
-                                         "\"2x2x2\" or \"15-puzzle\"");
+        rc = pz_diag_set(d, PZ_EMISSING,
+                         "'puzzle' is required, for example "
+                         "\"2x2x2\" or \"15-puzzle\"");
         pz_diag_field(d, "/puzzle");
         goto fail;
     }
     if (strcasecmp(name, "tiles") == 0) {
-        infer_tiles_size(cJSON_GetObjectItemCaseSensitive(body, "state"),
-                         &prm);
+        infer_tiles_size(cJSON_GetObjectItemCaseSensitive(body, "state"), &prm);
     }
     rc = puzzle_create(name, &prm, &req->puzzle, d);
     if (rc != PZ_OK) {

@@ -24,15 +24,15 @@
  * leaves out takes the default. Zero maxima mean "no maximum".
  */
 typedef struct api_policy {
-    uint64_t default_time_ms;     /* search wall-clock budget */
+    uint64_t default_time_ms; /* search wall-clock budget */
     uint64_t max_time_ms;
-    size_t default_memory_bytes;  /* per-job search memory */
+    size_t default_memory_bytes; /* per-job search memory */
     size_t max_memory_bytes;
-    uint64_t default_max_nodes;   /* 0 = unlimited */
+    uint64_t default_max_nodes; /* 0 = unlimited */
     uint64_t max_max_nodes;
-    int64_t default_wait_ms;      /* how long POST /solve waits */
+    int64_t default_wait_ms; /* how long POST /solve waits */
     int64_t max_wait_ms;
-    int threads;                  /* threads an engine may split over */
+    int threads; /* threads an engine may split over */
 } api_policy_t;
 
 /* The built-in policy: 10 s, 256 MiB, unlimited nodes, wait 2 s, and
@@ -41,14 +41,14 @@ void api_policy_default(api_policy_t *pol);
 
 /* A validated solve request, ready to run. */
 typedef struct api_solve_request {
-    pz_puzzle_t *puzzle;       /* owned; spec.puzzle points here */
-    solve_spec_t spec;         /* start, goal, limits */
-    bool custom_goal;          /* a goal member was given */
-    bool optimal;              /* what the client asked (or the default) */
-    bool compare;              /* "engines" was given: report every run */
-    int64_t wait_ms;           /* how long the HTTP request may wait */
-    char *scramble;            /* owned copy of the scramble, or NULL */
-    int nruns;                 /* 1..API_ENGINES_MAX */
+    pz_puzzle_t *puzzle; /* owned; spec.puzzle points here */
+    solve_spec_t spec;   /* start, goal, limits */
+    bool custom_goal;    /* a goal member was given */
+    bool optimal;        /* what the client asked (or the default) */
+    bool compare;        /* "engines" was given: report every run */
+    int64_t wait_ms;     /* how long the HTTP request may wait */
+    char *scramble;      /* owned copy of the scramble, or NULL */
+    int nruns;           /* 1..API_ENGINES_MAX */
     const char *requested[API_ENGINES_MAX]; /* "auto" or the engine name */
     solve_run_t runs[API_ENGINES_MAX];      /* one per engine, in order */
 } api_solve_request_t;
@@ -62,8 +62,10 @@ typedef struct api_solve_request {
  * empty (nothing to clean up). On success the caller owns req and frees it
  * with api_solve_cleanup. Thread: any.
  */
-int api_solve_parse(const cJSON *body, const api_policy_t *pol,
-                    api_solve_request_t *req, pz_diag_t *d);
+int api_solve_parse(const cJSON *body,
+                    const api_policy_t *pol,
+                    api_solve_request_t *req,
+                    pz_diag_t *d);
 
 /*
  * Parses untrusted bytes as one JSON value: length-bounded, strict about
@@ -81,7 +83,10 @@ void api_solve_cleanup(api_solve_request_t *req);
  * deep) into *in. Integers go to ints (caller-provided, cap entries).
  * PZ_ETYPE or PZ_ESTATE_LENGTH with d on failure. Thread: any.
  */
-int api_state_input(const cJSON *v, int *ints, size_t cap, pz_input_t *in,
+int api_state_input(const cJSON *v,
+                    int *ints,
+                    size_t cap,
+                    pz_input_t *in,
                     pz_diag_t *d);
 
 #endif

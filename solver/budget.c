@@ -37,10 +37,9 @@ budget_charge(pz_budget_t *b, size_t size)
     } while (!atomic_compare_exchange_weak_explicit(
         &b->used, &used, next, memory_order_relaxed, memory_order_relaxed));
     peak = atomic_load_explicit(&b->peak, memory_order_relaxed);
-    while (next > peak &&
-           !atomic_compare_exchange_weak_explicit(&b->peak, &peak, next,
-                                                  memory_order_relaxed,
-                                                  memory_order_relaxed)) {
+    while (next > peak && !atomic_compare_exchange_weak_explicit(
+                              &b->peak, &peak, next, memory_order_relaxed,
+                              memory_order_relaxed)) {
     }
     return 1;
 }

@@ -14,10 +14,10 @@
  * splits its search over threads draws from one budget.
  */
 typedef struct pz_budget {
-    size_t limit;              /* bytes; 0 means no limit */
-    atomic_size_t used;        /* bytes currently allocated */
-    atomic_size_t peak;        /* highest value used has reached */
-    atomic_size_t refusals;    /* allocations refused for the limit */
+    size_t limit;           /* bytes; 0 means no limit */
+    atomic_size_t used;     /* bytes currently allocated */
+    atomic_size_t peak;     /* highest value used has reached */
+    atomic_size_t refusals; /* allocations refused for the limit */
 } pz_budget_t;
 
 /* Initialises b with a limit in bytes (0 = unlimited). Thread: any. */
@@ -38,8 +38,7 @@ void *budget_calloc(pz_budget_t *b, size_t size);
  * Resizes p (from budget_alloc, old_size bytes) to new_size bytes. On
  * failure returns NULL and p is untouched and still owned by the caller.
  */
-void *budget_realloc(pz_budget_t *b, void *p, size_t old_size,
-                     size_t new_size);
+void *budget_realloc(pz_budget_t *b, void *p, size_t old_size, size_t new_size);
 
 /* Frees p (NULL is fine) and returns size bytes to b. Thread: any. */
 void budget_free(pz_budget_t *b, void *p, size_t size);

@@ -7,11 +7,7 @@
 #include "engine_internal.h"
 
 static const engine_ops_t *const registry[] = {
-    &engine__astar,
-    &engine__wastar,
-    &engine__bibfs,
-    &engine__idastar,
-    NULL,
+    &engine__astar, &engine__wastar, &engine__bibfs, &engine__idastar, NULL,
 };
 
 const engine_ops_t *const *
@@ -97,9 +93,9 @@ engine_run(const engine_ops_t *e, search_ctx_t *ctx, pz_solution_t *out)
             out->length = -1;
             rc = PZ_EINTERNAL;
         } else {
-            out->optimal = e->optimal && ctx->weight == 1.0 &&
-                           (!e->uses_heuristic ||
-                            heuristic_admissible(ctx->heuristic));
+            out->optimal =
+                e->optimal && ctx->weight == 1.0 &&
+                (!e->uses_heuristic || heuristic_admissible(ctx->heuristic));
         }
     } else if (rc != PZ_OK) {
         out->status = PZ_STATUS_FAILED;

@@ -12,10 +12,10 @@
 /* One search algorithm, generic over puzzle_ops_t (one file under
  * solver/engines/ and one line in the registry in engine.c). */
 typedef struct engine_ops {
-    const char *name;      /* registry key: "astar", "bibfs", ... */
-    const char *summary;   /* one line for the catalogue */
-    bool optimal;          /* shortest answers given an admissible h */
-    bool uses_heuristic;   /* false: the heuristic is ignored */
+    const char *name;    /* registry key: "astar", "bibfs", ... */
+    const char *summary; /* one line for the catalogue */
+    bool optimal;        /* shortest answers given an admissible h */
+    bool uses_heuristic; /* false: the heuristic is ignored */
     /*
      * Runs the search. Sets out->status to a terminal status and, when it
      * is solved, out->length and out->moves. Returns PZ_OK whenever a

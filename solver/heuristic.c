@@ -60,8 +60,11 @@ heuristic_find(const pz_puzzle_t *p, const char *name)
 }
 
 int
-heuristic_create(const pz_puzzle_t *p, const char *name,
-                 const pz_state_t *goal, pz_heuristic_t **out, pz_diag_t *d)
+heuristic_create(const pz_puzzle_t *p,
+                 const char *name,
+                 const pz_state_t *goal,
+                 pz_heuristic_t **out,
+                 pz_diag_t *d)
 {
     const heuristic_ops_t *ops = heuristic_find(p, name);
     pz_heuristic_t *h;
@@ -90,8 +93,7 @@ heuristic_create(const pz_puzzle_t *p, const char *name,
     }
     rc = ops->init(p, goal, h->ctx);
     if (rc != PZ_OK) {
-        pz_diag_set(d, rc, "heuristic '%s' could not be prepared",
-                    ops->name);
+        pz_diag_set(d, rc, "heuristic '%s' could not be prepared", ops->name);
         goto fail;
     }
     *out = h;

@@ -14,9 +14,9 @@
  * heuristics); "none" (h = 0) is available for every puzzle.
  */
 struct heuristic_ops {
-    const char *name;     /* "manhattan", "seed", ... */
-    const char *summary;  /* one line for the catalogue */
-    bool admissible;      /* never overestimates (in the puzzle's metric) */
+    const char *name;    /* "manhattan", "seed", ... */
+    const char *summary; /* one line for the catalogue */
+    bool admissible;     /* never overestimates (in the puzzle's metric) */
     /* Bytes of context init needs for p (goal-dependent tables). */
     size_t (*ctx_size)(const pz_puzzle_t *p);
     /* Prepares ctx (ctx_size bytes, zeroed) for distances to goal. */
@@ -25,8 +25,11 @@ struct heuristic_ops {
     int (*eval)(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s);
     /* Optional incremental form: the estimate of child, reached from parent
      * (whose estimate is h_parent) by move. NULL: engines call eval. */
-    int (*update)(const pz_puzzle_t *p, const void *ctx,
-                  const pz_state_t *parent, int h_parent, int move,
+    int (*update)(const pz_puzzle_t *p,
+                  const void *ctx,
+                  const pz_state_t *parent,
+                  int h_parent,
+                  int move,
                   const pz_state_t *child);
 };
 
@@ -50,8 +53,10 @@ const heuristic_ops_t *heuristic_find(const pz_puzzle_t *p, const char *name);
  * heuristic_destroy); PZ_EHEURISTIC (unknown for this puzzle), PZ_ENOMEM or
  * the init's error otherwise, with *out NULL. Thread: any.
  */
-int heuristic_create(const pz_puzzle_t *p, const char *name,
-                     const pz_state_t *goal, pz_heuristic_t **out,
+int heuristic_create(const pz_puzzle_t *p,
+                     const char *name,
+                     const pz_state_t *goal,
+                     pz_heuristic_t **out,
                      pz_diag_t *d);
 
 /* Frees h; NULL is fine. */
@@ -66,15 +71,17 @@ heuristic_eval(const pz_heuristic_t *h, const pz_state_t *s)
 
 /* h(child) given h(parent); uses the incremental form when there is one. */
 static inline int
-heuristic_update(const pz_heuristic_t *h, const pz_state_t *parent,
-                 int h_parent, int move, const pz_state_t *child)
+heuristic_update(const pz_heuristic_t *h,
+                 const pz_state_t *parent,
+                 int h_parent,
+                 int move,
+                 const pz_state_t *child)
 {
     if (h == NULL) {
         return 0;
     }
     if (h->ops->update != NULL) {
-        return h->ops->update(h->puzzle, h->ctx, parent, h_parent, move,
-                              child);
+        return h->ops->update(h->puzzle, h->ctx, parent, h_parent, move, child);
     }
     return h->ops->eval(h->puzzle, h->ctx, child);
 }

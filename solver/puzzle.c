@@ -2,8 +2,8 @@
 /* puzzle.c - puzzle registry, instance lifecycle and shared helpers. */
 #include "puzzle.h"
 
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <strings.h>
 
 #include "puzzle_internal.h"
@@ -16,12 +16,9 @@ static const puzzle_ops_t *const registry[] = {
 };
 
 static const puzzle_alias_t aliases[] = {
-    { "8-puzzle", "tiles", 3, 3 },
-    { "15-puzzle", "tiles", 4, 4 },
-    { "24-puzzle", "tiles", 5, 5 },
-    { "sliding-tiles", "tiles", 0, 0 },
-    { "pocket", "2x2x2", 0, 0 },
-    { "cube2", "2x2x2", 0, 0 },
+    { "8-puzzle", "tiles", 3, 3 },  { "15-puzzle", "tiles", 4, 4 },
+    { "24-puzzle", "tiles", 5, 5 }, { "sliding-tiles", "tiles", 0, 0 },
+    { "pocket", "2x2x2", 0, 0 },    { "cube2", "2x2x2", 0, 0 },
     { NULL, NULL, 0, 0 },
 };
 
@@ -80,8 +77,8 @@ puzzle_find(const char *name)
 static void
 build_move_masks(pz_puzzle_t *p)
 {
-    uint64_t all = p->nmoves >= 64 ? ~UINT64_C(0)
-                                   : (UINT64_C(1) << p->nmoves) - 1;
+    uint64_t all =
+        p->nmoves >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << p->nmoves) - 1;
 
     for (int prev = 0; prev < p->nmoves; prev++) {
         uint64_t mask = all;
@@ -99,7 +96,9 @@ build_move_masks(pz_puzzle_t *p)
 }
 
 int
-puzzle_create(const char *name, const pz_params_t *params, pz_puzzle_t **out,
+puzzle_create(const char *name,
+              const pz_params_t *params,
+              pz_puzzle_t **out,
               pz_diag_t *d)
 {
     const puzzle_ops_t *ops;
@@ -136,8 +135,8 @@ puzzle_create(const char *name, const pz_params_t *params, pz_puzzle_t **out,
     if (rc != PZ_OK) {
         goto fail;
     }
-    if (p->nmoves <= 0 || p->nmoves > PZ_MOVES_MAX ||
-        p->state_size == 0 || p->state_size > PZ_STATE_MAX) {
+    if (p->nmoves <= 0 || p->nmoves > PZ_MOVES_MAX || p->state_size == 0 ||
+        p->state_size > PZ_STATE_MAX) {
         rc = pz_diag_set(d, PZ_EINTERNAL, "puzzle '%s' is misconfigured",
                          ops->name);
         goto fail;
@@ -163,15 +162,19 @@ puzzle_destroy(pz_puzzle_t *p)
 }
 
 int
-puzzle_parse_state(const pz_puzzle_t *p, const pz_input_t *in,
-                   pz_state_t *out, pz_diag_t *d)
+puzzle_parse_state(const pz_puzzle_t *p,
+                   const pz_input_t *in,
+                   pz_state_t *out,
+                   pz_diag_t *d)
 {
     state_clear(out);
     return p->ops->parse_state(p, in, out, d);
 }
 
 int
-puzzle_parse_scramble(const pz_puzzle_t *p, const char *text, pz_state_t *out,
+puzzle_parse_scramble(const pz_puzzle_t *p,
+                      const char *text,
+                      pz_state_t *out,
                       pz_diag_t *d)
 {
     puzzle_goal(p, out);
@@ -179,8 +182,10 @@ puzzle_parse_scramble(const pz_puzzle_t *p, const char *text, pz_state_t *out,
 }
 
 int
-puzzle_check_pair(const pz_puzzle_t *p, const pz_state_t *start,
-                  const pz_state_t *goal, pz_diag_t *d)
+puzzle_check_pair(const pz_puzzle_t *p,
+                  const pz_state_t *start,
+                  const pz_state_t *goal,
+                  pz_diag_t *d)
 {
     if (p->ops->check_pair == NULL) {
         return PZ_OK;
@@ -189,8 +194,11 @@ puzzle_check_pair(const pz_puzzle_t *p, const pz_state_t *start,
 }
 
 int
-puzzle_replay(const pz_puzzle_t *p, const pz_state_t *start,
-              const uint8_t *moves, int n, pz_state_t *out)
+puzzle_replay(const pz_puzzle_t *p,
+              const pz_state_t *start,
+              const uint8_t *moves,
+              int n,
+              pz_state_t *out)
 {
     pz_state_t s = *start;
 
@@ -204,8 +212,11 @@ puzzle_replay(const pz_puzzle_t *p, const pz_state_t *start,
 }
 
 int
-puzzle_format_moves(const pz_puzzle_t *p, const uint8_t *moves, int n,
-                    char *buf, size_t len)
+puzzle_format_moves(const pz_puzzle_t *p,
+                    const uint8_t *moves,
+                    int n,
+                    char *buf,
+                    size_t len)
 {
     size_t used = 0;
 
@@ -226,8 +237,12 @@ puzzle_format_moves(const pz_puzzle_t *p, const uint8_t *moves, int n,
 }
 
 int
-puzzle_random_moves(const pz_puzzle_t *p, const pz_state_t *start, int n,
-                    pz_rand_fn rand, void *rng, uint8_t *moves)
+puzzle_random_moves(const pz_puzzle_t *p,
+                    const pz_state_t *start,
+                    int n,
+                    pz_rand_fn rand,
+                    void *rng,
+                    uint8_t *moves)
 {
     pz_state_t s = *start;
     int prev = -1;

@@ -54,10 +54,10 @@ typedef uint64_t (*pz_rand_fn)(void *rng);
  * the inline wrappers below.
  */
 struct puzzle_ops {
-    const char *name;           /* registry key: "tiles", "2x2x2" */
-    const char *summary;        /* one line for the catalogue */
-    const char *notation;       /* one line: how moves are written */
-    const char *state_forms;    /* one line: accepted state inputs */
+    const char *name;              /* registry key: "tiles", "2x2x2" */
+    const char *summary;           /* one line for the catalogue */
+    const char *notation;          /* one line: how moves are written */
+    const char *state_forms;       /* one line: accepted state inputs */
     const char *default_heuristic; /* strongest admissible cheap one */
 
     /* Fills p->rows, cols, metric, state_size, nmoves, metric_name and
@@ -69,24 +69,34 @@ struct puzzle_ops {
     /* The default goal (solved). */
     void (*goal)(const pz_puzzle_t *p, pz_state_t *out);
     /* Parses and fully validates a state (codes in pz_error.h). */
-    int (*parse_state)(const pz_puzzle_t *p, const pz_input_t *in,
-                       pz_state_t *out, pz_diag_t *d);
+    int (*parse_state)(const pz_puzzle_t *p,
+                       const pz_input_t *in,
+                       pz_state_t *out,
+                       pz_diag_t *d);
     /* Applies a scramble in the puzzle's notation to *state (PZ_EMOVE with
      * d->position on a bad token). */
-    int (*apply_scramble)(const pz_puzzle_t *p, const char *text,
-                          pz_state_t *state, pz_diag_t *d);
+    int (*apply_scramble)(const pz_puzzle_t *p,
+                          const char *text,
+                          pz_state_t *state,
+                          pz_diag_t *d);
     /* Checks start can reach goal (PZ_EUNSOLVABLE etc.); NULL: always. */
-    int (*check_pair)(const pz_puzzle_t *p, const pz_state_t *start,
-                      const pz_state_t *goal, pz_diag_t *d);
+    int (*check_pair)(const pz_puzzle_t *p,
+                      const pz_state_t *start,
+                      const pz_state_t *goal,
+                      pz_diag_t *d);
     /* Writes the state's canonical string form; returns its length or
      * PZ_EINVAL when len is too small. */
-    int (*format_state)(const pz_puzzle_t *p, const pz_state_t *s, char *buf,
+    int (*format_state)(const pz_puzzle_t *p,
+                        const pz_state_t *s,
+                        char *buf,
                         size_t len);
 
     /* Applies move (0..nmoves-1) to s, writing out (s may equal out).
      * Returns false, leaving out unspecified, for a move that is illegal in
      * s (a tile move off the board). Hot path. */
-    bool (*apply)(const pz_puzzle_t *p, const pz_state_t *s, int move,
+    bool (*apply)(const pz_puzzle_t *p,
+                  const pz_state_t *s,
+                  int move,
                   pz_state_t *out);
     /* The move that undoes move. */
     int (*inverse)(const pz_puzzle_t *p, int move);
@@ -98,10 +108,13 @@ struct puzzle_ops {
     const char *(*move_name)(const pz_puzzle_t *p, int move);
     /* Optional: extra description of move played in state before (tiles:
      * the number of the tile that slides). Returns it, or -1. */
-    int (*move_detail)(const pz_puzzle_t *p, const pz_state_t *before,
+    int (*move_detail)(const pz_puzzle_t *p,
+                       const pz_state_t *before,
                        int move);
     /* Optional: a uniformly random legal state. */
-    int (*random_state)(const pz_puzzle_t *p, pz_rand_fn rand, void *rng,
+    int (*random_state)(const pz_puzzle_t *p,
+                        pz_rand_fn rand,
+                        void *rng,
                         pz_state_t *out);
 
     /* Puzzle-specific heuristics, NULL-terminated ("none" is generic). */
@@ -140,8 +153,10 @@ struct pz_puzzle {
  * PZ_EMETRIC or PZ_ENOMEM otherwise, with d filled and *out NULL.
  * Thread: any.
  */
-int puzzle_create(const char *name, const pz_params_t *params,
-                  pz_puzzle_t **out, pz_diag_t *d);
+int puzzle_create(const char *name,
+                  const pz_params_t *params,
+                  pz_puzzle_t **out,
+                  pz_diag_t *d);
 
 /* Frees p; NULL is fine. */
 void puzzle_destroy(pz_puzzle_t *p);
@@ -166,7 +181,9 @@ const puzzle_alias_t *puzzle_aliases(void);
 /* --- Wrappers used by engines (the only way engines reach a puzzle) --- */
 
 static inline bool
-puzzle_apply(const pz_puzzle_t *p, const pz_state_t *s, int move,
+puzzle_apply(const pz_puzzle_t *p,
+             const pz_state_t *s,
+             int move,
              pz_state_t *out)
 {
     return p->ops->apply(p, s, move, out);
@@ -215,26 +232,38 @@ puzzle_hash(const pz_puzzle_t *p, const pz_state_t *s)
 
 /* Parses in into *out (state_clear first) and validates it. Codes as
  * ops->parse_state; d->field is left to the caller. Thread: any. */
-int puzzle_parse_state(const pz_puzzle_t *p, const pz_input_t *in,
-                       pz_state_t *out, pz_diag_t *d);
+int puzzle_parse_state(const pz_puzzle_t *p,
+                       const pz_input_t *in,
+                       pz_state_t *out,
+                       pz_diag_t *d);
 
 /* Sets *out to the goal, then applies the scramble. Thread: any. */
-int puzzle_parse_scramble(const pz_puzzle_t *p, const char *text,
-                          pz_state_t *out, pz_diag_t *d);
+int puzzle_parse_scramble(const pz_puzzle_t *p,
+                          const char *text,
+                          pz_state_t *out,
+                          pz_diag_t *d);
 
 /* Checks that start can reach goal. Thread: any. */
-int puzzle_check_pair(const pz_puzzle_t *p, const pz_state_t *start,
-                      const pz_state_t *goal, pz_diag_t *d);
+int puzzle_check_pair(const pz_puzzle_t *p,
+                      const pz_state_t *start,
+                      const pz_state_t *goal,
+                      pz_diag_t *d);
 
 /* Replays moves[0..n) on start into *out. Returns PZ_OK, or PZ_EINVAL if a
  * move is out of range or illegal where it is played. */
-int puzzle_replay(const pz_puzzle_t *p, const pz_state_t *start,
-                  const uint8_t *moves, int n, pz_state_t *out);
+int puzzle_replay(const pz_puzzle_t *p,
+                  const pz_state_t *start,
+                  const uint8_t *moves,
+                  int n,
+                  pz_state_t *out);
 
 /* Writes the move names of moves[0..n) separated by single spaces into buf.
  * Returns the length, or PZ_EINVAL when buf is too small. */
-int puzzle_format_moves(const pz_puzzle_t *p, const uint8_t *moves, int n,
-                        char *buf, size_t len);
+int puzzle_format_moves(const pz_puzzle_t *p,
+                        const uint8_t *moves,
+                        int n,
+                        char *buf,
+                        size_t len);
 
 /*
  * Draws n random moves that form a scramble with no immediately redundant
@@ -242,8 +271,12 @@ int puzzle_format_moves(const pz_puzzle_t *p, const uint8_t *moves, int n,
  * from start. Writes them to moves. Returns PZ_OK or PZ_EINVAL (n out of
  * 0..PZ_SOLUTION_MAX range). Thread: any.
  */
-int puzzle_random_moves(const pz_puzzle_t *p, const pz_state_t *start, int n,
-                        pz_rand_fn rand, void *rng, uint8_t *moves);
+int puzzle_random_moves(const pz_puzzle_t *p,
+                        const pz_state_t *start,
+                        int n,
+                        pz_rand_fn rand,
+                        void *rng,
+                        uint8_t *moves);
 
 /* Splitmix64 / xoshiro-style generator for scrambles and tests. */
 typedef struct pz_rng {

@@ -11,46 +11,46 @@
  * The HTTP status and the code string are part of the public API contract
  * (openapi.yaml lists them); never renumber or rename an existing entry.
  */
-#define PZ_ERR_MAP(XX)                                                         \
-    XX(EINVAL, 400, "invalid_argument", "Invalid argument")                    \
-    XX(ENOMEM, 500, "out_of_memory", "Out of memory")                          \
-    XX(EINTERNAL, 500, "internal_error", "Internal error")                     \
-    XX(EIO, 500, "io_error", "Input/output error")                             \
-    XX(EJSON, 400, "invalid_json", "Body is not valid JSON")                   \
-    XX(EUNKNOWN_FIELD, 400, "unknown_field", "Unknown member")                 \
-    XX(ETYPE, 400, "bad_type", "Member has the wrong type")                    \
-    XX(EMISSING, 400, "missing_field", "Required member missing")              \
-    XX(ERANGE, 400, "out_of_range", "Value out of range")                      \
-    XX(ECONFLICT, 400, "conflicting_fields", "Conflicting members")            \
-    XX(EPUZZLE, 400, "unknown_puzzle", "Unknown puzzle")                       \
-    XX(EENGINE, 400, "unknown_engine", "Unknown engine")                       \
-    XX(EHEURISTIC, 400, "unknown_heuristic", "Unknown heuristic")              \
-    XX(EMETRIC, 400, "unknown_metric", "Unknown metric")                       \
-    XX(ESIZE, 400, "bad_size", "Bad puzzle size")                              \
-    XX(EMOVE, 422, "bad_move", "Bad move in scramble")                         \
-    XX(ESTATE_LENGTH, 422, "bad_state_length", "State has the wrong length")   \
-    XX(ESTATE_SYMBOL, 422, "bad_state_symbol", "State has a bad symbol")       \
-    XX(ECOLOUR_COUNT, 422, "bad_colour_count", "Wrong number of a colour")     \
-    XX(ECENTRES, 422, "bad_centres", "Centres are not six distinct colours")   \
-    XX(ECORNER, 422, "bad_corner", "Not a real corner piece")                  \
-    XX(EEDGE, 422, "bad_edge", "Not a real edge piece")                        \
-    XX(EDUPLICATE, 422, "duplicate_piece", "A piece appears twice")            \
-    XX(ETWIST, 422, "twisted_corner", "Corner twist does not sum to zero")     \
-    XX(EFLIP, 422, "flipped_edge", "Edge flip does not sum to zero")           \
-    XX(EPARITY, 422, "parity", "Permutation parity is odd")                    \
-    XX(ETILES, 422, "bad_tiles", "Tiles are not a permutation")                \
-    XX(EUNSOLVABLE, 422, "tiles_unsolvable", "Tiles cannot reach the goal")    \
-    XX(EUNSUPPORTED, 422, "engine_unsupported",                                \
-       "Engine or heuristic does not support this puzzle")                     \
-    XX(ELIMIT, 422, "limit_too_large", "Limit above the server maximum")       \
-    XX(EQUEUE_FULL, 429, "queue_full", "Job queue is full")                    \
-    XX(EMEMORY_CAP, 429, "memory_cap", "Server memory cap reached")            \
-    XX(EJOB_NOT_FOUND, 404, "job_not_found", "No such job")                    \
-    XX(ENOT_FOUND, 404, "not_found", "No such resource")                       \
-    XX(EMETHOD, 405, "method_not_allowed", "Method not allowed")               \
-    XX(ELENGTH, 411, "length_required", "Content-Length required")             \
-    XX(ETOO_LARGE, 413, "body_too_large", "Request body too large")            \
-    XX(EMEDIA, 415, "unsupported_media_type", "Body must be JSON")             \
+#define PZ_ERR_MAP(XX)                                                       \
+    XX(EINVAL, 400, "invalid_argument", "Invalid argument")                  \
+    XX(ENOMEM, 500, "out_of_memory", "Out of memory")                        \
+    XX(EINTERNAL, 500, "internal_error", "Internal error")                   \
+    XX(EIO, 500, "io_error", "Input/output error")                           \
+    XX(EJSON, 400, "invalid_json", "Body is not valid JSON")                 \
+    XX(EUNKNOWN_FIELD, 400, "unknown_field", "Unknown member")               \
+    XX(ETYPE, 400, "bad_type", "Member has the wrong type")                  \
+    XX(EMISSING, 400, "missing_field", "Required member missing")            \
+    XX(ERANGE, 400, "out_of_range", "Value out of range")                    \
+    XX(ECONFLICT, 400, "conflicting_fields", "Conflicting members")          \
+    XX(EPUZZLE, 400, "unknown_puzzle", "Unknown puzzle")                     \
+    XX(EENGINE, 400, "unknown_engine", "Unknown engine")                     \
+    XX(EHEURISTIC, 400, "unknown_heuristic", "Unknown heuristic")            \
+    XX(EMETRIC, 400, "unknown_metric", "Unknown metric")                     \
+    XX(ESIZE, 400, "bad_size", "Bad puzzle size")                            \
+    XX(EMOVE, 422, "bad_move", "Bad move in scramble")                       \
+    XX(ESTATE_LENGTH, 422, "bad_state_length", "State has the wrong length") \
+    XX(ESTATE_SYMBOL, 422, "bad_state_symbol", "State has a bad symbol")     \
+    XX(ECOLOUR_COUNT, 422, "bad_colour_count", "Wrong number of a colour")   \
+    XX(ECENTRES, 422, "bad_centres", "Centres are not six distinct colours") \
+    XX(ECORNER, 422, "bad_corner", "Not a real corner piece")                \
+    XX(EEDGE, 422, "bad_edge", "Not a real edge piece")                      \
+    XX(EDUPLICATE, 422, "duplicate_piece", "A piece appears twice")          \
+    XX(ETWIST, 422, "twisted_corner", "Corner twist does not sum to zero")   \
+    XX(EFLIP, 422, "flipped_edge", "Edge flip does not sum to zero")         \
+    XX(EPARITY, 422, "parity", "Permutation parity is odd")                  \
+    XX(ETILES, 422, "bad_tiles", "Tiles are not a permutation")              \
+    XX(EUNSOLVABLE, 422, "tiles_unsolvable", "Tiles cannot reach the goal")  \
+    XX(EUNSUPPORTED, 422, "engine_unsupported",                              \
+       "Engine or heuristic does not support this puzzle")                   \
+    XX(ELIMIT, 422, "limit_too_large", "Limit above the server maximum")     \
+    XX(EQUEUE_FULL, 429, "queue_full", "Job queue is full")                  \
+    XX(EMEMORY_CAP, 429, "memory_cap", "Server memory cap reached")          \
+    XX(EJOB_NOT_FOUND, 404, "job_not_found", "No such job")                  \
+    XX(ENOT_FOUND, 404, "not_found", "No such resource")                     \
+    XX(EMETHOD, 405, "method_not_allowed", "Method not allowed")             \
+    XX(ELENGTH, 411, "length_required", "Content-Length required")           \
+    XX(ETOO_LARGE, 413, "body_too_large", "Request body too large")          \
+    XX(EMEDIA, 415, "unsupported_media_type", "Body must be JSON")           \
     XX(EDRAINING, 503, "draining", "Server is shutting down")
 
 typedef enum pz_err {
@@ -59,7 +59,7 @@ typedef enum pz_err {
 #define PZ_ERR_ENUM_(name, status, code, title) PZ_##name,
     PZ_ERR_MAP(PZ_ERR_ENUM_)
 #undef PZ_ERR_ENUM_
-        PZ_ERR_LAST_
+    PZ_ERR_LAST_
 } pz_err_t;
 
 /* Machine-readable code of rc ("bad_move"); "ok" for PZ_OK, "internal_error"
@@ -80,10 +80,10 @@ int pz_http_status(int rc);
  * parsers; the api layer turns it into a problem+json body.
  */
 typedef struct pz_diag {
-    int rc;            /* negative PZ_E* code, PZ_OK when nothing failed */
-    char detail[256];  /* sentence for a person, NUL-terminated */
-    char field[64];    /* JSON pointer ("/state"), may be empty */
-    int position;      /* 0-based offset in the offending text, or -1 */
+    int rc;           /* negative PZ_E* code, PZ_OK when nothing failed */
+    char detail[256]; /* sentence for a person, NUL-terminated */
+    char field[64];   /* JSON pointer ("/state"), may be empty */
+    int position;     /* 0-based offset in the offending text, or -1 */
 } pz_diag_t;
 
 /* Resets d to "no error". d may be NULL. Thread: any. */

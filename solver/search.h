@@ -42,10 +42,10 @@ bool pz_status_terminal(int status);
 
 /* Limits of one search. Zero means "no limit" for every field. */
 typedef struct pz_limits {
-    uint64_t time_ms;      /* wall-clock budget from the start of the search */
-    size_t memory_bytes;   /* search memory budget (see budget.h) */
-    uint64_t max_nodes;    /* expansions */
-    int max_depth;         /* longest solution searched for, in moves */
+    uint64_t time_ms;    /* wall-clock budget from the start of the search */
+    size_t memory_bytes; /* search memory budget (see budget.h) */
+    uint64_t max_nodes;  /* expansions */
+    int max_depth;       /* longest solution searched for, in moves */
 } pz_limits_t;
 
 /*
@@ -54,7 +54,7 @@ typedef struct pz_limits {
  * them at any time (stats_read) without a lock.
  */
 typedef struct pz_stats {
-    atomic_uint_fast64_t nodes_expanded;  /* states whose successors were made */
+    atomic_uint_fast64_t nodes_expanded; /* states whose successors were made */
     atomic_uint_fast64_t nodes_generated; /* successors made */
     atomic_uint_fast64_t duplicates;      /* successors already seen */
     atomic_uint_fast64_t open_size;       /* A*: open list; BFS: frontiers */
@@ -82,8 +82,8 @@ typedef struct pz_stats_view {
     int iterations;
     int heuristic_at_start;
     int best_length;
-    double elapsed_ms;         /* so far, or in total once ended */
-    double nodes_per_second;   /* generated per second of elapsed time */
+    double elapsed_ms;       /* so far, or in total once ended */
+    double nodes_per_second; /* generated per second of elapsed time */
 } pz_stats_view_t;
 
 /* Resets every counter; -1 for h, bound and best length. Thread: any, but
@@ -98,10 +98,10 @@ uint64_t pz_now_ns(void);
 
 /* The result of a search: a status and, when solved, the moves. */
 typedef struct pz_solution {
-    int status;                      /* pz_status_t, terminal */
-    int length;                      /* number of moves, -1 when none */
-    uint8_t moves[PZ_SOLUTION_MAX];  /* move ids of the puzzle */
-    bool optimal;                    /* proven shortest (set by engine_run) */
+    int status;                     /* pz_status_t, terminal */
+    int length;                     /* number of moves, -1 when none */
+    uint8_t moves[PZ_SOLUTION_MAX]; /* move ids of the puzzle */
+    bool optimal;                   /* proven shortest (set by engine_run) */
 } pz_solution_t;
 
 /* Empties sol: status failed, length -1. */
@@ -116,9 +116,9 @@ typedef struct search_ctx {
     const struct pz_heuristic *heuristic; /* borrowed; NULL means h = 0 */
     pz_state_t start;
     pz_state_t goal;
-    double weight;             /* wastar: f = g + weight*h, >= 1 */
-    int target_length;         /* anytime engines: stop at <= this, 0 = none */
-    int threads;               /* engines that split: threads to use, >= 1 */
+    double weight;     /* wastar: f = g + weight*h, >= 1 */
+    int target_length; /* anytime engines: stop at <= this, 0 = none */
+    int threads;       /* engines that split: threads to use, >= 1 */
     pz_limits_t limits;
     uint64_t deadline_ns;      /* absolute monotonic deadline, 0 = none */
     pz_budget_t *budget;       /* borrowed; all search memory comes from it */

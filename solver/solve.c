@@ -3,7 +3,9 @@
 #include "solve.h"
 
 void
-solve_run_init(solve_run_t *run, const engine_ops_t *e, const char *heuristic,
+solve_run_init(solve_run_t *run,
+               const engine_ops_t *e,
+               const char *heuristic,
                double weight)
 {
     run->engine = e;
@@ -15,7 +17,8 @@ solve_run_init(solve_run_t *run, const engine_ops_t *e, const char *heuristic,
 }
 
 int
-solve_execute(const solve_spec_t *spec, solve_run_t *run,
+solve_execute(const solve_spec_t *spec,
+              solve_run_t *run,
               const atomic_bool *cancel)
 {
     pz_heuristic_t *h = NULL;

@@ -13,8 +13,8 @@ typedef struct solve_spec {
     pz_state_t start;
     pz_state_t goal;
     pz_limits_t limits;
-    int target_length;         /* anytime engines; 0 = none */
-    int threads;               /* engines that split; >= 1 */
+    int target_length; /* anytime engines; 0 = none */
+    int threads;       /* engines that split; >= 1 */
 } solve_spec_t;
 
 /* One engine's row of a job: its choice, live statistics and result. */
@@ -29,8 +29,10 @@ typedef struct solve_run {
 
 /* Prepares run for engine e with heuristic (a name valid for the puzzle)
  * and weight. Thread: any. */
-void solve_run_init(solve_run_t *run, const engine_ops_t *e,
-                    const char *heuristic, double weight);
+void solve_run_init(solve_run_t *run,
+                    const engine_ops_t *e,
+                    const char *heuristic,
+                    double weight);
 
 /*
  * Runs one engine: creates the heuristic for spec->goal, a budget of
@@ -38,7 +40,8 @@ void solve_run_init(solve_run_t *run, const engine_ops_t *e,
  * Everything drawn from the budget must be back when the engine returns;
  * a leak is reported as PZ_EINTERNAL. Returns run->rc. Thread: worker.
  */
-int solve_execute(const solve_spec_t *spec, solve_run_t *run,
+int solve_execute(const solve_spec_t *spec,
+                  solve_run_t *run,
                   const atomic_bool *cancel);
 
 #endif

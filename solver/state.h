@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* state.h - the fixed-size puzzle state value engines copy, hash and compare. */
+/* state.h - the fixed-size puzzle state value engines copy, hash and compare.
+ */
 #ifndef PZ_SOLVER_STATE_H
 #define PZ_SOLVER_STATE_H
 

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* cli.h - the command-line subcommands besides serve. */
+#ifndef PZ_SERVER_CLI_H
+#define PZ_SERVER_CLI_H
+
+/* Exit codes of every subcommand. */
+enum {
+    CLI_EXIT_OK = 0,       /* solved, or the command succeeded */
+    CLI_EXIT_INTERNAL = 1, /* a bug or an I/O failure */
+    CLI_EXIT_INPUT = 2,    /* invalid input or usage */
+    CLI_EXIT_LIMIT = 3,    /* a limit was reached or the search cancelled */
+};
+
+/* `puzzled solve ...`: argv[0] is "solve". Returns an exit code above.
+ * Thread: main. */
+int cli_solve(int argc, char **argv);
+
+/* `puzzled scramble ...`: argv[0] is "scramble". Thread: main. */
+int cli_scramble(int argc, char **argv);
+
+/* Parses an unsigned decimal option value; prints a usage error naming
+ * flag and returns -1 when text is not a number in 0..max. */
+long long cli_parse_uint(const char *flag, const char *text, long long max);
+
+#endif

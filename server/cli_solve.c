@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: MIT */
+/* cli_solve.c - `puzzled solve`: one request through the API layer, on the
+ * command line. The flags are turned into the same JSON request the HTTP
+ * API takes, so both validate and report alike. */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "job.h"
+#include "problem.h"
+#include "request.h"
+
+static atomic_bool cli_cancel;
+
+static void
+on_interrupt(int sig)
+{
+    (void)sig;
+    atomic_store(&cli_cancel, true);
+}
+
+static void
+usage(FILE *f)
+{
+    fprintf(f, "usage: puzzled solve --puzzle P (--scramble S | --state S) "
+               "[options]\n"
+               "  --puzzle P          tiles, 8-puzzle, 15-puzzle, 24-puzzle, "
+               "2x2x2, ...\n"
+               "  --scramble S        moves applied to the goal\n"
+               "  --state S           a state: JSON array literal or string\n"
+               "  --goal S            target state (default: solved)\n"
+               "  --size RxC          board size for tiles\n"
+               "  --metric M          htm | qtm (cubes)\n"
+               "  --engine E          auto, astar, wastar, bibfs, idastar\n"
+               "  --engines E1,E2     compare several engines\n"
+               "  --heuristic H       none, misplaced, manhattan, "
+               "linear-conflict, seed, ...\n"
+               "  --optimal | --fast  ask auto for a proven optimum or not\n"
+               "  --weight W          weighted A* weight (>= 1)\n"
+               "  --target-length N   anytime engines: stop at <= N moves\n"
+               "  --time-ms N         time limit (default 300000)\n"
+               "  --memory-mb N       search memory limit (default 1024)\n"
+               "  --max-nodes N       expansion limit\n"
+               "  --max-depth N       longest solution to look for\n"
+               "  --json              print the job as JSON (as the HTTP API)\n"
+               "exit: 0 solved, 2 invalid input, 3 limit or cancelled, "
+               "1 internal error\n");
+}
+
+long long
+cli_parse_uint(const char *flag, const char *text, long long max)
+{
+    char *end = NULL;
+    long long v;
+
+    errno = 0;
+    v = strtoll(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || v < 0 || v > max) {
+        fprintf(stderr, "puzzled: %s takes a whole number from 0 to %lld\n",
+                flag, max);
+        return -1;
+    }
+    return v;
+}
+
+/* A --state/--goal value: a JSON array or string literal if it parses as
+ * one, otherwise the text itself (a facelet string, "1 2 3 ..."). */
+static cJSON *
+state_value(const char *text)
+{
+    cJSON *v = NULL;
+
+    if (api_json_parse(text, strlen(text), &v, NULL) == PZ_OK &&
+        (cJSON_IsArray(v) || cJSON_IsString(v))) {
+        return v;
+    }
+    cJSON_Delete(v);
+    return cJSON_CreateString(text);
+}
+
+static cJSON *
+engine_list(const char *csv)
+{
+    cJSON *list = cJSON_CreateArray();
+    char *copy = strdup(csv);
+    char *save = NULL;
+
+    if (list == NULL || copy == NULL) {
+        cJSON_Delete(list);
+        free(copy);
+        return NULL;
+    }
+    for (char *tok = strtok_r(copy, ",", &save); tok != NULL;
+         tok = strtok_r(NULL, ",", &save)) {
+        cJSON_AddItemToArray(list, cJSON_CreateString(tok));
+    }
+    free(copy);
+    return list;
+}
+
+/* Adds a numeric member from a flag value; -1 on a bad number. */
+static int
+add_number(cJSON *req,
+           const char *member,
+           const char *flag,
+           const char *text,
+           long long max)
+{
+    long long v = cli_parse_uint(flag, text, max);
+
+    if (v < 0) {
+        return -1;
+    }
+    cJSON_AddNumberToObject(req, member, (double)v);
+    return 0;
+}
+
+enum {
+    OPT_PUZZLE = 1000,
+    OPT_SCRAMBLE,
+    OPT_STATE,
+    OPT_GOAL,
+    OPT_SIZE,
+    OPT_METRIC,
+    OPT_ENGINE,
+    OPT_ENGINES,
+    OPT_HEURISTIC,
+    OPT_OPTIMAL,
+    OPT_FAST,
+    OPT_WEIGHT,
+    OPT_TARGET,
+    OPT_TIME,
+    OPT_MEMORY,
+    OPT_NODES,
+    OPT_DEPTH,
+    OPT_JSON,
+    OPT_HELP,
+};
+
+static const struct option solve_options[] = {
+    { "puzzle", required_argument, NULL, OPT_PUZZLE },
+    { "scramble", required_argument, NULL, OPT_SCRAMBLE },
+    { "state", required_argument, NULL, OPT_STATE },
+    { "goal", required_argument, NULL, OPT_GOAL },
+    { "size", required_argument, NULL, OPT_SIZE },
+    { "metric", required_argument, NULL, OPT_METRIC },
+    { "engine", required_argument, NULL, OPT_ENGINE },
+    { "engines", required_argument, NULL, OPT_ENGINES },
+    { "heuristic", required_argument, NULL, OPT_HEURISTIC },
+    { "optimal", no_argument, NULL, OPT_OPTIMAL },
+    { "fast", no_argument, NULL, OPT_FAST },
+    { "weight", required_argument, NULL, OPT_WEIGHT },
+    { "target-length", required_argument, NULL, OPT_TARGET },
+    { "time-ms", required_argument, NULL, OPT_TIME },
+    { "memory-mb", required_argument, NULL, OPT_MEMORY },
+    { "max-nodes", required_argument, NULL, OPT_NODES },
+    { "max-depth", required_argument, NULL, OPT_DEPTH },
+    { "json", no_argument, NULL, OPT_JSON },
+    { "help", no_argument, NULL, OPT_HELP },
+    { NULL, 0, NULL, 0 },
+};
+
+/* Turns the flags into a solve request object. Returns NULL after printing
+ * a usage error. *json is set when --json was given. */
+static cJSON *
+build_request(int argc, char **argv, int *json)
+{
+    cJSON *req = cJSON_CreateObject();
+    int opt;
+    int bad = 0;
+    char *end;
+    double w;
+
+    optind = 1;
+    while (!bad &&
+           (opt = getopt_long(argc, argv, "", solve_options, NULL)) != -1) {
+        switch (opt) {
+        case OPT_PUZZLE:
+            cJSON_AddStringToObject(req, "puzzle", optarg);
+            break;
+        case OPT_SCRAMBLE:
+            cJSON_AddStringToObject(req, "scramble", optarg);
+            break;
+        case OPT_STATE:
+            cJSON_AddItemToObject(req, "state", state_value(optarg));
+            break;
+        case OPT_GOAL:
+            cJSON_AddItemToObject(req, "goal", state_value(optarg));
+            break;
+        case OPT_SIZE:
+            cJSON_AddStringToObject(req, "size", optarg);
+            break;
+        case OPT_METRIC:
+            cJSON_AddStringToObject(req, "metric", optarg);
+            break;
+        case OPT_ENGINE:
+            cJSON_AddStringToObject(req, "engine", optarg);
+            break;
+        case OPT_ENGINES:
+            cJSON_AddItemToObject(req, "engines", engine_list(optarg));
+            break;
+        case OPT_HEURISTIC:
+            cJSON_AddStringToObject(req, "heuristic", optarg);
+            break;
+        case OPT_OPTIMAL:
+        case OPT_FAST:
+            cJSON_AddBoolToObject(req, "optimal", opt == OPT_OPTIMAL);
+            break;
+        case OPT_WEIGHT:
+            errno = 0;
+            w = strtod(optarg, &end);
+            if (errno != 0 || end == optarg || *end != '\0') {
+                fprintf(stderr, "puzzled: --weight takes a number\n");
+                bad = 1;
+                break;
+            }
+            cJSON_AddNumberToObject(req, "weight", w);
+            break;
+        case OPT_TARGET:
+            bad = add_number(req, "target_length", "--target-length", optarg,
+                             PZ_SOLUTION_MAX) != 0;
+            break;
+        case OPT_TIME:
+            bad = add_number(req, "time_ms", "--time-ms", optarg,
+                             1000000000000LL) != 0;
+            break;
+        case OPT_MEMORY:
+            bad = add_number(req, "memory_mb", "--memory-mb", optarg,
+                             1000000000LL) != 0;
+            break;
+        case OPT_NODES:
+            bad = add_number(req, "max_nodes", "--max-nodes", optarg,
+                             9000000000000000LL) != 0;
+            break;
+        case OPT_DEPTH:
+            bad = add_number(req, "max_depth", "--max-depth", optarg,
+                             PZ_SOLUTION_MAX) != 0;
+            break;
+        case OPT_JSON:
+            *json = 1;
+            break;
+        case OPT_HELP:
+            usage(stdout);
+            cJSON_Delete(req);
+            exit(CLI_EXIT_OK);
+        default:
+            bad = 1;
+            break;
+        }
+    }
+    if (!bad && optind < argc) {
+        fprintf(stderr, "puzzled: unexpected argument '%s'\n", argv[optind]);
+        bad = 1;
+    }
+    if (bad) {
+        usage(stderr);
+        cJSON_Delete(req);
+        return NULL;
+    }
+    return req;
+}
+
+/* Live progress for searches longer than a second, on a terminal only. */
+typedef struct progress {
+    const api_solve_request_t *req;
+    atomic_int current; /* run being searched */
+    atomic_bool done;
+    pthread_t thread;
+} progress_t;
+
+static void *
+progress_main(void *arg)
+{
+    progress_t *pg = arg;
+    int shown = 0;
+
+    for (int ticks = 0; !atomic_load(&pg->done); ticks++) {
+        struct timespec ts = { 0, 100 * 1000000L };
+        pz_stats_view_t v;
+        int i = atomic_load(&pg->current);
+
+        nanosleep(&ts, NULL);
+        if (ticks < 10 || ticks % 2 != 0) {
+            continue;
+        }
+        stats_read(&pg->req->runs[i].stats, &v);
+        fprintf(stderr,
+                "\r%s: %.1f s, %llu nodes expanded, %.1f M nodes/s, "
+                "bound %d, %.1f MiB   ",
+                pg->req->runs[i].engine->name, v.elapsed_ms / 1e3,
+                (unsigned long long)v.nodes_expanded, v.nodes_per_second / 1e6,
+                v.depth_bound, (double)v.peak_memory / (1 << 20));
+        shown = 1;
+    }
+    if (shown) {
+        fprintf(stderr, "\r%80s\r", "");
+    }
+    return NULL;
+}
+
+static void
+print_problem(int rc, const pz_diag_t *d, int json)
+{
+    if (json) {
+        cJSON *p = api_problem(rc, d);
+        char *text = p != NULL ? cJSON_Print(p) : NULL;
+
+        printf("%s\n", text != NULL ? text : "{}");
+        cJSON_free(text);
+        cJSON_Delete(p);
+        return;
+    }
+    fprintf(stderr, "puzzled: %s: %s", pz_strerror(rc),
+            d->detail[0] ? d->detail : pz_errtitle(rc));
+    if (d->field[0] != '\0') {
+        fprintf(stderr, " (at %s", d->field);
+        if (d->position >= 0) {
+            fprintf(stderr, ", position %d", d->position);
+        }
+        fprintf(stderr, ")");
+    }
+    fprintf(stderr, "\n");
+}
+
+static void
+print_run(const api_solve_request_t *req, const solve_run_t *run)
+{
+    const pz_solution_t *sol = &run->solution;
+    pz_stats_view_t v;
+    char moves[PZ_SOLUTION_MAX * 6];
+
+    stats_read(&run->stats, &v);
+    printf("engine    %s (heuristic %s", run->engine->name, run->heuristic);
+    if (run->weight != 1.0) {
+        printf(", weight %g", run->weight);
+    }
+    printf(")\nstatus    %s\n", pz_status_name(sol->status));
+    if (sol->status == PZ_STATUS_SOLVED) {
+        puzzle_format_moves(req->puzzle, sol->moves, sol->length, moves,
+                            sizeof(moves));
+        printf("solution  %s\nlength    %d %s (%s)\n",
+               sol->length ? moves : "(already solved)", sol->length,
+               req->puzzle->metric_name,
+               sol->optimal ? "optimal" : "not proven optimal");
+    }
+    printf("nodes     %llu expanded, %llu generated, %llu duplicates\n",
+           (unsigned long long)v.nodes_expanded,
+           (unsigned long long)v.nodes_generated,
+           (unsigned long long)v.duplicates);
+    printf("time      %.3f ms (%.2f M nodes/s), peak memory %.2f MiB\n",
+           v.elapsed_ms, v.nodes_per_second / 1e6,
+           (double)v.peak_memory / (1 << 20));
+}
+
+static int
+run_request(api_solve_request_t *req, int json)
+{
+    progress_t pg = { .req = req };
+    int progress = !json && isatty(STDERR_FILENO);
+    api_job_info_t info = { 0 };
+    int status;
+    int rc = PZ_OK;
+
+    atomic_init(&pg.current, 0);
+    atomic_init(&pg.done, false);
+    if (progress && pthread_create(&pg.thread, NULL, progress_main, &pg) != 0) {
+        progress = 0;
+    }
+    for (int i = 0; i < req->nruns; i++) {
+        atomic_store(&pg.current, i);
+        if (solve_execute(&req->spec, &req->runs[i], &cli_cancel) != PZ_OK) {
+            rc = PZ_EINTERNAL;
+        }
+    }
+    atomic_store(&pg.done, true);
+    if (progress) {
+        pthread_join(pg.thread, NULL);
+    }
+    info.req = req;
+    info.runs_started = info.runs_done = req->nruns;
+    status = api_job_status(&info);
+    if (json) {
+        cJSON *o = api_job_render(&info);
+        char *text = o != NULL ? cJSON_Print(o) : NULL;
+
+        if (text == NULL) {
+            rc = PZ_ENOMEM;
+        } else {
+            printf("%s\n", text);
+        }
+        cJSON_free(text);
+        cJSON_Delete(o);
+    } else {
+        printf("puzzle    %s", req->puzzle->id);
+        if (req->puzzle->rows > 0) {
+            printf(" %dx%d", req->puzzle->rows, req->puzzle->cols);
+        }
+        printf(" (%s)\n", req->puzzle->metric_name);
+        for (int i = 0; i < req->nruns; i++) {
+            if (i > 0) {
+                printf("\n");
+            }
+            print_run(req, &req->runs[i]);
+        }
+    }
+    if (rc != PZ_OK || status == PZ_STATUS_FAILED) {
+        return CLI_EXIT_INTERNAL;
+    }
+    return status == PZ_STATUS_SOLVED ? CLI_EXIT_OK : CLI_EXIT_LIMIT;
+}
+
+int
+cli_solve(int argc, char **argv)
+{
+    api_solve_request_t req;
+    api_policy_t pol;
+    struct sigaction sa;
+    pz_diag_t d;
+    int json = 0;
+    cJSON *body = build_request(argc, argv, &json);
+    int rc;
+
+    if (body == NULL) {
+        return CLI_EXIT_INPUT;
+    }
+    api_policy_default(&pol);
+    /* The command line has no server to protect: no maxima, generous
+     * defaults, and wait_ms is meaningless. */
+    pol.default_time_ms = 300000;
+    pol.default_memory_bytes = (size_t)1 << 30;
+    pol.max_time_ms = 0;
+    pol.max_memory_bytes = 0;
+    pol.max_wait_ms = 0;
+    rc = api_solve_parse(body, &pol, &req, &d);
+    cJSON_Delete(body);
+    if (rc != PZ_OK) {
+        print_problem(rc, &d, json);
+        return rc == PZ_ENOMEM || rc == PZ_EINTERNAL ? CLI_EXIT_INTERNAL
+                                                     : CLI_EXIT_INPUT;
+    }
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_interrupt;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    rc = run_request(&req, json);
+    api_solve_cleanup(&req);
+    return rc;
+}

@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: MIT */
+/* test_api_request.c - solve request validation and job rendering, without
+ * sockets: every rejection has its code and JSON pointer. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "job.h"
+#include "problem.h"
+#include "request.h"
+
+/* Parses text as a request body; returns the rc and fills req/d. */
+static int
+parse_text(const char *text, api_solve_request_t *req, pz_diag_t *d)
+{
+    api_policy_t pol;
+    cJSON *body = NULL;
+    int rc;
+
+    api_policy_default(&pol);
+    pol.max_time_ms = 60000;
+    pol.max_memory_bytes = (size_t)512 << 20;
+    rc = api_json_parse(text, strlen(text), &body, d);
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    rc = api_solve_parse(body, &pol, req, d);
+    cJSON_Delete(body);
+    return rc;
+}
+
+/* Asserts that text is rejected with code rc and pointer field. */
+static void
+expect_reject(const char *text, int rc, const char *field)
+{
+    api_solve_request_t req;
+    pz_diag_t d;
+    int got = parse_text(text, &req, &d);
+
+    ck_assert_msg(got == rc, "%s: expected %s, got %s (%s)", text,
+                  pz_strerror(rc), pz_strerror(got), d.detail);
+    ck_assert_int_eq(d.rc, rc);
+    ck_assert_msg(d.detail[0] != '\0', "no detail for %s", text);
+    if (field != NULL) {
+        ck_assert_str_eq(d.field, field);
+    }
+    ck_assert_ptr_null(req.puzzle);
+}
+
+START_TEST(test_api_json_parse_rejects_trailing_garbage)
+{
+    cJSON *v = NULL;
+    pz_diag_t d;
+
+    pz_diag_clear(&d);
+    ck_assert_int_eq(api_json_parse("{\"a\":1} xyz", 11, &v, &d), PZ_EJSON);
+    ck_assert_ptr_null(v);
+    ck_assert_int_ge(d.position, 0);
+}
+END_TEST
+
+START_TEST(test_api_json_parse_rejects_deep_nesting)
+{
+    char buf[64];
+    cJSON *v = NULL;
+    pz_diag_t d;
+
+    memset(buf, '[', 20);
+    memset(buf + 20, ']', 20);
+    buf[40] = '\0';
+    ck_assert_int_eq(api_json_parse(buf, 40, &v, &d), PZ_EJSON);
+    ck_assert_ptr_null(v);
+}
+END_TEST
+
+START_TEST(test_api_json_parse_rejects_empty_and_nul)
+{
+    cJSON *v = NULL;
+    pz_diag_t d;
+
+    ck_assert_int_eq(api_json_parse("", 0, &v, &d), PZ_EJSON);
+    ck_assert_int_eq(api_json_parse("{}\0{}", 5, &v, &d), PZ_EJSON);
+    ck_assert_ptr_null(v);
+}
+END_TEST
+
+START_TEST(test_api_json_parse_rejects_oversized_body)
+{
+    size_t n = API_BODY_MAX + 1;
+    char *buf = malloc(n);
+    cJSON *v = NULL;
+    pz_diag_t d;
+
+    memset(buf, ' ', n);
+    ck_assert_int_eq(api_json_parse(buf, n, &v, &d), PZ_ETOO_LARGE);
+    free(buf);
+}
+END_TEST
+
+START_TEST(test_api_solve_parse_rejects_bad_members)
+{
+    expect_reject("[1,2]", PZ_ETYPE, NULL);
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"colour\":1}",
+                  PZ_EUNKNOWN_FIELD, "/colour");
+    expect_reject("{\"Puzzle\":\"2x2x2\",\"scramble\":\"R\"}",
+                  PZ_EUNKNOWN_FIELD, "/Puzzle");
+    expect_reject("{\"scramble\":\"R\"}", PZ_EMISSING, "/puzzle");
+    expect_reject("{\"puzzle\":7,\"scramble\":\"R\"}", PZ_ETYPE, "/puzzle");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"puzzle\":\"x\"}",
+                  PZ_ECONFLICT, "/puzzle");
+    expect_reject("{\"puzzle\":\"2x2x2\"}", PZ_EMISSING, "/scramble");
+    expect_reject("{\"puzzle\":\"8-puzzle\",\"scramble\":\"U\","
+                  "\"state\":[1,2,3,4,5,6,7,8,0]}",
+                  PZ_ECONFLICT, "/state");
+}
+END_TEST
+
+START_TEST(test_api_solve_parse_rejects_bad_choices)
+{
+    expect_reject("{\"puzzle\":\"megaminx\",\"scramble\":\"R\"}", PZ_EPUZZLE,
+                  "/puzzle");
+    expect_reject(
+        "{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"engine\":\"dfs\"}",
+        PZ_EENGINE, "/engine");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\","
+                  "\"engines\":[\"astar\",\"dfs\"]}",
+                  PZ_EENGINE, "/engines/1");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\","
+                  "\"engine\":\"astar\",\"heuristic\":\"manhattan\"}",
+                  PZ_EHEURISTIC, "/heuristic");
+    expect_reject(
+        "{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"metric\":\"ftm\"}",
+        PZ_EMETRIC, "/metric");
+    expect_reject("{\"puzzle\":\"tiles\",\"size\":\"9x9\",\"scramble\":\"U\"}",
+                  PZ_ESIZE, "/size");
+    expect_reject("{\"puzzle\":\"tiles\",\"size\":\"4by4\",\"scramble\":\"U\"}",
+                  PZ_ESIZE, "/size");
+}
+END_TEST
+
+START_TEST(test_api_solve_parse_rejects_bad_limits)
+{
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"time_ms\":0}",
+                  PZ_ERANGE, "/time_ms");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"time_ms\":1.5}",
+                  PZ_ETYPE, "/time_ms");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\","
+                  "\"time_ms\":600000}",
+                  PZ_ELIMIT, "/time_ms");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\","
+                  "\"memory_mb\":100000}",
+                  PZ_ELIMIT, "/memory_mb");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"weight\":0.5}",
+                  PZ_ERANGE, "/weight");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"optimal\":1}",
+                  PZ_ETYPE, "/optimal");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"wait_ms\":-1}",
+                  PZ_ERANGE, "/wait_ms");
+}
+END_TEST
+
+START_TEST(test_api_solve_parse_rejects_bad_states)
+{
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R Q\"}", PZ_EMOVE,
+                  "/scramble");
+    expect_reject("{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3]}",
+                  PZ_ESTATE_LENGTH, "/state");
+    expect_reject("{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,7,7,0]}",
+                  PZ_ETILES, "/state");
+    expect_reject("{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,8,7,0]}",
+                  PZ_EUNSOLVABLE, "/state");
+    expect_reject("{\"puzzle\":\"8-puzzle\",\"state\":[1,2,[3],4,5,6,8,7,0]}",
+                  PZ_ETYPE, "/state");
+    expect_reject("{\"puzzle\":\"8-puzzle\",\"state\":{\"a\":1}}", PZ_ETYPE,
+                  "/state");
+    expect_reject("{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,7,8,0],"
+                  "\"goal\":[1,2,3,4,5,6,8,7,0]}",
+                  PZ_EUNSOLVABLE, "/goal");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"state\":\"UUUU\"}", PZ_ESTATE_LENGTH,
+                  "/state");
+}
+END_TEST
+
+START_TEST(test_api_solve_parse_infers_tiles_size)
+{
+    api_solve_request_t req;
+    pz_diag_t d;
+
+    ck_assert_int_eq(parse_text("{\"puzzle\":\"tiles\",\"state\":"
+                                "[[1,2,3,4],[5,6,7,8],[9,10,11,12],"
+                                "[13,14,0,15]]}",
+                                &req, &d),
+                     PZ_OK);
+    ck_assert_int_eq(req.puzzle->rows, 4);
+    ck_assert_int_eq(req.puzzle->cols, 4);
+    api_solve_cleanup(&req);
+    ck_assert_int_eq(parse_text("{\"puzzle\":\"tiles\",\"state\":"
+                                "\"1 2 3 4 5 0 7 8 6\"}",
+                                &req, &d),
+                     PZ_OK);
+    ck_assert_int_eq(req.puzzle->rows, 3);
+    api_solve_cleanup(&req);
+}
+END_TEST
+
+START_TEST(test_api_solve_parse_applies_defaults)
+{
+    api_solve_request_t req;
+    pz_diag_t d;
+
+    ck_assert_int_eq(
+        parse_text("{\"puzzle\":\"15-puzzle\",\"scramble\":\"D R\"}", &req, &d),
+        PZ_OK);
+    ck_assert_int_eq(req.nruns, 1);
+    ck_assert_str_eq(req.requested[0], "auto");
+    ck_assert(req.optimal);
+    ck_assert(req.runs[0].engine->optimal);
+    ck_assert_uint_eq(req.spec.limits.time_ms, 10000);
+    ck_assert_int_eq(req.wait_ms, 2000);
+    api_solve_cleanup(&req);
+}
+END_TEST
+
+START_TEST(test_api_job_render_reports_solution_and_exact_counts)
+{
+    api_solve_request_t req;
+    api_job_info_t info = { 0 };
+    pz_diag_t d;
+    cJSON *o;
+    char *text;
+
+    ck_assert_int_eq(parse_text("{\"puzzle\":\"8-puzzle\",\"scramble\":"
+                                "\"D R\",\"engine\":\"astar\"}",
+                                &req, &d),
+                     PZ_OK);
+    ck_assert_int_eq(solve_execute(&req.spec, &req.runs[0], NULL), PZ_OK);
+    /* A count above 2^53 must print exactly, not as a rounded double. */
+    atomic_store(&req.runs[0].stats.nodes_generated,
+                 UINT64_C(9007199254740993));
+    info.req = &req;
+    info.runs_started = info.runs_done = 1;
+    info.id = "abc";
+    o = api_job_render(&info);
+    ck_assert_ptr_nonnull(o);
+    text = cJSON_PrintUnformatted(o);
+    ck_assert_ptr_nonnull(strstr(text, "\"nodes_generated\":9007199254740993"));
+    ck_assert_ptr_nonnull(strstr(text, "\"status\":\"solved\""));
+    ck_assert_ptr_nonnull(strstr(text, "\"moves\":[\"L\",\"U\"]"));
+    ck_assert_int_eq(
+        cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(o, "solution"), "length")
+            ->valueint,
+        2);
+    cJSON_free(text);
+    cJSON_Delete(o);
+    api_solve_cleanup(&req);
+}
+END_TEST
+
+START_TEST(test_api_job_status_follows_runs)
+{
+    api_solve_request_t req;
+    api_job_info_t info = { 0 };
+    pz_diag_t d;
+
+    ck_assert_int_eq(parse_text("{\"puzzle\":\"8-puzzle\",\"scramble\":"
+                                "\"D R\",\"engines\":[\"astar\",\"bibfs\"]}",
+                                &req, &d),
+                     PZ_OK);
+    info.req = &req;
+    ck_assert_int_eq(api_job_status(&info), PZ_STATUS_QUEUED);
+    info.runs_started = 1;
+    ck_assert_int_eq(api_job_status(&info), PZ_STATUS_RUNNING);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(solve_execute(&req.spec, &req.runs[i], NULL), PZ_OK);
+    }
+    info.runs_done = 1;
+    ck_assert_int_eq(api_job_status(&info), PZ_STATUS_RUNNING);
+    info.runs_started = info.runs_done = 2;
+    ck_assert_int_eq(api_job_status(&info), PZ_STATUS_SOLVED);
+    api_solve_cleanup(&req);
+}
+END_TEST
+
+START_TEST(test_api_problem_carries_code_and_field)
+{
+    pz_diag_t d;
+    cJSON *p;
+
+    pz_diag_clear(&d);
+    pz_diag_set(&d, PZ_EMOVE, "unknown move 'Q'");
+    pz_diag_field(&d, "/scramble");
+    d.position = 2;
+    p = api_problem(PZ_EMOVE, &d);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(p, "code")->valuestring,
+                     "bad_move");
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(p, "status")->valueint,
+                     422);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(p, "field")->valuestring,
+                     "/scramble");
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(p, "position")->valueint,
+                     2);
+    cJSON_Delete(p);
+}
+END_TEST
+
+static Suite *
+api_request_suite(void)
+{
+    Suite *s = suite_create("api_request");
+    TCase *tc = tcase_create("json");
+
+    tcase_add_test(tc, test_api_json_parse_rejects_trailing_garbage);
+    tcase_add_test(tc, test_api_json_parse_rejects_deep_nesting);
+    tcase_add_test(tc, test_api_json_parse_rejects_empty_and_nul);
+    tcase_add_test(tc, test_api_json_parse_rejects_oversized_body);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("solve_parse");
+    tcase_add_test(tc, test_api_solve_parse_rejects_bad_members);
+    tcase_add_test(tc, test_api_solve_parse_rejects_bad_choices);
+    tcase_add_test(tc, test_api_solve_parse_rejects_bad_limits);
+    tcase_add_test(tc, test_api_solve_parse_rejects_bad_states);
+    tcase_add_test(tc, test_api_solve_parse_infers_tiles_size);
+    tcase_add_test(tc, test_api_solve_parse_applies_defaults);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("render");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_api_job_render_reports_solution_and_exact_counts);
+    tcase_add_test(tc, test_api_job_status_follows_runs);
+    tcase_add_test(tc, test_api_problem_carries_code_and_field);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *sr = srunner_create(api_request_suite());
+    int failed;
+
+    srunner_run_all(sr, CK_ENV);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
