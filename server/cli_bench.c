@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: MIT */
+/* cli_bench.c - `puzzled bench`: reproducible engine benchmarks.
+ *
+ * cube2: the pocket-cube notebook's comparison redone. Random states are
+ * drawn with a fixed seed, their optimal QTM length is found by
+ * bidirectional BFS, and for each length from 5 to 11 a few states are
+ * solved by A* (seed heuristic), bidirectional BFS and IDA* (seed
+ * heuristic). Each solve is repeated and the median time reported.
+ *
+ * tiles: IDA* on Korf's 15-puzzle instances (bench/data/korf100.txt, goal
+ * with the blank first) with a chosen heuristic: per-instance length,
+ * nodes, time and generated nodes per second, and the totals. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "solve.h"
+
+typedef struct bench_result {
+    int status;
+    int length;
+    uint64_t expanded;
+    uint64_t generated;
+    uint64_t peak_memory;
+    double ms; /* median over the repeats */
+} bench_result_t;
+
+static int
+cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a;
+    double y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+static double
+median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(*v), cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Solves spec with engine/heuristic repeat times; the median time. */
+static void
+bench_solve(const solve_spec_t *spec,
+            const char *engine,
+            const char *heuristic,
+            int repeat,
+            bench_result_t *out)
+{
+    double ms[64];
+
+    if (repeat > 64) {
+        repeat = 64;
+    }
+    for (int r = 0; r < repeat; r++) {
+        solve_run_t run;
+        pz_stats_view_t v;
+
+        solve_run_init(&run, engine_find(engine), heuristic, 1.0);
+        solve_execute(spec, &run, NULL);
+        stats_read(&run.stats, &v);
+        ms[r] = v.elapsed_ms;
+        out->status = run.solution.status;
+        out->length = run.solution.length;
+        out->expanded = v.nodes_expanded;
+        out->generated = v.nodes_generated;
+        out->peak_memory = v.peak_memory;
+    }
+    out->ms = median(ms, repeat);
+}
+
+static void
+print_row(const char *label, const char *engine, const bench_result_t *r)
+{
+    printf("%-10s %-8s %-7s %3d %12llu %12llu %10.3f %8.2f %9.1f\n", label,
+           engine, r->status == PZ_STATUS_SOLVED ? "solved" : "FAILED",
+           r->length, (unsigned long long)r->expanded,
+           (unsigned long long)r->generated, r->ms,
+           r->ms > 0 ? (double)r->generated / r->ms / 1e3 : 0,
+           (double)r->peak_memory / (1 << 20));
+}
+
+/* Draws a 2x2x2 QTM position whose optimal length is exactly len: a random
+ * walk of len moves from solved, kept when bidirectional BFS proves that
+ * nothing shorter reaches it. (Walks are not uniform over the positions of
+ * that depth; uniform states are nearly all 11 to 14 moves away.) */
+static void
+draw_position(const pz_puzzle_t *p, int len, pz_rng_t *rng, solve_spec_t *spec)
+{
+    for (;;) {
+        uint8_t moves[PZ_SOLUTION_MAX];
+        bench_result_t opt = { 0 };
+
+        puzzle_random_moves(p, &spec->goal, len, pz_rng_next, rng, moves);
+        puzzle_replay(p, &spec->goal, moves, len, &spec->start);
+        bench_solve(spec, "bibfs", "none", 1, &opt);
+        if (opt.status == PZ_STATUS_SOLVED && opt.length == len) {
+            return;
+        }
+    }
+}
+
+static int
+bench_cube2(int per_length, int repeat, uint64_t seed)
+{
+    static const char *const engines[] = { "astar", "bibfs", "idastar" };
+    static const char *const heuristics[] = { "seed", "none", "seed" };
+    pz_params_t prm = { 0, 0, PZ_METRIC_QTM };
+    pz_puzzle_t *p = NULL;
+    pz_diag_t d;
+    pz_rng_t rng;
+    double rate[3][512];
+    double eleven[3][64];
+    int nrate = 0;
+    int neleven = 0;
+
+    if (puzzle_create("2x2x2", &prm, &p, &d) != PZ_OK) {
+        fprintf(stderr, "puzzled: %s\n", d.detail);
+        return CLI_EXIT_INTERNAL;
+    }
+    pz_rng_seed(&rng, seed);
+    printf("# 2x2x2 QTM, seed %llu, %d positions per optimal length, "
+           "median of %d runs each\n",
+           (unsigned long long)seed, per_length, repeat);
+    printf("%-10s %-8s %-7s %3s %12s %12s %10s %8s %9s\n", "case", "engine",
+           "status", "len", "expanded", "generated", "ms", "Mnodes/s",
+           "peak MiB");
+    for (int len = 5; len <= 11; len++) {
+        for (int k = 1; k <= per_length; k++) {
+            solve_spec_t spec = { 0 };
+            char label[32];
+
+            spec.puzzle = p;
+            spec.threads = 1;
+            spec.limits.memory_bytes = (size_t)1 << 30;
+            puzzle_goal(p, &spec.goal);
+            draw_position(p, len, &rng, &spec);
+            snprintf(label, sizeof(label), "qtm%d.%d", len, k);
+            for (int e = 0; e < 3; e++) {
+                bench_result_t r = { 0 };
+
+                bench_solve(&spec, engines[e], heuristics[e], repeat, &r);
+                print_row(label, engines[e], &r);
+                if (nrate < 512) {
+                    rate[e][nrate] =
+                        r.ms > 0 ? (double)r.generated / r.ms / 1e3 : 0;
+                }
+                if (len == 11 && neleven < 64) {
+                    eleven[e][neleven] = r.ms;
+                }
+            }
+            nrate += nrate < 512;
+            neleven += len == 11 && neleven < 64;
+        }
+    }
+    printf("\n# summary: medians over the positions above\n");
+    for (int e = 0; e < 3; e++) {
+        printf("%-8s %-5s 11-move QTM: %.3f ms; generated nodes/s over all "
+               "lengths: %.2f M\n",
+               engines[e], heuristics[e],
+               neleven ? median(eleven[e], neleven) : 0,
+               nrate ? median(rate[e], nrate) : 0);
+    }
+    puzzle_destroy(p);
+    return CLI_EXIT_OK;
+}
+
+/* Reads up to max Korf instances; returns how many. */
+static int
+read_korf(const char *path, int tiles[][16], int *lengths, int max)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    int n = 0;
+
+    if (f == NULL) {
+        return -1;
+    }
+    while (n < max && fgets(line, sizeof(line), f) != NULL) {
+        int *t = tiles[n];
+
+        if (line[0] == '#' ||
+            sscanf(line, "%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d",
+                   &t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7],
+                   &t[8], &t[9], &t[10], &t[11], &t[12], &t[13], &t[14], &t[15],
+                   &lengths[n]) != 17) {
+            continue;
+        }
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+static int
+bench_tiles(const char *data,
+            int first,
+            int count,
+            const char *engine,
+            const char *heuristic,
+            uint64_t time_ms)
+{
+    static int tiles[100][16];
+    static int lengths[100];
+    int goal_ints[16];
+    pz_puzzle_t *p = NULL;
+    pz_diag_t d;
+    solve_spec_t spec = { 0 };
+    pz_input_t in = { 0 };
+    uint64_t total_gen = 0;
+    double total_ms = 0;
+    double rates[100];
+    int nrates = 0;
+    int wrong = 0;
+    int n = read_korf(data, tiles, lengths, 100);
+
+    if (n <= 0) {
+        fprintf(stderr, "puzzled: cannot read %s\n", data);
+        return CLI_EXIT_INPUT;
+    }
+    if (puzzle_create("15-puzzle", NULL, &p, &d) != PZ_OK) {
+        fprintf(stderr, "puzzled: %s\n", d.detail);
+        return CLI_EXIT_INTERNAL;
+    }
+    for (int i = 0; i < 16; i++) {
+        goal_ints[i] = i;
+    }
+    in.ints = goal_ints;
+    in.nints = 16;
+    in.ndims = 1;
+    in.shape[0] = 16;
+    puzzle_parse_state(p, &in, &spec.goal, &d);
+    spec.puzzle = p;
+    spec.threads = 1;
+    spec.limits.time_ms = time_ms;
+    spec.limits.memory_bytes = (size_t)1 << 30;
+    printf("# Korf 15-puzzle instances %d..%d, %s + %s, goal blank first\n",
+           first, first + count - 1, engine, heuristic);
+    printf("%-10s %-8s %-7s %3s %12s %12s %10s %8s %9s\n", "instance", "engine",
+           "status", "len", "expanded", "generated", "ms", "Mnodes/s",
+           "peak MiB");
+    for (int k = first; k < first + count && k <= n; k++) {
+        bench_result_t r = { 0 };
+        char label[32];
+
+        in.ints = tiles[k - 1];
+        puzzle_parse_state(p, &in, &spec.start, &d);
+        bench_solve(&spec, engine, heuristic, 1, &r);
+        snprintf(label, sizeof(label), "korf%d", k);
+        print_row(label, engine, &r);
+        if (r.status == PZ_STATUS_SOLVED && r.length != lengths[k - 1]) {
+            printf("  WRONG: expected %d\n", lengths[k - 1]);
+            wrong++;
+        }
+        total_gen += r.generated;
+        total_ms += r.ms;
+        if (r.ms > 0) {
+            rates[nrates++] = (double)r.generated / r.ms / 1e3;
+        }
+    }
+    printf("\n# total %.3f s, %llu generated, %.2f M nodes/s overall, "
+           "median per instance %.2f M nodes/s, %d wrong lengths\n",
+           total_ms / 1e3, (unsigned long long)total_gen,
+           total_ms > 0 ? (double)total_gen / total_ms / 1e3 : 0,
+           nrates ? median(rates, nrates) : 0, wrong);
+    puzzle_destroy(p);
+    return wrong ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
+}
+
+static void
+usage(FILE *f)
+{
+    fprintf(f, "usage: puzzled bench cube2 [--per-length N] [--repeat R] "
+               "[--seed S]\n"
+               "       puzzled bench tiles [--data FILE] [--first K] "
+               "[--count N] [--engine E] [--heuristic H] [--time-ms T]\n");
+}
+
+int
+cli_bench(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "per-length", required_argument, NULL, 'l' },
+        { "repeat", required_argument, NULL, 'r' },
+        { "seed", required_argument, NULL, 's' },
+        { "data", required_argument, NULL, 'd' },
+        { "first", required_argument, NULL, 'f' },
+        { "count", required_argument, NULL, 'c' },
+        { "engine", required_argument, NULL, 'e' },
+        { "heuristic", required_argument, NULL, 'H' },
+        { "time-ms", required_argument, NULL, 't' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    long long per_length = 3, repeat = 5, seed = 20261121, first = 1;
+    long long count = 100, time_ms = 600000;
+    const char *data = "bench/data/korf100.txt";
+    const char *engine = "idastar";
+    const char *heuristic = "manhattan";
+    const char *which = argc > 1 ? argv[1] : "";
+    int opt;
+
+    optind = 2;
+    int opt_index = 0;
+
+    while ((opt = getopt_long(argc, argv, "", opts, &opt_index)) != -1) {
+        long long *target = NULL;
+        long long max = 1000000000LL;
+
+        switch (opt) {
+        case 'l':
+            target = &per_length;
+            max = 64;
+            break;
+        case 'r':
+            target = &repeat;
+            max = 64;
+            break;
+        case 's':
+            target = &seed;
+            max = 9000000000000000000LL;
+            break;
+        case 'f':
+            target = &first;
+            max = 100;
+            break;
+        case 'c':
+            target = &count;
+            max = 100;
+            break;
+        case 't':
+            target = &time_ms;
+            break;
+        case 'd':
+            data = optarg;
+            break;
+        case 'e':
+            engine = optarg;
+            break;
+        case 'H':
+            heuristic = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return CLI_EXIT_OK;
+        default:
+            usage(stderr);
+            return CLI_EXIT_INPUT;
+        }
+        if (target != NULL &&
+            (*target = cli_parse_uint(opts[opt_index].name, optarg, max)) < 0) {
+            return CLI_EXIT_INPUT;
+        }
+    }
+    if (per_length < 1 || repeat < 1 || first < 1 || count < 1) {
+        usage(stderr);
+        return CLI_EXIT_INPUT;
+    }
+    if (strcmp(which, "cube2") == 0) {
+        return bench_cube2((int)per_length, (int)repeat, (uint64_t)seed);
+    }
+    if (strcmp(which, "tiles") == 0) {
+        if (engine_find(engine) == NULL) {
+            fprintf(stderr, "puzzled: unknown engine '%s'\n", engine);
+            return CLI_EXIT_INPUT;
+        }
+        return bench_tiles(data, (int)first, (int)count, engine, heuristic,
+                           (uint64_t)time_ms);
+    }
+    usage(stderr);
+    return CLI_EXIT_INPUT;
+}
