@@ -1,21 +1,372 @@
 /* SPDX-License-Identifier: MIT */
-/* astar.c - PLACEHOLDER until the real engine lands. */
+/* astar.c - A* and weighted A* graph search over any puzzle. */
+
+/*
+ * Design: every state seen lives once in a nodeset with its g, h, parent
+ * and the move that reached it. The open list is a bucket queue on an
+ * integer key: f = g + h for A*, round(8 * (g + w * h)) for weighted A*
+ * (eighths of a move keep fractional weights meaningful). Buckets are
+ * stacks, so among equal keys the most recently generated (usually the
+ * deepest) node goes first, which finds the goal early in the last f layer.
+ * Entries are deleted lazily: a node whose key changed, or that was
+ * expanded since it was pushed, is skipped when popped. When a shorter path
+ * to a seen node appears, the node takes the new g and parent and is pushed
+ * again even if it was expanded (reopening), so an admissible but
+ * inconsistent heuristic still yields an optimal answer. The goal is tested
+ * when a node is expanded, never when it is generated, which is what makes
+ * A*'s first goal optimal.
+ *
+ * Successors are limited to puzzle_allowed_after(move that reached the
+ * node). Besides the inverse (which leads back to the parent, already seen
+ * at a smaller g) this drops the puzzle's redundant pairs; each state at
+ * distance d still has a shortest path whose every step is allowed after
+ * the move recorded for its predecessor, because merging a same-face pair
+ * would give a shorter path and swapping an out-of-order commuting pair
+ * strictly raises the face order of the last move, which cannot go on.
+ */
+#include <stdint.h>
+
 #include "engine_internal.h"
+#include "nodeset.h"
+
+/* Node flags. */
+#define NODE_OPEN   1u /* has a live entry in the open list */
+#define NODE_CLOSED 2u /* expanded at its current g */
+
+/* Key units per move for weighted A*; A* uses 1. */
+#define WEIGHTED_SCALE 8.0
+
+/* Keys past this are refused (memory_limit): the bucket array would be
+ * absurd, and only absurd weights or heuristics produce them. */
+#define KEY_MAX (UINT32_C(1) << 26)
+
+typedef struct bucket {
+    uint32_t *items; /* node indices, a stack */
+    uint32_t n;      /* used */
+    uint32_t cap;    /* allocated */
+} bucket_t;
+
+/* The open list: buckets[k] holds nodes pushed with key k; min is a lower
+ * bound on the smallest non-empty key. */
+typedef struct bqueue {
+    pz_budget_t *budget; /* borrowed */
+    bucket_t *buckets;
+    uint32_t nbuckets;
+    uint32_t min;
+} bqueue_t;
+
+typedef struct astar {
+    const search_ctx_t *ctx;
+    const pz_puzzle_t *p;
+    const pz_heuristic_t *h;
+    double weight; /* 1 for A* */
+    double scale;  /* key units per move */
+    int max_depth; /* no node with a larger g is generated */
+    nodeset_t set;
+    bqueue_t open;
+    uint64_t open_live; /* nodes with NODE_OPEN */
+    bool depth_cut;     /* a successor was dropped for max_depth */
+    search_meter_t meter;
+} astar_t;
+
+static void
+bqueue_cleanup(bqueue_t *q)
+{
+    for (uint32_t k = 0; k < q->nbuckets; k++) {
+        budget_free(q->budget, q->buckets[k].items,
+                    q->buckets[k].cap * sizeof(uint32_t));
+    }
+    budget_free(q->budget, q->buckets, q->nbuckets * sizeof(bucket_t));
+    q->buckets = NULL;
+    q->nbuckets = 0;
+}
+
+/* Pushes index with key; PZ_ENOMEM when the budget cannot grow. */
+static int
+bqueue_push(bqueue_t *q, uint32_t key, uint32_t index)
+{
+    bucket_t *b;
+
+    if (key >= KEY_MAX) {
+        return PZ_ENOMEM;
+    }
+    if (key >= q->nbuckets) {
+        uint32_t n = q->nbuckets != 0 ? q->nbuckets : 64;
+        bucket_t *buckets;
+
+        while (n <= key) {
+            n *= 2;
+        }
+        buckets = budget_realloc(q->budget, q->buckets,
+                                 q->nbuckets * sizeof(bucket_t),
+                                 n * sizeof(bucket_t));
+        if (buckets == NULL) {
+            return PZ_ENOMEM;
+        }
+        memset(buckets + q->nbuckets, 0, (n - q->nbuckets) * sizeof(bucket_t));
+        q->buckets = buckets;
+        q->nbuckets = n;
+    }
+    b = &q->buckets[key];
+    if (b->n == b->cap) {
+        uint32_t cap = b->cap != 0 ? b->cap * 2 : 256;
+        uint32_t *items;
+
+        if (b->cap >= UINT32_MAX / 2) {
+            return PZ_ENOMEM;
+        }
+        items = budget_realloc(q->budget, b->items, b->cap * sizeof(uint32_t),
+                               cap * sizeof(uint32_t));
+        if (items == NULL) {
+            return PZ_ENOMEM;
+        }
+        b->items = items;
+        b->cap = cap;
+    }
+    b->items[b->n++] = index;
+    if (key < q->min) {
+        q->min = key;
+    }
+    return PZ_OK;
+}
+
+/* Pops an entry with the smallest key into *index and *key; false when
+ * the queue is empty. */
+static bool
+bqueue_pop(bqueue_t *q, uint32_t *index, uint32_t *key)
+{
+    while (q->min < q->nbuckets && q->buckets[q->min].n == 0) {
+        q->min++;
+    }
+    if (q->min >= q->nbuckets) {
+        return false;
+    }
+    *key = q->min;
+    *index = q->buckets[q->min].items[--q->buckets[q->min].n];
+    return true;
+}
+
+/* The open-list key of a node with g and h. */
+static uint32_t
+node_key(const astar_t *a, int g, int h)
+{
+    if (a->scale == 1.0) {
+        return (uint32_t)(g + h);
+    }
+    return (uint32_t)(((double)g + a->weight * h) * a->scale + 0.5);
+}
+
+/* Sets g, h, parent, move and key of node i and puts it on the open list. */
+static int
+open_node(astar_t *a, uint32_t i, int g, int h)
+{
+    nodeset_node_t *n = nodeset_node(&a->set, i);
+    int rc;
+
+    n->g = (uint16_t)g;
+    n->h = (uint16_t)(h > UINT16_MAX ? UINT16_MAX : h);
+    n->key = node_key(a, g, n->h);
+    rc = bqueue_push(&a->open, n->key, i);
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    if (!(n->flags & NODE_OPEN)) {
+        a->open_live++;
+    }
+    n->flags = NODE_OPEN;
+    return PZ_OK;
+}
+
+/* Writes the moves from the root to node i into out. */
+static void
+build_path(const astar_t *a, uint32_t i, pz_solution_t *out)
+{
+    int len = nodeset_node(&a->set, i)->g;
+
+    out->length = len;
+    for (int k = len - 1; k >= 0; k--) {
+        const nodeset_node_t *n = nodeset_node(&a->set, i);
+
+        out->moves[k] = n->move;
+        i = n->parent;
+    }
+}
+
+/* Generates the successors of node i (state s, already loaded). */
+static int
+expand(astar_t *a, uint32_t i, const pz_state_t *s)
+{
+    const nodeset_node_t *n = nodeset_node(&a->set, i);
+    int g = n->g + 1;
+    int h_parent = n->h;
+    uint64_t allowed =
+        puzzle_allowed_after(a->p, n->parent == NODESET_NONE ? -1 : n->move);
+    pz_state_t child;
+
+    if (g > a->max_depth) {
+        a->depth_cut = true;
+        return PZ_OK;
+    }
+    state_clear(&child);
+    for (; allowed != 0; allowed &= allowed - 1) {
+        int m = __builtin_ctzll(allowed);
+        nodeset_result_t r;
+        nodeset_node_t *c;
+        int rc;
+
+        if (!puzzle_apply(a->p, s, m, &child)) {
+            continue;
+        }
+        a->meter.generated++;
+        rc = nodeset_add(&a->set, &child, nodeset_hash(&a->set, &child), &r);
+        if (rc != PZ_OK) {
+            return rc;
+        }
+        c = nodeset_node(&a->set, r.index);
+        if (!r.added) {
+            if (c->g <= g) {
+                a->meter.duplicates++;
+                continue;
+            }
+            /* A shorter path to a seen state: take it (reopening). */
+        }
+        c->parent = i;
+        c->move = (uint8_t)m;
+        rc = open_node(a, r.index, g,
+                       r.added ? heuristic_update(a->h, s, h_parent, m, &child)
+                               : c->h);
+        if (rc != PZ_OK) {
+            return rc;
+        }
+    }
+    return PZ_OK;
+}
+
+/* The search proper; the caller frees. Returns a terminal status or a
+ * negative error code. */
+static int
+run(astar_t *a, pz_solution_t *out)
+{
+    const search_ctx_t *ctx = a->ctx;
+    pz_state_t s;
+    nodeset_result_t r;
+    int rc;
+
+    rc = nodeset_init(&a->set, a->p, ctx->budget);
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    rc = nodeset_add(&a->set, &ctx->start, nodeset_hash(&a->set, &ctx->start),
+                     &r);
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    rc = open_node(a, r.index, 0, heuristic_eval(a->h, &ctx->start));
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    state_clear(&s);
+    for (;;) {
+        uint32_t i;
+        uint32_t key;
+        nodeset_node_t *n;
+        int status;
+
+        if (!bqueue_pop(&a->open, &i, &key)) {
+            return a->depth_cut ? PZ_STATUS_DEPTH_LIMIT : PZ_STATUS_FAILED;
+        }
+        n = nodeset_node(&a->set, i);
+        if (!(n->flags & NODE_OPEN) || n->key != key) {
+            continue; /* stale entry: expanded or re-keyed since */
+        }
+        n->flags = NODE_CLOSED;
+        a->open_live--;
+        nodeset_load(&a->set, i, &s);
+        if (puzzle_equal(a->p, &s, &ctx->goal)) {
+            build_path(a, i, out);
+            return PZ_STATUS_SOLVED;
+        }
+        status = search_tick(ctx, &a->meter);
+        if (status != PZ_STATUS_RUNNING) {
+            return status;
+        }
+        if (ctx->stats != NULL &&
+            (a->meter.expanded & (PZ_POLL_INTERVAL - 1)) == 0) {
+            atomic_store_explicit(&ctx->stats->open_size, a->open_live,
+                                  memory_order_relaxed);
+        }
+        rc = expand(a, i, &s);
+        if (rc != PZ_OK) {
+            return rc;
+        }
+    }
+}
 
 static int
-solve(const search_ctx_t *ctx, pz_solution_t *out)
+solve_weighted(const search_ctx_t *ctx, double weight, pz_solution_t *out)
 {
-    (void)ctx;
-    out->status = PZ_STATUS_FAILED;
-    return PZ_EUNSUPPORTED;
+    astar_t a;
+    int status;
+
+    memset(&a, 0, sizeof(a));
+    a.ctx = ctx;
+    a.p = ctx->puzzle;
+    a.h = ctx->heuristic;
+    a.weight = weight;
+    a.scale = weight == 1.0 ? 1.0 : WEIGHTED_SCALE;
+    a.max_depth =
+        ctx->limits.max_depth > 0 && ctx->limits.max_depth < PZ_SOLUTION_MAX
+            ? ctx->limits.max_depth
+            : PZ_SOLUTION_MAX;
+    a.open.budget = ctx->budget;
+    search_meter_init(ctx, &a.meter);
+    status = run(&a, out);
+    if (status == PZ_ENOMEM) {
+        status = PZ_STATUS_MEMORY_LIMIT;
+    }
+    /* Publish the final counts; the limit verdict no longer matters. */
+    (void)search_poll(ctx, &a.meter);
+    if (ctx->stats != NULL) {
+        atomic_store_explicit(&ctx->stats->open_size, a.open_live,
+                              memory_order_relaxed);
+    }
+    bqueue_cleanup(&a.open);
+    nodeset_cleanup(&a.set);
+    if (status < 0) {
+        out->status = PZ_STATUS_FAILED;
+        return status;
+    }
+    out->status = status;
+    return PZ_OK;
+}
+
+static int
+solve_astar(const search_ctx_t *ctx, pz_solution_t *out)
+{
+    return solve_weighted(ctx, 1.0, out);
+}
+
+static int
+solve_wastar(const search_ctx_t *ctx, pz_solution_t *out)
+{
+    return solve_weighted(ctx, ctx->weight >= 1.0 ? ctx->weight : 1.0, out);
 }
 
 const engine_ops_t engine__astar = {
     .name = "astar",
-    .solve = solve,
+    .summary = "A* graph search with a bucket queue and reopening; optimal "
+               "with an admissible heuristic, memory grows with the states "
+               "seen",
+    .optimal = true,
+    .uses_heuristic = true,
+    .solve = solve_astar,
 };
 
 const engine_ops_t engine__wastar = {
     .name = "wastar",
-    .solve = solve,
+    .summary = "weighted A*, f = g + weight * h; answers within weight "
+               "times the optimum, usually far faster than A*",
+    .optimal = false,
+    .uses_heuristic = true,
+    .solve = solve_wastar,
 };
