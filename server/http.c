@@ -1,0 +1,1123 @@
+/* SPDX-License-Identifier: MIT */
+/* http.c - the libmicrohttpd daemon: routes, request phases, replies.
+ *
+ * MHD calls the access handler several times per request. The first call
+ * (no context yet) sees only the headers: it routes the request and
+ * rejects what can be rejected before any body is read (404, 405, OPTIONS,
+ * and for POST /solve 503, 411, 413, 415), because MHD 0.9.75 cannot queue
+ * a reply while an upload is in progress. Middle calls carry body chunks,
+ * which are always consumed. The last call (no data) answers. A request
+ * that waits for a job registers a waiter and suspends its connection
+ * under the job table's lock; whoever ends the wait (the worker finishing
+ * the job, the loop thread at the deadline, shutdown) resumes it under the
+ * same lock, and MHD then calls the handler once more, which answers with
+ * the job as it is now. MHD threads never block and never solve.
+ */
+#include "http.h"
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "log.h"
+#include "problem.h"
+#include "version.h"
+
+/* Seconds of inactivity after which MHD closes a connection. Suspended
+ * connections do not time out: their waits have their own deadlines. */
+#define HTTP_IDLE_TIMEOUT_S 10u
+
+/* Per-connection memory MHD may use for headers and buffers. */
+#define HTTP_CONN_MEMORY ((size_t)64 * 1024)
+
+/* GET /v1/jobs page sizes. */
+#define HTTP_LIST_DEFAULT 20
+#define HTTP_LIST_MAX     100
+
+enum {
+    M_GET = 1,
+    M_HEAD = 2,
+    M_POST = 4,
+    M_DELETE = 8,
+    M_OPTIONS = 16,
+    M_OTHER = 32,
+};
+
+typedef enum route_id {
+    R_NONE = 0,
+    R_SOLVE,
+    R_V1_SOLVE,
+    R_JOBS,
+    R_JOB,
+    R_PUZZLES,
+    R_HEALTHZ,
+    R_READYZ,
+    R_METRICS,
+    R_OPENAPI,
+} route_id_t;
+
+typedef struct route {
+    route_id_t id;
+    const char *path;  /* exact path, or the prefix of R_JOB */
+    unsigned methods;  /* M_* allowed (OPTIONS always answered) */
+    const char *allow; /* the Allow header */
+} route_t;
+
+static const route_t routes[] = {
+    { R_SOLVE, "/solve", M_POST, "POST, OPTIONS" },
+    { R_V1_SOLVE, "/v1/solve", M_POST, "POST, OPTIONS" },
+    { R_JOBS, "/v1/jobs", M_GET | M_HEAD, "GET, HEAD, OPTIONS" },
+    { R_JOB, "/v1/jobs/{id}", M_GET | M_HEAD | M_DELETE,
+      "GET, HEAD, DELETE, OPTIONS" },
+    { R_PUZZLES, "/v1/puzzles", M_GET | M_HEAD, "GET, HEAD, OPTIONS" },
+    { R_HEALTHZ, "/healthz", M_GET | M_HEAD, "GET, HEAD, OPTIONS" },
+    { R_READYZ, "/readyz", M_GET | M_HEAD, "GET, HEAD, OPTIONS" },
+    { R_METRICS, "/metrics", M_GET | M_HEAD, "GET, HEAD, OPTIONS" },
+    { R_OPENAPI, "/openapi.yaml", M_GET | M_HEAD, "GET, HEAD, OPTIONS" },
+    { R_NONE, NULL, 0, NULL },
+};
+
+#define JOB_PREFIX "/v1/jobs/"
+
+static const char *const ctype_json = "application/json";
+static const char *const ctype_problem = "application/problem+json";
+
+struct http {
+    http_deps_t deps;
+    struct MHD_Daemon *daemon;
+    MHD_socket quiesced; /* listen socket after quiesce, to close */
+};
+
+typedef enum phase {
+    PH_HEADERS = 0, /* first call done, reading the body */
+    PH_WAITING,     /* suspended until the job ends or the wait ends */
+    PH_ANSWERED,    /* a response is queued */
+} phase_t;
+
+/* Per-request state: created on the first handler call, freed in the
+ * completion callback. */
+typedef struct conn_ctx {
+    http_t *http;
+    struct MHD_Connection *conn;
+    uint64_t start_ns;
+    const route_t *route;     /* NULL: unknown path */
+    unsigned method;          /* M_* */
+    const char *method_label; /* static, for metrics */
+    char method_text[16];     /* as sent, for the log */
+    char path[160];           /* as sent (truncated), for the log */
+    char request_id[65];
+    const char *origin; /* allowed Origin to echo, or NULL */
+    phase_t phase;
+    bool overflow; /* body longer than announced/allowed */
+    char *body;    /* POST /solve body */
+    size_t len;
+    size_t cap;
+    job_t *job;    /* referenced job, or NULL */
+    bool is_solve; /* the wait answers 202 when unfinished */
+    job_waiter_t waiter;
+    int status;       /* status sent, 0 = none yet */
+    const char *code; /* problem code sent, or NULL */
+} conn_ctx_t;
+
+/* What one reply carries besides the common headers. */
+typedef struct reply {
+    int status;
+    const char *ctype; /* NULL: no body */
+    char *body;        /* owned unless persistent */
+    size_t len;
+    bool persistent;         /* body is static: do not free */
+    void (*free_fn)(void *); /* frees body when owned */
+    const char *location;
+    const char *retry_after;
+    const char *allow;
+} reply_t;
+
+/* --- small helpers --- */
+
+static uint64_t
+mono_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static bool
+sane_request_id(const char *s)
+{
+    size_t n = 0;
+
+    if (s == NULL) {
+        return false;
+    }
+    for (; s[n] != '\0'; n++) {
+        char ch = s[n];
+
+        if (n >= 64 || !((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                         (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' ||
+                         ch == '-')) {
+            return false;
+        }
+    }
+    return n > 0;
+}
+
+static void
+new_request_id(char *out)
+{
+    static _Atomic uint64_t counter;
+    uint64_t r;
+
+    /* Random when the kernel obliges, else a process-unique counter:
+     * request ids correlate log lines, they guard nothing. */
+    if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+        r = ++counter ^ (uint64_t)getpid() << 40;
+    }
+    snprintf(out, 17, "%016" PRIx64, r);
+}
+
+static unsigned
+method_of(const char *m, const char **label)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } methods[] = {
+        { "GET", M_GET },       { "HEAD", M_HEAD },       { "POST", M_POST },
+        { "DELETE", M_DELETE }, { "OPTIONS", M_OPTIONS },
+    };
+
+    for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
+        if (strcmp(m, methods[i].name) == 0) {
+            *label = methods[i].name;
+            return methods[i].bit;
+        }
+    }
+    *label = "OTHER";
+    return M_OTHER;
+}
+
+static const route_t *
+route_of(const char *url)
+{
+    for (const route_t *r = routes; r->path != NULL; r++) {
+        if (r->id == R_JOB) {
+            size_t n = strlen(JOB_PREFIX);
+
+            if (strncmp(url, JOB_PREFIX, n) == 0 && url[n] != '\0' &&
+                strchr(url + n, '/') == NULL) {
+                return r;
+            }
+        } else if (strcmp(url, r->path) == 0) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* True for "application/json", any case, optionally with parameters. */
+static bool
+is_json_type(const char *ct)
+{
+    static const char want[] = "application/json";
+
+    if (ct == NULL) {
+        return false;
+    }
+    while (*ct == ' ' || *ct == '\t') {
+        ct++;
+    }
+    if (strncasecmp(ct, want, sizeof(want) - 1) != 0) {
+        return false;
+    }
+    ct += sizeof(want) - 1;
+    while (*ct == ' ' || *ct == '\t') {
+        ct++;
+    }
+    return *ct == '\0' || *ct == ';';
+}
+
+static const char *
+header(const conn_ctx_t *c, const char *name)
+{
+    return MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND, name);
+}
+
+static const char *
+query(const conn_ctx_t *c, const char *name)
+{
+    return MHD_lookup_connection_value(c->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+/* Parses a whole non-negative decimal integer up to 2^53. */
+static bool
+parse_count(const char *s, int64_t *out)
+{
+    int64_t v = 0;
+
+    if (s == NULL || *s == '\0') {
+        return false;
+    }
+    for (; *s != '\0'; s++) {
+        if (*s < '0' || *s > '9' || v > (INT64_C(1) << 53) / 10) {
+            return false;
+        }
+        v = v * 10 + (*s - '0');
+    }
+    *out = v;
+    return true;
+}
+
+static bool
+draining(const conn_ctx_t *c)
+{
+    return jobs_draining(c->http->deps.jobs);
+}
+
+/* --- replies --- */
+
+static void
+add_header(struct MHD_Response *r, const char *name, const char *value)
+{
+    if (value != NULL) {
+        MHD_add_response_header(r, name, value);
+    }
+}
+
+/* Queues rep with the headers every reply carries. Takes ownership of an
+ * owned body, also on failure. */
+static enum MHD_Result
+send_reply(conn_ctx_t *c, const reply_t *rep)
+{
+    struct MHD_Response *r;
+    enum MHD_Result ok;
+
+    if (rep->body == NULL || rep->persistent) {
+        r = MHD_create_response_from_buffer(rep->len, rep->body,
+                                            MHD_RESPMEM_PERSISTENT);
+    } else {
+        /* MHD frees the printed body with the allocator that made it
+         * (cJSON_free for cJSON output, free for open_memstream). */
+        r = MHD_create_response_from_buffer_with_free_callback(
+            rep->len, rep->body, rep->free_fn);
+    }
+    if (r == NULL) {
+        if (rep->body != NULL && !rep->persistent) {
+            rep->free_fn(rep->body);
+        }
+        return MHD_NO;
+    }
+    add_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, rep->ctype);
+    add_header(r, "X-Request-Id", c->request_id);
+    add_header(r, MHD_HTTP_HEADER_LOCATION, rep->location);
+    add_header(r, MHD_HTTP_HEADER_RETRY_AFTER, rep->retry_after);
+    add_header(r, MHD_HTTP_HEADER_ALLOW, rep->allow);
+    if (c->route == NULL || c->route->id != R_OPENAPI) {
+        add_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    }
+    if (c->origin != NULL) {
+        add_header(r, "Access-Control-Allow-Origin", c->origin);
+        add_header(r, "Access-Control-Expose-Headers",
+                   "Location, Retry-After, X-Request-Id");
+    }
+    if (c->http->deps.cfg->ncors > 0) {
+        add_header(r, "Vary", "Origin");
+    }
+    if (draining(c)) {
+        /* Let keep-alive clients go so the drain finishes. */
+        add_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+    }
+    ok = MHD_queue_response(c->conn, (unsigned)rep->status, r);
+    MHD_destroy_response(r);
+    c->phase = PH_ANSWERED;
+    c->status = rep->status;
+    return ok;
+}
+
+static enum MHD_Result
+send_static(conn_ctx_t *c, int status, const char *ctype, const char *body)
+{
+    reply_t rep = { 0 };
+
+    rep.status = status;
+    rep.ctype = ctype;
+    rep.body = (char *)body;
+    rep.len = body != NULL ? strlen(body) : 0;
+    rep.persistent = true;
+    return send_reply(c, &rep);
+}
+
+/* Prints root (taking ownership) into rep and sends it. */
+static enum MHD_Result
+send_json_rep(conn_ctx_t *c, cJSON *root, reply_t *rep)
+{
+    char *text = root != NULL ? cJSON_PrintUnformatted(root) : NULL;
+
+    cJSON_Delete(root);
+    if (text == NULL) {
+        c->code = "out_of_memory";
+        return send_static(c, 500, ctype_problem,
+                           "{\"type\":\"/problems/out_of_memory\",\"title\":"
+                           "\"Out of memory\",\"status\":500,\"code\":"
+                           "\"out_of_memory\"}");
+    }
+    rep->body = text;
+    rep->len = strlen(text);
+    rep->free_fn = cJSON_free;
+    if (rep->ctype == NULL) {
+        rep->ctype = ctype_json;
+    }
+    return send_reply(c, rep);
+}
+
+static enum MHD_Result
+send_json(conn_ctx_t *c, int status, cJSON *root)
+{
+    reply_t rep = { 0 };
+
+    rep.status = status;
+    return send_json_rep(c, root, &rep);
+}
+
+/* Sends the problem for rc and d (d may be NULL). */
+static enum MHD_Result
+send_problem_d(conn_ctx_t *c,
+               int rc,
+               const pz_diag_t *d,
+               const char *retry_after,
+               const char *allow)
+{
+    reply_t rep = { 0 };
+
+    if (d != NULL && d->rc != PZ_OK) {
+        rc = d->rc;
+    }
+    rep.status = pz_http_status(rc);
+    rep.ctype = ctype_problem;
+    rep.retry_after = retry_after;
+    rep.allow = allow;
+    c->code = pz_strerror(rc);
+    return send_json_rep(c, api_problem(rc, d), &rep);
+}
+
+static enum MHD_Result send_problem(conn_ctx_t *c, int rc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static enum MHD_Result
+send_problem(conn_ctx_t *c, int rc, const char *fmt, ...)
+{
+    pz_diag_t d;
+    va_list ap;
+
+    pz_diag_clear(&d);
+    d.rc = rc;
+    va_start(ap, fmt);
+    vsnprintf(d.detail, sizeof(d.detail), fmt, ap);
+    va_end(ap);
+    return send_problem_d(c, rc, &d, NULL, NULL);
+}
+
+/* Answers with the job as it is now: 200 when it has ended (or for a
+ * poll), else 202 with its Location (POST /solve). */
+static enum MHD_Result
+send_job(conn_ctx_t *c, int unfinished_status)
+{
+    reply_t rep = { 0 };
+    char location[64];
+    bool ended = jobs_ended(c->job);
+
+    rep.status = ended ? 200 : unfinished_status;
+    if (rep.status == 202) {
+        snprintf(location, sizeof(location), "/v1/jobs/%s", jobs_id(c->job));
+        rep.location = location;
+    }
+    return send_json_rep(c, jobs_render(c->job), &rep);
+}
+
+/* --- waiting --- */
+
+static void
+suspend_conn(void *arg)
+{
+    conn_ctx_t *c = arg;
+
+    MHD_suspend_connection(c->conn);
+}
+
+static void
+resume_conn(void *arg)
+{
+    conn_ctx_t *c = arg;
+
+    MHD_resume_connection(c->conn);
+}
+
+/* Suspends the connection until c->job ends or wait_ms pass. Returns
+ * false (nothing suspended) when the job has ended or the server drains;
+ * the caller answers at once then. */
+static bool
+start_wait(conn_ctx_t *c, int64_t wait_ms)
+{
+    c->waiter.resume = resume_conn;
+    c->waiter.arg = c;
+    c->waiter.deadline_ms = jobs_now_ms() + wait_ms;
+    c->phase = PH_WAITING;
+    if (!jobs_wait(c->http->deps.jobs, c->job, &c->waiter, suspend_conn)) {
+        c->phase = PH_HEADERS;
+        return false;
+    }
+    loop_wake(c->http->deps.loop);
+    return true;
+}
+
+/* --- routes --- */
+
+static enum MHD_Result
+handle_solve(conn_ctx_t *c)
+{
+    http_t *h = c->http;
+    cJSON *root = NULL;
+    job_t *job = NULL;
+    pz_diag_t d;
+    int64_t wait_ms;
+    int rc;
+
+    pz_diag_clear(&d);
+    if (c->overflow) {
+        return send_problem(c, PZ_ETOO_LARGE,
+                            "the body is longer than its Content-Length or "
+                            "than %d bytes",
+                            API_BODY_MAX);
+    }
+    rc = api_json_parse(c->body != NULL ? c->body : "", c->len, &root, &d);
+    if (rc != PZ_OK) {
+        return send_problem_d(c, rc, &d, NULL, NULL);
+    }
+    rc = jobs_new(h->deps.jobs, &job);
+    if (rc != PZ_OK) {
+        cJSON_Delete(root);
+        return send_problem(c, rc, "could not create a job");
+    }
+    rc = api_solve_parse(root, &h->deps.cfg->policy, jobs_request(job), &d);
+    cJSON_Delete(root);
+    if (rc != PZ_OK) {
+        jobs_release(h->deps.jobs, job);
+        return send_problem_d(c, rc, &d, NULL, NULL);
+    }
+    wait_ms = jobs_request(job)->wait_ms;
+    rc = jobs_submit(h->deps.jobs, job);
+    if (rc != PZ_OK) {
+        jobs_release(h->deps.jobs, job);
+        pz_diag_set(&d, rc,
+                    rc == PZ_EQUEUE_FULL
+                        ? "the job queue is full; retry after a second"
+                    : rc == PZ_EMEMORY_CAP
+                        ? "the memory budgets of queued and running jobs "
+                          "would pass the server's cap; retry later or ask "
+                          "for less memory_mb"
+                        : "the server is shutting down; retry on another "
+                          "instance");
+        return send_problem_d(c, rc, &d, rc == PZ_EDRAINING ? NULL : "1", NULL);
+    }
+    c->job = job;
+    c->is_solve = true;
+    if (wait_ms > 0 && start_wait(c, wait_ms)) {
+        return MHD_YES;
+    }
+    return send_job(c, 202);
+}
+
+/* The job named by the path, referenced in c->job; answers 404 when there
+ * is none (returns false then). */
+static bool
+find_job(conn_ctx_t *c, const char *url, enum MHD_Result *ret)
+{
+    const char *id = url + strlen(JOB_PREFIX);
+
+    c->job = jobs_find(c->http->deps.jobs, id);
+    if (c->job == NULL) {
+        *ret = send_problem(c, PZ_EJOB_NOT_FOUND,
+                            "no job with this id; jobs are kept for a "
+                            "limited time after they end");
+        return false;
+    }
+    return true;
+}
+
+static enum MHD_Result
+handle_get_job(conn_ctx_t *c, const char *url)
+{
+    const char *w = query(c, "wait_ms");
+    int64_t wait_ms = 0;
+    int64_t max_wait = c->http->deps.cfg->policy.max_wait_ms;
+    enum MHD_Result ret;
+
+    if (w != NULL && !parse_count(w, &wait_ms)) {
+        return send_problem(c, PZ_ERANGE,
+                            "query parameter wait_ms must be a non-negative "
+                            "integer (milliseconds)");
+    }
+    if (!find_job(c, url, &ret)) {
+        return ret;
+    }
+    if (max_wait > 0 && wait_ms > max_wait) {
+        wait_ms = max_wait;
+    }
+    if (wait_ms > 0 && start_wait(c, wait_ms)) {
+        return MHD_YES;
+    }
+    return send_job(c, 200);
+}
+
+static enum MHD_Result
+handle_delete_job(conn_ctx_t *c, const char *url)
+{
+    enum MHD_Result ret;
+    bool had_ended;
+
+    if (!find_job(c, url, &ret)) {
+        return ret;
+    }
+    had_ended = jobs_cancel(c->http->deps.jobs, c->job);
+    return send_json(c, had_ended ? 200 : 202, jobs_render(c->job));
+}
+
+static enum MHD_Result
+handle_list(conn_ctx_t *c)
+{
+    const char *ls = query(c, "limit");
+    const char *os = query(c, "offset");
+    int64_t limit = HTTP_LIST_DEFAULT;
+    int64_t offset = 0;
+    job_t *page[HTTP_LIST_MAX];
+    size_t total = 0;
+    size_t n;
+    cJSON *root;
+    cJSON *arr;
+
+    if (ls != NULL &&
+        (!parse_count(ls, &limit) || limit < 1 || limit > HTTP_LIST_MAX)) {
+        return send_problem(c, PZ_ERANGE,
+                            "query parameter limit must be an integer from "
+                            "1 to %d",
+                            HTTP_LIST_MAX);
+    }
+    if (os != NULL && !parse_count(os, &offset)) {
+        return send_problem(c, PZ_ERANGE,
+                            "query parameter offset must be a non-negative "
+                            "integer");
+    }
+    n = jobs_list(c->http->deps.jobs, (size_t)offset, (size_t)limit, page,
+                  &total);
+    root = cJSON_CreateObject();
+    arr = cJSON_AddArrayToObject(root, "jobs");
+    for (size_t i = 0; i < n; i++) {
+        cJSON_AddItemToArray(arr, jobs_render(page[i]));
+        jobs_release(c->http->deps.jobs, page[i]);
+    }
+    cJSON_AddNumberToObject(root, "total", (double)total);
+    cJSON_AddNumberToObject(root, "limit", (double)limit);
+    cJSON_AddNumberToObject(root, "offset", (double)offset);
+    if ((size_t)offset + n < total) {
+        char next[80];
+
+        snprintf(next, sizeof(next),
+                 "/v1/jobs?limit=%" PRId64 "&offset=%" PRId64, limit,
+                 offset + (int64_t)n);
+        cJSON_AddStringToObject(root, "next", next);
+    } else {
+        cJSON_AddNullToObject(root, "next");
+    }
+    return send_json(c, 200, root);
+}
+
+static enum MHD_Result
+handle_readyz(conn_ctx_t *c)
+{
+    jobs_stats_t st;
+    const char *reason = NULL;
+    cJSON *root = cJSON_CreateObject();
+
+    jobs_get_stats(c->http->deps.jobs, &st);
+    if (st.draining) {
+        reason = "draining";
+    } else if (st.queued >= st.queue_cap) {
+        reason = "queue_full";
+    } else if (st.memory_in_use +
+                   c->http->deps.cfg->policy.default_memory_bytes >
+               st.memory_cap) {
+        reason = "memory_cap";
+    }
+    cJSON_AddStringToObject(root, "status", reason ? "not_ready" : "ready");
+    if (reason != NULL) {
+        cJSON_AddStringToObject(root, "reason", reason);
+    }
+    return send_json(c, reason ? 503 : 200, root);
+}
+
+static enum MHD_Result
+handle_metrics(conn_ctx_t *c)
+{
+    reply_t rep = { 0 };
+    http_t *h = c->http;
+
+    rep.body =
+        metrics_render(h->deps.metrics, h->deps.jobs, pz_version(), &rep.len);
+    if (rep.body == NULL) {
+        return send_problem(c, PZ_ENOMEM, "could not render the metrics");
+    }
+    rep.status = 200;
+    rep.ctype = "text/plain; version=0.0.4; charset=utf-8";
+    rep.free_fn = free;
+    return send_reply(c, &rep);
+}
+
+static bool route_check(conn_ctx_t *c, enum MHD_Result *ret);
+
+/* The last handler call of a request: everything has been read. */
+static enum MHD_Result
+dispatch(conn_ctx_t *c, const char *url)
+{
+    http_t *h = c->http;
+    reply_t rep = { 0 };
+    enum MHD_Result ret;
+
+    if (route_check(c, &ret)) {
+        return ret;
+    }
+    switch (c->route->id) {
+    case R_SOLVE:
+    case R_V1_SOLVE:
+        return handle_solve(c);
+    case R_JOBS:
+        return handle_list(c);
+    case R_JOB:
+        return c->method == M_DELETE ? handle_delete_job(c, url)
+                                     : handle_get_job(c, url);
+    case R_PUZZLES:
+        rep.status = 200;
+        rep.ctype = ctype_json;
+        rep.body = (char *)h->deps.catalogue;
+        rep.len = h->deps.catalogue_len;
+        rep.persistent = true;
+        return send_reply(c, &rep);
+    case R_HEALTHZ:
+        return send_static(c, 200, ctype_json, "{\"status\":\"ok\"}");
+    case R_READYZ:
+        return handle_readyz(c);
+    case R_METRICS:
+        return handle_metrics(c);
+    case R_OPENAPI:
+        rep.status = 200;
+        rep.ctype = "application/yaml";
+        rep.body = (char *)h->deps.openapi;
+        rep.len = h->deps.openapi_len;
+        rep.persistent = true;
+        return send_reply(c, &rep);
+    default:
+        break;
+    }
+    return send_problem(c, PZ_EINTERNAL, "unrouted request");
+}
+
+/* CORS preflight, or a plain OPTIONS: 204 with Allow. */
+static enum MHD_Result
+handle_options(conn_ctx_t *c)
+{
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+    enum MHD_Result ok;
+
+    if (r == NULL) {
+        return MHD_NO;
+    }
+    add_header(r, "X-Request-Id", c->request_id);
+    add_header(r, MHD_HTTP_HEADER_ALLOW, c->route->allow);
+    if (c->origin != NULL) {
+        add_header(r, "Access-Control-Allow-Origin", c->origin);
+        add_header(r, "Access-Control-Allow-Methods", c->route->allow);
+        add_header(r, "Access-Control-Allow-Headers",
+                   "Content-Type, X-Request-Id");
+        add_header(r, "Access-Control-Max-Age", "600");
+    }
+    if (c->http->deps.cfg->ncors > 0) {
+        add_header(r, "Vary", "Origin");
+    }
+    ok = MHD_queue_response(c->conn, 204, r);
+    MHD_destroy_response(r);
+    c->phase = PH_ANSWERED;
+    c->status = 204;
+    return ok;
+}
+
+/* POST /solve checks that need only the headers. Returns true when a
+ * reply was queued (in *ret). */
+static bool
+solve_precheck(conn_ctx_t *c, enum MHD_Result *ret)
+{
+    const char *cl = header(c, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    const char *te = header(c, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+    int64_t len = 0;
+    pz_diag_t d;
+
+    if (draining(c)) {
+        pz_diag_clear(&d);
+        pz_diag_set(&d, PZ_EDRAINING,
+                    "the server is shutting down; retry on another instance");
+        *ret = send_problem_d(c, PZ_EDRAINING, &d, NULL, NULL);
+        return true;
+    }
+    if (cl == NULL || te != NULL) {
+        *ret = send_problem(c, PZ_ELENGTH,
+                            "send the body with a Content-Length header "
+                            "(chunked bodies are not accepted)");
+        return true;
+    }
+    if (!parse_count(cl, &len)) {
+        *ret = send_problem(c, PZ_ELENGTH, "Content-Length is not a number");
+        return true;
+    }
+    if (len > API_BODY_MAX) {
+        *ret = send_problem(c, PZ_ETOO_LARGE,
+                            "the body has %" PRId64 " bytes; the limit is %d",
+                            len, API_BODY_MAX);
+        return true;
+    }
+    if (!is_json_type(header(c, MHD_HTTP_HEADER_CONTENT_TYPE))) {
+        *ret = send_problem(c, PZ_EMEDIA,
+                            "send the body as Content-Type: "
+                            "application/json");
+        return true;
+    }
+    c->cap = (size_t)len;
+    c->body = malloc(c->cap + 1);
+    if (c->body == NULL) {
+        *ret = send_problem(c, PZ_ENOMEM, "out of memory for the body");
+        return true;
+    }
+    return false;
+}
+
+/* Routing answers that need only the headers: unknown path, OPTIONS,
+ * method not allowed. Returns true when a reply was queued (in *ret). */
+static bool
+route_check(conn_ctx_t *c, enum MHD_Result *ret)
+{
+    if (c->route == NULL) {
+        *ret = send_problem(c, PZ_ENOT_FOUND,
+                            "no such resource; GET /openapi.yaml lists the "
+                            "routes");
+        return true;
+    }
+    if (c->method == M_OPTIONS) {
+        *ret = handle_options(c);
+        return true;
+    }
+    if ((c->route->methods & c->method) == 0) {
+        pz_diag_t d;
+
+        pz_diag_clear(&d);
+        pz_diag_set(&d, PZ_EMETHOD, "%s is not allowed here; use %s",
+                    c->method_text, c->route->allow);
+        *ret = send_problem_d(c, PZ_EMETHOD, &d, NULL, c->route->allow);
+        return true;
+    }
+    return false;
+}
+
+/* True when the request announces a body. */
+static bool
+has_body(const conn_ctx_t *c)
+{
+    const char *cl = header(c, MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+    return header(c, MHD_HTTP_HEADER_TRANSFER_ENCODING) != NULL ||
+           (cl != NULL && strcmp(cl, "0") != 0);
+}
+
+/* The first handler call: headers only. A reply queued here goes out
+ * before the body is read, and MHD then closes the connection; so routing
+ * errors for requests without a body wait for the last call instead,
+ * which keeps the connection alive. */
+static enum MHD_Result
+on_headers(conn_ctx_t *c)
+{
+    const char *origin = header(c, "Origin");
+    const config_t *cfg = c->http->deps.cfg;
+    enum MHD_Result ret;
+
+    for (int i = 0; origin != NULL && i < cfg->ncors; i++) {
+        if (strcmp(origin, cfg->cors[i]) == 0) {
+            c->origin = cfg->cors[i];
+        }
+    }
+    if (has_body(c) && route_check(c, &ret)) {
+        return ret;
+    }
+    if (c->route != NULL &&
+        (c->route->id == R_SOLVE || c->route->id == R_V1_SOLVE) &&
+        c->method == M_POST && solve_precheck(c, &ret)) {
+        return ret;
+    }
+    return MHD_YES;
+}
+
+static void
+on_upload(conn_ctx_t *c, const char *data, size_t n)
+{
+    if (c->body == NULL || c->overflow) {
+        return; /* a body nobody reads: consumed and dropped */
+    }
+    if (n > c->cap - c->len) {
+        c->overflow = true;
+        return;
+    }
+    memcpy(c->body + c->len, data, n);
+    c->len += n;
+}
+
+static conn_ctx_t *
+ctx_new(http_t *h,
+        struct MHD_Connection *conn,
+        const char *url,
+        const char *method)
+{
+    conn_ctx_t *c = calloc(1, sizeof(*c));
+    const char *rid;
+
+    if (c == NULL) {
+        return NULL;
+    }
+    c->http = h;
+    c->conn = conn;
+    c->start_ns = mono_ns();
+    c->route = route_of(url);
+    c->method = method_of(method, &c->method_label);
+    snprintf(c->method_text, sizeof(c->method_text), "%s", method);
+    snprintf(c->path, sizeof(c->path), "%s", url);
+    rid = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
+    if (sane_request_id(rid)) {
+        snprintf(c->request_id, sizeof(c->request_id), "%s", rid);
+    } else {
+        new_request_id(c->request_id);
+    }
+    return c;
+}
+
+static enum MHD_Result
+on_request(void *cls,
+           struct MHD_Connection *conn,
+           const char *url,
+           const char *method,
+           const char *version,
+           const char *upload_data,
+           size_t *upload_data_size,
+           void **con_cls)
+{
+    conn_ctx_t *c = *con_cls;
+
+    (void)version;
+    if (c == NULL) {
+        c = ctx_new(cls, conn, url, method);
+        if (c == NULL) {
+            return MHD_NO;
+        }
+        *con_cls = c;
+        return on_headers(c);
+    }
+    if (*upload_data_size > 0) {
+        on_upload(c, upload_data, *upload_data_size);
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    switch (c->phase) {
+    case PH_ANSWERED:
+        return MHD_YES;
+    case PH_WAITING:
+        /* Resumed: the job ended, the wait ran out, or the server is
+         * draining. Answer with the job as it is now. */
+        return send_job(c, c->is_solve ? 202 : 200);
+    default:
+        return dispatch(c, url);
+    }
+}
+
+static void
+on_completed(void *cls,
+             struct MHD_Connection *conn,
+             void **con_cls,
+             enum MHD_RequestTerminationCode toe)
+{
+    http_t *h = cls;
+    conn_ctx_t *c = *con_cls;
+    double secs;
+    cJSON *ev;
+
+    (void)conn;
+    if (c == NULL) {
+        return;
+    }
+    *con_cls = NULL;
+    if (c->waiter.waiting) {
+        jobs_unwait(h->deps.jobs, &c->waiter);
+    }
+    secs = (double)(mono_ns() - c->start_ns) / 1e9;
+    if (c->status != 0) {
+        metrics_observe(h->deps.metrics,
+                        c->route != NULL ? c->route->path : "other",
+                        c->method_label, c->status, secs);
+    }
+    ev = log_begin(LOG_INFO, "request");
+    cJSON_AddStringToObject(ev, "request_id", c->request_id);
+    cJSON_AddStringToObject(ev, "method", c->method_text);
+    cJSON_AddStringToObject(ev, "path", c->path);
+    cJSON_AddNumberToObject(ev, "status", c->status);
+    cJSON_AddNumberToObject(ev, "duration_ms",
+                            (double)(int64_t)(secs * 1e6) / 1e3);
+    if (c->code != NULL) {
+        cJSON_AddStringToObject(ev, "code", c->code);
+    }
+    if (c->job != NULL) {
+        cJSON_AddStringToObject(ev, "job_id", jobs_id(c->job));
+    }
+    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK) {
+        cJSON_AddNumberToObject(ev, "termination", (double)toe);
+    }
+    log_end(ev);
+    jobs_release(h->deps.jobs, c->job);
+    free(c->body);
+    free(c);
+}
+
+static void
+mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    char text[256];
+    size_t n;
+    cJSON *ev;
+
+    (void)cls;
+    vsnprintf(text, sizeof(text), fmt, ap);
+    n = strlen(text);
+    while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r')) {
+        text[--n] = '\0';
+    }
+    ev = log_begin(LOG_WARN, "libmicrohttpd");
+    cJSON_AddStringToObject(ev, "detail", text);
+    log_end(ev);
+}
+
+int
+http_start(const http_deps_t *deps, http_t **out, int *port)
+{
+    const config_t *cfg = deps->cfg;
+    struct sockaddr_storage ss;
+    struct sockaddr_in *sin = (struct sockaddr_in *)(void *)&ss;
+    struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)(void *)&ss;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+                     MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+    const union MHD_DaemonInfo *info;
+    http_t *h;
+
+    *out = NULL;
+    memset(&ss, 0, sizeof(ss));
+    if (inet_pton(AF_INET, cfg->bind, &sin->sin_addr) == 1) {
+        sin->sin_family = AF_INET;
+        sin->sin_port = htons((uint16_t)cfg->port);
+    } else if (inet_pton(AF_INET6, cfg->bind, &sin6->sin6_addr) == 1) {
+        sin6->sin6_family = AF_INET6;
+        sin6->sin6_port = htons((uint16_t)cfg->port);
+        flags |= MHD_USE_IPv6;
+    } else {
+        return PZ_EINVAL;
+    }
+    h = calloc(1, sizeof(*h));
+    if (h == NULL) {
+        return PZ_ENOMEM;
+    }
+    h->deps = *deps;
+    h->quiesced = MHD_INVALID_SOCKET;
+    h->daemon = MHD_start_daemon(
+        flags, (uint16_t)cfg->port, NULL, NULL, on_request, h,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->http_threads,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->connection_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, HTTP_IDLE_TIMEOUT_S,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, HTTP_CONN_MEMORY,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+        MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h, MHD_OPTION_END);
+    if (h->daemon == NULL) {
+        free(h);
+        return PZ_EIO;
+    }
+    info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    *port = info != NULL ? info->port : cfg->port;
+    *out = h;
+    return PZ_OK;
+}
+
+void
+http_quiesce(http_t *h)
+{
+    if (h->quiesced == MHD_INVALID_SOCKET) {
+        h->quiesced = MHD_quiesce_daemon(h->daemon);
+        /* Quiesced, the socket still completes handshakes into its
+         * backlog that nobody accepts, so new clients would hang until
+         * their timeout. Shutting it down (MHD has already taken it out of
+         * its epoll sets) makes them fail fast and retry elsewhere; the
+         * descriptor itself stays open until after MHD_stop_daemon, as the
+         * manual requires. */
+        if (h->quiesced != MHD_INVALID_SOCKET) {
+            shutdown(h->quiesced, SHUT_RDWR);
+        }
+    }
+}
+
+bool
+http_drain(http_t *h, int64_t timeout_ms)
+{
+    int64_t until = jobs_now_ms() + timeout_ms;
+
+    for (;;) {
+        const union MHD_DaemonInfo *info =
+            MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+
+        if (info == NULL || info->num_connections == 0) {
+            return true;
+        }
+        if (jobs_now_ms() >= until) {
+            return false;
+        }
+        nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
+    }
+}
+
+void
+http_stop(http_t *h)
+{
+    if (h == NULL) {
+        return;
+    }
+    MHD_stop_daemon(h->daemon);
+    /* The manual: the quiesced socket is the caller's to close, after
+     * the daemon stopped. */
+    if (h->quiesced != MHD_INVALID_SOCKET) {
+        close(h->quiesced);
+    }
+    free(h);
+}

@@ -1,0 +1,890 @@
+/* SPDX-License-Identifier: MIT */
+/* jobs.c - the job table, admission, bounded queue, waiters and retention.
+ *
+ * One mutex guards everything here: the id hash, the list of all jobs in
+ * creation order (newest last), the queue, the waiter list and the
+ * counters. Critical sections are short (no JSON, no search), so one lock
+ * is simpler than several and cheap next to an HTTP round trip. What is
+ * read without the lock is published with atomics: a job's state (release
+ * when it ends), the number of runs started and done (release after each
+ * run's result is written) and the engines' live statistics. Jobs are
+ * reference counted: the table holds one reference, and every connection,
+ * listing or worker that uses a job holds its own, so eviction never frees
+ * a job someone is rendering.
+ */
+#include "jobs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "job.h"
+#include "log.h"
+
+/* How often the sweep runs when no waiter deadline is nearer. */
+#define JOBS_SWEEP_MS 100
+
+/* Slack on top of a job's summed time limits before the safety net
+ * cancels it: engines check their own deadline every few thousand
+ * expansions, so this only fires for an engine that stopped polling. */
+#define JOBS_DEADLINE_SLACK_MS 2000
+
+typedef enum job_state {
+    JOB_NEW = 0, /* made by jobs_new, not in the table */
+    JOB_QUEUED,
+    JOB_RUNNING,
+    JOB_ENDED,
+} job_state_t;
+
+struct job {
+    char id[JOBS_ID_LEN + 1];
+    api_solve_request_t req;      /* owned; runs[] written by the worker */
+    atomic_bool cancel;           /* polled by the engines */
+    atomic_bool cancel_requested; /* by DELETE or shutdown, before the end */
+    atomic_bool deadline_hit;     /* the safety net set cancel */
+    atomic_int state;             /* job_state_t; release on change */
+    atomic_int runs_started;
+    atomic_int runs_done;        /* release after each run's result */
+    int64_t created_ms;          /* Unix ms */
+    _Atomic int64_t started_ms;  /* Unix ms, 0 = not started */
+    _Atomic int64_t finished_ms; /* Unix ms, 0 = not ended */
+    /* Below: under jobs->lock. */
+    int refs;
+    int nwaiters;
+    size_t budget;         /* bytes counted against the memory cap */
+    int64_t deadline_mono; /* safety net, 0 = none */
+    int64_t ended_mono;    /* when it ended */
+    job_t *prev;           /* all jobs, creation order */
+    job_t *next;
+    job_t *qnext; /* queue, FIFO */
+    job_t *qprev;
+    job_t *hnext; /* hash chain */
+};
+
+struct jobs {
+    jobs_config_t cfg;
+    pthread_mutex_t lock;
+    pthread_cond_t work; /* a job was queued, or stop */
+    pthread_cond_t idle; /* a running job ended */
+    job_t **hash;
+    size_t nbuckets; /* power of two */
+    job_t *first;    /* oldest */
+    job_t *last;     /* newest */
+    job_t *qhead;
+    job_t *qtail;
+    job_waiter_t *waiters;
+    size_t count; /* jobs in the table */
+    size_t nqueued;
+    size_t nrunning;
+    size_t nended;
+    size_t memory_in_use;
+    atomic_bool draining; /* written under the lock, read anywhere */
+    bool stopping;
+    uint64_t ended_by_status[PZ_STATUS_COUNT_];
+    uint64_t nodes_ended; /* nodes expanded by jobs that ended */
+};
+
+int64_t
+jobs_now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t
+wall_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+jobs_create(const jobs_config_t *cfg, jobs_t **out)
+{
+    jobs_t *jobs = calloc(1, sizeof(*jobs));
+    size_t want = (size_t)cfg->max_jobs + (size_t)cfg->queue;
+
+    *out = NULL;
+    if (jobs == NULL) {
+        return PZ_ENOMEM;
+    }
+    jobs->cfg = *cfg;
+    jobs->nbuckets = 256;
+    while (jobs->nbuckets < want && jobs->nbuckets < ((size_t)1 << 20)) {
+        jobs->nbuckets <<= 1;
+    }
+    jobs->hash = calloc(jobs->nbuckets, sizeof(*jobs->hash));
+    if (jobs->hash == NULL) {
+        free(jobs);
+        return PZ_ENOMEM;
+    }
+    pthread_mutex_init(&jobs->lock, NULL);
+    pthread_cond_init(&jobs->work, NULL);
+    pthread_cond_init(&jobs->idle, NULL);
+    *out = jobs;
+    return PZ_OK;
+}
+
+static void
+job_free(job_t *job)
+{
+    api_solve_cleanup(&job->req);
+    free(job);
+}
+
+void
+jobs_destroy(jobs_t *jobs)
+{
+    job_t *job;
+
+    if (jobs == NULL) {
+        return;
+    }
+    job = jobs->first;
+    while (job != NULL) {
+        job_t *next = job->next;
+
+        /* Only the table's reference can remain once every connection and
+         * worker is gone. */
+        if (--job->refs == 0) {
+            job_free(job);
+        }
+        job = next;
+    }
+    pthread_cond_destroy(&jobs->idle);
+    pthread_cond_destroy(&jobs->work);
+    pthread_mutex_destroy(&jobs->lock);
+    free(jobs->hash);
+    free(jobs);
+}
+
+/* Fills buf with len random bytes from the kernel. */
+static int
+random_bytes(unsigned char *buf, size_t len)
+{
+    size_t got = 0;
+    int fd;
+
+    while (got < len) {
+        ssize_t n = getrandom(buf + got, len - got, 0);
+
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        got += (size_t)n;
+    }
+    if (got == len) {
+        return PZ_OK;
+    }
+    /* Kernels without getrandom: the device gives the same bytes. */
+    fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return PZ_EIO;
+    }
+    while (got < len) {
+        ssize_t n = read(fd, buf + got, len - got);
+
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            close(fd);
+            return PZ_EIO;
+        }
+        got += (size_t)n;
+    }
+    close(fd);
+    return PZ_OK;
+}
+
+int
+jobs_new(jobs_t *jobs, job_t **out)
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned char raw[JOBS_ID_LEN / 2];
+    job_t *job;
+    int rc;
+
+    (void)jobs;
+    *out = NULL;
+    rc = random_bytes(raw, sizeof(raw));
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    job = calloc(1, sizeof(*job));
+    if (job == NULL) {
+        return PZ_ENOMEM;
+    }
+    for (size_t i = 0; i < sizeof(raw); i++) {
+        job->id[2 * i] = hex[raw[i] >> 4];
+        job->id[2 * i + 1] = hex[raw[i] & 15];
+    }
+    job->id[JOBS_ID_LEN] = '\0';
+    job->created_ms = wall_ms();
+    job->refs = 1;
+    atomic_init(&job->state, JOB_NEW);
+    *out = job;
+    return PZ_OK;
+}
+
+api_solve_request_t *
+jobs_request(job_t *job)
+{
+    return &job->req;
+}
+
+static size_t
+bucket_of(const jobs_t *jobs, const char *id)
+{
+    /* The ids are random, so their first hex digits hash well enough. */
+    uint64_t h = 1469598103934665603u;
+
+    for (const char *p = id; *p != '\0'; p++) {
+        h = (h ^ (unsigned char)*p) * 1099511628211u;
+    }
+    return (size_t)h & (jobs->nbuckets - 1);
+}
+
+static void
+queue_remove(jobs_t *jobs, job_t *job)
+{
+    if (job->qprev != NULL) {
+        job->qprev->qnext = job->qnext;
+    } else {
+        jobs->qhead = job->qnext;
+    }
+    if (job->qnext != NULL) {
+        job->qnext->qprev = job->qprev;
+    } else {
+        jobs->qtail = job->qprev;
+    }
+    job->qnext = job->qprev = NULL;
+    jobs->nqueued--;
+}
+
+int
+jobs_submit(jobs_t *jobs, job_t *job)
+{
+    size_t budget = job->req.spec.limits.memory_bytes;
+    size_t b;
+
+    pthread_mutex_lock(&jobs->lock);
+    if (atomic_load(&jobs->draining)) {
+        pthread_mutex_unlock(&jobs->lock);
+        return PZ_EDRAINING;
+    }
+    if (jobs->nqueued >= (size_t)jobs->cfg.queue) {
+        pthread_mutex_unlock(&jobs->lock);
+        return PZ_EQUEUE_FULL;
+    }
+    if (budget > jobs->cfg.memory_cap ||
+        jobs->memory_in_use > jobs->cfg.memory_cap - budget) {
+        pthread_mutex_unlock(&jobs->lock);
+        return PZ_EMEMORY_CAP;
+    }
+    jobs->memory_in_use += budget;
+    job->budget = budget;
+    job->refs++; /* the table's reference */
+    b = bucket_of(jobs, job->id);
+    job->hnext = jobs->hash[b];
+    jobs->hash[b] = job;
+    job->prev = jobs->last;
+    job->next = NULL;
+    if (jobs->last != NULL) {
+        jobs->last->next = job;
+    } else {
+        jobs->first = job;
+    }
+    jobs->last = job;
+    jobs->count++;
+    job->qprev = jobs->qtail;
+    job->qnext = NULL;
+    if (jobs->qtail != NULL) {
+        jobs->qtail->qnext = job;
+    } else {
+        jobs->qhead = job;
+    }
+    jobs->qtail = job;
+    jobs->nqueued++;
+    atomic_store_explicit(&job->state, JOB_QUEUED, memory_order_release);
+    pthread_cond_signal(&jobs->work);
+    pthread_mutex_unlock(&jobs->lock);
+    return PZ_OK;
+}
+
+job_t *
+jobs_find(jobs_t *jobs, const char *id)
+{
+    job_t *job;
+
+    if (strlen(id) != JOBS_ID_LEN) {
+        return NULL;
+    }
+    pthread_mutex_lock(&jobs->lock);
+    for (job = jobs->hash[bucket_of(jobs, id)]; job != NULL; job = job->hnext) {
+        if (strcmp(job->id, id) == 0) {
+            job->refs++;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&jobs->lock);
+    return job;
+}
+
+void
+jobs_release(jobs_t *jobs, job_t *job)
+{
+    int left;
+
+    if (job == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&jobs->lock);
+    left = --job->refs;
+    pthread_mutex_unlock(&jobs->lock);
+    if (left == 0) {
+        job_free(job);
+    }
+}
+
+/* Resumes and unlinks w. Under the lock. */
+static void
+waiter_resume(jobs_t *jobs, job_waiter_t *w)
+{
+    if (w->prev != NULL) {
+        w->prev->next = w->next;
+    } else {
+        jobs->waiters = w->next;
+    }
+    if (w->next != NULL) {
+        w->next->prev = w->prev;
+    }
+    w->prev = w->next = NULL;
+    w->waiting = false;
+    w->job->nwaiters--;
+    w->resume(w->arg);
+}
+
+static void
+info_of(const job_t *job, api_job_info_t *info)
+{
+    info->id = job->id;
+    info->created_ms = job->created_ms;
+    info->started_ms = atomic_load(&job->started_ms);
+    info->finished_ms = atomic_load(&job->finished_ms);
+    /* Done first, with acquire: a run counted done has its result
+     * written; reading started second keeps started >= done. */
+    info->runs_done =
+        atomic_load_explicit(&job->runs_done, memory_order_acquire);
+    info->runs_started =
+        atomic_load_explicit(&job->runs_started, memory_order_acquire);
+    if (info->runs_started < info->runs_done) {
+        info->runs_started = info->runs_done;
+    }
+    info->cancelled = atomic_load(&job->cancel_requested);
+    info->req = &job->req;
+}
+
+/* Ends job: counters, timestamps, waiters. Under the lock; the job's
+ * results must all be written (runs_done == nruns). */
+static void
+end_locked(jobs_t *jobs, job_t *job, job_state_t was)
+{
+    api_job_info_t info;
+    int status;
+    uint64_t nodes = 0;
+
+    atomic_store(&job->finished_ms, wall_ms());
+    info_of(job, &info);
+    status = api_job_status(&info);
+    for (int i = 0; i < job->req.nruns; i++) {
+        nodes += atomic_load_explicit(&job->req.runs[i].stats.nodes_expanded,
+                                      memory_order_relaxed);
+    }
+    jobs->nodes_ended += nodes;
+    if (status >= 0 && status < PZ_STATUS_COUNT_) {
+        jobs->ended_by_status[status]++;
+    }
+    if (was == JOB_RUNNING) {
+        jobs->nrunning--;
+        pthread_cond_broadcast(&jobs->idle);
+    }
+    jobs->memory_in_use -= job->budget;
+    job->budget = 0;
+    job->ended_mono = jobs_now_ms();
+    jobs->nended++;
+    atomic_store_explicit(&job->state, JOB_ENDED, memory_order_release);
+    for (job_waiter_t *w = jobs->waiters, *next; w != NULL; w = next) {
+        next = w->next;
+        if (w->job == job) {
+            waiter_resume(jobs, w);
+        }
+    }
+}
+
+static void
+log_job_end(const job_t *job)
+{
+    cJSON *ev = log_begin(LOG_INFO, "job end");
+    api_job_info_t info;
+    int best;
+
+    if (ev == NULL) {
+        return;
+    }
+    info_of(job, &info);
+    best = api_job_best_run(&info);
+    cJSON_AddStringToObject(ev, "job_id", job->id);
+    cJSON_AddStringToObject(ev, "status",
+                            pz_status_name(api_job_status(&info)));
+    cJSON_AddStringToObject(ev, "puzzle", job->req.puzzle->id);
+    cJSON_AddStringToObject(ev, "engine", job->req.runs[best].engine->name);
+    if (job->req.runs[best].solution.status == PZ_STATUS_SOLVED) {
+        cJSON_AddNumberToObject(ev, "length",
+                                job->req.runs[best].solution.length);
+    }
+    if (info.started_ms != 0) {
+        cJSON_AddNumberToObject(ev, "duration_ms",
+                                (double)(info.finished_ms - info.started_ms));
+    }
+    api_add_u64(ev, "nodes_expanded",
+                atomic_load(&job->req.runs[best].stats.nodes_expanded));
+    log_end(ev);
+}
+
+/* Marks runs from..nruns-1 as ended with status without running them. */
+static void
+skip_runs(job_t *job, int from, int status)
+{
+    for (int i = from; i < job->req.nruns; i++) {
+        job->req.runs[i].solution.status = status;
+    }
+    atomic_store_explicit(&job->runs_started, job->req.nruns,
+                          memory_order_release);
+    atomic_store_explicit(&job->runs_done, job->req.nruns,
+                          memory_order_release);
+}
+
+bool
+jobs_cancel(jobs_t *jobs, job_t *job)
+{
+    bool ended_now = false;
+    int state;
+
+    pthread_mutex_lock(&jobs->lock);
+    state = atomic_load(&job->state);
+    if (state == JOB_ENDED || state == JOB_NEW) {
+        pthread_mutex_unlock(&jobs->lock);
+        return true;
+    }
+    atomic_store(&job->cancel_requested, true);
+    atomic_store(&job->cancel, true);
+    if (state == JOB_QUEUED) {
+        queue_remove(jobs, job);
+        skip_runs(job, 0, PZ_STATUS_CANCELLED);
+        end_locked(jobs, job, JOB_QUEUED);
+        ended_now = true;
+    }
+    pthread_mutex_unlock(&jobs->lock);
+    if (ended_now) {
+        log_job_end(job);
+    }
+    return false;
+}
+
+size_t
+jobs_list(jobs_t *jobs, size_t offset, size_t limit, job_t **out, size_t *total)
+{
+    size_t n = 0;
+    size_t skipped = 0;
+
+    pthread_mutex_lock(&jobs->lock);
+    *total = jobs->count;
+    for (job_t *job = jobs->last; job != NULL && n < limit; job = job->prev) {
+        if (skipped < offset) {
+            skipped++;
+            continue;
+        }
+        job->refs++;
+        out[n++] = job;
+    }
+    pthread_mutex_unlock(&jobs->lock);
+    return n;
+}
+
+bool
+jobs_wait(jobs_t *jobs, job_t *job, job_waiter_t *w, void (*suspend)(void *arg))
+{
+    pthread_mutex_lock(&jobs->lock);
+    if (atomic_load(&jobs->draining) || atomic_load(&job->state) == JOB_ENDED ||
+        atomic_load(&job->state) == JOB_NEW) {
+        pthread_mutex_unlock(&jobs->lock);
+        return false;
+    }
+    w->job = job;
+    w->waiting = true;
+    w->prev = NULL;
+    w->next = jobs->waiters;
+    if (jobs->waiters != NULL) {
+        jobs->waiters->prev = w;
+    }
+    jobs->waiters = w;
+    job->nwaiters++;
+    suspend(w->arg);
+    pthread_mutex_unlock(&jobs->lock);
+    return true;
+}
+
+void
+jobs_unwait(jobs_t *jobs, job_waiter_t *w)
+{
+    pthread_mutex_lock(&jobs->lock);
+    if (w->waiting) {
+        if (w->prev != NULL) {
+            w->prev->next = w->next;
+        } else {
+            jobs->waiters = w->next;
+        }
+        if (w->next != NULL) {
+            w->next->prev = w->prev;
+        }
+        w->prev = w->next = NULL;
+        w->waiting = false;
+        w->job->nwaiters--;
+    }
+    pthread_mutex_unlock(&jobs->lock);
+}
+
+bool
+jobs_ended(const job_t *job)
+{
+    return atomic_load_explicit(&job->state, memory_order_acquire) == JOB_ENDED;
+}
+
+const char *
+jobs_id(const job_t *job)
+{
+    return job->id;
+}
+
+int
+jobs_status(const job_t *job)
+{
+    api_job_info_t info;
+
+    info_of(job, &info);
+    return api_job_status(&info);
+}
+
+cJSON *
+jobs_render(const job_t *job)
+{
+    api_job_info_t info;
+
+    info_of(job, &info);
+    return api_job_render(&info);
+}
+
+/* --- solver threads --- */
+
+job_t *
+jobs_next(jobs_t *jobs)
+{
+    job_t *job;
+    uint64_t total_ms = 0;
+
+    pthread_mutex_lock(&jobs->lock);
+    while (!jobs->stopping && jobs->qhead == NULL) {
+        pthread_cond_wait(&jobs->work, &jobs->lock);
+    }
+    if (jobs->stopping) {
+        pthread_mutex_unlock(&jobs->lock);
+        return NULL;
+    }
+    job = jobs->qhead;
+    queue_remove(jobs, job);
+    job->refs++; /* the worker's reference */
+    jobs->nrunning++;
+    atomic_store(&job->started_ms, wall_ms());
+    for (int i = 0; i < job->req.nruns; i++) {
+        if (job->req.spec.limits.time_ms == 0) {
+            total_ms = 0;
+            break;
+        }
+        total_ms += job->req.spec.limits.time_ms;
+    }
+    job->deadline_mono = total_ms == 0 ? 0
+                                       : jobs_now_ms() + (int64_t)total_ms +
+                                             JOBS_DEADLINE_SLACK_MS;
+    atomic_store_explicit(&job->state, JOB_RUNNING, memory_order_release);
+    pthread_mutex_unlock(&jobs->lock);
+    return job;
+}
+
+static void
+log_job_start(const job_t *job)
+{
+    cJSON *ev = log_begin(LOG_INFO, "job start");
+
+    if (ev == NULL) {
+        return;
+    }
+    cJSON_AddStringToObject(ev, "job_id", job->id);
+    cJSON_AddStringToObject(ev, "puzzle", job->req.puzzle->id);
+    cJSON_AddStringToObject(ev, "engine", job->req.runs[0].engine->name);
+    cJSON_AddStringToObject(ev, "heuristic", job->req.runs[0].heuristic);
+    cJSON_AddNumberToObject(ev, "runs", job->req.nruns);
+    api_add_u64(ev, "time_ms", job->req.spec.limits.time_ms);
+    api_add_u64(ev, "memory_mb", job->req.spec.limits.memory_bytes >> 20);
+    log_end(ev);
+}
+
+void
+jobs_run(jobs_t *jobs, job_t *job)
+{
+    api_solve_request_t *req = &job->req;
+    int i;
+
+    log_job_start(job);
+    for (i = 0; i < req->nruns; i++) {
+        solve_run_t *run = &req->runs[i];
+
+        if (atomic_load(&job->cancel)) {
+            break;
+        }
+        atomic_store_explicit(&job->runs_started, i + 1, memory_order_release);
+        solve_execute(&req->spec, run, &job->cancel);
+        if (run->rc != PZ_OK) {
+            cJSON *ev = log_begin(LOG_ERROR, "engine failed");
+
+            cJSON_AddStringToObject(ev, "job_id", job->id);
+            cJSON_AddStringToObject(ev, "engine", run->engine->name);
+            cJSON_AddStringToObject(ev, "code", pz_strerror(run->rc));
+            log_end(ev);
+        }
+        /* The safety net cancels through the same flag as DELETE; report
+         * what really happened. */
+        if (run->solution.status == PZ_STATUS_CANCELLED &&
+            atomic_load(&job->deadline_hit) &&
+            !atomic_load(&job->cancel_requested)) {
+            run->solution.status = PZ_STATUS_TIMEOUT;
+        }
+        atomic_store_explicit(&job->runs_done, i + 1, memory_order_release);
+    }
+    if (i < req->nruns) {
+        skip_runs(job, i,
+                  atomic_load(&job->cancel_requested) ? PZ_STATUS_CANCELLED
+                                                      : PZ_STATUS_TIMEOUT);
+    }
+    pthread_mutex_lock(&jobs->lock);
+    end_locked(jobs, job, JOB_RUNNING);
+    pthread_mutex_unlock(&jobs->lock);
+    log_job_end(job);
+    jobs_release(jobs, job);
+}
+
+void
+jobs_stop(jobs_t *jobs)
+{
+    pthread_mutex_lock(&jobs->lock);
+    jobs->stopping = true;
+    pthread_cond_broadcast(&jobs->work);
+    pthread_mutex_unlock(&jobs->lock);
+}
+
+/* --- loop thread --- */
+
+/* Unlinks an ended job from the table and drops the table's reference.
+ * Under the lock. Returns the job if that was the last reference (the
+ * caller frees it after unlocking). */
+static job_t *
+evict_locked(jobs_t *jobs, job_t *job)
+{
+    job_t **pp = &jobs->hash[bucket_of(jobs, job->id)];
+
+    while (*pp != job) {
+        pp = &(*pp)->hnext;
+    }
+    *pp = job->hnext;
+    if (job->prev != NULL) {
+        job->prev->next = job->next;
+    } else {
+        jobs->first = job->next;
+    }
+    if (job->next != NULL) {
+        job->next->prev = job->prev;
+    } else {
+        jobs->last = job->prev;
+    }
+    job->prev = job->next = job->hnext = NULL;
+    jobs->count--;
+    jobs->nended--;
+    return --job->refs == 0 ? job : NULL;
+}
+
+int64_t
+jobs_sweep(jobs_t *jobs, int64_t now)
+{
+    int64_t next = now + JOBS_SWEEP_MS;
+    job_t *dead = NULL;
+
+    pthread_mutex_lock(&jobs->lock);
+    for (job_waiter_t *w = jobs->waiters, *wn; w != NULL; w = wn) {
+        wn = w->next;
+        if (w->deadline_ms <= now) {
+            waiter_resume(jobs, w);
+        } else if (w->deadline_ms < next) {
+            next = w->deadline_ms;
+        }
+    }
+    for (job_t *job = jobs->first, *jn; job != NULL; job = jn) {
+        int state = atomic_load(&job->state);
+
+        jn = job->next;
+        if (state == JOB_RUNNING && job->deadline_mono != 0 &&
+            job->deadline_mono <= now && !atomic_load(&job->cancel)) {
+            atomic_store(&job->deadline_hit, true);
+            atomic_store(&job->cancel, true);
+            cJSON *ev = log_begin(LOG_WARN, "job past its deadline");
+            cJSON_AddStringToObject(ev, "job_id", job->id);
+            log_end(ev);
+        }
+        /* Oldest first: evict past retention, or while over the count,
+         * but never a job a connection is waiting on. */
+        if (state == JOB_ENDED && job->nwaiters == 0 &&
+            (now - job->ended_mono >= jobs->cfg.retention_ms ||
+             jobs->nended > (size_t)jobs->cfg.max_jobs)) {
+            job_t *gone = evict_locked(jobs, job);
+
+            if (gone != NULL) {
+                gone->hnext = dead;
+                dead = gone;
+            }
+        }
+    }
+    pthread_mutex_unlock(&jobs->lock);
+    while (dead != NULL) {
+        job_t *n = dead->hnext;
+
+        job_free(dead);
+        dead = n;
+    }
+    return next;
+}
+
+/* --- shutdown --- */
+
+void
+jobs_drain(jobs_t *jobs)
+{
+    job_t *cancelled = NULL;
+
+    pthread_mutex_lock(&jobs->lock);
+    atomic_store(&jobs->draining, true);
+    while (jobs->waiters != NULL) {
+        waiter_resume(jobs, jobs->waiters);
+    }
+    while (jobs->qhead != NULL) {
+        job_t *job = jobs->qhead;
+
+        queue_remove(jobs, job);
+        atomic_store(&job->cancel_requested, true);
+        atomic_store(&job->cancel, true);
+        skip_runs(job, 0, PZ_STATUS_CANCELLED);
+        end_locked(jobs, job, JOB_QUEUED);
+        job->refs++;
+        job->qnext = cancelled;
+        cancelled = job;
+    }
+    pthread_mutex_unlock(&jobs->lock);
+    while (cancelled != NULL) {
+        job_t *next = cancelled->qnext;
+
+        cancelled->qnext = NULL;
+        log_job_end(cancelled);
+        jobs_release(jobs, cancelled);
+        cancelled = next;
+    }
+}
+
+void
+jobs_cancel_running(jobs_t *jobs)
+{
+    pthread_mutex_lock(&jobs->lock);
+    for (job_t *job = jobs->first; job != NULL; job = job->next) {
+        if (atomic_load(&job->state) == JOB_RUNNING) {
+            atomic_store(&job->cancel_requested, true);
+            atomic_store(&job->cancel, true);
+        }
+    }
+    pthread_mutex_unlock(&jobs->lock);
+}
+
+bool
+jobs_wait_idle(jobs_t *jobs, int64_t timeout_ms)
+{
+    struct timespec until;
+    bool idle;
+
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += (time_t)(timeout_ms / 1000);
+    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&jobs->lock);
+    while (jobs->nrunning > 0) {
+        if (pthread_cond_timedwait(&jobs->idle, &jobs->lock, &until) ==
+            ETIMEDOUT) {
+            break;
+        }
+    }
+    idle = jobs->nrunning == 0;
+    pthread_mutex_unlock(&jobs->lock);
+    return idle;
+}
+
+bool
+jobs_draining(jobs_t *jobs)
+{
+    return atomic_load(&jobs->draining);
+}
+
+void
+jobs_get_stats(jobs_t *jobs, jobs_stats_t *out)
+{
+    pthread_mutex_lock(&jobs->lock);
+    out->queued = jobs->nqueued;
+    out->queue_cap = (size_t)jobs->cfg.queue;
+    out->running = jobs->nrunning;
+    out->kept = jobs->count;
+    out->memory_in_use = jobs->memory_in_use;
+    out->memory_cap = jobs->cfg.memory_cap;
+    out->draining = atomic_load(&jobs->draining);
+    memcpy(out->ended, jobs->ended_by_status, sizeof(out->ended));
+    out->nodes_expanded = jobs->nodes_ended;
+    for (job_t *job = jobs->first; job != NULL; job = job->next) {
+        if (atomic_load(&job->state) != JOB_RUNNING) {
+            continue;
+        }
+        for (int i = 0; i < job->req.nruns; i++) {
+            out->nodes_expanded += atomic_load_explicit(
+                &job->req.runs[i].stats.nodes_expanded, memory_order_relaxed);
+        }
+    }
+    pthread_mutex_unlock(&jobs->lock);
+}

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/* jobs.h - the job table: ids, admission, the bounded queue, waiters and
+ * retention, all under one lock. */
+#ifndef PZ_SERVER_JOBS_H
+#define PZ_SERVER_JOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "request.h"
+#include "search.h"
+
+typedef struct jobs jobs_t;
+typedef struct job job_t;
+
+/* Length of a job id: 128 random bits in lower-case hex. */
+#define JOBS_ID_LEN 32
+
+/* Sizes and times the table works with. */
+typedef struct jobs_config {
+    int queue;            /* queued jobs at most, >= 1 */
+    size_t memory_cap;    /* bytes: queued+running budgets at most */
+    int64_t retention_ms; /* ended jobs are kept this long */
+    int max_jobs;         /* ended jobs kept at most */
+} jobs_config_t;
+
+/*
+ * A connection (or anything else) waiting for a job to end. The owner
+ * embeds it and fills resume, arg and deadline_ms; the table links it.
+ * resume is called exactly once, under the table lock, when the job ends,
+ * the deadline passes or the server drains; it must not call back into the
+ * table.
+ */
+typedef struct job_waiter {
+    void (*resume)(void *arg);
+    void *arg;
+    int64_t deadline_ms;     /* monotonic ms (jobs_now_ms) */
+    job_t *job;              /* the job waited for; set by jobs_wait */
+    bool waiting;            /* linked and not yet resumed */
+    struct job_waiter *prev; /* table's waiter list */
+    struct job_waiter *next;
+} job_waiter_t;
+
+/* Figures for /metrics and /readyz. */
+typedef struct jobs_stats {
+    size_t queued;                    /* jobs in the queue */
+    size_t queue_cap;                 /* its capacity */
+    size_t running;                   /* jobs on a solver thread */
+    size_t kept;                      /* jobs in the table, any state */
+    size_t memory_in_use;             /* bytes of queued+running budgets */
+    size_t memory_cap;                /* the admission cap */
+    bool draining;                    /* shutting down: nothing is admitted */
+    uint64_t ended[PZ_STATUS_COUNT_]; /* jobs that ended, by status */
+    uint64_t nodes_expanded;          /* all jobs so far, live ones included */
+} jobs_stats_t;
+
+/* Monotonic clock in ms. Thread: any. */
+int64_t jobs_now_ms(void);
+
+/* Creates an empty table. Returns PZ_OK with owned *out (jobs_destroy) or
+ * PZ_ENOMEM. Thread: main. */
+int jobs_create(const jobs_config_t *cfg, jobs_t **out);
+
+/* Frees the table and every job in it. No worker may be running and no
+ * waiter registered. NULL is fine. Thread: main. */
+void jobs_destroy(jobs_t *jobs);
+
+/*
+ * Allocates a job with a fresh random id and an empty request, not yet in
+ * the table. Returns PZ_OK with *out holding the caller's reference
+ * (jobs_release), PZ_ENOMEM or PZ_EIO (no randomness). Thread: any.
+ */
+int jobs_new(jobs_t *jobs, job_t **out);
+
+/* The request of a job made by jobs_new, for api_solve_parse to fill
+ * before jobs_submit. Thread: the caller holding the job. */
+api_solve_request_t *jobs_request(job_t *job);
+
+/*
+ * Admits job (filled request) into the table and the queue. Returns PZ_OK,
+ * PZ_EDRAINING, PZ_EQUEUE_FULL or PZ_EMEMORY_CAP (the job is then not in
+ * the table and the caller still just releases it). The caller keeps its
+ * reference either way. Thread: any.
+ */
+int jobs_submit(jobs_t *jobs, job_t *job);
+
+/* The job with id, with a new reference for the caller, or NULL.
+ * Thread: any. */
+job_t *jobs_find(jobs_t *jobs, const char *id);
+
+/* Drops a reference; the last one frees the job. NULL is fine.
+ * Thread: any. */
+void jobs_release(jobs_t *jobs, job_t *job);
+
+/*
+ * Requests cancellation: a queued job ends as cancelled at once, a running
+ * one within a poll interval of its engine. Returns true when the job had
+ * already ended (nothing changes). Thread: any.
+ */
+bool jobs_cancel(jobs_t *jobs, job_t *job);
+
+/*
+ * Up to limit jobs, newest first, skipping offset, each with a reference
+ * for the caller (release each). Returns how many were stored in out and
+ * the table's size in *total. Thread: any.
+ */
+size_t jobs_list(jobs_t *jobs,
+                 size_t offset,
+                 size_t limit,
+                 job_t **out,
+                 size_t *total);
+
+/*
+ * Registers w to wait for job and calls suspend(arg) under the same lock,
+ * so the resume can never come first. Returns false without suspending
+ * when the job has already ended or the server is draining. Thread: any
+ * (an MHD access handler, for MHD_suspend_connection).
+ */
+bool jobs_wait(jobs_t *jobs,
+               job_t *job,
+               job_waiter_t *w,
+               void (*suspend)(void *arg));
+
+/* Unlinks w if it is still waiting (without resuming it). Thread: any. */
+void jobs_unwait(jobs_t *jobs, job_waiter_t *w);
+
+/* True once job has ended (acquire: its results may then be read). */
+bool jobs_ended(const job_t *job);
+
+/* The job's id (JOBS_ID_LEN hex digits). */
+const char *jobs_id(const job_t *job);
+
+/* The job's overall status (pz_status_t), as rendered. Thread: any. */
+int jobs_status(const job_t *job);
+
+/* Renders the job as JSON (api_job_render). Returns an owned root or
+ * NULL when out of memory. Thread: any; the caller holds a reference. */
+cJSON *jobs_render(const job_t *job);
+
+/* --- solver threads --- */
+
+/* Blocks until a job is queued and returns it, now running, with a
+ * reference for the worker; NULL once jobs_stop was called.
+ * Thread: worker. */
+job_t *jobs_next(jobs_t *jobs);
+
+/* Runs every engine of job, then ends it (waking its waiters) and drops
+ * the worker's reference. Thread: worker. */
+void jobs_run(jobs_t *jobs, job_t *job);
+
+/* Makes jobs_next return NULL in every worker. Thread: any. */
+void jobs_stop(jobs_t *jobs);
+
+/* --- loop thread --- */
+
+/*
+ * Housekeeping at now (jobs_now_ms): resumes waiters whose deadline
+ * passed, cancels running jobs past their safety deadline, and evicts
+ * ended jobs past the retention time or the count limit. Returns the
+ * monotonic ms at which it wants to run again. Thread: loop.
+ */
+int64_t jobs_sweep(jobs_t *jobs, int64_t now);
+
+/* --- shutdown --- */
+
+/* Stops admitting, resumes every waiter and cancels every queued job.
+ * Thread: main. */
+void jobs_drain(jobs_t *jobs);
+
+/* Cancels every running job. Thread: main. */
+void jobs_cancel_running(jobs_t *jobs);
+
+/* Waits up to timeout_ms for no job to be running. Returns true when
+ * idle. Thread: main. */
+bool jobs_wait_idle(jobs_t *jobs, int64_t timeout_ms);
+
+/* True once jobs_drain was called. Thread: any (lock-free). */
+bool jobs_draining(jobs_t *jobs);
+
+/* Current figures. Thread: any. */
+void jobs_get_stats(jobs_t *jobs, jobs_stats_t *out);
+
+#endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* log.h - one-line JSON log events on stderr. */
+#ifndef PZ_SERVER_LOG_H
+#define PZ_SERVER_LOG_H
+
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+/* Severities, most severe first. */
+typedef enum log_level {
+    LOG_ERROR = 0,
+    LOG_WARN,
+    LOG_INFO,
+    LOG_DEBUG,
+} log_level_t;
+
+/* Parses "error", "warn", "info" or "debug" into *out. Returns false for
+ * anything else. Thread: any. */
+bool log_parse_level(const char *name, log_level_t *out);
+
+/* Sets the most verbose level that is written. Thread: any (atomic). */
+void log_set_level(log_level_t level);
+
+/* True when events of level are written. Thread: any. */
+bool log_enabled(log_level_t level);
+
+/*
+ * Starts an event: returns an owned object holding ts, level and msg, to
+ * which the caller adds fields and then hands to log_end; or NULL when the
+ * level is filtered out or memory ran out (log_end(NULL) is a no-op, and
+ * cJSON's Add functions accept a NULL object). Thread: any.
+ */
+cJSON *log_begin(log_level_t level, const char *msg);
+
+/* Writes ev as one line to stderr and frees it (takes ownership).
+ * Thread: any; each line is written with one call, so lines from several
+ * threads never interleave. */
+void log_end(cJSON *ev);
+
+/* Shorthand for an event without fields. */
+void log_msg(log_level_t level, const char *msg);
+
+#endif

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/* metrics.c - request counters and the Prometheus text exposition.
+ *
+ * Debian ships no C client library, and the format is simple, so the text
+ * is written by hand (open_memstream). Request counters live in a small
+ * table under a mutex: the label sets are bounded by the fixed routes,
+ * methods and the status codes the server can send.
+ */
+#include "metrics.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Upper bounds of the latency histogram, in seconds. */
+static const double buckets[] = { 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                  0.05,  0.1,    0.25,  0.5,  1,
+                                  2.5,   5,      10,    30,   60 };
+
+#define NBUCKETS (sizeof(buckets) / sizeof(buckets[0]))
+
+/* Distinct (route, method, code) triples kept; more are folded into the
+ * last entry, which never happens with the server's fixed routes. */
+#define MAX_SERIES 256
+
+/* Distinct routes with a histogram. */
+#define MAX_ROUTES 32
+
+typedef struct series {
+    const char *route;
+    const char *method;
+    int code;
+    uint64_t count;
+} series_t;
+
+typedef struct histogram {
+    const char *route;
+    uint64_t counts[NBUCKETS]; /* per bucket, not cumulative */
+    uint64_t count;
+    double sum;
+} histogram_t;
+
+struct metrics {
+    pthread_mutex_t lock;
+    size_t nseries;
+    series_t series[MAX_SERIES];
+    size_t nroutes;
+    histogram_t hist[MAX_ROUTES];
+};
+
+int
+metrics_create(metrics_t **out)
+{
+    metrics_t *m = calloc(1, sizeof(*m));
+
+    *out = NULL;
+    if (m == NULL) {
+        return PZ_ENOMEM;
+    }
+    pthread_mutex_init(&m->lock, NULL);
+    *out = m;
+    return PZ_OK;
+}
+
+void
+metrics_destroy(metrics_t *m)
+{
+    if (m == NULL) {
+        return;
+    }
+    pthread_mutex_destroy(&m->lock);
+    free(m);
+}
+
+void
+metrics_observe(metrics_t *m,
+                const char *route,
+                const char *method,
+                int code,
+                double seconds)
+{
+    series_t *s = NULL;
+    histogram_t *h = NULL;
+
+    pthread_mutex_lock(&m->lock);
+    for (size_t i = 0; i < m->nseries; i++) {
+        if (m->series[i].code == code &&
+            strcmp(m->series[i].route, route) == 0 &&
+            strcmp(m->series[i].method, method) == 0) {
+            s = &m->series[i];
+            break;
+        }
+    }
+    if (s == NULL) {
+        s = &m->series[m->nseries < MAX_SERIES ? m->nseries++ : MAX_SERIES - 1];
+        if (s->route == NULL) {
+            s->route = route;
+            s->method = method;
+            s->code = code;
+        }
+    }
+    s->count++;
+    for (size_t i = 0; i < m->nroutes; i++) {
+        if (strcmp(m->hist[i].route, route) == 0) {
+            h = &m->hist[i];
+            break;
+        }
+    }
+    if (h == NULL && m->nroutes < MAX_ROUTES) {
+        h = &m->hist[m->nroutes++];
+        h->route = route;
+    }
+    if (h != NULL) {
+        size_t b = 0;
+
+        while (b < NBUCKETS && seconds > buckets[b]) {
+            b++;
+        }
+        if (b < NBUCKETS) {
+            h->counts[b]++;
+        }
+        h->count++;
+        h->sum += seconds;
+    }
+    pthread_mutex_unlock(&m->lock);
+}
+
+static void
+family(FILE *f, const char *name, const char *type, const char *help)
+{
+    fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void
+render_http(FILE *f, metrics_t *m)
+{
+    pthread_mutex_lock(&m->lock);
+    family(f, "puzzled_http_requests_total", "counter",
+           "HTTP requests answered, by route template, method and status.");
+    for (size_t i = 0; i < m->nseries; i++) {
+        const series_t *s = &m->series[i];
+
+        fprintf(f,
+                "puzzled_http_requests_total{route=\"%s\",method=\"%s\","
+                "code=\"%d\"} %" PRIu64 "\n",
+                s->route, s->method, s->code, s->count);
+    }
+    family(f, "puzzled_http_request_duration_seconds", "histogram",
+           "Time from a request's headers to its completion, by route.");
+    for (size_t i = 0; i < m->nroutes; i++) {
+        const histogram_t *h = &m->hist[i];
+        uint64_t cum = 0;
+
+        for (size_t b = 0; b < NBUCKETS; b++) {
+            cum += h->counts[b];
+            fprintf(f,
+                    "puzzled_http_request_duration_seconds_bucket{route=\"%s\","
+                    "le=\"%g\"} %" PRIu64 "\n",
+                    h->route, buckets[b], cum);
+        }
+        fprintf(f,
+                "puzzled_http_request_duration_seconds_bucket{route=\"%s\","
+                "le=\"+Inf\"} %" PRIu64 "\n",
+                h->route, h->count);
+        fprintf(f,
+                "puzzled_http_request_duration_seconds_sum{route=\"%s\"} "
+                "%.6f\n",
+                h->route, h->sum);
+        fprintf(f,
+                "puzzled_http_request_duration_seconds_count{route=\"%s\"} "
+                "%" PRIu64 "\n",
+                h->route, h->count);
+    }
+    pthread_mutex_unlock(&m->lock);
+}
+
+static void
+render_jobs(FILE *f, jobs_t *jobs)
+{
+    jobs_stats_t st;
+
+    jobs_get_stats(jobs, &st);
+    family(f, "puzzled_jobs_total", "counter",
+           "Jobs that ended, by final status.");
+    for (int s = 0; s < PZ_STATUS_COUNT_; s++) {
+        if (!pz_status_terminal(s)) {
+            continue;
+        }
+        fprintf(f, "puzzled_jobs_total{status=\"%s\"} %" PRIu64 "\n",
+                pz_status_name(s), st.ended[s]);
+    }
+    family(f, "puzzled_queue_length", "gauge",
+           "Jobs waiting for a solver thread.");
+    fprintf(f, "puzzled_queue_length %zu\n", st.queued);
+    family(f, "puzzled_queue_capacity", "gauge",
+           "Jobs the queue holds at most.");
+    fprintf(f, "puzzled_queue_capacity %zu\n", st.queue_cap);
+    family(f, "puzzled_jobs_running", "gauge", "Jobs on a solver thread now.");
+    fprintf(f, "puzzled_jobs_running %zu\n", st.running);
+    family(f, "puzzled_jobs_kept", "gauge",
+           "Jobs in the job table (queued, running and retained).");
+    fprintf(f, "puzzled_jobs_kept %zu\n", st.kept);
+    family(f, "puzzled_nodes_expanded_total", "counter",
+           "Search nodes expanded by all jobs, running ones included.");
+    fprintf(f, "puzzled_nodes_expanded_total %" PRIu64 "\n", st.nodes_expanded);
+    family(f, "puzzled_memory_budget_bytes_in_use", "gauge",
+           "Sum of the memory budgets of queued and running jobs.");
+    fprintf(f, "puzzled_memory_budget_bytes_in_use %zu\n", st.memory_in_use);
+    family(f, "puzzled_memory_cap_bytes", "gauge",
+           "Admission cap on puzzled_memory_budget_bytes_in_use.");
+    fprintf(f, "puzzled_memory_cap_bytes %zu\n", st.memory_cap);
+    family(f, "puzzled_table_memory_bytes", "gauge",
+           "Bytes of shared heuristic tables loaded.");
+    fprintf(f, "puzzled_table_memory_bytes 0\n");
+}
+
+char *
+metrics_render(metrics_t *m, jobs_t *jobs, const char *version, size_t *len)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+
+    *len = 0;
+    if (f == NULL) {
+        return NULL;
+    }
+    render_http(f, m);
+    render_jobs(f, jobs);
+    family(f, "puzzled_build_info", "gauge",
+           "Always 1; the labels describe the build.");
+    fprintf(f, "puzzled_build_info{version=\"%s\"} 1\n", version);
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    *len = size;
+    return buf;
+}

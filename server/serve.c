@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: MIT */
+/* serve.c - `puzzled serve`: startup, the wait for a signal, and shutdown.
+ *
+ * Threads: MHD's polling threads answer requests; the solver pool runs
+ * jobs; the libuv loop thread owns timers and signals; this (main) thread
+ * only starts everything, sleeps until a stop is requested, and then runs
+ * the shutdown steps in order: stop accepting, stop admitting and answer
+ * every waiting connection, cancel queued jobs, give running jobs the
+ * grace period and then cancel them, let connections drain (bounded),
+ * stop the daemon, join the workers, close the loop, free everything.
+ */
+#include "serve.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalogue.h"
+#include "config.h"
+#include "http.h"
+#include "jobs.h"
+#include "log.h"
+#include "loop.h"
+#include "metrics.h"
+#include "openapi.h"
+#include "pool.h"
+#include "version.h"
+
+/* How long shutdown waits for open connections after answering them. */
+#define SERVE_DRAIN_MS 3000
+
+/* How long cancelled jobs get to notice their flag. */
+#define SERVE_CANCEL_WAIT_MS 2000
+
+static pthread_mutex_t stop_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t stop_cond = PTHREAD_COND_INITIALIZER;
+static bool stop_requested;
+static int stop_signo;
+
+static void
+request_stop(int signo)
+{
+    bool again;
+
+    pthread_mutex_lock(&stop_lock);
+    again = stop_requested;
+    if (!again) {
+        stop_requested = true;
+        stop_signo = signo;
+        pthread_cond_signal(&stop_cond);
+    }
+    pthread_mutex_unlock(&stop_lock);
+    if (again) {
+        log_msg(LOG_WARN, "already shutting down");
+    }
+}
+
+void
+serve_stop(void)
+{
+    request_stop(0);
+}
+
+/* Called on the loop thread for SIGTERM and SIGINT. */
+static void
+on_signal(void *arg, int signo)
+{
+    (void)arg;
+    request_stop(signo);
+}
+
+/* Reads the whole file at path into an owned NUL-terminated buffer. */
+static char *
+read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t cap = 0;
+    size_t n = 0;
+
+    if (f == NULL) {
+        return NULL;
+    }
+    for (;;) {
+        size_t got;
+
+        if (cap - n < 4096) {
+            char *grown = realloc(buf, cap + 65536);
+
+            if (grown == NULL) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = grown;
+            cap += 65536;
+        }
+        got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) {
+            break;
+        }
+    }
+    if (ferror(f)) {
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Writes the port to path through a temporary file and a rename, so a
+ * reader never sees a partial number. */
+static bool
+write_port_file(const char *path, int port)
+{
+    char tmp[4096];
+    FILE *f;
+
+    if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+        return false;
+    }
+    f = fopen(tmp, "w");
+    if (f == NULL) {
+        return false;
+    }
+    if (fprintf(f, "%d\n", port) < 0 || fclose(f) != 0) {
+        remove(tmp);
+        return false;
+    }
+    return rename(tmp, path) == 0;
+}
+
+static void
+log_listening(const config_t *cfg, int port)
+{
+    cJSON *ev = log_begin(LOG_INFO, "listening");
+
+    cJSON_AddStringToObject(ev, "bind", cfg->bind);
+    cJSON_AddNumberToObject(ev, "port", port);
+    cJSON_AddStringToObject(ev, "version", pz_version());
+    cJSON_AddNumberToObject(ev, "workers", cfg->workers);
+    cJSON_AddNumberToObject(ev, "queue", cfg->queue);
+    cJSON_AddNumberToObject(ev, "memory_cap_mb",
+                            (double)(cfg->memory_cap >> 20));
+    cJSON_AddNumberToObject(ev, "max_memory_mb",
+                            (double)(cfg->policy.max_memory_bytes >> 20));
+    cJSON_AddNumberToObject(ev, "max_time_ms", (double)cfg->policy.max_time_ms);
+    cJSON_AddNumberToObject(ev, "cors_origins", cfg->ncors);
+    if (cfg->tables != NULL) {
+        cJSON_AddStringToObject(ev, "tables", cfg->tables);
+    }
+    log_end(ev);
+}
+
+/* Blocks until request_stop. */
+static int
+wait_for_stop(void)
+{
+    int signo;
+
+    pthread_mutex_lock(&stop_lock);
+    while (!stop_requested) {
+        pthread_cond_wait(&stop_cond, &stop_lock);
+    }
+    signo = stop_signo;
+    pthread_mutex_unlock(&stop_lock);
+    return signo;
+}
+
+static void
+shutdown_service(const config_t *cfg, jobs_t *jobs, http_t *http)
+{
+    bool idle;
+
+    /* New connections are refused from here; open ones get 503 for new
+     * solves and "Connection: close" on every reply. */
+    http_quiesce(http);
+    jobs_drain(jobs);
+    idle = jobs_wait_idle(jobs, cfg->grace_ms);
+    if (!idle) {
+        log_msg(LOG_INFO, "grace period over: cancelling running jobs");
+        jobs_cancel_running(jobs);
+        if (!jobs_wait_idle(jobs, SERVE_CANCEL_WAIT_MS)) {
+            log_msg(LOG_ERROR, "a job ignored cancellation; waiting for it");
+        }
+    }
+    if (!http_drain(http, SERVE_DRAIN_MS)) {
+        log_msg(LOG_WARN, "closing connections that stayed open");
+    }
+}
+
+int
+serve_main(int argc, char **argv)
+{
+    config_t cfg;
+    char *openapi_owned = NULL;
+    const char *openapi = (const char *)openapi_yaml_data;
+    size_t openapi_len = openapi_yaml_size;
+    char *catalogue = NULL;
+    cJSON *cat;
+    metrics_t *metrics = NULL;
+    jobs_t *jobs = NULL;
+    loop_t *loop = NULL;
+    pool_t *pool = NULL;
+    http_t *http = NULL;
+    jobs_config_t jcfg;
+    http_deps_t deps;
+    int port = 0;
+    int exit_code = 1;
+    int rc;
+
+    rc = config_parse(argc, argv, &cfg, stdout, stderr);
+    if (rc != 0) {
+        config_cleanup(&cfg);
+        return rc == 1 ? 0 : 2;
+    }
+    log_set_level(cfg.log_level);
+    pthread_mutex_lock(&stop_lock);
+    stop_requested = false;
+    stop_signo = 0;
+    pthread_mutex_unlock(&stop_lock);
+    /* MHD sends with MSG_NOSIGNAL; this is insurance for anything else. */
+    signal(SIGPIPE, SIG_IGN);
+    if (cfg.openapi != NULL) {
+        openapi_owned = read_file(cfg.openapi, &openapi_len);
+        if (openapi_owned == NULL) {
+            fprintf(stderr, "puzzled serve: cannot read --openapi file %s\n",
+                    cfg.openapi);
+            goto out;
+        }
+        openapi = openapi_owned;
+    }
+    cat = api_catalogue(&cfg.policy);
+    catalogue = cat != NULL ? cJSON_PrintUnformatted(cat) : NULL;
+    cJSON_Delete(cat);
+    if (catalogue == NULL) {
+        log_msg(LOG_ERROR, "out of memory building the catalogue");
+        goto out;
+    }
+    jcfg.queue = cfg.queue;
+    jcfg.memory_cap = cfg.memory_cap;
+    jcfg.retention_ms = cfg.retention_ms;
+    jcfg.max_jobs = cfg.max_jobs;
+    if (metrics_create(&metrics) != PZ_OK ||
+        jobs_create(&jcfg, &jobs) != PZ_OK) {
+        log_msg(LOG_ERROR, "out of memory at startup");
+        goto out;
+    }
+    /* The loop first: it installs the signal handlers before any other
+     * thread exists that a SIGTERM could otherwise kill us through. */
+    if (loop_start(jobs, on_signal, NULL, &loop) != PZ_OK ||
+        pool_start(jobs, cfg.workers, &pool) != PZ_OK) {
+        log_msg(LOG_ERROR, "could not start the service threads");
+        goto out;
+    }
+    deps.cfg = &cfg;
+    deps.jobs = jobs;
+    deps.loop = loop;
+    deps.metrics = metrics;
+    deps.catalogue = catalogue;
+    deps.catalogue_len = strlen(catalogue);
+    deps.openapi = openapi;
+    deps.openapi_len = openapi_len;
+    rc = http_start(&deps, &http, &port);
+    if (rc != PZ_OK) {
+        cJSON *ev = log_begin(LOG_ERROR, rc == PZ_EINVAL ? "bad bind address"
+                                                         : "could not listen");
+
+        cJSON_AddStringToObject(ev, "bind", cfg.bind);
+        cJSON_AddNumberToObject(ev, "port", cfg.port);
+        log_end(ev);
+        exit_code = rc == PZ_EINVAL ? 2 : 1;
+        goto out;
+    }
+    if (cfg.port_file != NULL && !write_port_file(cfg.port_file, port)) {
+        cJSON *ev = log_begin(LOG_ERROR, "could not write the port file");
+
+        cJSON_AddStringToObject(ev, "path", cfg.port_file);
+        log_end(ev);
+        goto out;
+    }
+    log_listening(&cfg, port);
+    {
+        int signo = wait_for_stop();
+        cJSON *ev = log_begin(LOG_INFO, "shutting down");
+
+        cJSON_AddStringToObject(ev, "signal",
+                                signo == SIGTERM  ? "SIGTERM"
+                                : signo == SIGINT ? "SIGINT"
+                                                  : "none");
+        cJSON_AddNumberToObject(ev, "grace_ms", cfg.grace_ms);
+        log_end(ev);
+    }
+    shutdown_service(&cfg, jobs, http);
+    exit_code = 0;
+out:
+    if (jobs != NULL && exit_code != 0) {
+        /* Startup failed after the pool started: nothing was admitted,
+         * but make sure no worker waits forever. */
+        jobs_drain(jobs);
+    }
+    http_stop(http);
+    pool_stop(pool);
+    loop_stop(loop);
+    jobs_destroy(jobs);
+    metrics_destroy(metrics);
+    cJSON_free(catalogue);
+    free(openapi_owned);
+    if (exit_code == 0) {
+        log_msg(LOG_INFO, "stopped");
+    }
+    config_cleanup(&cfg);
+    return exit_code;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* serve.h - `puzzled serve`: the HTTP solving service. */
+#ifndef PZ_SERVER_SERVE_H
+#define PZ_SERVER_SERVE_H
+
+/*
+ * Runs the service until SIGTERM or SIGINT (or serve_stop), then shuts
+ * down gracefully. argv[0] is the command name ("serve"); the options are
+ * described by `puzzled serve --help` (config.h). Returns the process exit
+ * code: 0 after a clean shutdown or --help, 1 when the service could not
+ * start (address in use, unreadable --openapi file), 2 for bad options.
+ * Only one serve_main may run in a process at a time. Thread: main.
+ */
+int serve_main(int argc, char **argv);
+
+/* Asks a running serve_main to shut down, as SIGTERM does. For tests
+ * that run the service in-process. Thread: any, but not from a signal
+ * handler. */
+void serve_stop(void);
+
+#endif
