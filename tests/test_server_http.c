@@ -1,0 +1,2766 @@
+/* SPDX-License-Identifier: MIT */
+/* test_server_http.c - HTTP integration tests of `puzzled serve` over libcurl.
+ */
+
+/*
+ * Design: every TCase runs the real binary (PZ_BINARY) on 127.0.0.1 with an
+ * ephemeral port that the daemon writes to a port file. The daemon is not a
+ * child of the test: a small monitor process forks and execs it and records
+ * its exit status in a file, so that the last test of a TCase, which runs
+ * in a forked Check child, can send SIGTERM and still assert that the
+ * daemon exited with status 0. Tests that need their own flags (admission,
+ * retention, shutdown) start and stop a private daemon inside the test.
+ *
+ * Responses are checked against openapi.yaml by a hand-written validator of
+ * the Job, Problem and job-list schemas (members, types, invariants), and
+ * every solution is replayed with the solver library on the input parsed
+ * independently here, then compared with published optimal lengths
+ * (/work/shared/reference: layouts.md for the 2x2x2 case, and the two
+ * 31-move 8-puzzle positions counted in depths.md).
+ */
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <check.h>
+#include <cjson/cJSON.h>
+
+#include "puzzle.h"
+#include "pz_error.h"
+#include "request.h"
+#include "search.h"
+
+/* Generous bounds: the machine is shared and sanitizer builds are slow. */
+#define START_TIMEOUT_MS 15000
+#define STOP_TIMEOUT_MS  15000
+#define HTTP_TIMEOUT_MS  20000
+
+/* --- small utilities --- */
+
+static int64_t
+now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+sleep_ms(int ms)
+{
+    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+/* Reads a whole small file into a NUL-terminated buffer, or NULL. */
+static char *
+read_file(const char *path, size_t *len_out)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t cap = 0;
+    size_t len = 0;
+
+    if (f == NULL) {
+        return NULL;
+    }
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            char *nb;
+
+            cap = cap == 0 ? 8192 : cap * 2;
+            nb = realloc(buf, cap);
+            if (nb == NULL) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t n = fread(buf + len, 1, 4096, f);
+
+        len += n;
+        if (n < 4096) {
+            break;
+        }
+    }
+    fclose(f);
+    buf[len] = '\0';
+    if (len_out != NULL) {
+        *len_out = len;
+    }
+    return buf;
+}
+
+/* --- the daemon under test --- */
+
+typedef struct srv {
+    pid_t pid;     /* the daemon */
+    pid_t monitor; /* our child: waits for the daemon, records its exit */
+    int port;      /* bound port from the port file */
+    char dir[64];  /* private temp dir: port, log, exit status */
+} srv_t;
+
+/* Runs in the monitor: starts the daemon, reports its pid on fd, waits
+ * for it and writes "exit N" or "signal N" to DIR/status. Never returns. */
+static void
+monitor_main(const srv_t *s, const char *const *extra, int fd)
+{
+    const char *argv[40];
+    char portfile[128];
+    char path[128];
+    int argc = 0;
+    int st = 0;
+    pid_t pid;
+    FILE *f;
+
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    snprintf(portfile, sizeof(portfile), "%s/port", s->dir);
+    argv[argc++] = PZ_BINARY;
+    argv[argc++] = "serve";
+    argv[argc++] = "--port";
+    argv[argc++] = "0";
+    argv[argc++] = "--bind";
+    argv[argc++] = "127.0.0.1";
+    argv[argc++] = "--port-file";
+    argv[argc++] = portfile;
+    for (int i = 0; extra != NULL && extra[i] != NULL && argc < 38; i++) {
+        argv[argc++] = extra[i];
+    }
+    argv[argc] = NULL;
+    pid = fork();
+    if (pid == 0) {
+        int log;
+
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        snprintf(path, sizeof(path), "%s/server.log", s->dir);
+        log = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (log >= 0) {
+            dup2(log, 1);
+            dup2(log, 2);
+            close(log);
+        }
+        close(fd);
+        execv(PZ_BINARY, (char *const *)argv);
+        _exit(127);
+    }
+    if (write(fd, &pid, sizeof(pid)) != (ssize_t)sizeof(pid)) {
+        _exit(1);
+    }
+    close(fd);
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    snprintf(path, sizeof(path), "%s/status.tmp", s->dir);
+    f = fopen(path, "w");
+    if (f != NULL) {
+        char final[128];
+
+        if (WIFEXITED(st)) {
+            fprintf(f, "exit %d\n", WEXITSTATUS(st));
+        } else {
+            fprintf(f, "signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : -1);
+        }
+        fclose(f);
+        snprintf(final, sizeof(final), "%s/status", s->dir);
+        rename(path, final);
+    }
+    _exit(0);
+}
+
+/* Prints the daemon's log to stderr (for a failing test). */
+static void
+srv_dump_log(const srv_t *s)
+{
+    char path[128];
+    char *log;
+
+    snprintf(path, sizeof(path), "%s/server.log", s->dir);
+    log = read_file(path, NULL);
+    fprintf(stderr, "---- %s ----\n%s\n---- end of log ----\n", path,
+            log != NULL ? log : "(no log)");
+    free(log);
+}
+
+/* Reads DIR/status: the daemon's exit code, 128+signal, or -1 while it
+ * still runs. */
+static int
+srv_status(const srv_t *s)
+{
+    char path[128];
+    char *text;
+    int v = -1;
+    int rc = -1;
+
+    snprintf(path, sizeof(path), "%s/status", s->dir);
+    text = read_file(path, NULL);
+    if (text == NULL) {
+        return -1;
+    }
+    if (sscanf(text, "exit %d", &v) == 1) {
+        rc = v;
+    } else if (sscanf(text, "signal %d", &v) == 1) {
+        rc = 128 + v;
+    } else {
+        rc = 255;
+    }
+    free(text);
+    return rc;
+}
+
+/* Starts the daemon with extra flags (NULL-terminated, may be NULL) and
+ * waits for its port. Returns 0, or -1 with a message on stderr. */
+static int
+srv_start(srv_t *s, const char *const *extra)
+{
+    int fds[2];
+    char path[128];
+    int64_t deadline;
+
+    memset(s, 0, sizeof(*s));
+    snprintf(s->dir, sizeof(s->dir), "/tmp/pz-http-XXXXXX");
+    if (mkdtemp(s->dir) == NULL || pipe(fds) != 0) {
+        perror("srv_start");
+        return -1;
+    }
+    fflush(NULL);
+    s->monitor = fork();
+    if (s->monitor < 0) {
+        perror("fork");
+        return -1;
+    }
+    if (s->monitor == 0) {
+        close(fds[0]);
+        monitor_main(s, extra, fds[1]);
+    }
+    close(fds[1]);
+    if (read(fds[0], &s->pid, sizeof(s->pid)) != (ssize_t)sizeof(s->pid)) {
+        close(fds[0]);
+        fprintf(stderr, "srv_start: the monitor did not start the daemon\n");
+        return -1;
+    }
+    close(fds[0]);
+    snprintf(path, sizeof(path), "%s/port", s->dir);
+    deadline = now_ms() + START_TIMEOUT_MS;
+    while (now_ms() < deadline) {
+        char *text = read_file(path, NULL);
+
+        if (text != NULL) {
+            long port = strtol(text, NULL, 10);
+
+            free(text);
+            if (port > 0 && port < 65536) {
+                s->port = (int)port;
+                return 0;
+            }
+        }
+        if (srv_status(s) >= 0) {
+            fprintf(stderr,
+                    "srv_start: the daemon exited with status %d "
+                    "before writing its port\n",
+                    srv_status(s));
+            srv_dump_log(s);
+            return -1;
+        }
+        sleep_ms(10);
+    }
+    fprintf(stderr, "srv_start: no port file after %d ms\n", START_TIMEOUT_MS);
+    srv_dump_log(s);
+    return -1;
+}
+
+/* Sends sig to the daemon and waits for it to exit. Returns its exit code
+ * (128+signal when killed by one), or -1 when it did not exit in time (it is
+ * then killed). Works from any process. */
+static int
+srv_signal_wait(srv_t *s, int sig, int timeout_ms)
+{
+    int64_t deadline = now_ms() + timeout_ms;
+    int rc;
+
+    if (s->pid > 0 && srv_status(s) < 0) {
+        kill(s->pid, sig);
+    }
+    while ((rc = srv_status(s)) < 0 && now_ms() < deadline) {
+        sleep_ms(10);
+    }
+    if (rc < 0) {
+        kill(s->pid, SIGKILL);
+        fprintf(stderr, "srv: the daemon did not exit within %d ms\n",
+                timeout_ms);
+    }
+    if (rc != 0) {
+        srv_dump_log(s);
+    }
+    return rc;
+}
+
+/* Stops the daemon with SIGTERM; returns as srv_signal_wait. */
+static int
+srv_stop(srv_t *s)
+{
+    return srv_signal_wait(s, SIGTERM, STOP_TIMEOUT_MS);
+}
+
+/* Kills the daemon if it still runs, reaps the monitor (when it is our
+ * child) and removes the temp dir. Safe to call twice. */
+static void
+srv_cleanup(srv_t *s)
+{
+    static const char *const files[] = { "port",       "server.log",  "status",
+                                         "status.tmp", "metrics.txt", NULL };
+    char path[128];
+
+    if (s->dir[0] == '\0') {
+        return;
+    }
+    if (s->pid > 0 && srv_status(s) < 0) {
+        kill(s->pid, SIGKILL);
+    }
+    if (s->monitor > 0) {
+        waitpid(s->monitor, NULL, 0);
+    }
+    for (int i = 0; files[i] != NULL; i++) {
+        snprintf(path, sizeof(path), "%s/%s", s->dir, files[i]);
+        unlink(path);
+    }
+    rmdir(s->dir);
+    memset(s, 0, sizeof(*s));
+}
+
+/* --- HTTP through libcurl --- */
+
+typedef struct http_req {
+    const char *method;       /* GET, POST, DELETE, ... */
+    const char *path;         /* "/v1/solve" */
+    const char *body;         /* NULL: no body */
+    size_t body_len;          /* 0: strlen(body) */
+    const char *content_type; /* NULL: application/json when a body */
+    const char *request_id;   /* X-Request-Id to send, or NULL */
+    bool chunked;             /* send the body chunked (no length) */
+    long timeout_ms;          /* 0: HTTP_TIMEOUT_MS */
+} http_req_t;
+
+typedef struct http_resp {
+    CURLcode rc; /* transfer result */
+    long status; /* HTTP status, 0 when none */
+    char *body;  /* owned, NUL-terminated */
+    size_t len;
+    char content_type[128];
+    char location[256];
+    char retry_after[32];
+    char request_id[128];
+    char allow[128];
+    int64_t elapsed_ms;
+} http_resp_t;
+
+static size_t
+on_body(char *data, size_t size, size_t n, void *user)
+{
+    http_resp_t *r = user;
+    size_t add = size * n;
+    char *nb = realloc(r->body, r->len + add + 1);
+
+    if (nb == NULL) {
+        return 0;
+    }
+    r->body = nb;
+    memcpy(r->body + r->len, data, add);
+    r->len += add;
+    r->body[r->len] = '\0';
+    return add;
+}
+
+static void
+copy_header(char *dst, size_t cap, const char *v, size_t n)
+{
+    while (n > 0 && (v[n - 1] == '\r' || v[n - 1] == '\n' || v[n - 1] == ' ')) {
+        n--;
+    }
+    while (n > 0 && *v == ' ') {
+        v++;
+        n--;
+    }
+    if (n >= cap) {
+        n = cap - 1;
+    }
+    memcpy(dst, v, n);
+    dst[n] = '\0';
+}
+
+static size_t
+on_header(char *data, size_t size, size_t n, void *user)
+{
+    http_resp_t *r = user;
+    size_t len = size * n;
+    static const struct {
+        const char *name;
+        size_t off;
+        size_t cap;
+    } wanted[] = {
+        { "content-type:", offsetof(http_resp_t, content_type), 128 },
+        { "location:", offsetof(http_resp_t, location), 256 },
+        { "retry-after:", offsetof(http_resp_t, retry_after), 32 },
+        { "x-request-id:", offsetof(http_resp_t, request_id), 128 },
+        { "allow:", offsetof(http_resp_t, allow), 128 },
+    };
+
+    /* A new status line (after 100 Continue) starts a new header set. */
+    if (len >= 5 && strncmp(data, "HTTP/", 5) == 0) {
+        for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
+            ((char *)r + wanted[i].off)[0] = '\0';
+        }
+        return len;
+    }
+    for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
+        size_t nl = strlen(wanted[i].name);
+
+        if (len > nl && strncasecmp(data, wanted[i].name, nl) == 0) {
+            copy_header((char *)r + wanted[i].off, wanted[i].cap, data + nl,
+                        len - nl);
+        }
+    }
+    return len;
+}
+
+typedef struct chunk_src {
+    const char *p;
+    size_t left;
+} chunk_src_t;
+
+static size_t
+on_read(char *buf, size_t size, size_t n, void *user)
+{
+    chunk_src_t *src = user;
+    size_t take = size * n < src->left ? size * n : src->left;
+
+    /* Hand out at most 16 bytes per call so the body really is chunked. */
+    if (take > 16) {
+        take = 16;
+    }
+    memcpy(buf, src->p, take);
+    src->p += take;
+    src->left -= take;
+    return take;
+}
+
+static void
+http_resp_free(http_resp_t *r)
+{
+    free(r->body);
+    memset(r, 0, sizeof(*r));
+}
+
+/*
+ * Performs rq on 127.0.0.1:port. h is a handle to reuse (keep-alive), or
+ * NULL for a one-off one. Fills r (free with http_resp_free). Returns the
+ * curl result.
+ */
+static CURLcode
+http_send(CURL *h, int port, const http_req_t *rq, http_resp_t *r)
+{
+    CURL *own = NULL;
+    struct curl_slist *hdrs = NULL;
+    char url[512];
+    char line[256];
+    chunk_src_t src = { NULL, 0 };
+    int64_t t0 = now_ms();
+    size_t blen = 0;
+
+    memset(r, 0, sizeof(*r));
+    if (h == NULL) {
+        h = own = curl_easy_init();
+    } else {
+        curl_easy_reset(h);
+    }
+    if (h == NULL) {
+        r->rc = CURLE_FAILED_INIT;
+        return r->rc;
+    }
+    snprintf(url, sizeof(url), "http://127.0.0.1:%d%s", port, rq->path);
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
+                     rq->timeout_ms > 0 ? rq->timeout_ms : HTTP_TIMEOUT_MS);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, r);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, r);
+    hdrs = curl_slist_append(hdrs, "Expect:");
+    if (rq->request_id != NULL) {
+        snprintf(line, sizeof(line), "X-Request-Id: %s", rq->request_id);
+        hdrs = curl_slist_append(hdrs, line);
+    }
+    if (rq->body != NULL) {
+        blen = rq->body_len != 0 ? rq->body_len : strlen(rq->body);
+        snprintf(line, sizeof(line), "Content-Type: %s",
+                 rq->content_type != NULL ? rq->content_type
+                                          : "application/json");
+        hdrs = curl_slist_append(hdrs, line);
+        if (rq->chunked) {
+            src.p = rq->body;
+            src.left = blen;
+            hdrs = curl_slist_append(hdrs, "Transfer-Encoding: chunked");
+            curl_easy_setopt(h, CURLOPT_POST, 1L);
+            curl_easy_setopt(h, CURLOPT_READFUNCTION, on_read);
+            curl_easy_setopt(h, CURLOPT_READDATA, &src);
+        } else {
+            curl_easy_setopt(h, CURLOPT_POSTFIELDS, rq->body);
+            curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)blen);
+        }
+        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, rq->method);
+    } else if (strcmp(rq->method, "GET") == 0) {
+        curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+    } else {
+        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, rq->method);
+    }
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+    r->rc = curl_easy_perform(h);
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &r->status);
+    r->elapsed_ms = now_ms() - t0;
+    /* The header list must outlive the transfer, not the handle. */
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
+    curl_slist_free_all(hdrs);
+    if (own != NULL) {
+        curl_easy_cleanup(own);
+    }
+    if (r->body == NULL) {
+        r->body = calloc(1, 1);
+    }
+    return r->rc;
+}
+
+/* Shorthands: one-off GET / POST JSON / DELETE. */
+static CURLcode
+http_get(int port, const char *path, http_resp_t *r)
+{
+    http_req_t rq = { .method = "GET", .path = path };
+
+    return http_send(NULL, port, &rq, r);
+}
+
+static CURLcode
+http_post(int port, const char *path, const char *json, http_resp_t *r)
+{
+    http_req_t rq = { .method = "POST", .path = path, .body = json };
+
+    return http_send(NULL, port, &rq, r);
+}
+
+static CURLcode
+http_delete(int port, const char *path, http_resp_t *r)
+{
+    http_req_t rq = { .method = "DELETE", .path = path };
+
+    return http_send(NULL, port, &rq, r);
+}
+
+/* --- response validation against openapi.yaml --- */
+
+/* Thread-local so the concurrency test's threads can validate too. */
+static _Thread_local char vmsg[512];
+
+static const char *
+vfail(const char *fmt, const char *a, const char *b)
+{
+    snprintf(vmsg, sizeof(vmsg), fmt, a != NULL ? a : "", b != NULL ? b : "");
+    return vmsg;
+}
+
+static bool
+is_int(const cJSON *v)
+{
+    return cJSON_IsNumber(v) &&
+           v->valuedouble == (double)(int64_t)v->valuedouble;
+}
+
+static bool
+in_list(const char *s, const char *const *list)
+{
+    for (int i = 0; list[i] != NULL; i++) {
+        if (strcmp(s, list[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Every member of o is in known, every one of required is present. */
+static const char *
+check_members(const cJSON *o,
+              const char *what,
+              const char *const *known,
+              const char *const *required)
+{
+    if (!cJSON_IsObject(o)) {
+        return vfail("%s is not an object%s", what, NULL);
+    }
+    for (const cJSON *c = o->child; c != NULL; c = c->next) {
+        if (c->string == NULL || !in_list(c->string, known)) {
+            return vfail("%s has a member the schema does not know: %s", what,
+                         c->string);
+        }
+    }
+    for (int i = 0; required[i] != NULL; i++) {
+        if (cJSON_GetObjectItemCaseSensitive(o, required[i]) == NULL) {
+            return vfail("%s lacks the required member %s", what, required[i]);
+        }
+    }
+    return NULL;
+}
+
+static bool
+valid_status(const char *s)
+{
+    for (int i = 0; i < PZ_STATUS_COUNT_; i++) {
+        if (strcmp(s, pz_status_name(i)) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The error-code table's index of code, or 0 (PZ_OK) when unknown. */
+static int
+code_rc(const char *code)
+{
+    for (int rc = PZ_ERR_FIRST_ + 1; rc < PZ_ERR_LAST_; rc++) {
+        if (strcmp(pz_strerror(rc), code) == 0) {
+            return rc;
+        }
+    }
+    return PZ_OK;
+}
+
+static bool
+valid_timestamp(const cJSON *v)
+{
+    int y, mo, d, h, mi, s, ms;
+    char z = 0;
+
+    if (cJSON_IsNull(v)) {
+        return true;
+    }
+    return cJSON_IsString(v) && strlen(v->valuestring) == 24 &&
+           sscanf(v->valuestring, "%4d-%2d-%2dT%2d:%2d:%2d.%3d%c", &y, &mo, &d,
+                  &h, &mi, &s, &ms, &z) == 8 &&
+           z == 'Z' && mo >= 1 && mo <= 12 && d >= 1 && d <= 31;
+}
+
+static const char *
+check_stats(const cJSON *o)
+{
+    static const char *const u64s[] = {
+        "nodes_expanded",    "nodes_generated",  "duplicates",
+        "open_size",         "frontier_forward", "frontier_backward",
+        "peak_memory_bytes", "nodes_per_second", NULL,
+    };
+    static const char *const small[] = { "depth_bound", "iterations",
+                                         "heuristic_at_start", "best_length",
+                                         NULL };
+    static const char *const all[] = {
+        "nodes_expanded",     "nodes_generated",
+        "duplicates",         "open_size",
+        "frontier_forward",   "frontier_backward",
+        "peak_memory_bytes",  "nodes_per_second",
+        "depth_bound",        "iterations",
+        "heuristic_at_start", "best_length",
+        "elapsed_ms",         NULL,
+    };
+    const char *why = check_members(o, "stats", all, all);
+    const cJSON *e;
+
+    if (why != NULL) {
+        return why;
+    }
+    for (int i = 0; u64s[i] != NULL; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, u64s[i]);
+
+        if (!is_int(v) || v->valuedouble < 0) {
+            return vfail("stats.%s is not a non-negative integer%s", u64s[i],
+                         NULL);
+        }
+    }
+    for (int i = 0; small[i] != NULL; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, small[i]);
+
+        if (!is_int(v) || v->valuedouble < -1) {
+            return vfail("stats.%s is not an integer >= -1%s", small[i], NULL);
+        }
+    }
+    e = cJSON_GetObjectItemCaseSensitive(o, "elapsed_ms");
+    if (!cJSON_IsNumber(e) || e->valuedouble < 0) {
+        return vfail("stats.elapsed_ms is not a number >= 0%s%s", NULL, NULL);
+    }
+    return NULL;
+}
+
+static const char *
+check_solution(const cJSON *o, const char *metric)
+{
+    static const char *const known[] = { "moves",  "tiles",   "text", "length",
+                                         "metric", "optimal", NULL };
+    static const char *const req[] = { "moves",  "text",    "length",
+                                       "metric", "optimal", NULL };
+    const char *why = check_members(o, "solution", known, req);
+    const cJSON *moves = cJSON_GetObjectItemCaseSensitive(o, "moves");
+    const cJSON *tiles = cJSON_GetObjectItemCaseSensitive(o, "tiles");
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(o, "text");
+    const cJSON *length = cJSON_GetObjectItemCaseSensitive(o, "length");
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "metric");
+    char joined[PZ_SOLUTION_MAX * 8];
+    size_t used = 0;
+
+    if (why != NULL) {
+        return why;
+    }
+    if (!cJSON_IsArray(moves) || !cJSON_IsString(text) || !is_int(length) ||
+        !cJSON_IsString(m) ||
+        !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(o, "optimal"))) {
+        return vfail("solution members have the wrong types%s%s", NULL, NULL);
+    }
+    if ((int)length->valuedouble != cJSON_GetArraySize(moves)) {
+        return vfail("solution.length differs from the number of moves%s%s",
+                     NULL, NULL);
+    }
+    if (tiles != NULL &&
+        (!cJSON_IsArray(tiles) ||
+         cJSON_GetArraySize(tiles) != cJSON_GetArraySize(moves))) {
+        return vfail("solution.tiles does not match the moves%s%s", NULL, NULL);
+    }
+    if (metric != NULL && strcmp(m->valuestring, metric) != 0) {
+        return vfail("solution.metric %s differs from the job's %s",
+                     m->valuestring, metric);
+    }
+    joined[0] = '\0';
+    for (const cJSON *c = moves->child; c != NULL; c = c->next) {
+        if (!cJSON_IsString(c)) {
+            return vfail("a move is not a string%s%s", NULL, NULL);
+        }
+        used += (size_t)snprintf(joined + used, sizeof(joined) - used, "%s%s",
+                                 used > 0 ? " " : "", c->valuestring);
+        if (used >= sizeof(joined)) {
+            return vfail("the moves are too long%s%s", NULL, NULL);
+        }
+    }
+    if (strcmp(joined, text->valuestring) != 0) {
+        return vfail("solution.text '%s' is not the moves joined: '%s'",
+                     text->valuestring, joined);
+    }
+    return NULL;
+}
+
+static const char *
+check_run_error(const cJSON *o)
+{
+    static const char *const m[] = { "code", "detail", NULL };
+    const char *why = check_members(o, "error", m, m);
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(o, "code");
+
+    if (why != NULL) {
+        return why;
+    }
+    if (!cJSON_IsString(code) || code_rc(code->valuestring) == PZ_OK) {
+        return vfail("error.code is not a known code%s%s", NULL, NULL);
+    }
+    return NULL;
+}
+
+/* Members shared by a Job and a Run: engine, heuristic, weight, solution,
+ * optimal, error, stats. status is the run's (or job's) status. */
+static const char *
+check_run_part(const cJSON *o, const char *status, const char *metric)
+{
+    const cJSON *sol = cJSON_GetObjectItemCaseSensitive(o, "solution");
+    const cJSON *opt = cJSON_GetObjectItemCaseSensitive(o, "optimal");
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "weight");
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(o, "error");
+    const char *why;
+
+    if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "engine")) ||
+        !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "heuristic"))) {
+        return vfail("engine and heuristic must be strings%s%s", NULL, NULL);
+    }
+    if (w != NULL && (!cJSON_IsNumber(w) || w->valuedouble < 1)) {
+        return vfail("weight must be a number >= 1%s%s", NULL, NULL);
+    }
+    if (opt != NULL && !cJSON_IsBool(opt)) {
+        return vfail("optimal must be a boolean%s%s", NULL, NULL);
+    }
+    if (strcmp(status, "solved") == 0) {
+        if (cJSON_IsNull(sol) || opt == NULL) {
+            return vfail("status solved without a solution and optimal%s%s",
+                         NULL, NULL);
+        }
+        if ((why = check_solution(sol, metric)) != NULL) {
+            return why;
+        }
+        if (cJSON_IsTrue(opt) !=
+            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sol, "optimal"))) {
+            return vfail("optimal differs from solution.optimal%s%s", NULL,
+                         NULL);
+        }
+    } else if (!cJSON_IsNull(sol) || opt != NULL) {
+        return vfail("status %s with a solution or optimal member%s", status,
+                     NULL);
+    }
+    if (err != NULL && (why = check_run_error(err)) != NULL) {
+        return why;
+    }
+    return check_stats(cJSON_GetObjectItemCaseSensitive(o, "stats"));
+}
+
+static const char *
+check_limits(const cJSON *o)
+{
+    static const char *const m[] = { "time_ms",   "memory_mb",     "max_nodes",
+                                     "max_depth", "target_length", NULL };
+    const char *why = check_members(o, "limits", m, m);
+
+    if (why != NULL) {
+        return why;
+    }
+    for (int i = 0; m[i] != NULL; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, m[i]);
+
+        if (!is_int(v) || v->valuedouble < 0) {
+            return vfail("limits.%s is not a non-negative integer%s", m[i],
+                         NULL);
+        }
+    }
+    return NULL;
+}
+
+/* Validates j as the schema Job of openapi.yaml; NULL when it conforms. */
+static const char *
+check_job(const cJSON *j)
+{
+    static const char *const known[] = {
+        "id",
+        "status",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "puzzle",
+        "size",
+        "metric",
+        "scramble",
+        "state",
+        "goal",
+        "limits",
+        "requested_engine",
+        "requested_optimal",
+        "engine",
+        "heuristic",
+        "weight",
+        "solution",
+        "optimal",
+        "error",
+        "stats",
+        "runs",
+        NULL,
+    };
+    static const char *const req[] = {
+        "id",          "status",    "created_at",       "started_at",
+        "finished_at", "puzzle",    "metric",           "state",
+        "goal",        "limits",    "requested_engine", "requested_optimal",
+        "engine",      "heuristic", "solution",         "stats",
+        NULL,
+    };
+    static const char *const strings[] = {
+        "id", "puzzle", "metric", "state", "goal", "requested_engine", NULL
+    };
+    static const char *const metrics[] = { "htm", "qtm", "moves", NULL };
+    const char *why = check_members(j, "job", known, req);
+    const cJSON *status = cJSON_GetObjectItemCaseSensitive(j, "status");
+    const cJSON *size = cJSON_GetObjectItemCaseSensitive(j, "size");
+    const cJSON *scramble = cJSON_GetObjectItemCaseSensitive(j, "scramble");
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(j, "runs");
+    const cJSON *started = cJSON_GetObjectItemCaseSensitive(j, "started_at");
+    const cJSON *finished = cJSON_GetObjectItemCaseSensitive(j, "finished_at");
+    const char *metric;
+    int r = 0;
+    int c = 0;
+    char extra = 0;
+
+    if (why != NULL) {
+        return why;
+    }
+    for (int i = 0; strings[i] != NULL; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, strings[i]);
+
+        if (!cJSON_IsString(v) ||
+            (strcmp(strings[i], "id") == 0 &&
+             (v->valuestring[0] == '\0' || strlen(v->valuestring) > 64))) {
+            return vfail("job.%s is not a valid string%s", strings[i], NULL);
+        }
+    }
+    if (!cJSON_IsString(status) || !valid_status(status->valuestring)) {
+        return vfail("job.status is not a status name%s%s", NULL, NULL);
+    }
+    metric = cJSON_GetObjectItemCaseSensitive(j, "metric")->valuestring;
+    if (!in_list(metric, metrics)) {
+        return vfail("job.metric '%s' is not htm, qtm or moves%s", metric,
+                     NULL);
+    }
+    if (size != NULL &&
+        (!cJSON_IsString(size) ||
+         sscanf(size->valuestring, "%dx%d%c", &r, &c, &extra) != 2)) {
+        return vfail("job.size is not ROWSxCOLS%s%s", NULL, NULL);
+    }
+    if (scramble != NULL && !cJSON_IsString(scramble)) {
+        return vfail("job.scramble is not a string%s%s", NULL, NULL);
+    }
+    if (!cJSON_IsBool(
+            cJSON_GetObjectItemCaseSensitive(j, "requested_optimal"))) {
+        return vfail("job.requested_optimal is not a boolean%s%s", NULL, NULL);
+    }
+    if (!valid_timestamp(cJSON_GetObjectItemCaseSensitive(j, "created_at")) ||
+        cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "created_at")) ||
+        !valid_timestamp(started) || !valid_timestamp(finished)) {
+        return vfail("job timestamps are not RFC 3339 UTC with ms%s%s", NULL,
+                     NULL);
+    }
+    if (strcmp(status->valuestring, "queued") == 0 ||
+        strcmp(status->valuestring, "running") == 0) {
+        if (!cJSON_IsNull(finished)) {
+            return vfail("job.status %s with finished_at set%s",
+                         status->valuestring, NULL);
+        }
+        if ((strcmp(status->valuestring, "running") == 0) ==
+            cJSON_IsNull(started)) {
+            return vfail("job.status %s disagrees with started_at%s",
+                         status->valuestring, NULL);
+        }
+    } else if (cJSON_IsNull(finished)) {
+        return vfail("job.status %s (final) without finished_at%s",
+                     status->valuestring, NULL);
+    }
+    if ((why = check_limits(cJSON_GetObjectItemCaseSensitive(j, "limits"))) !=
+        NULL) {
+        return why;
+    }
+    if ((why = check_run_part(j, status->valuestring, metric)) != NULL) {
+        return why;
+    }
+    if (runs != NULL) {
+        static const char *const rk[] = { "status", "engine",   "heuristic",
+                                          "weight", "solution", "optimal",
+                                          "error",  "stats",    NULL };
+        static const char *const rr[] = { "status",   "engine", "heuristic",
+                                          "solution", "stats",  NULL };
+
+        if (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) < 1 ||
+            cJSON_GetArraySize(runs) > API_ENGINES_MAX) {
+            return vfail("job.runs is not an array of 1..8 runs%s%s", NULL,
+                         NULL);
+        }
+        for (const cJSON *run = runs->child; run != NULL; run = run->next) {
+            const cJSON *st = cJSON_GetObjectItemCaseSensitive(run, "status");
+
+            if ((why = check_members(run, "run", rk, rr)) != NULL) {
+                return why;
+            }
+            if (!cJSON_IsString(st) || !valid_status(st->valuestring)) {
+                return vfail("run.status is not a status name%s%s", NULL, NULL);
+            }
+            if ((why = check_run_part(run, st->valuestring, metric)) != NULL) {
+                return why;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Validates a problem+json reply with the expected HTTP status and code
+ * (code NULL: any code of that status). NULL when it conforms. */
+static const char *
+check_problem(const http_resp_t *r, long status, const char *code)
+{
+    cJSON *p = cJSON_ParseWithLength(r->body, r->len);
+    const cJSON *type, *title, *st, *detail, *cd, *field, *pos;
+    char want_type[96];
+    const char *why = NULL;
+    int rc;
+
+    if (r->status != status) {
+        snprintf(vmsg, sizeof(vmsg), "HTTP status %ld, expected %ld: %.300s",
+                 r->status, status, r->body);
+        cJSON_Delete(p);
+        return vmsg;
+    }
+    if (strncmp(r->content_type, "application/problem+json", 24) != 0) {
+        why = vfail("content type '%s' is not application/problem+json%s",
+                    r->content_type, NULL);
+        goto out;
+    }
+    if (!cJSON_IsObject(p)) {
+        why = vfail("the problem body is not a JSON object: %.300s%s", r->body,
+                    NULL);
+        goto out;
+    }
+    type = cJSON_GetObjectItemCaseSensitive(p, "type");
+    title = cJSON_GetObjectItemCaseSensitive(p, "title");
+    st = cJSON_GetObjectItemCaseSensitive(p, "status");
+    detail = cJSON_GetObjectItemCaseSensitive(p, "detail");
+    cd = cJSON_GetObjectItemCaseSensitive(p, "code");
+    field = cJSON_GetObjectItemCaseSensitive(p, "field");
+    pos = cJSON_GetObjectItemCaseSensitive(p, "position");
+    if (!cJSON_IsString(type) || !cJSON_IsString(title) || !is_int(st) ||
+        !cJSON_IsString(detail) || detail->valuestring[0] == '\0' ||
+        !cJSON_IsString(cd)) {
+        why = vfail("the problem lacks type/title/status/detail/code: %.300s%s",
+                    r->body, NULL);
+        goto out;
+    }
+    rc = code_rc(cd->valuestring);
+    if (rc == PZ_OK) {
+        why = vfail("code '%s' is not in pz_error.h%s", cd->valuestring, NULL);
+        goto out;
+    }
+    if (code != NULL && strcmp(cd->valuestring, code) != 0) {
+        why = vfail("code '%s', expected '%s'", cd->valuestring, code);
+        goto out;
+    }
+    snprintf(want_type, sizeof(want_type), "/problems/%s", cd->valuestring);
+    if (strcmp(type->valuestring, want_type) != 0) {
+        why = vfail("type '%s', expected '%s'", type->valuestring, want_type);
+        goto out;
+    }
+    if ((long)st->valuedouble != status || pz_http_status(rc) != status) {
+        why = vfail("the status member or the code's status differs from the "
+                    "HTTP status (code %s)%s",
+                    cd->valuestring, NULL);
+        goto out;
+    }
+    if (strcmp(title->valuestring, pz_errtitle(rc)) != 0) {
+        why = vfail("title '%s' is not the code's title '%s'",
+                    title->valuestring, pz_errtitle(rc));
+        goto out;
+    }
+    if (field != NULL &&
+        (!cJSON_IsString(field) || field->valuestring[0] != '/')) {
+        why = vfail("field is not a JSON pointer%s%s", NULL, NULL);
+        goto out;
+    }
+    if (pos != NULL && (!is_int(pos) || pos->valuedouble < 0)) {
+        why = vfail("position is not a non-negative integer%s%s", NULL, NULL);
+        goto out;
+    }
+out:
+    cJSON_Delete(p);
+    return why;
+}
+
+/* The problem member name of r as a string ("" when absent). */
+static void
+problem_member(const http_resp_t *r, const char *name, char *out, size_t cap)
+{
+    cJSON *p = cJSON_ParseWithLength(r->body, r->len);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, name);
+
+    out[0] = '\0';
+    if (cJSON_IsString(v)) {
+        snprintf(out, cap, "%s", v->valuestring);
+    } else if (cJSON_IsNumber(v)) {
+        snprintf(out, cap, "%.0f", v->valuedouble);
+    }
+    cJSON_Delete(p);
+}
+
+#define ASSERT_PROBLEM(r, st, code)                          \
+    do {                                                     \
+        const char *why_ = check_problem((r), (st), (code)); \
+        ck_assert_msg(why_ == NULL, "%s", why_);             \
+    } while (0)
+
+/* Parses r as a Job, asserts it conforms, returns the owned tree. */
+static cJSON *
+job_of(const http_resp_t *r)
+{
+    cJSON *j;
+    const char *why;
+
+    ck_assert_msg(r->rc == CURLE_OK, "transfer failed: %s",
+                  curl_easy_strerror(r->rc));
+    ck_assert_msg(strncmp(r->content_type, "application/json", 16) == 0,
+                  "content type '%s'", r->content_type);
+    j = cJSON_ParseWithLength(r->body, r->len);
+    ck_assert_msg(j != NULL, "not JSON: %.300s", r->body);
+    why = check_job(j);
+    ck_assert_msg(why == NULL, "job does not match openapi.yaml: %s\n%.2000s",
+                  why, r->body);
+    return j;
+}
+
+static const char *
+jstr(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static bool
+job_terminal(const cJSON *j)
+{
+    const char *s = jstr(j, "status");
+
+    return strcmp(s, "queued") != 0 && strcmp(s, "running") != 0;
+}
+
+/* --- replaying answers with the solver library --- */
+
+/*
+ * Parses the request's input here, independently of the server, replays
+ * the solution text from the job with the puzzle's own scramble parser and
+ * checks that it lands on the goal. Returns NULL or a message; *len_out
+ * gets the solution length.
+ */
+static const char *
+replay_check(const char *puzzle,
+             const char *metric,
+             const char *scramble,
+             const char *state_json,
+             const cJSON *job,
+             int *len_out)
+{
+    pz_params_t prm = { 0, 0, PZ_METRIC_DEFAULT };
+    pz_puzzle_t *p = NULL;
+    pz_state_t start;
+    pz_state_t goal;
+    pz_state_t end;
+    pz_diag_t d;
+    const cJSON *sol = cJSON_GetObjectItemCaseSensitive(job, "solution");
+    const char *why = NULL;
+
+    *len_out = -1;
+    pz_diag_clear(&d);
+    if (metric != NULL) {
+        prm.metric = strcmp(metric, "qtm") == 0 ? PZ_METRIC_QTM : PZ_METRIC_HTM;
+    }
+    if (!cJSON_IsObject(sol)) {
+        return vfail("the job has no solution (status %s)%s",
+                     jstr(job, "status"), NULL);
+    }
+    if (puzzle_create(puzzle, &prm, &p, &d) != PZ_OK) {
+        return vfail("puzzle_create(%s): %s", puzzle, d.detail);
+    }
+    if (scramble != NULL) {
+        if (puzzle_parse_scramble(p, scramble, &start, &d) != PZ_OK) {
+            why =
+                vfail("the scramble does not parse here: %s%s", d.detail, NULL);
+            goto out;
+        }
+    } else {
+        cJSON *sj = cJSON_Parse(state_json);
+        int ints[256];
+        pz_input_t in;
+        int rc = api_state_input(sj, ints, 256, &in, &d);
+
+        if (rc == PZ_OK) {
+            rc = puzzle_parse_state(p, &in, &start, &d);
+        }
+        cJSON_Delete(sj);
+        if (rc != PZ_OK) {
+            why = vfail("the state does not parse here: %s%s", d.detail, NULL);
+            goto out;
+        }
+    }
+    puzzle_goal(p, &goal);
+    end = start;
+    if (p->ops->apply_scramble(p, jstr(sol, "text"), &end, &d) != PZ_OK) {
+        why = vfail("the solution '%s' does not parse: %s", jstr(sol, "text"),
+                    d.detail);
+        goto out;
+    }
+    if (!puzzle_equal(p, &end, &goal)) {
+        why = vfail("the solution '%s' does not reach the goal%s",
+                    jstr(sol, "text"), NULL);
+        goto out;
+    }
+    *len_out =
+        (int)cJSON_GetObjectItemCaseSensitive(sol, "length")->valuedouble;
+out:
+    puzzle_destroy(p);
+    return why;
+}
+
+/* --- request bodies used by several tests --- */
+
+/* layouts.md: the 2x2x2 after R U' R' F' then U, optimal 5 quarter turns;
+ * the same cube as 24 colour numbers in the reference layout. */
+#define CUBE2_SCRAMBLE    "R U' R' F' U"
+#define CUBE2_ARRAY       "[2,5,5,0,1,1,4,2,2,2,3,4,3,5,0,0,4,4,1,0,3,1,3,5]"
+#define CUBE2_OPTIMAL_QTM 5
+
+/* The two 8-puzzle positions at distance 31 from 1..8 then blank (the
+ * depth-31 count of 2 in depths.md; confirmed by a breadth-first search). */
+#define EIGHT_HARD_A       "[8,6,7,2,5,4,3,0,1]"
+#define EIGHT_HARD_B       "[6,4,7,8,5,0,3,2,1]"
+#define EIGHT_HARD_OPTIMAL 31
+
+/* A job that searches until its time runs out or it is cancelled: Korf's
+ * 15-puzzle instance 1 (optimal 57) with IDA* and no heuristic, which needs
+ * no memory and cannot finish in a test's lifetime. */
+static void
+long_job_body(char *buf, size_t len, int time_ms, int memory_mb, int wait_ms)
+{
+    snprintf(buf, len,
+             "{\"puzzle\":\"15-puzzle\","
+             "\"state\":[14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3],"
+             "\"goal\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15],"
+             "\"engine\":\"idastar\",\"heuristic\":\"none\","
+             "\"time_ms\":%d,\"memory_mb\":%d,\"wait_ms\":%d}",
+             time_ms, memory_mb, wait_ms);
+}
+
+/* POSTs body and returns the job id (owned) from a 200/202 reply; status
+ * in *status. NULL when the reply has no job. */
+static char *
+submit(int port, const char *body, long *status, http_resp_t *keep)
+{
+    http_resp_t r;
+    cJSON *j;
+    char *id = NULL;
+
+    http_post(port, "/v1/solve", body, &r);
+    *status = r.status;
+    if (r.status == 200 || r.status == 202) {
+        j = job_of(&r);
+        id = strdup(jstr(j, "id"));
+        cJSON_Delete(j);
+    }
+    if (keep != NULL) {
+        *keep = r;
+    } else {
+        http_resp_free(&r);
+    }
+    return id;
+}
+
+/* GET /v1/jobs/{id}?wait_ms=w; returns the validated job (owned). */
+static cJSON *
+get_job(int port, const char *id, int wait_ms, http_resp_t *keep)
+{
+    char path[160];
+    http_resp_t r;
+    cJSON *j;
+
+    snprintf(path, sizeof(path), "/v1/jobs/%s?wait_ms=%d", id, wait_ms);
+    http_get(port, path, &r);
+    ck_assert_msg(r.status == 200, "GET %s: %ld %.300s", path, r.status,
+                  r.body);
+    j = job_of(&r);
+    if (keep != NULL) {
+        *keep = r;
+    } else {
+        http_resp_free(&r);
+    }
+    return j;
+}
+
+static void
+cancel_job(int port, const char *id)
+{
+    char path[160];
+    http_resp_t r;
+
+    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
+    http_delete(port, path, &r);
+    http_resp_free(&r);
+}
+
+/* --- the shared daemon of a TCase --- */
+
+static srv_t g_srv;
+
+static void
+setup_default(void)
+{
+    ck_assert_msg(srv_start(&g_srv, NULL) == 0, "the daemon did not start");
+}
+
+static void
+teardown_default(void)
+{
+    srv_cleanup(&g_srv);
+}
+
+/* The last test of each TCase with the shared daemon. */
+START_TEST(test_server_http_serve_sigterm_exits_zero)
+{
+    http_resp_t r;
+
+    /* Still serving after the TCase's tests, then a clean exit. */
+    http_get(g_srv.port, "/healthz", &r);
+    ck_assert_int_eq(r.status, 200);
+    http_resp_free(&r);
+    ck_assert_int_eq(srv_stop(&g_srv), 0);
+}
+END_TEST
+
+/* ======================================================================= */
+/* contract: openapi.yaml agrees with the code's tables */
+
+/* Collects the items of components.schemas.<schema>.<key> (an enum's
+ * "- item" lines or a properties map's "name:" lines) from openapi.yaml. */
+static int
+yaml_items(const char *text,
+           const char *schema,
+           const char *key,
+           char items[][48],
+           int cap)
+{
+    char head[96];
+    char sub[64];
+    const char *p;
+    int n = 0;
+
+    snprintf(head, sizeof(head), "\n    %s:\n", schema);
+    snprintf(sub, sizeof(sub), "\n      %s:", key);
+    p = strstr(text, "\ncomponents:\n");
+    p = p != NULL ? strstr(p, head) : NULL;
+    if (p == NULL) {
+        return -1;
+    }
+    p += strlen(head) - 1;
+    /* The key must belong to this schema: before the next 4-space key. */
+    for (const char *q = p; *q != '\0';) {
+        const char *eol = strchr(q + 1, '\n');
+
+        if (strncmp(q, sub, strlen(sub)) == 0) {
+            p = eol;
+            break;
+        }
+        if (eol == NULL || (strncmp(eol, "\n    ", 5) == 0 && eol[5] != ' ')) {
+            return -1;
+        }
+        q = eol;
+    }
+    while (p != NULL && strncmp(p, "\n        ", 9) == 0 && n < cap) {
+        const char *s = p + 9;
+        const char *eol = strchr(s, '\n');
+        size_t len;
+
+        if (*s == ' ') { /* deeper: a property's own keys */
+            p = eol;
+            continue;
+        }
+        if (*s == '-') {
+            s += 2;
+            len = strcspn(s, "\n");
+        } else {
+            len = strcspn(s, ":\n");
+        }
+        if (len >= 48) {
+            return -1;
+        }
+        memcpy(items[n], s, len);
+        items[n][len] = '\0';
+        n++;
+        p = eol;
+    }
+    return n;
+}
+
+static char *
+load_spec(void)
+{
+    char *text = read_file(PZ_SOURCE_DIR "/openapi.yaml", NULL);
+
+    ck_assert_msg(text != NULL, "cannot read openapi.yaml");
+    return text;
+}
+
+START_TEST(test_server_http_contract_error_codes_match_spec)
+{
+    char *text = load_spec();
+    char items[80][48];
+    int n = yaml_items(text, "ErrorCode", "enum", items, 80);
+    int expected = PZ_ERR_LAST_ - PZ_ERR_FIRST_ - 1;
+
+    ck_assert_int_eq(n, expected);
+    for (int rc = PZ_ERR_FIRST_ + 1; rc < PZ_ERR_LAST_; rc++) {
+        bool found = false;
+
+        for (int i = 0; i < n; i++) {
+            found = found || strcmp(items[i], pz_strerror(rc)) == 0;
+        }
+        ck_assert_msg(found, "code %s missing from openapi.yaml ErrorCode",
+                      pz_strerror(rc));
+    }
+    free(text);
+}
+END_TEST
+
+START_TEST(test_server_http_contract_statuses_match_spec)
+{
+    char *text = load_spec();
+    char items[16][48];
+    int n = yaml_items(text, "Status", "enum", items, 16);
+
+    ck_assert_int_eq(n, PZ_STATUS_COUNT_);
+    for (int i = 0; i < n; i++) {
+        ck_assert_str_eq(items[i], pz_status_name(i));
+    }
+    free(text);
+}
+END_TEST
+
+START_TEST(test_server_http_contract_request_members_match_spec)
+{
+    char *text = load_spec();
+    char items[32][48];
+    int n = yaml_items(text, "SolveRequest", "properties", items, 32);
+    api_policy_t pol;
+    api_solve_request_t req;
+    pz_diag_t d;
+    cJSON *body = cJSON_Parse("{\"no_such_member\":1}");
+    char *list;
+    int listed = 0;
+
+    api_policy_default(&pol);
+    ck_assert_int_eq(api_solve_parse(body, &pol, &req, &d), PZ_EUNKNOWN_FIELD);
+    /* The parser names every member it accepts after "accepts ". */
+    list = strstr(d.detail, "accepts ");
+    ck_assert_ptr_nonnull(list);
+    list += strlen("accepts ");
+    for (char *tok = strtok(list, ", "); tok != NULL;
+         tok = strtok(NULL, ", ")) {
+        bool found = false;
+
+        for (int i = 0; i < n; i++) {
+            found = found || strcmp(items[i], tok) == 0;
+        }
+        ck_assert_msg(found, "member %s missing from SolveRequest", tok);
+        listed++;
+    }
+    ck_assert_int_eq(listed, n);
+    cJSON_Delete(body);
+    free(text);
+}
+END_TEST
+
+/* ======================================================================= */
+/* solve: synchronous answers, replayed here */
+
+START_TEST(test_server_http_solve_cube2_scramble_optimal_qtm)
+{
+    http_resp_t r;
+    cJSON *j;
+    int len;
+    const char *why;
+
+    http_post(g_srv.port, "/v1/solve",
+              "{\"puzzle\":\"2x2x2\",\"metric\":\"qtm\",\"scramble\":"
+              "\"" CUBE2_SCRAMBLE "\"}",
+              &r);
+    ck_assert_msg(r.status == 200, "status %ld: %.500s", r.status, r.body);
+    j = job_of(&r);
+    ck_assert_str_eq(jstr(j, "status"), "solved");
+    ck_assert_str_eq(jstr(j, "puzzle"), "2x2x2");
+    ck_assert_str_eq(jstr(j, "metric"), "qtm");
+    ck_assert_str_eq(jstr(j, "scramble"), CUBE2_SCRAMBLE);
+    why = replay_check("2x2x2", "qtm", CUBE2_SCRAMBLE, NULL, j, &len);
+    ck_assert_msg(why == NULL, "%s", why);
+    ck_assert_int_eq(len, CUBE2_OPTIMAL_QTM);
+    ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "optimal")));
+    cJSON_Delete(j);
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_solve_cube2_array_same_position)
+{
+    http_resp_t r1;
+    http_resp_t r2;
+    cJSON *a;
+    cJSON *b;
+    int len;
+    const char *why;
+
+    http_post(g_srv.port, "/v1/solve",
+              "{\"puzzle\":\"pocket\",\"metric\":\"qtm\",\"state\":" CUBE2_ARRAY
+              "}",
+              &r1);
+    ck_assert_msg(r1.status == 200, "status %ld: %.500s", r1.status, r1.body);
+    a = job_of(&r1);
+    ck_assert_str_eq(jstr(a, "puzzle"), "2x2x2");
+    why = replay_check("2x2x2", "qtm", NULL, CUBE2_ARRAY, a, &len);
+    ck_assert_msg(why == NULL, "%s", why);
+    ck_assert_int_eq(len, CUBE2_OPTIMAL_QTM);
+    /* layouts.md says the array is the scrambled cube: same state text. */
+    http_post(g_srv.port, "/v1/solve",
+              "{\"puzzle\":\"2x2x2\",\"metric\":\"qtm\",\"scramble\":"
+              "\"" CUBE2_SCRAMBLE "\"}",
+              &r2);
+    b = job_of(&r2);
+    ck_assert_str_eq(jstr(a, "state"), jstr(b, "state"));
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    http_resp_free(&r1);
+    http_resp_free(&r2);
+}
+END_TEST
+
+static void
+solve_eight_hard(const char *state)
+{
+    char body[256];
+    http_resp_t r;
+    cJSON *j;
+    const cJSON *sol;
+    int len;
+    const char *why;
+
+    snprintf(body, sizeof(body), "{\"puzzle\":\"8-puzzle\",\"state\":%s}",
+             state);
+    http_post(g_srv.port, "/v1/solve", body, &r);
+    ck_assert_msg(r.status == 200, "status %ld: %.500s", r.status, r.body);
+    j = job_of(&r);
+    ck_assert_str_eq(jstr(j, "status"), "solved");
+    ck_assert_str_eq(jstr(j, "puzzle"), "tiles");
+    ck_assert_str_eq(jstr(j, "size"), "3x3");
+    why = replay_check("8-puzzle", NULL, NULL, state, j, &len);
+    ck_assert_msg(why == NULL, "%s", why);
+    ck_assert_int_eq(len, EIGHT_HARD_OPTIMAL);
+    sol = cJSON_GetObjectItemCaseSensitive(j, "solution");
+    /* Tiles answers name the tile each move slides. */
+    ck_assert_int_eq(
+        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sol, "tiles")),
+        EIGHT_HARD_OPTIMAL);
+    cJSON_Delete(j);
+    http_resp_free(&r);
+}
+
+START_TEST(test_server_http_solve_eight_hardest_a_31)
+{
+    solve_eight_hard(EIGHT_HARD_A);
+}
+END_TEST
+
+START_TEST(test_server_http_solve_eight_hardest_b_31)
+{
+    solve_eight_hard(EIGHT_HARD_B);
+}
+END_TEST
+
+START_TEST(test_server_http_solve_unversioned_alias_answers)
+{
+    http_resp_t r;
+    cJSON *j;
+    int len;
+    const char *why;
+
+    http_post(g_srv.port, "/solve",
+              "{\"puzzle\":\"tiles\",\"state\":\"1 2 3 / 4 5 6 / 0 7 8\"}", &r);
+    ck_assert_msg(r.status == 200, "status %ld: %.500s", r.status, r.body);
+    j = job_of(&r);
+    why =
+        replay_check("8-puzzle", NULL, NULL, "\"1 2 3 4 5 6 0 7 8\"", j, &len);
+    ck_assert_msg(why == NULL, "%s", why);
+    ck_assert_int_eq(len, 2);
+    cJSON_Delete(j);
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_solve_solved_input_zero_moves)
+{
+    http_resp_t r;
+    cJSON *j;
+    const cJSON *sol;
+
+    http_post(g_srv.port, "/v1/solve",
+              "{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,7,8,0]}", &r);
+    ck_assert_msg(r.status == 200, "status %ld: %.500s", r.status, r.body);
+    j = job_of(&r);
+    sol = cJSON_GetObjectItemCaseSensitive(j, "solution");
+    ck_assert_str_eq(jstr(j, "status"), "solved");
+    ck_assert_int_eq(
+        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sol, "moves")), 0);
+    cJSON_Delete(j);
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_solve_compare_engines_rows_agree)
+{
+    http_resp_t r;
+    cJSON *j;
+    const cJSON *runs;
+    int len;
+    const char *why;
+
+    http_post(g_srv.port, "/v1/solve",
+              "{\"puzzle\":\"8-puzzle\",\"state\":" EIGHT_HARD_A
+              ",\"engines\":[\"astar\",\"bibfs\",\"idastar\"]}",
+              &r);
+    ck_assert_msg(r.status == 200, "status %ld: %.500s", r.status, r.body);
+    j = job_of(&r);
+    runs = cJSON_GetObjectItemCaseSensitive(j, "runs");
+    ck_assert_int_eq(cJSON_GetArraySize(runs), 3);
+    for (const cJSON *run = runs->child; run != NULL; run = run->next) {
+        why = replay_check("8-puzzle", NULL, NULL, EIGHT_HARD_A, run, &len);
+        ck_assert_msg(why == NULL, "%s: %s", jstr(run, "engine"), why);
+        ck_assert_int_eq(len, EIGHT_HARD_OPTIMAL);
+    }
+    cJSON_Delete(j);
+    http_resp_free(&r);
+}
+END_TEST
+
+/* ======================================================================= */
+/* jobs: 202, polling, long-polling, cancelling, listing */
+
+START_TEST(test_server_http_jobs_wait_zero_gives_202_location)
+{
+    char body[512];
+    char path[160];
+    http_resp_t r;
+    cJSON *j;
+    int64_t deadline;
+
+    long_job_body(body, sizeof(body), 300, 16, 0);
+    http_post(g_srv.port, "/v1/solve", body, &r);
+    ck_assert_msg(r.status == 202, "status %ld: %.500s", r.status, r.body);
+    j = job_of(&r);
+    ck_assert(!job_terminal(j));
+    snprintf(path, sizeof(path), "/v1/jobs/%s", jstr(j, "id"));
+    ck_assert_str_eq(r.location, path);
+    cJSON_Delete(j);
+    http_resp_free(&r);
+    /* Poll the Location until the 300 ms budget has run out. */
+    deadline = now_ms() + 10000;
+    for (;;) {
+        http_get(g_srv.port, path, &r);
+        ck_assert_int_eq(r.status, 200);
+        j = job_of(&r);
+        http_resp_free(&r);
+        if (job_terminal(j) || now_ms() > deadline) {
+            break;
+        }
+        cJSON_Delete(j);
+        sleep_ms(50);
+    }
+    ck_assert_str_eq(jstr(j, "status"), "timeout");
+    ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "solution")));
+    cJSON_Delete(j);
+}
+END_TEST
+
+START_TEST(test_server_http_jobs_long_poll_waits_for_end)
+{
+    char body[512];
+    http_resp_t r;
+    cJSON *j;
+    char *id;
+    long status;
+    int64_t t0;
+
+    long_job_body(body, sizeof(body), 800, 16, 0);
+    t0 = now_ms();
+    id = submit(g_srv.port, body, &status, NULL);
+    ck_assert_int_eq(status, 202);
+    j = get_job(g_srv.port, id, 0, NULL);
+    ck_assert(!job_terminal(j));
+    cJSON_Delete(j);
+    j = get_job(g_srv.port, id, 10000, &r);
+    /* It answered when the job ended (800 ms), well before 10 s. */
+    ck_assert_str_eq(jstr(j, "status"), "timeout");
+    ck_assert_msg(now_ms() - t0 >= 700, "answered after %lld ms",
+                  (long long)(now_ms() - t0));
+    ck_assert_msg(r.elapsed_ms < 5000, "long-poll took %lld ms",
+                  (long long)r.elapsed_ms);
+    cJSON_Delete(j);
+    http_resp_free(&r);
+    free(id);
+}
+END_TEST
+
+START_TEST(test_server_http_jobs_long_poll_times_out_with_job)
+{
+    char body[512];
+    http_resp_t r;
+    cJSON *j;
+    char *id;
+    long status;
+
+    long_job_body(body, sizeof(body), 30000, 16, 0);
+    id = submit(g_srv.port, body, &status, NULL);
+    ck_assert_int_eq(status, 202);
+    /* The job outlives the wait: 200 with the job still going. */
+    j = get_job(g_srv.port, id, 300, &r);
+    ck_assert(!job_terminal(j));
+    ck_assert_msg(r.elapsed_ms >= 250 && r.elapsed_ms < 5000,
+                  "long-poll of 300 ms took %lld ms", (long long)r.elapsed_ms);
+    cancel_job(g_srv.port, id);
+    cJSON_Delete(j);
+    http_resp_free(&r);
+    free(id);
+}
+END_TEST
+
+START_TEST(test_server_http_jobs_delete_cancels_running_job)
+{
+    char body[512];
+    char path[160];
+    http_resp_t r;
+    cJSON *j;
+    char *id;
+    long status;
+    int64_t deadline = now_ms() + 10000;
+    int64_t t0;
+
+    long_job_body(body, sizeof(body), 60000, 16, 0);
+    id = submit(g_srv.port, body, &status, NULL);
+    ck_assert_int_eq(status, 202);
+    /* Wait until an engine is searching, so the cancel reaches a worker. */
+    for (;;) {
+        j = get_job(g_srv.port, id, 0, NULL);
+        if (strcmp(jstr(j, "status"), "running") == 0 || now_ms() > deadline) {
+            break;
+        }
+        cJSON_Delete(j);
+        sleep_ms(20);
+    }
+    ck_assert_str_eq(jstr(j, "status"), "running");
+    cJSON_Delete(j);
+    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
+    t0 = now_ms();
+    http_delete(g_srv.port, path, &r);
+    ck_assert_msg(r.status == 202, "DELETE: %ld %.300s", r.status, r.body);
+    j = job_of(&r);
+    ck_assert_str_eq(jstr(j, "id"), id);
+    cJSON_Delete(j);
+    http_resp_free(&r);
+    j = get_job(g_srv.port, id, 5000, NULL);
+    ck_assert_str_eq(jstr(j, "status"), "cancelled");
+    /* The design promises 50 ms; 1 s allows for a loaded machine. */
+    ck_assert_msg(now_ms() - t0 < 1000, "cancelled after %lld ms",
+                  (long long)(now_ms() - t0));
+    cJSON_Delete(j);
+    free(id);
+}
+END_TEST
+
+START_TEST(test_server_http_jobs_delete_ended_job_gives_200)
+{
+    char path[160];
+    http_resp_t r;
+    cJSON *j;
+    char *id;
+    long status;
+
+    id = submit(g_srv.port,
+                "{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,0,7,8]}",
+                &status, NULL);
+    ck_assert_int_eq(status, 200);
+    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
+    http_delete(g_srv.port, path, &r);
+    ck_assert_msg(r.status == 200, "DELETE: %ld %.300s", r.status, r.body);
+    j = job_of(&r);
+    ck_assert_str_eq(jstr(j, "status"), "solved");
+    cJSON_Delete(j);
+    http_resp_free(&r);
+    free(id);
+}
+END_TEST
+
+START_TEST(test_server_http_jobs_unknown_id_404)
+{
+    http_resp_t r;
+
+    http_get(g_srv.port, "/v1/jobs/no-such-job-0000", &r);
+    ASSERT_PROBLEM(&r, 404, "job_not_found");
+    http_resp_free(&r);
+    http_delete(g_srv.port, "/v1/jobs/no-such-job-0000", &r);
+    ASSERT_PROBLEM(&r, 404, "job_not_found");
+    http_resp_free(&r);
+}
+END_TEST
+
+/* Validates a job-list page and returns it (owned). */
+static cJSON *
+list_page(int port, const char *path)
+{
+    static const char *const m[] = { "jobs",   "total", "limit",
+                                     "offset", "next",  NULL };
+    http_resp_t r;
+    cJSON *l;
+    const cJSON *next;
+    const char *why;
+
+    http_get(port, path, &r);
+    ck_assert_msg(r.status == 200, "GET %s: %ld %.300s", path, r.status,
+                  r.body);
+    l = cJSON_ParseWithLength(r.body, r.len);
+    why = check_members(l, "job list", m, m);
+    ck_assert_msg(why == NULL, "%s", why);
+    ck_assert(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(l, "jobs")));
+    ck_assert(is_int(cJSON_GetObjectItemCaseSensitive(l, "total")));
+    ck_assert(is_int(cJSON_GetObjectItemCaseSensitive(l, "limit")));
+    ck_assert(is_int(cJSON_GetObjectItemCaseSensitive(l, "offset")));
+    next = cJSON_GetObjectItemCaseSensitive(l, "next");
+    ck_assert(cJSON_IsNull(next) || cJSON_IsString(next));
+    for (const cJSON *j = cJSON_GetObjectItemCaseSensitive(l, "jobs")->child;
+         j != NULL; j = j->next) {
+        why = check_job(j);
+        ck_assert_msg(why == NULL, "listed job: %s", why);
+    }
+    http_resp_free(&r);
+    return l;
+}
+
+START_TEST(test_server_http_jobs_list_newest_first_paginated)
+{
+    static const char *const bodies[3] = {
+        "{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,0,7,8]}",
+        "{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,7,0,8]}",
+        "{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,0,6,7,5,8]}",
+    };
+    char *ids[3];
+    cJSON *page;
+    const cJSON *jobs;
+    const cJSON *next;
+    long status;
+
+    for (int i = 0; i < 3; i++) {
+        ids[i] = submit(g_srv.port, bodies[i], &status, NULL);
+        ck_assert_int_eq(status, 200);
+        sleep_ms(5); /* distinct creation times */
+    }
+    page = list_page(g_srv.port, "/v1/jobs?limit=2");
+    jobs = cJSON_GetObjectItemCaseSensitive(page, "jobs");
+    ck_assert_int_eq(cJSON_GetArraySize(jobs), 2);
+    ck_assert_int_ge(
+        (int)cJSON_GetObjectItemCaseSensitive(page, "total")->valuedouble, 3);
+    ck_assert_int_eq(
+        (int)cJSON_GetObjectItemCaseSensitive(page, "limit")->valuedouble, 2);
+    ck_assert_int_eq(
+        (int)cJSON_GetObjectItemCaseSensitive(page, "offset")->valuedouble, 0);
+    ck_assert_str_eq(jstr(cJSON_GetArrayItem(jobs, 0), "id"), ids[2]);
+    ck_assert_str_eq(jstr(cJSON_GetArrayItem(jobs, 1), "id"), ids[1]);
+    next = cJSON_GetObjectItemCaseSensitive(page, "next");
+    ck_assert_msg(cJSON_IsString(next), "next is not a URL");
+    {
+        char path[256];
+        cJSON *page2;
+
+        snprintf(path, sizeof(path), "%s", next->valuestring);
+        page2 = list_page(g_srv.port, path);
+        jobs = cJSON_GetObjectItemCaseSensitive(page2, "jobs");
+        ck_assert_int_ge(cJSON_GetArraySize(jobs), 1);
+        ck_assert_str_eq(jstr(cJSON_GetArrayItem(jobs, 0), "id"), ids[0]);
+        cJSON_Delete(page2);
+    }
+    cJSON_Delete(page);
+    for (int i = 0; i < 3; i++) {
+        free(ids[i]);
+    }
+}
+END_TEST
+
+/* ======================================================================= */
+/* errors: every status the contract names */
+
+static void
+post_expect(const char *body, long status, const char *code, const char *field)
+{
+    http_resp_t r;
+    char got[128];
+
+    http_post(g_srv.port, "/v1/solve", body, &r);
+    ASSERT_PROBLEM(&r, status, code);
+    if (field != NULL) {
+        problem_member(&r, "field", got, sizeof(got));
+        ck_assert_str_eq(got, field);
+    }
+    http_resp_free(&r);
+}
+
+START_TEST(test_server_http_errors_invalid_json_400_with_position)
+{
+    http_resp_t r;
+    char pos[32];
+
+    http_post(g_srv.port, "/v1/solve", "{\"puzzle\": \"2x2x2\",", &r);
+    ASSERT_PROBLEM(&r, 400, "invalid_json");
+    problem_member(&r, "position", pos, sizeof(pos));
+    ck_assert_msg(pos[0] != '\0', "invalid_json without a position");
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_errors_unknown_member_400_with_field)
+{
+    post_expect("{\"puzzle\":\"8-puzzle\",\"scramble\":\"D\",\"colour\":1}",
+                400, "unknown_field", "/colour");
+}
+END_TEST
+
+START_TEST(test_server_http_errors_wrong_type_400_with_field)
+{
+    post_expect("{\"puzzle\":\"8-puzzle\",\"scramble\":\"D\","
+                "\"time_ms\":\"fast\"}",
+                400, "bad_type", "/time_ms");
+}
+END_TEST
+
+START_TEST(test_server_http_errors_missing_puzzle_400)
+{
+    post_expect("{\"scramble\":\"D\"}", 400, "missing_field", "/puzzle");
+}
+END_TEST
+
+START_TEST(test_server_http_errors_unknown_puzzle_400)
+{
+    post_expect("{\"puzzle\":\"megaminx\",\"scramble\":\"R\"}", 400,
+                "unknown_puzzle", "/puzzle");
+}
+END_TEST
+
+START_TEST(test_server_http_errors_scramble_and_state_400)
+{
+    post_expect("{\"puzzle\":\"8-puzzle\",\"scramble\":\"D\","
+                "\"state\":[1,2,3,4,5,6,7,8,0]}",
+                400, "conflicting_fields", "/state");
+}
+END_TEST
+
+START_TEST(test_server_http_errors_bad_move_422_with_position)
+{
+    http_resp_t r;
+    char got[64];
+
+    http_post(g_srv.port, "/v1/solve",
+              "{\"puzzle\":\"2x2x2\",\"scramble\":\"R U Q F\"}", &r);
+    ASSERT_PROBLEM(&r, 422, "bad_move");
+    problem_member(&r, "field", got, sizeof(got));
+    ck_assert_str_eq(got, "/scramble");
+    problem_member(&r, "position", got, sizeof(got));
+    ck_assert_str_eq(got, "4");
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_errors_colour_count_422)
+{
+    /* Colour 0 on five stickers and colour 5 on three. */
+    post_expect("{\"puzzle\":\"2x2x2\",\"state\":"
+                "[0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,3,4,4,4,4,5,5,5,0]}",
+                422, "bad_colour_count", "/state");
+}
+END_TEST
+
+START_TEST(test_server_http_errors_tiles_unsolvable_422)
+{
+    /* One swap of two tiles: odd permutation, unreachable. */
+    post_expect("{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,8,7,0]}", 422,
+                "tiles_unsolvable", "/state");
+}
+END_TEST
+
+START_TEST(test_server_http_errors_limit_too_large_422)
+{
+    post_expect("{\"puzzle\":\"8-puzzle\",\"scramble\":\"D\","
+                "\"time_ms\":999999999}",
+                422, "limit_too_large", "/time_ms");
+}
+END_TEST
+
+START_TEST(test_server_http_errors_unknown_path_404)
+{
+    http_resp_t r;
+
+    http_get(g_srv.port, "/v2/nothing-here", &r);
+    ASSERT_PROBLEM(&r, 404, "not_found");
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_errors_wrong_method_405_allow)
+{
+    http_req_t put = { .method = "PUT", .path = "/v1/solve", .body = "{}" };
+    http_req_t del = { .method = "DELETE", .path = "/healthz" };
+    http_resp_t r;
+
+    http_send(NULL, g_srv.port, &put, &r);
+    ASSERT_PROBLEM(&r, 405, "method_not_allowed");
+    ck_assert_msg(strstr(r.allow, "POST") != NULL, "Allow: '%s'", r.allow);
+    http_resp_free(&r);
+    http_send(NULL, g_srv.port, &del, &r);
+    ASSERT_PROBLEM(&r, 405, "method_not_allowed");
+    ck_assert_msg(strstr(r.allow, "GET") != NULL, "Allow: '%s'", r.allow);
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_errors_chunked_body_411)
+{
+    http_req_t rq = { .method = "POST",
+                      .path = "/v1/solve",
+                      .body = "{\"puzzle\":\"8-puzzle\",\"scramble\":\"D\"}",
+                      .chunked = true };
+    http_resp_t r;
+
+    http_send(NULL, g_srv.port, &rq, &r);
+    ASSERT_PROBLEM(&r, 411, "length_required");
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_errors_large_body_413)
+{
+    static const char prefix[] = "{\"puzzle\":\"8-puzzle\",\"scramble\":\"";
+    size_t n = 70000;
+    char *body = malloc(n + 1);
+    http_req_t rq = { .method = "POST", .path = "/v1/solve" };
+    http_resp_t r;
+
+    /* Valid JSON, just too long: a string of spaces inside the scramble. */
+    memset(body, ' ', n);
+    memcpy(body, prefix, strlen(prefix));
+    memcpy(body + n - 2, "\"}", 2);
+    body[n] = '\0';
+    rq.body = body;
+    rq.body_len = n;
+    http_send(NULL, g_srv.port, &rq, &r);
+    ASSERT_PROBLEM(&r, 413, "body_too_large");
+    http_resp_free(&r);
+    free(body);
+}
+END_TEST
+
+START_TEST(test_server_http_errors_text_body_415)
+{
+    http_req_t rq = { .method = "POST",
+                      .path = "/v1/solve",
+                      .body = "{\"puzzle\":\"8-puzzle\",\"scramble\":\"D\"}",
+                      .content_type = "text/plain" };
+    http_resp_t r;
+
+    http_send(NULL, g_srv.port, &rq, &r);
+    ASSERT_PROBLEM(&r, 415, "unsupported_media_type");
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_errors_request_id_echoed)
+{
+    http_req_t rq = { .method = "GET",
+                      .path = "/healthz",
+                      .request_id = "test.id-42_ok" };
+    http_resp_t r;
+
+    http_send(NULL, g_srv.port, &rq, &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_str_eq(r.request_id, "test.id-42_ok");
+    http_resp_free(&r);
+    /* Errors carry it too. */
+    rq.path = "/nowhere";
+    http_send(NULL, g_srv.port, &rq, &r);
+    ck_assert_int_eq(r.status, 404);
+    ck_assert_str_eq(r.request_id, "test.id-42_ok");
+    http_resp_free(&r);
+}
+END_TEST
+
+static bool
+valid_request_id(const char *s)
+{
+    size_t n = strlen(s);
+
+    return n >= 1 && n <= 64 &&
+           strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                     "0123456789._-") == n;
+}
+
+START_TEST(test_server_http_errors_request_id_bad_replaced)
+{
+    char longid[80];
+    http_req_t rq = { .method = "GET", .path = "/healthz" };
+    http_resp_t r;
+
+    memset(longid, 'a', 65);
+    longid[65] = '\0';
+    rq.request_id = longid;
+    http_send(NULL, g_srv.port, &rq, &r);
+    ck_assert_msg(valid_request_id(r.request_id) &&
+                      strcmp(r.request_id, longid) != 0,
+                  "X-Request-Id '%s'", r.request_id);
+    http_resp_free(&r);
+    rq.request_id = "bad id{}";
+    http_send(NULL, g_srv.port, &rq, &r);
+    ck_assert_msg(valid_request_id(r.request_id), "X-Request-Id '%s'",
+                  r.request_id);
+    http_resp_free(&r);
+    /* None sent: one is generated. */
+    rq.request_id = NULL;
+    http_send(NULL, g_srv.port, &rq, &r);
+    ck_assert_msg(valid_request_id(r.request_id), "X-Request-Id '%s'",
+                  r.request_id);
+    http_resp_free(&r);
+}
+END_TEST
+
+static bool
+contains_ci(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+
+    for (; *hay != '\0'; hay++) {
+        if (strncasecmp(hay, needle, n) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+START_TEST(test_server_http_errors_cors_off_by_default)
+{
+    CURL *h = curl_easy_init();
+    struct curl_slist *hdrs = curl_slist_append(NULL, "Origin: http://x.test");
+    char url[128];
+    http_resp_t r;
+
+    /* A plain GET with an Origin header: no Access-Control-* in reply. */
+    memset(&r, 0, sizeof(r));
+    snprintf(url, sizeof(url), "http://127.0.0.1:%d/healthz", g_srv.port);
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+    curl_easy_setopt(h, CURLOPT_HEADER, 1L);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &r);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)HTTP_TIMEOUT_MS);
+    ck_assert_int_eq(curl_easy_perform(h), CURLE_OK);
+    ck_assert_ptr_nonnull(r.body);
+    ck_assert_msg(!contains_ci(r.body, "access-control-"),
+                  "CORS headers without --cors-origin:\n%s", r.body);
+    curl_slist_free_all(hdrs);
+    curl_easy_cleanup(h);
+    http_resp_free(&r);
+}
+END_TEST
+
+/* ======================================================================= */
+/* ops: health, readiness, metrics, catalogue, the document */
+
+START_TEST(test_server_http_ops_healthz_ok)
+{
+    http_resp_t r;
+    cJSON *j;
+
+    http_get(g_srv.port, "/healthz", &r);
+    ck_assert_int_eq(r.status, 200);
+    j = cJSON_ParseWithLength(r.body, r.len);
+    ck_assert_str_eq(jstr(j, "status"), "ok");
+    cJSON_Delete(j);
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_ops_readyz_ready)
+{
+    http_resp_t r;
+    cJSON *j;
+    int64_t deadline = now_ms() + 10000;
+
+    /* Tables may still load just after start: ready within 10 s. */
+    for (;;) {
+        http_get(g_srv.port, "/readyz", &r);
+        if (r.status == 200 || now_ms() > deadline) {
+            break;
+        }
+        ck_assert_int_eq(r.status, 503);
+        http_resp_free(&r);
+        sleep_ms(100);
+    }
+    ck_assert_int_eq(r.status, 200);
+    j = cJSON_ParseWithLength(r.body, r.len);
+    ck_assert_str_eq(jstr(j, "status"), "ready");
+    cJSON_Delete(j);
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_ops_metrics_exposition)
+{
+    http_resp_t r;
+    char path[160];
+    char cmd[256];
+    FILE *f;
+    long st;
+    char *id;
+
+    id = submit(g_srv.port,
+                "{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,0,7,8]}", &st,
+                NULL);
+    free(id);
+    http_get(g_srv.port, "/metrics", &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_msg(strncmp(r.content_type, "text/plain", 10) == 0 &&
+                      strstr(r.content_type, "version=0.0.4") != NULL,
+                  "Content-Type '%s'", r.content_type);
+    ck_assert_msg(r.len > 0 && r.body[r.len - 1] == '\n',
+                  "the exposition must end with a newline");
+    ck_assert_ptr_nonnull(strstr(r.body, "# TYPE "));
+    if (system("command -v promtool >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "note: promtool not found; /metrics checked for "
+                        "format basics only\n");
+        http_resp_free(&r);
+        return;
+    }
+    snprintf(path, sizeof(path), "%s/metrics.txt", g_srv.dir);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fwrite(r.body, 1, r.len, f);
+    fclose(f);
+    snprintf(cmd, sizeof(cmd), "promtool check metrics < %s 1>&2", path);
+    ck_assert_msg(system(cmd) == 0, "promtool check metrics failed:\n%s",
+                  r.body);
+    unlink(path);
+    http_resp_free(&r);
+}
+END_TEST
+
+static bool
+array_has_member(const cJSON *arr, const char *member, const char *value)
+{
+    for (const cJSON *c = arr != NULL ? arr->child : NULL; c != NULL;
+         c = c->next) {
+        if (strcmp(jstr(c, member), value) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+START_TEST(test_server_http_ops_catalogue_lists_puzzles_engines)
+{
+    http_resp_t r;
+    cJSON *c;
+    const cJSON *puzzles;
+    const cJSON *engines;
+
+    http_get(g_srv.port, "/v1/puzzles", &r);
+    ck_assert_int_eq(r.status, 200);
+    c = cJSON_ParseWithLength(r.body, r.len);
+    ck_assert_msg(cJSON_IsObject(c), "not a JSON object: %.300s", r.body);
+    puzzles = cJSON_GetObjectItemCaseSensitive(c, "puzzles");
+    engines = cJSON_GetObjectItemCaseSensitive(c, "engines");
+    ck_assert(cJSON_IsArray(puzzles));
+    ck_assert(cJSON_IsArray(engines));
+    ck_assert(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c, "limits")));
+    for (const cJSON *p = puzzles->child; p != NULL; p = p->next) {
+        ck_assert(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(p, "id")));
+        ck_assert(
+            cJSON_IsString(cJSON_GetObjectItemCaseSensitive(p, "summary")));
+        ck_assert(
+            cJSON_IsString(cJSON_GetObjectItemCaseSensitive(p, "notation")));
+    }
+    /* Every registered puzzle and engine is listed. */
+    for (const puzzle_ops_t *const *p = puzzle_registry(); *p != NULL; p++) {
+        ck_assert_msg(array_has_member(puzzles, "id", (*p)->name),
+                      "puzzle %s not in the catalogue", (*p)->name);
+    }
+    for (const engine_ops_t *const *e = engine_registry(); *e != NULL; e++) {
+        ck_assert_msg(array_has_member(engines, "name", (*e)->name),
+                      "engine %s not in the catalogue", (*e)->name);
+    }
+    cJSON_Delete(c);
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_ops_openapi_served)
+{
+    http_resp_t r;
+    char *file = load_spec();
+
+    http_get(g_srv.port, "/openapi.yaml", &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_msg(strstr(r.content_type, "yaml") != NULL, "Content-Type '%s'",
+                  r.content_type);
+    /* The server ships the document of the tree it was built from. */
+    ck_assert_str_eq(r.body, file);
+    free(file);
+    http_resp_free(&r);
+}
+END_TEST
+
+/* ======================================================================= */
+/* admission: 429 when the queue or the memory cap is full */
+
+START_TEST(test_server_http_admission_queue_full_429)
+{
+    static const char *const flags[] = { "--workers", "1", "--queue", "1",
+                                         NULL };
+    srv_t s;
+    char body[512];
+    char *ids[6] = { NULL };
+    http_resp_t r;
+    int n = 0;
+    bool refused = false;
+
+    ck_assert(srv_start(&s, flags) == 0);
+    long_job_body(body, sizeof(body), 60000, 16, 0);
+    /* One running, one queued; at the latest the fourth is refused. */
+    while (n < 4 && !refused) {
+        long st;
+
+        ids[n] = submit(s.port, body, &st, &r);
+        if (st == 429) {
+            ASSERT_PROBLEM(&r, 429, "queue_full");
+            ck_assert_msg(atoi(r.retry_after) >= 1, "Retry-After '%s'",
+                          r.retry_after);
+            refused = true;
+        } else {
+            ck_assert_int_eq(st, 202);
+        }
+        http_resp_free(&r);
+        n++;
+    }
+    ck_assert_msg(refused, "4 long jobs admitted with --workers 1 --queue 1");
+    ck_assert_int_ge(n, 2);
+    for (int i = 0; i < n; i++) {
+        if (ids[i] != NULL) {
+            cancel_job(s.port, ids[i]);
+            free(ids[i]);
+        }
+    }
+    ck_assert_int_eq(srv_stop(&s), 0);
+    srv_cleanup(&s);
+}
+END_TEST
+
+START_TEST(test_server_http_admission_memory_cap_429)
+{
+    static const char *const flags[] = {
+        "--workers", "1", "--queue", "8", "--memory-cap-mb", "100", NULL
+    };
+    srv_t s;
+    char body[512];
+    char *first;
+    char *second;
+    http_resp_t r;
+    long st;
+
+    ck_assert(srv_start(&s, flags) == 0);
+    long_job_body(body, sizeof(body), 60000, 60, 0);
+    first = submit(s.port, body, &st, NULL);
+    ck_assert_int_eq(st, 202);
+    /* 60 + 60 MiB would pass the 100 MiB cap. */
+    second = submit(s.port, body, &st, &r);
+    ck_assert_ptr_null(second);
+    ASSERT_PROBLEM(&r, 429, "memory_cap");
+    ck_assert_msg(atoi(r.retry_after) >= 1, "Retry-After '%s'", r.retry_after);
+    http_resp_free(&r);
+    /* A job that fits is still admitted. */
+    long_job_body(body, sizeof(body), 60000, 30, 0);
+    second = submit(s.port, body, &st, NULL);
+    ck_assert_int_eq(st, 202);
+    cancel_job(s.port, first);
+    cancel_job(s.port, second);
+    free(first);
+    free(second);
+    ck_assert_int_eq(srv_stop(&s), 0);
+    srv_cleanup(&s);
+}
+END_TEST
+
+/* ======================================================================= */
+/* retention: ended jobs are evicted */
+
+START_TEST(test_server_http_retention_job_evicted_404)
+{
+    static const char *const flags[] = { "--retention-s", "1", NULL };
+    srv_t s;
+    char path[160];
+    http_resp_t r;
+    char *id;
+    long st;
+    int64_t t0;
+    int64_t deadline;
+
+    ck_assert(srv_start(&s, flags) == 0);
+    id = submit(s.port,
+                "{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,0,7,8]}", &st,
+                NULL);
+    ck_assert_int_eq(st, 200);
+    t0 = now_ms();
+    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
+    http_get(s.port, path, &r);
+    ck_assert_int_eq(r.status, 200);
+    http_resp_free(&r);
+    deadline = t0 + 6000;
+    for (;;) {
+        http_get(s.port, path, &r);
+        if (r.status != 200 || now_ms() > deadline) {
+            break;
+        }
+        http_resp_free(&r);
+        sleep_ms(100);
+    }
+    ASSERT_PROBLEM(&r, 404, "job_not_found");
+    /* Kept for about its retention time, not dropped at once. */
+    ck_assert_msg(now_ms() - t0 >= 800, "evicted after %lld ms",
+                  (long long)(now_ms() - t0));
+    http_resp_free(&r);
+    free(id);
+    ck_assert_int_eq(srv_stop(&s), 0);
+    srv_cleanup(&s);
+}
+END_TEST
+
+/* ======================================================================= */
+/* concurrency: many clients at once */
+
+#define CONC_THREADS  4
+#define CONC_REQUESTS 50
+
+typedef struct conc_arg {
+    int port;
+    int index;
+    int ok;
+    char why[256];
+} conc_arg_t;
+
+static void *
+conc_client(void *p)
+{
+    conc_arg_t *a = p;
+    CURL *h = curl_easy_init();
+
+    for (int i = 0; i < CONC_REQUESTS && h != NULL; i++) {
+        bool cube = (i + a->index) % 2 == 0;
+        http_req_t rq = { .method = "POST", .path = "/v1/solve" };
+        http_resp_t r;
+        cJSON *j = NULL;
+        const char *why;
+        int len = -1;
+
+        rq.body = cube ? "{\"puzzle\":\"2x2x2\",\"metric\":\"qtm\","
+                         "\"scramble\":\"" CUBE2_SCRAMBLE "\"}"
+                       : "{\"puzzle\":\"8-puzzle\",\"state\":" EIGHT_HARD_B "}";
+        http_send(h, a->port, &rq, &r);
+        if (r.status != 200) {
+            snprintf(a->why, sizeof(a->why),
+                     "request %d: status %ld (%s) %.100s", i, r.status,
+                     curl_easy_strerror(r.rc), r.body);
+            http_resp_free(&r);
+            break;
+        }
+        j = cJSON_ParseWithLength(r.body, r.len);
+        why = j == NULL ? "not JSON" : check_job(j);
+        if (why == NULL) {
+            why = cube ? replay_check("2x2x2", "qtm", CUBE2_SCRAMBLE, NULL, j,
+                                      &len)
+                       : replay_check("8-puzzle", NULL, NULL, EIGHT_HARD_B, j,
+                                      &len);
+        }
+        if (why == NULL &&
+            len != (cube ? CUBE2_OPTIMAL_QTM : EIGHT_HARD_OPTIMAL)) {
+            why = "not the optimal length";
+        }
+        cJSON_Delete(j);
+        http_resp_free(&r);
+        if (why != NULL) {
+            snprintf(a->why, sizeof(a->why), "request %d: %s", i, why);
+            break;
+        }
+        a->ok++;
+    }
+    curl_easy_cleanup(h);
+    return NULL;
+}
+
+START_TEST(test_server_http_concurrency_parallel_clients_all_correct)
+{
+    pthread_t t[CONC_THREADS];
+    conc_arg_t args[CONC_THREADS];
+    int total = 0;
+
+    for (int i = 0; i < CONC_THREADS; i++) {
+        memset(&args[i], 0, sizeof(args[i]));
+        args[i].port = g_srv.port;
+        args[i].index = i;
+        ck_assert_int_eq(pthread_create(&t[i], NULL, conc_client, &args[i]), 0);
+    }
+    for (int i = 0; i < CONC_THREADS; i++) {
+        pthread_join(t[i], NULL);
+    }
+    for (int i = 0; i < CONC_THREADS; i++) {
+        ck_assert_msg(args[i].ok == CONC_REQUESTS, "client %d: %d ok; %s", i,
+                      args[i].ok, args[i].why);
+        total += args[i].ok;
+    }
+    ck_assert_int_eq(total, CONC_THREADS * CONC_REQUESTS);
+}
+END_TEST
+
+/* ======================================================================= */
+/* shutdown: SIGTERM answers waiting clients and exits 0 */
+
+typedef struct waiter {
+    int port;
+    const char *path;
+    const char *body; /* NULL: GET */
+    http_resp_t resp;
+} waiter_t;
+
+static void *
+waiter_main(void *p)
+{
+    waiter_t *w = p;
+    http_req_t rq = { .method = w->body != NULL ? "POST" : "GET",
+                      .path = w->path,
+                      .body = w->body };
+
+    http_send(NULL, w->port, &rq, &w->resp);
+    return NULL;
+}
+
+/* A waiting client's answer during shutdown: a JSON job that has ended,
+ * or a 503 draining problem. */
+static void
+assert_shutdown_answer(const http_resp_t *r)
+{
+    ck_assert_msg(r->rc == CURLE_OK, "no answer: %s",
+                  curl_easy_strerror(r->rc));
+    if (r->status == 503) {
+        ASSERT_PROBLEM(r, 503, "draining");
+        return;
+    }
+    ck_assert_msg(r->status == 200 || r->status == 202, "status %ld %.300s",
+                  r->status, r->body);
+    cJSON_Delete(job_of(r));
+}
+
+START_TEST(test_server_http_shutdown_answers_suspended_requests)
+{
+    static const char *const flags[] = { "--grace-ms", "300", NULL };
+    srv_t s;
+    char body[512];
+    char path[160];
+    pthread_t tp;
+    pthread_t tg;
+    waiter_t post;
+    waiter_t poll;
+    char *id;
+    long st;
+    int64_t t0;
+
+    ck_assert(srv_start(&s, flags) == 0);
+    /* One job for a long-poll, one POST that waits itself. */
+    long_job_body(body, sizeof(body), 60000, 16, 0);
+    id = submit(s.port, body, &st, NULL);
+    ck_assert_int_eq(st, 202);
+    snprintf(path, sizeof(path), "/v1/jobs/%s?wait_ms=30000", id);
+    memset(&poll, 0, sizeof(poll));
+    poll.port = s.port;
+    poll.path = path;
+    long_job_body(body, sizeof(body), 60000, 16, 30000);
+    memset(&post, 0, sizeof(post));
+    post.port = s.port;
+    post.path = "/v1/solve";
+    post.body = body;
+    ck_assert_int_eq(pthread_create(&tg, NULL, waiter_main, &poll), 0);
+    ck_assert_int_eq(pthread_create(&tp, NULL, waiter_main, &post), 0);
+    sleep_ms(400); /* both requests are suspended in the server now */
+    t0 = now_ms();
+    ck_assert_int_eq(srv_stop(&s), 0);
+    pthread_join(tg, NULL);
+    pthread_join(tp, NULL);
+    ck_assert_msg(now_ms() - t0 < 10000, "shutdown took %lld ms",
+                  (long long)(now_ms() - t0));
+    assert_shutdown_answer(&poll.resp);
+    assert_shutdown_answer(&post.resp);
+    http_resp_free(&poll.resp);
+    http_resp_free(&post.resp);
+    free(id);
+    srv_cleanup(&s);
+}
+END_TEST
+
+START_TEST(test_server_http_shutdown_draining_refuses_new_jobs)
+{
+    static const char *const flags[] = { "--grace-ms", "3000", NULL };
+    srv_t s;
+    CURL *h = curl_easy_init();
+    http_req_t health = { .method = "GET", .path = "/healthz" };
+    http_req_t solve = { .method = "POST",
+                         .path = "/v1/solve",
+                         .body = "{\"puzzle\":\"8-puzzle\",\"state\":"
+                                 "[1,2,3,4,5,6,0,7,8]}" };
+    char body[512];
+    http_resp_t r;
+    char *id;
+    long st;
+
+    ck_assert(srv_start(&s, flags) == 0);
+    /* A running job keeps the server draining for the grace period. */
+    long_job_body(body, sizeof(body), 60000, 16, 0);
+    id = submit(s.port, body, &st, NULL);
+    ck_assert_int_eq(st, 202);
+    /* Open a keep-alive connection, then ask for work on it while
+     * draining. The listening socket itself may be closed by then. */
+    http_send(h, s.port, &health, &r);
+    ck_assert_int_eq(r.status, 200);
+    http_resp_free(&r);
+    kill(s.pid, SIGTERM);
+    sleep_ms(200);
+    http_send(h, s.port, &solve, &r);
+    if (r.rc == CURLE_OK && r.status != 0) {
+        ASSERT_PROBLEM(&r, 503, "draining");
+    } else {
+        fprintf(stderr,
+                "note: no answer while draining (%s): the server "
+                "closed the connection, which the contract allows\n",
+                curl_easy_strerror(r.rc));
+    }
+    http_resp_free(&r);
+    curl_easy_cleanup(h);
+    /* Signal 0: wait for the exit without a second SIGTERM. */
+    ck_assert_int_eq(srv_signal_wait(&s, 0, STOP_TIMEOUT_MS), 0);
+    free(id);
+    srv_cleanup(&s);
+}
+END_TEST
+
+/* ======================================================================= */
+
+static TCase *
+shared_tcase(const char *name, int timeout)
+{
+    TCase *tc = tcase_create(name);
+
+    tcase_add_unchecked_fixture(tc, setup_default, teardown_default);
+    tcase_set_timeout(tc, timeout);
+    return tc;
+}
+
+static Suite *
+server_http_suite(void)
+{
+    Suite *s = suite_create("server_http");
+    TCase *tc;
+
+    tc = tcase_create("contract");
+    tcase_add_test(tc, test_server_http_contract_error_codes_match_spec);
+    tcase_add_test(tc, test_server_http_contract_statuses_match_spec);
+    tcase_add_test(tc, test_server_http_contract_request_members_match_spec);
+    suite_add_tcase(s, tc);
+
+    tc = shared_tcase("solve", 30);
+    tcase_add_test(tc, test_server_http_solve_cube2_scramble_optimal_qtm);
+    tcase_add_test(tc, test_server_http_solve_cube2_array_same_position);
+    tcase_add_test(tc, test_server_http_solve_eight_hardest_a_31);
+    tcase_add_test(tc, test_server_http_solve_eight_hardest_b_31);
+    tcase_add_test(tc, test_server_http_solve_unversioned_alias_answers);
+    tcase_add_test(tc, test_server_http_solve_solved_input_zero_moves);
+    tcase_add_test(tc, test_server_http_solve_compare_engines_rows_agree);
+    tcase_add_test(tc, test_server_http_serve_sigterm_exits_zero);
+    suite_add_tcase(s, tc);
+
+    tc = shared_tcase("jobs", 30);
+    tcase_add_test(tc, test_server_http_jobs_wait_zero_gives_202_location);
+    tcase_add_test(tc, test_server_http_jobs_long_poll_waits_for_end);
+    tcase_add_test(tc, test_server_http_jobs_long_poll_times_out_with_job);
+    tcase_add_test(tc, test_server_http_jobs_delete_cancels_running_job);
+    tcase_add_test(tc, test_server_http_jobs_delete_ended_job_gives_200);
+    tcase_add_test(tc, test_server_http_jobs_unknown_id_404);
+    tcase_add_test(tc, test_server_http_jobs_list_newest_first_paginated);
+    tcase_add_test(tc, test_server_http_serve_sigterm_exits_zero);
+    suite_add_tcase(s, tc);
+
+    tc = shared_tcase("errors", 20);
+    tcase_add_test(tc, test_server_http_errors_invalid_json_400_with_position);
+    tcase_add_test(tc, test_server_http_errors_unknown_member_400_with_field);
+    tcase_add_test(tc, test_server_http_errors_wrong_type_400_with_field);
+    tcase_add_test(tc, test_server_http_errors_missing_puzzle_400);
+    tcase_add_test(tc, test_server_http_errors_unknown_puzzle_400);
+    tcase_add_test(tc, test_server_http_errors_scramble_and_state_400);
+    tcase_add_test(tc, test_server_http_errors_bad_move_422_with_position);
+    tcase_add_test(tc, test_server_http_errors_colour_count_422);
+    tcase_add_test(tc, test_server_http_errors_tiles_unsolvable_422);
+    tcase_add_test(tc, test_server_http_errors_limit_too_large_422);
+    tcase_add_test(tc, test_server_http_errors_unknown_path_404);
+    tcase_add_test(tc, test_server_http_errors_wrong_method_405_allow);
+    tcase_add_test(tc, test_server_http_errors_chunked_body_411);
+    tcase_add_test(tc, test_server_http_errors_large_body_413);
+    tcase_add_test(tc, test_server_http_errors_text_body_415);
+    tcase_add_test(tc, test_server_http_errors_request_id_echoed);
+    tcase_add_test(tc, test_server_http_errors_request_id_bad_replaced);
+    tcase_add_test(tc, test_server_http_errors_cors_off_by_default);
+    tcase_add_test(tc, test_server_http_serve_sigterm_exits_zero);
+    suite_add_tcase(s, tc);
+
+    tc = shared_tcase("ops", 20);
+    tcase_add_test(tc, test_server_http_ops_healthz_ok);
+    tcase_add_test(tc, test_server_http_ops_readyz_ready);
+    tcase_add_test(tc, test_server_http_ops_metrics_exposition);
+    tcase_add_test(tc, test_server_http_ops_catalogue_lists_puzzles_engines);
+    tcase_add_test(tc, test_server_http_ops_openapi_served);
+    tcase_add_test(tc, test_server_http_serve_sigterm_exits_zero);
+    suite_add_tcase(s, tc);
+
+    tc = shared_tcase("concurrency", 60);
+    tcase_add_test(tc,
+                   test_server_http_concurrency_parallel_clients_all_correct);
+    tcase_add_test(tc, test_server_http_serve_sigterm_exits_zero);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("admission");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_server_http_admission_queue_full_429);
+    tcase_add_test(tc, test_server_http_admission_memory_cap_429);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("retention");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_server_http_retention_job_evicted_404);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("shutdown");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_server_http_shutdown_answers_suspended_requests);
+    tcase_add_test(tc, test_server_http_shutdown_draining_refuses_new_jobs);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *sr;
+    int failed;
+
+    /* The daemon is killed with us if we die; nothing else to inherit. */
+    signal(SIGPIPE, SIG_IGN);
+    curl_global_init(CURL_GLOBAL_ALL);
+    sr = srunner_create(server_http_suite());
+    srunner_run_all(sr, CK_ENV);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    curl_global_cleanup();
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
