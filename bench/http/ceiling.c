@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* ceiling.c - a minimal libmicrohttpd responder: the HTTP ceiling for load.sh.
- */
+/* ceiling.c - a minimal libmicrohttpd responder: the ceiling for load.sh. */
 
 /*
  * It answers every request, GET or POST, with one fixed JSON body of about
