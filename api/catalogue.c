@@ -103,25 +103,15 @@ puzzle_json(const puzzle_ops_t *ops, uint64_t seed)
     aliases = cJSON_AddArrayToObject(o, "aliases");
     examples = cJSON_CreateArray();
     for (const puzzle_alias_t *a = puzzle_aliases(); a->alias != NULL; a++) {
-        cJSON *al;
-
         if (strcmp(a->target, ops->name) != 0) {
             continue;
         }
-        al = cJSON_CreateObject();
-        cJSON_AddStringToObject(al, "name", a->alias);
-        if (a->rows > 0) {
-            char size[16];
-
-            snprintf(size, sizeof(size), "%dx%d", a->rows, a->cols);
-            cJSON_AddStringToObject(al, "size", size);
-            /* Sized aliases make the clearest examples ("15-puzzle"). */
-            if (nexamples < 2) {
-                add_example(examples, a->alias, seed + (uint64_t)nexamples);
-                nexamples++;
-            }
+        cJSON_AddItemToArray(aliases, cJSON_CreateString(a->alias));
+        /* Sized aliases make the clearest examples ("15-puzzle"). */
+        if (a->rows > 0 && nexamples < 2) {
+            add_example(examples, a->alias, seed + (uint64_t)nexamples);
+            nexamples++;
         }
-        cJSON_AddItemToArray(aliases, al);
     }
     if (nexamples == 0) {
         add_example(examples, ops->name, seed);
@@ -135,6 +125,28 @@ puzzle_json(const puzzle_ops_t *ops, uint64_t seed)
     }
     cJSON_AddItemToObject(o, "examples", examples);
     return o;
+}
+
+/* Every alias with the puzzle and size it stands for. */
+static cJSON *
+aliases_json(void)
+{
+    cJSON *list = cJSON_CreateArray();
+
+    for (const puzzle_alias_t *a = puzzle_aliases(); a->alias != NULL; a++) {
+        cJSON *o = cJSON_CreateObject();
+
+        cJSON_AddStringToObject(o, "alias", a->alias);
+        cJSON_AddStringToObject(o, "puzzle", a->target);
+        if (a->rows > 0) {
+            char size[16];
+
+            snprintf(size, sizeof(size), "%dx%d", a->rows, a->cols);
+            cJSON_AddStringToObject(o, "size", size);
+        }
+        cJSON_AddItemToArray(list, o);
+    }
+    return list;
 }
 
 static cJSON *
@@ -197,6 +209,7 @@ api_catalogue(const api_policy_t *pol)
             puzzles,
             puzzle_json(reg[i], 0x70757a7a6c656400u + 16u * (uint64_t)i));
     }
+    cJSON_AddItemToObject(root, "aliases", aliases_json());
     cJSON_AddItemToObject(root, "engines", engines_json());
     cJSON_AddItemToObject(root, "limits", limits_json(pol));
     /* A NULL anywhere above leaves a member out rather than crashing;

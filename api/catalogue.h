@@ -8,10 +8,11 @@
 #include "request.h"
 
 /*
- * Builds the catalogue from the registries: every puzzle with its aliases,
- * notation, state forms, metrics, heuristics (name, summary, admissible)
- * and example requests (fixed-seed random scrambles, so the body is the
- * same on every start); every engine, plus "auto"; and the limits of pol.
+ * Builds the catalogue from the registries: every puzzle with its alias
+ * names, notation, state forms, metrics, heuristics (name, summary,
+ * admissible) and example requests (fixed-seed random scrambles, so the
+ * body is the same on every start); every alias with its puzzle and size;
+ * every engine, plus "auto"; and the limits of pol.
  * Returns an owned root (cJSON_Delete) or NULL when out of memory.
  * Thread: any.
  */

@@ -300,7 +300,7 @@ find_flag(const char *name, size_t len)
 
 /* Cross-field checks once every source has been read. */
 static int
-check(config_t *cfg, bool max_nodes_default_given, FILE *err)
+check(config_t *cfg, bool default_memory_given, FILE *err)
 {
     api_policy_t *p = &cfg->policy;
 
@@ -327,6 +327,12 @@ check(config_t *cfg, bool max_nodes_default_given, FILE *err)
             p->max_memory_bytes = (size_t)1 << 20;
         }
     }
+    if (p->default_memory_bytes > p->max_memory_bytes &&
+        !default_memory_given) {
+        /* Only the built-in default is too big for a small cap: lower it
+         * rather than refuse to start. */
+        p->default_memory_bytes = p->max_memory_bytes;
+    }
     if (p->default_memory_bytes > p->max_memory_bytes) {
         fprintf(err,
                 "puzzled serve: --default-memory-mb (%zu) is above the "
@@ -337,7 +343,7 @@ check(config_t *cfg, bool max_nodes_default_given, FILE *err)
     }
     /* With a node maximum, requests that give no max_nodes get it as their
      * default: otherwise every such request would be "too large". */
-    if (p->max_max_nodes != 0 && !max_nodes_default_given) {
+    if (p->max_max_nodes != 0 && p->default_max_nodes == 0) {
         p->default_max_nodes = p->max_max_nodes;
     }
     return 0;
@@ -347,6 +353,7 @@ int
 config_parse(int argc, char **argv, config_t *cfg, FILE *out, FILE *err)
 {
     bool cors_from_flags = false;
+    bool default_memory_given = false;
     int rc;
 
     set_defaults(cfg);
@@ -361,6 +368,7 @@ config_parse(int argc, char **argv, config_t *cfg, FILE *out, FILE *err)
         if ((rc = apply(cfg, o, v, from, err)) != 0) {
             return rc;
         }
+        default_memory_given |= o->offset == POLICY(default_memory_bytes);
     }
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -407,11 +415,12 @@ config_parse(int argc, char **argv, config_t *cfg, FILE *out, FILE *err)
         if ((rc = apply(cfg, o, value, from, err)) != 0) {
             return rc;
         }
+        default_memory_given |= o->offset == POLICY(default_memory_bytes);
     }
     if (cfg->bind == NULL && (cfg->bind = strdup("127.0.0.1")) == NULL) {
         return 2;
     }
-    return check(cfg, false, err);
+    return check(cfg, default_memory_given, err);
 }
 
 void

@@ -588,13 +588,19 @@ static enum MHD_Result
 handle_delete_job(conn_ctx_t *c, const char *url)
 {
     enum MHD_Result ret;
-    bool had_ended;
+    cJSON *before;
 
     if (!find_job(c, url, &ret)) {
         return ret;
     }
-    had_ended = jobs_cancel(c->http->deps.jobs, c->job);
-    return send_json(c, had_ended ? 200 : 202, jobs_render(c->job));
+    /* 202 shows the job as the request found it (openapi.yaml); a job
+     * that had already ended is unchanged, so 200 shows it as it is. */
+    before = jobs_render(c->job);
+    if (jobs_cancel(c->http->deps.jobs, c->job)) {
+        cJSON_Delete(before);
+        return send_json(c, 200, jobs_render(c->job));
+    }
+    return send_json(c, 202, before);
 }
 
 static enum MHD_Result
