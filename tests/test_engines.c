@@ -486,6 +486,7 @@ typedef struct job {
     double weight;
     pz_limits_t limits;
     const atomic_bool *cancel;
+    int threads; /* 0: 1 */
 } job_t;
 
 /* Runs j through engine_run with a fresh budget and stats, checks that
@@ -508,7 +509,7 @@ run_job(const job_t *j, pz_solution_t *sol, pz_stats_view_t *view)
     ctx.start = *j->start;
     ctx.goal = *j->goal;
     ctx.weight = j->weight != 0 ? j->weight : 1.0;
-    ctx.threads = 1;
+    ctx.threads = j->threads > 0 ? j->threads : 1;
     ctx.limits = j->limits;
     ctx.budget = &budget;
     ctx.stats = &stats;
@@ -1263,6 +1264,126 @@ START_TEST(test_engines_stats_published)
 }
 END_TEST
 
+/* ------------------------------------------------------ IDA* threads -- */
+
+START_TEST(test_engines_idastar_threads_match_bfs)
+{
+    pz_puzzle_t p;
+    pz_heuristic_t gap;
+    pz_state_t goal;
+    pz_rng_t rng;
+    uint8_t *dist;
+
+    /* Split searches must find the same optimal lengths. */
+    toy_setup(&p, &pancake_ops, 8, 7, &pk8_cfg);
+    gap = heur_bind(&gap_ops, &p, NULL);
+    dist = pk_bfs(&p);
+    puzzle_goal(&p, &goal);
+    pz_rng_seed(&rng, 51);
+    for (int c = 0; c < 30; c++) {
+        pz_state_t s;
+        job_t j = { .engine = "idastar",
+                    .puzzle = &p,
+                    .heuristic = &gap,
+                    .start = &s,
+                    .goal = &goal,
+                    .threads = 2 + c % 3 };
+
+        pk_random(&p, &rng, &s);
+        expect_optimal(&j, dist[pk_rank(&s, 8)], c);
+    }
+    free(dist);
+}
+END_TEST
+
+START_TEST(test_engines_idastar_threads_torus_and_grid)
+{
+    pz_puzzle_t torus;
+    pz_puzzle_t grid;
+    pz_rng_t rng;
+
+    toy_setup(&torus, &torus_ops, 3, 6, NULL);
+    toy_setup(&grid, &grid_ops, 2, 4, NULL);
+    pz_rng_seed(&rng, 52);
+    for (int c = 0; c < 30; c++) {
+        pz_state_t s;
+        pz_state_t g;
+        job_t j = { .engine = "idastar",
+                    .puzzle = &torus,
+                    .start = &s,
+                    .goal = &g,
+                    .threads = 2 + c % 4 };
+
+        state_clear(&s);
+        state_clear(&g);
+        for (int axis = 0; axis < 3; axis++) {
+            s.b[axis] = (uint8_t)pz_rand_below(pz_rng_next, &rng,
+                                               (uint64_t)torus_size[axis]);
+        }
+        expect_optimal(&j, torus_distance(&s, &g), c);
+    }
+    for (int c = 0; c < 20; c++) {
+        pz_state_t s;
+        pz_state_t g;
+        pz_heuristic_t h;
+        job_t j = { .engine = "idastar",
+                    .puzzle = &grid,
+                    .start = &s,
+                    .goal = &g,
+                    .heuristic = &h,
+                    .threads = 2 };
+        int want;
+
+        state_clear(&s);
+        state_clear(&g);
+        do {
+            s.b[0] = (uint8_t)pz_rand_below(pz_rng_next, &rng, GRID_W);
+            s.b[1] = (uint8_t)pz_rand_below(pz_rng_next, &rng, GRID_H);
+            want = grid_distance(s.b[0], s.b[1], 0, 0);
+        } while (!grid_open(s.b[0], s.b[1]) || want < 0);
+        h = heur_bind(&grid_manhattan_ops, &grid, &g);
+        expect_optimal(&j, want, c);
+    }
+}
+END_TEST
+
+START_TEST(test_engines_idastar_threads_limits)
+{
+    pz_puzzle_t p;
+    pz_state_t s;
+    pz_state_t goal;
+    job_t j = { .engine = "idastar",
+                .puzzle = &p,
+                .start = &s,
+                .goal = &goal,
+                .threads = 2 };
+    pz_stats_view_t view;
+    atomic_bool cancel;
+    pthread_t t;
+
+    hard_case(&p, &s, &goal);
+    j.limits.max_nodes = 1000;
+    ck_assert_int_eq(run_status(&j, &view), PZ_STATUS_NODE_LIMIT);
+    ck_assert_uint_ge(view.nodes_expanded, 1000);
+    ck_assert_uint_le(view.nodes_expanded, 1000 + 16);
+
+    j.limits.max_nodes = 0;
+    j.limits.time_ms = 50;
+    ck_assert_int_eq(run_status(&j, &view), PZ_STATUS_TIMEOUT);
+    ck_assert_msg(view.elapsed_ms >= 49 && view.elapsed_ms <= 400, "%.1f ms",
+                  view.elapsed_ms);
+
+    j.limits.time_ms = 5000;
+    j.cancel = &cancel;
+    atomic_init(&cancel, false);
+    ck_assert_int_eq(pthread_create(&t, NULL, cancel_later, &cancel), 0);
+    ck_assert_int_eq(run_status(&j, &view), PZ_STATUS_CANCELLED);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    ck_assert_msg(view.elapsed_ms >= 19 && view.elapsed_ms <= 400, "%.1f ms",
+                  view.elapsed_ms);
+}
+END_TEST
+
 /* ------------------------------------------------------ real puzzles -- */
 
 START_TEST(test_engines_solve_8puzzle_scrambles_agree)
@@ -1349,6 +1470,13 @@ engines_suite(void)
     tcase_add_test(tc, test_engines_limits_time_limit);
     tcase_add_test(tc, test_engines_limits_cancel_from_thread);
     tcase_add_test(tc, test_engines_limits_depth_limit);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("threads");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_engines_idastar_threads_match_bfs);
+    tcase_add_test(tc, test_engines_idastar_threads_torus_and_grid);
+    tcase_add_test(tc, test_engines_idastar_threads_limits);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("stats");

@@ -17,11 +17,31 @@
  *
  * Frames are drawn from the budget and grown when the bound grows: a path
  * never exceeds the bound (h >= 0), so bound + 2 frames always suffice.
+ *
+ * With ctx->threads > 1 each iteration is split: the calling thread runs
+ * the same DFS down to a split depth, recording every node there that
+ * passes the bound as a task (the split depth grows until there are enough
+ * tasks to balance the load), and then it and the helper threads take
+ * tasks from a shared counter and search their subtrees. The subtrees
+ * together are exactly the iteration's tree, and every goal found within
+ * an iteration's bound is optimal, so the first thread to find one wins
+ * and the others stop at their next poll. Counts are merged into the
+ * shared statistics at each poll; with a node limit, each worker expands
+ * only against quota it takes from a shared counter, so together they
+ * stop at the limit exactly as one thread would.
  */
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "engine_internal.h"
+
+#define THREADS_MAX      64
+#define SPLIT_DEPTH_MAX  16
+#define TASKS_PER_THREAD 32
+
+/* Internal status: another thread ended the iteration first. */
+#define STATUS_ABORTED PZ_STATUS_COUNT_
 
 /* One depth of the DFS stack. */
 typedef struct frame {
@@ -30,71 +50,179 @@ typedef struct frame {
     int h;         /* heuristic of s */
 } frame_t;
 
-typedef struct ida {
+/* A subtree root handed to a thread. */
+typedef struct task {
+    pz_state_t s;                   /* the root's state */
+    int h;                          /* its heuristic */
+    int depth;                      /* its depth, 1..SPLIT_DEPTH_MAX */
+    uint8_t moves[SPLIT_DEPTH_MAX]; /* the moves from the start */
+} task_t;
+
+/* What every thread of one search reads; the atomics are shared. */
+typedef struct shared {
     const search_ctx_t *ctx;
     const pz_puzzle_t *p;
     const pz_heuristic_t *h;
-    bool check_all;  /* compare with the goal even when h > 0 */
+    bool check_all; /* compare with the goal even when h > 0 */
+    bool threaded;  /* more than one worker */
+    int nthreads;   /* workers */
+    int bound;      /* of the current iteration */
+    task_t *tasks;  /* from the budget */
+    size_t ntasks;
+    size_t tasks_cap;
+    atomic_size_t next_task;          /* next task to take */
+    atomic_int stop;                  /* 0, or the status ending it */
+    atomic_int winner;                /* worker holding the solution */
+    atomic_uint_fast64_t expanded;    /* threaded: merged counts */
+    atomic_uint_fast64_t generated;   /* threaded: merged counts */
+    atomic_uint_fast64_t quota_taken; /* threaded: expansions granted */
+} shared_t;
+
+/* One thread's search state. */
+typedef struct worker {
+    shared_t *sh;
+    int index;
+    search_ctx_t pctx;     /* for search_poll: no stats, no node limit
+                              when threaded (merged here instead) */
+    search_meter_t meter;  /* this worker's counts, over all iterations */
+    uint64_t pub_expanded; /* part of meter already merged */
+    uint64_t pub_generated;
     frame_t *frames; /* from the budget */
     size_t nframes;  /* allocated */
-    search_meter_t meter;
-} ida_t;
+    int next;        /* smallest f cut in this iteration */
+    int status;      /* how its part of the iteration ended */
+    int length;      /* solution length when SOLVED */
+    uint8_t moves[PZ_SOLUTION_MAX];
+} worker_t;
 
-/* Makes room for depths 0..bound + 1 (a node at depth bound still writes
- * its children one frame further). New frames are zeroed so the bytes past
- * state_size are zero whatever apply writes. PZ_ENOMEM when the budget is
- * spent. */
-static int
-reserve_frames(ida_t *a, int bound)
+/*
+ * Threaded with a node limit: w may count expansions only against quota
+ * taken from the shared counter, in grants that shrink as the limit nears,
+ * so the workers together never pass the limit. Sets w's next poll at the
+ * end of the new grant; false when no quota is left.
+ */
+static bool
+take_quota(worker_t *w)
 {
-    size_t want = (size_t)bound + 2;
-    size_t n = a->nframes != 0 ? a->nframes : 64;
-    frame_t *frames;
+    shared_t *sh = w->sh;
+    uint64_t limit = sh->ctx->limits.max_nodes;
+    uint64_t taken = atomic_load(&sh->quota_taken);
+    uint64_t want;
+    uint64_t from;
 
-    if (want <= a->nframes) {
-        return PZ_OK;
+    if (limit == 0) {
+        return true;
     }
-    while (n < want) {
-        n *= 2;
+    want = taken < limit ? (limit - taken) / (2 * (uint64_t)sh->nthreads) : 0;
+    want = want < 1 ? 1 : want > PZ_POLL_INTERVAL ? PZ_POLL_INTERVAL : want;
+    from = atomic_fetch_add(&sh->quota_taken, want);
+    if (from >= limit) {
+        return false;
     }
-    frames = budget_realloc(a->ctx->budget, a->frames,
-                            a->nframes * sizeof(frame_t), n * sizeof(frame_t));
-    if (frames == NULL) {
-        return PZ_ENOMEM;
+    if (want > limit - from) {
+        want = limit - from;
     }
-    memset(frames + a->nframes, 0, (n - a->nframes) * sizeof(frame_t));
-    a->frames = frames;
-    a->nframes = n;
+    w->meter.next_poll = w->meter.expanded + want;
+    return true;
+}
+
+/* Polls the limits; when threaded also merges counts, checks the merged
+ * node limit and whether another thread has ended the iteration. */
+static int
+worker_poll(worker_t *w)
+{
+    shared_t *sh = w->sh;
+    const search_ctx_t *ctx = sh->ctx;
+    int status = search_poll(&w->pctx, &w->meter);
+    uint64_t e;
+    uint64_t g;
+
+    if (!sh->threaded) {
+        return status;
+    }
+    e = atomic_fetch_add(&sh->expanded, w->meter.expanded - w->pub_expanded) +
+        (w->meter.expanded - w->pub_expanded);
+    g = atomic_fetch_add(&sh->generated,
+                         w->meter.generated - w->pub_generated) +
+        (w->meter.generated - w->pub_generated);
+    w->pub_expanded = w->meter.expanded;
+    w->pub_generated = w->meter.generated;
+    if (ctx->stats != NULL) {
+        atomic_store_explicit(&ctx->stats->nodes_expanded, e,
+                              memory_order_relaxed);
+        atomic_store_explicit(&ctx->stats->nodes_generated, g,
+                              memory_order_relaxed);
+    }
+    if (status == PZ_STATUS_RUNNING && !take_quota(w)) {
+        status = PZ_STATUS_NODE_LIMIT;
+    }
+    if (status == PZ_STATUS_RUNNING && atomic_load(&sh->stop) != 0) {
+        status = STATUS_ABORTED;
+    }
+    return status;
+}
+
+/* Appends a task (called by the splitting thread only). */
+static int
+add_task(shared_t *sh,
+         const pz_state_t *s,
+         int h,
+         int depth,
+         const uint8_t *moves)
+{
+    task_t *t;
+
+    if (sh->ntasks == sh->tasks_cap) {
+        size_t cap = sh->tasks_cap != 0 ? sh->tasks_cap * 2 : 256;
+        task_t *tasks = budget_realloc(sh->ctx->budget, sh->tasks,
+                                       sh->tasks_cap * sizeof(task_t),
+                                       cap * sizeof(task_t));
+
+        if (tasks == NULL) {
+            return PZ_ENOMEM;
+        }
+        sh->tasks = tasks;
+        sh->tasks_cap = cap;
+    }
+    t = &sh->tasks[sh->ntasks++];
+    t->s = *s;
+    t->h = h;
+    t->depth = depth;
+    memcpy(t->moves, moves, (size_t)depth);
     return PZ_OK;
 }
 
 /*
- * One depth-first pass with the given bound from frames[0] (state and h
- * already set). Returns SOLVED with out->moves and out->length filled,
- * RUNNING when the pass ended without the goal (*next_bound is then the
- * smallest f cut, INT_MAX if none), or the terminal status of a limit.
+ * Depth-first search below frames[root] (state, h and todo set, moves
+ * [0, root) set) within sh->bound. Nodes reaching depth split become tasks
+ * instead of being searched (split = INT_MAX: none). Returns SOLVED with
+ * w->length and w->moves filled, RUNNING when the subtree is done (w->next
+ * then includes its smallest cut f), a limit's status, STATUS_ABORTED or
+ * PZ_ENOMEM.
  */
 static int
-iterate(ida_t *a, int bound, int *next_bound, pz_solution_t *out)
+dfs(worker_t *w, int root, int split)
 {
-    const pz_puzzle_t *p = a->p;
-    const pz_heuristic_t *h = a->h;
-    const pz_state_t *goal = &a->ctx->goal;
-    frame_t *f = a->frames;
-    uint64_t generated = a->meter.generated;
-    int next = INT_MAX;
-    int d = 0;
+    shared_t *sh = w->sh;
+    const pz_puzzle_t *p = sh->p;
+    const pz_heuristic_t *h = sh->h;
+    const pz_state_t *goal = &sh->ctx->goal;
+    bool check_all = sh->check_all;
+    int bound = sh->bound;
+    frame_t *f = w->frames;
+    uint64_t generated = w->meter.generated;
+    int next = w->next;
+    int status = PZ_STATUS_RUNNING;
+    int d = root;
 
-    f[0].todo = puzzle_allowed_after(p, -1);
     for (;;) {
         uint64_t todo = f[d].todo;
         int m;
         int hc;
         int fc;
-        int status;
 
         if (todo == 0) {
-            if (d == 0) {
+            if (d == root) {
                 break;
             }
             d--;
@@ -114,45 +242,195 @@ iterate(ida_t *a, int bound, int *next_bound, pz_solution_t *out)
             }
             continue;
         }
-        out->moves[d] = (uint8_t)m;
-        if ((hc == 0 || a->check_all) && puzzle_equal(p, &f[d + 1].s, goal)) {
-            out->length = d + 1;
-            a->meter.generated = generated;
-            return PZ_STATUS_SOLVED;
+        w->moves[d] = (uint8_t)m;
+        if ((hc == 0 || check_all) && puzzle_equal(p, &f[d + 1].s, goal)) {
+            w->length = d + 1;
+            status = PZ_STATUS_SOLVED;
+            break;
+        }
+        if (d + 1 == split) {
+            status = add_task(sh, &f[d + 1].s, hc, d + 1, w->moves);
+            if (status != PZ_OK) {
+                break;
+            }
+            status = PZ_STATUS_RUNNING;
+            continue;
         }
         d++;
         f[d].h = hc;
         f[d].todo = puzzle_allowed_after(p, m);
-        a->meter.generated = generated;
-        status = search_tick(a->ctx, &a->meter);
-        if (status != PZ_STATUS_RUNNING) {
-            return status;
+        if (++w->meter.expanded >= w->meter.next_poll) {
+            w->meter.generated = generated;
+            status = worker_poll(w);
+            if (status != PZ_STATUS_RUNNING) {
+                break;
+            }
         }
     }
-    a->meter.generated = generated;
-    *next_bound = next;
+    w->meter.generated = generated;
+    w->next = next;
+    return status;
+}
+
+/* Makes room in w for depths 0..bound + 1 (a node at depth bound still
+ * writes its children one frame further). New frames are zeroed so the
+ * bytes past state_size are zero whatever apply writes. */
+static int
+reserve_frames(const search_ctx_t *ctx, worker_t *w, int bound)
+{
+    size_t want = (size_t)bound + 2;
+    size_t n = w->nframes != 0 ? w->nframes : 64;
+    frame_t *frames;
+
+    if (want <= w->nframes) {
+        return PZ_OK;
+    }
+    while (n < want) {
+        n *= 2;
+    }
+    frames = budget_realloc(ctx->budget, w->frames,
+                            w->nframes * sizeof(frame_t), n * sizeof(frame_t));
+    if (frames == NULL) {
+        return PZ_ENOMEM;
+    }
+    memset(frames + w->nframes, 0, (n - w->nframes) * sizeof(frame_t));
+    w->frames = frames;
+    w->nframes = n;
+    return PZ_OK;
+}
+
+/* Puts the start into frame 0 of w. */
+static void
+set_root(worker_t *w, int h0)
+{
+    w->frames[0].s = w->sh->ctx->start;
+    w->frames[0].h = h0;
+    w->frames[0].todo = puzzle_allowed_after(w->sh->p, -1);
+}
+
+/* Takes tasks until none is left or the iteration ends; w->status says
+ * how it ended (RUNNING: all its tasks done). */
+static void *
+worker_main(void *arg)
+{
+    worker_t *w = arg;
+    shared_t *sh = w->sh;
+    int status = PZ_STATUS_RUNNING;
+
+    for (;;) {
+        size_t i = atomic_fetch_add(&sh->next_task, 1);
+        const task_t *t;
+        int expected = 0;
+
+        if (i >= sh->ntasks) {
+            break;
+        }
+        t = &sh->tasks[i];
+        w->frames[t->depth].s = t->s;
+        w->frames[t->depth].h = t->h;
+        w->frames[t->depth].todo =
+            puzzle_allowed_after(sh->p, t->moves[t->depth - 1]);
+        memcpy(w->moves, t->moves, (size_t)t->depth);
+        if (++w->meter.expanded >= w->meter.next_poll) {
+            status = worker_poll(w);
+        }
+        if (status == PZ_STATUS_RUNNING) {
+            status = dfs(w, t->depth, INT_MAX);
+        }
+        if (status == PZ_STATUS_RUNNING) {
+            continue;
+        }
+        if (status != STATUS_ABORTED &&
+            atomic_compare_exchange_strong(&sh->stop, &expected, status) &&
+            status == PZ_STATUS_SOLVED) {
+            atomic_store(&sh->winner, w->index);
+        }
+        break;
+    }
+    w->status = status;
+    return NULL;
+}
+
+/*
+ * One threaded iteration: split, then search the tasks on nthreads
+ * workers. Returns like dfs; when SOLVED, sh->winner names the worker
+ * holding the solution. Otherwise *next becomes the smallest f cut.
+ */
+static int
+iterate_threaded(shared_t *sh,
+                 worker_t *workers,
+                 int nthreads,
+                 int h0,
+                 int *next)
+{
+    worker_t *w0 = &workers[0];
+    pthread_t tid[THREADS_MAX];
+    bool started[THREADS_MAX] = { false };
+    int split_max = sh->bound < SPLIT_DEPTH_MAX ? sh->bound : SPLIT_DEPTH_MAX;
+    int status = PZ_STATUS_RUNNING;
+    int stop;
+
+    /* Deepen the split until the tasks can keep every thread busy. Nodes
+     * cut above the split count toward the next bound only from the
+     * final pass. */
+    sh->ntasks = 0;
+    for (int split = 1; split <= split_max; split++) {
+        sh->ntasks = 0;
+        w0->next = INT_MAX;
+        set_root(w0, h0);
+        status = dfs(w0, 0, split);
+        if (status != PZ_STATUS_RUNNING) {
+            if (status == PZ_STATUS_SOLVED) {
+                atomic_store(&sh->winner, 0);
+            }
+            return status;
+        }
+        if (sh->ntasks == 0 ||
+            sh->ntasks >= (size_t)TASKS_PER_THREAD * (size_t)nthreads) {
+            break;
+        }
+    }
+    atomic_store(&sh->next_task, 0);
+    atomic_store(&sh->stop, 0);
+    for (int i = 1; i < nthreads; i++) {
+        workers[i].next = INT_MAX;
+        workers[i].status = PZ_STATUS_RUNNING;
+        /* A thread that cannot start leaves its share to the others. */
+        started[i] =
+            pthread_create(&tid[i], NULL, worker_main, &workers[i]) == 0;
+    }
+    worker_main(w0);
+    for (int i = 1; i < nthreads; i++) {
+        if (started[i]) {
+            pthread_join(tid[i], NULL);
+        }
+    }
+    stop = atomic_load(&sh->stop);
+    if (stop != 0) {
+        return stop;
+    }
+    for (int i = 0; i < nthreads; i++) {
+        if (workers[i].next < *next) {
+            *next = workers[i].next;
+        }
+    }
     return PZ_STATUS_RUNNING;
 }
 
 /* The search proper; the caller frees. Returns a terminal status or a
- * negative error code. */
+ * negative error code; when SOLVED, sh->winner names the worker. */
 static int
-run(ida_t *a, pz_solution_t *out)
+run(shared_t *sh, worker_t *workers, int nthreads)
 {
-    const search_ctx_t *ctx = a->ctx;
+    const search_ctx_t *ctx = sh->ctx;
     pz_stats_t *st = ctx->stats;
     int max_depth =
         ctx->limits.max_depth > 0 && ctx->limits.max_depth < PZ_SOLUTION_MAX
             ? ctx->limits.max_depth
             : PZ_SOLUTION_MAX;
-    int h0 = heuristic_eval(a->h, &ctx->start);
+    int h0 = heuristic_eval(sh->h, &ctx->start);
     int bound = h0;
-    int rc;
 
-    if (puzzle_equal(a->p, &ctx->start, &ctx->goal)) {
-        out->length = 0;
-        return PZ_STATUS_SOLVED;
-    }
     for (int iteration = 1;; iteration++) {
         int next = INT_MAX;
         int status;
@@ -160,9 +438,12 @@ run(ida_t *a, pz_solution_t *out)
         if (bound > max_depth) {
             return PZ_STATUS_DEPTH_LIMIT;
         }
-        rc = reserve_frames(a, bound);
-        if (rc != PZ_OK) {
-            return rc;
+        for (int i = 0; i < nthreads; i++) {
+            int rc = reserve_frames(ctx, &workers[i], bound);
+
+            if (rc != PZ_OK) {
+                return rc;
+            }
         }
         if (st != NULL) {
             atomic_store_explicit(&st->iterations, iteration,
@@ -170,9 +451,17 @@ run(ida_t *a, pz_solution_t *out)
             atomic_store_explicit(&st->depth_bound, bound,
                                   memory_order_relaxed);
         }
-        a->frames[0].s = ctx->start;
-        a->frames[0].h = h0;
-        status = iterate(a, bound, &next, out);
+        sh->bound = bound;
+        /* A bound of 0 leaves nothing to split (no child passes it). */
+        if (nthreads > 1 && bound > 0) {
+            status = iterate_threaded(sh, workers, nthreads, h0, &next);
+        } else {
+            workers[0].next = INT_MAX;
+            set_root(&workers[0], h0);
+            status = dfs(&workers[0], 0, INT_MAX);
+            next = workers[0].next;
+            atomic_store(&sh->winner, 0);
+        }
         if (status != PZ_STATUS_RUNNING) {
             return status;
         }
@@ -184,24 +473,86 @@ run(ida_t *a, pz_solution_t *out)
     }
 }
 
+/* Publishes the final counts of all workers. */
+static void
+publish_final(const search_ctx_t *ctx, worker_t *workers, int nthreads)
+{
+    search_meter_t total = workers[0].meter;
+
+    for (int i = 1; i < nthreads; i++) {
+        total.expanded += workers[i].meter.expanded;
+        total.generated += workers[i].meter.generated;
+    }
+    /* The verdict of this last poll no longer matters. */
+    (void)search_poll(ctx, &total);
+}
+
 static int
 solve(const search_ctx_t *ctx, pz_solution_t *out)
 {
-    ida_t a;
+    int nthreads = ctx->threads < 1             ? 1
+                   : ctx->threads > THREADS_MAX ? THREADS_MAX
+                                                : ctx->threads;
+    shared_t sh;
+    worker_t *workers;
     int status;
 
-    memset(&a, 0, sizeof(a));
-    a.ctx = ctx;
-    a.p = ctx->puzzle;
-    a.h = ctx->heuristic;
-    a.check_all = !heuristic_admissible(ctx->heuristic);
-    search_meter_init(ctx, &a.meter);
-    status = run(&a, out);
+    if (puzzle_equal(ctx->puzzle, &ctx->start, &ctx->goal)) {
+        out->length = 0;
+        out->status = PZ_STATUS_SOLVED;
+        return PZ_OK;
+    }
+    memset(&sh, 0, sizeof(sh));
+    sh.ctx = ctx;
+    sh.p = ctx->puzzle;
+    sh.h = ctx->heuristic;
+    sh.check_all = !heuristic_admissible(ctx->heuristic);
+    sh.threaded = nthreads > 1;
+    sh.nthreads = nthreads;
+    atomic_init(&sh.next_task, 0);
+    atomic_init(&sh.stop, 0);
+    atomic_init(&sh.winner, -1);
+    atomic_init(&sh.expanded, 0);
+    atomic_init(&sh.generated, 0);
+    atomic_init(&sh.quota_taken, 0);
+    workers = budget_calloc(ctx->budget, (size_t)nthreads * sizeof(worker_t));
+    if (workers == NULL) {
+        out->status = PZ_STATUS_MEMORY_LIMIT;
+        return PZ_OK;
+    }
+    for (int i = 0; i < nthreads; i++) {
+        worker_t *w = &workers[i];
+
+        w->sh = &sh;
+        w->index = i;
+        w->pctx = *ctx;
+        if (sh.threaded) {
+            /* Statistics and the node limit are merged in worker_poll. */
+            w->pctx.stats = NULL;
+            w->pctx.limits.max_nodes = 0;
+        }
+        search_meter_init(&w->pctx, &w->meter);
+        if (sh.threaded) {
+            (void)take_quota(w); /* the limit is >= 1: never refused */
+        }
+    }
+    status = run(&sh, workers, nthreads);
     if (status == PZ_ENOMEM) {
         status = PZ_STATUS_MEMORY_LIMIT;
     }
-    (void)search_poll(ctx, &a.meter);
-    budget_free(ctx->budget, a.frames, a.nframes * sizeof(frame_t));
+    if (status == PZ_STATUS_SOLVED) {
+        const worker_t *w = &workers[atomic_load(&sh.winner)];
+
+        out->length = w->length;
+        memcpy(out->moves, w->moves, (size_t)w->length);
+    }
+    publish_final(ctx, workers, nthreads);
+    for (int i = 0; i < nthreads; i++) {
+        budget_free(ctx->budget, workers[i].frames,
+                    workers[i].nframes * sizeof(frame_t));
+    }
+    budget_free(ctx->budget, sh.tasks, sh.tasks_cap * sizeof(task_t));
+    budget_free(ctx->budget, workers, (size_t)nthreads * sizeof(worker_t));
     if (status < 0) {
         out->status = PZ_STATUS_FAILED;
         return status;
@@ -213,7 +564,8 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
 const engine_ops_t engine__idastar = {
     .name = "idastar",
     .summary = "IDA* with move pruning and incremental heuristics; optimal "
-               "with an admissible heuristic, memory proportional to depth",
+               "with an admissible heuristic, memory proportional to depth; "
+               "splits the search over threads when asked",
     .optimal = true,
     .uses_heuristic = true,
     .solve = solve,
