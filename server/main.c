@@ -1,7 +1,53 @@
 /* SPDX-License-Identifier: MIT */
-/* main.c - PLACEHOLDER entry point until the CLI lands. */
-int
-main(void)
+/* main.c - the puzzled command: serve, solve, scramble, version. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "serve.h"
+#include "version.h"
+
+static void
+usage(FILE *f)
 {
-    return 0;
+    fprintf(f, "usage: puzzled COMMAND [options]\n"
+               "  serve      run the HTTP service (puzzled serve --help)\n"
+               "  solve      solve one puzzle (puzzled solve --help)\n"
+               "  scramble   print a scramble (puzzled scramble --help)\n"
+               "  bench      run a benchmark (puzzled bench --help)\n"
+               "  --version  print the version\n");
+}
+
+int
+main(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : NULL;
+
+    if (cmd == NULL) {
+        usage(stderr);
+        return CLI_EXIT_INPUT;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("puzzled %s\n", pz_version());
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(cmd, "serve") == 0) {
+        return serve_main(argc - 1, argv + 1);
+    }
+    if (strcmp(cmd, "solve") == 0) {
+        return cli_solve(argc - 1, argv + 1);
+    }
+    if (strcmp(cmd, "bench") == 0) {
+        return cli_bench(argc - 1, argv + 1);
+    }
+    if (strcmp(cmd, "scramble") == 0) {
+        return cli_scramble(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "puzzled: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return CLI_EXIT_INPUT;
 }
