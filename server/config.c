@@ -2,6 +2,7 @@
 /* config.c - parses `puzzled serve` flags and PUZZLED_* environment. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +304,16 @@ static int
 check(config_t *cfg, bool default_memory_given, FILE *err)
 {
     api_policy_t *p = &cfg->policy;
+    unsigned char addr[16];
+
+    if (inet_pton(AF_INET, cfg->bind, addr) != 1 &&
+        inet_pton(AF_INET6, cfg->bind, addr) != 1) {
+        fprintf(err,
+                "puzzled serve: --bind must be an IPv4 or IPv6 address "
+                "such as 127.0.0.1 or ::1 (got '%s')\n",
+                cfg->bind);
+        return 2;
+    }
 
     if (p->default_time_ms > p->max_time_ms) {
         fprintf(err,

@@ -1060,13 +1060,15 @@ http_start(const http_deps_t *deps, http_t **out, int *port)
     h->quiesced = MHD_INVALID_SOCKET;
     h->daemon = MHD_start_daemon(
         flags, (uint16_t)cfg->port, NULL, NULL, on_request, h,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->http_threads,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->connection_limit,
-        MHD_OPTION_CONNECTION_TIMEOUT, HTTP_IDLE_TIMEOUT_S,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, HTTP_CONN_MEMORY,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
-        MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h, MHD_OPTION_END);
+        /* The logger first, so that MHD's messages about the other
+         * options already go through it. */
+        MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h, MHD_OPTION_SOCK_ADDR,
+        (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE,
+        (unsigned)cfg->http_threads, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)cfg->connection_limit, MHD_OPTION_CONNECTION_TIMEOUT,
+        HTTP_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        HTTP_CONN_MEMORY, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+        MHD_OPTION_END);
     if (h->daemon == NULL) {
         free(h);
         return PZ_EIO;

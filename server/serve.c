@@ -233,6 +233,7 @@ serve_main(int argc, char **argv)
         if (openapi_owned == NULL) {
             fprintf(stderr, "puzzled serve: cannot read --openapi file %s\n",
                     cfg.openapi);
+            exit_code = 2;
             goto out;
         }
         openapi = openapi_owned;

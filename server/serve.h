@@ -8,7 +8,8 @@
  * down gracefully. argv[0] is the command name ("serve"); the options are
  * described by `puzzled serve --help` (config.h). Returns the process exit
  * code: 0 after a clean shutdown or --help, 1 when the service could not
- * start (address in use, unreadable --openapi file), 2 for bad options.
+ * start (address in use, no threads), 2 for bad options (including an
+ * unreadable --openapi file).
  * Only one serve_main may run in a process at a time. Thread: main.
  */
 int serve_main(int argc, char **argv);
