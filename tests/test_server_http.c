@@ -119,6 +119,32 @@ typedef struct srv {
     char dir[64];  /* private temp dir: port, log, exit status */
 } srv_t;
 
+extern char **environ;
+
+/* Clears every PUZZLED_* variable, so the caller's environment cannot
+ * change the daemon's configuration under test. */
+static void
+unset_puzzled_env(void)
+{
+    char name[128];
+    bool again = true;
+
+    while (again) {
+        again = false;
+        for (char **e = environ; *e != NULL; e++) {
+            size_t n = strcspn(*e, "=");
+
+            if (strncmp(*e, "PUZZLED_", 8) == 0 && n < sizeof(name)) {
+                memcpy(name, *e, n);
+                name[n] = '\0';
+                unsetenv(name);
+                again = true; /* environ changed: scan again */
+                break;
+            }
+        }
+    }
+}
+
 /* Runs in the monitor: starts the daemon, reports its pid on fd, waits
  * for it and writes "exit N" or "signal N" to DIR/status. Never returns. */
 static void
@@ -159,6 +185,7 @@ monitor_main(const srv_t *s, const char *const *extra, int fd)
             close(log);
         }
         close(fd);
+        unset_puzzled_env();
         execv(PZ_BINARY, (char *const *)argv);
         _exit(127);
     }
@@ -1337,6 +1364,7 @@ yaml_items(const char *text,
     snprintf(head, sizeof(head), "\n    %s:\n", schema);
     snprintf(sub, sizeof(sub), "\n      %s:", key);
     p = strstr(text, "\ncomponents:\n");
+    p = p != NULL ? strstr(p, "\n  schemas:\n") : NULL;
     p = p != NULL ? strstr(p, head) : NULL;
     if (p == NULL) {
         return -1;
@@ -2270,12 +2298,38 @@ START_TEST(test_server_http_ops_catalogue_lists_puzzles_engines)
     ck_assert(cJSON_IsArray(puzzles));
     ck_assert(cJSON_IsArray(engines));
     ck_assert(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(c, "limits")));
+    ck_assert(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(c, "aliases")));
     for (const cJSON *p = puzzles->child; p != NULL; p = p->next) {
-        ck_assert(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(p, "id")));
-        ck_assert(
-            cJSON_IsString(cJSON_GetObjectItemCaseSensitive(p, "summary")));
-        ck_assert(
-            cJSON_IsString(cJSON_GetObjectItemCaseSensitive(p, "notation")));
+        static const char *const strs[] = {
+            "id",          "summary",        "notation",
+            "state_forms", "default_metric", "default_heuristic",
+            NULL
+        };
+        static const char *const arrays[] = { "metrics", "aliases",
+                                              "heuristics", "examples", NULL };
+
+        for (int i = 0; strs[i] != NULL; i++) {
+            ck_assert_msg(
+                cJSON_IsString(cJSON_GetObjectItemCaseSensitive(p, strs[i])),
+                "puzzle %s: %s is not a string", jstr(p, "id"), strs[i]);
+        }
+        for (int i = 0; arrays[i] != NULL; i++) {
+            ck_assert_msg(
+                cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(p, arrays[i])),
+                "puzzle %s: %s is not an array", jstr(p, "id"), arrays[i]);
+        }
+        ck_assert(is_int(cJSON_GetObjectItemCaseSensitive(p, "moves")));
+    }
+    for (const cJSON *e = engines->child; e != NULL; e = e->next) {
+        ck_assert(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "name")));
+        ck_assert(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(e, "optimal")));
+        ck_assert(cJSON_IsBool(
+            cJSON_GetObjectItemCaseSensitive(e, "uses_heuristic")));
+    }
+    for (const cJSON *l = cJSON_GetObjectItemCaseSensitive(c, "limits")->child;
+         l != NULL; l = l->next) {
+        ck_assert_msg(is_int(l) && l->valuedouble >= 0,
+                      "limits.%s is not a non-negative integer", l->string);
     }
     /* Every registered puzzle and engine is listed. */
     for (const puzzle_ops_t *const *p = puzzle_registry(); *p != NULL; p++) {
@@ -2355,7 +2409,8 @@ END_TEST
 START_TEST(test_server_http_admission_memory_cap_429)
 {
     static const char *const flags[] = {
-        "--workers", "1", "--queue", "8", "--memory-cap-mb", "100", NULL
+        "--workers",           "1",  "--queue", "8", "--memory-cap-mb", "100",
+        "--default-memory-mb", "16", NULL
     };
     srv_t s;
     char body[512];
