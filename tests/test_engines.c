@@ -1435,6 +1435,80 @@ START_TEST(test_engines_solve_8puzzle_scrambles_agree)
 }
 END_TEST
 
+/* Solves n random scrambles of len moves of p with each engine, asserting
+ * that they agree and stay within bound moves. Returns nothing: failures
+ * abort the test. */
+static void
+cube_scrambles_agree(pz_puzzle_t *p,
+                     const char *const *engines,
+                     int nengines,
+                     int len,
+                     int bound)
+{
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    pz_diag_t d;
+    pz_rng_t rng;
+
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(heuristic_create(p, "seed", &goal, &h, &d), PZ_OK);
+    pz_rng_seed(&rng, (uint64_t)len);
+    for (int c = 0; c < 4; c++) {
+        uint8_t moves[64];
+        pz_state_t s;
+        int first = -1;
+
+        ck_assert_int_eq(
+            puzzle_random_moves(p, &goal, len, pz_rng_next, &rng, moves),
+            PZ_OK);
+        ck_assert_int_eq(puzzle_replay(p, &goal, moves, len, &s), PZ_OK);
+        for (int e = 0; e < nengines; e++) {
+            job_t j = { .engine = engines[e],
+                        .puzzle = p,
+                        .heuristic = h,
+                        .start = &s,
+                        .goal = &goal };
+            pz_solution_t sol;
+            pz_stats_view_t view;
+
+            ck_assert_int_eq(run_job(&j, &sol, &view), PZ_OK);
+            ck_assert_int_eq(sol.status, PZ_STATUS_SOLVED);
+            ck_assert(sol.optimal);
+            ck_assert_int_le(sol.length, bound);
+            if (first >= 0) {
+                ck_assert_msg(sol.length == first, "%s: %d, %s: %d", engines[0],
+                              first, engines[e], sol.length);
+            }
+            first = sol.length;
+        }
+    }
+    heuristic_destroy(h);
+}
+
+START_TEST(test_engines_solve_2x2x2_engines_agree)
+{
+    static const char *const all3[] = { "bibfs", "astar", "idastar" };
+    pz_params_t qtm = { 0, 0, PZ_METRIC_QTM };
+    pz_puzzle_t *p = NULL;
+    pz_diag_t d;
+
+    /* Runs only once the 2x2x2 exists. Its pruning drops same-face pairs
+     * (HTM) and U' U' (QTM), so the engines' pruned searches are checked
+     * against each other; God's numbers (depths.md: 11 HTM, 14 QTM) bound
+     * every optimal answer. */
+    if (puzzle_create("2x2x2", NULL, &p, &d) != PZ_OK) {
+        return;
+    }
+    cube_scrambles_agree(p, all3, 3, 7, 7);
+    cube_scrambles_agree(p, all3, 3, 30, 11);
+    puzzle_destroy(p);
+    ck_assert_int_eq(puzzle_create("2x2x2", &qtm, &p, &d), PZ_OK);
+    cube_scrambles_agree(p, all3, 3, 8, 8);
+    cube_scrambles_agree(p, all3, 1, 40, 14);
+    puzzle_destroy(p);
+}
+END_TEST
+
 static Suite *
 engines_suite(void)
 {
@@ -1454,6 +1528,7 @@ engines_suite(void)
     tcase_add_test(tc, test_engines_solve_start_is_goal_zero_moves);
     tcase_add_test(tc, test_engines_solve_inadmissible_not_marked_optimal);
     tcase_add_test(tc, test_engines_solve_8puzzle_scrambles_agree);
+    tcase_add_test(tc, test_engines_solve_2x2x2_engines_agree);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("wastar");
