@@ -30,9 +30,9 @@
 
 #include <microhttpd.h>
 
+#include "http_internal.h"
 #include "log.h"
 #include "problem.h"
-#include "version.h"
 
 /* Seconds of inactivity after which MHD closes a connection. Suspended
  * connections do not time out: their waits have their own deadlines. */
@@ -41,107 +41,24 @@
 /* Per-connection memory MHD may use for headers and buffers. */
 #define HTTP_CONN_MEMORY ((size_t)64 * 1024)
 
-/* GET /v1/jobs page sizes. */
-#define HTTP_LIST_DEFAULT 20
-#define HTTP_LIST_MAX     100
-
-enum {
-    M_GET = 1,
-    M_HEAD = 2,
-    M_POST = 4,
-    M_DELETE = 8,
-    M_OPTIONS = 16,
-    M_OTHER = 32,
-};
-
-typedef enum route_id {
-    R_NONE = 0,
-    R_SOLVE,
-    R_V1_SOLVE,
-    R_JOBS,
-    R_JOB,
-    R_PUZZLES,
-    R_HEALTHZ,
-    R_READYZ,
-    R_METRICS,
-    R_OPENAPI,
-} route_id_t;
-
-typedef struct route {
-    route_id_t id;
-    const char *path;  /* exact path, or the prefix of R_JOB */
-    unsigned methods;  /* M_* allowed (OPTIONS always answered) */
-    const char *allow; /* the Allow header */
-} route_t;
-
-static const route_t routes[] = {
-    { R_SOLVE, "/solve", M_POST, "POST, OPTIONS" },
-    { R_V1_SOLVE, "/v1/solve", M_POST, "POST, OPTIONS" },
-    { R_JOBS, "/v1/jobs", M_GET | M_HEAD, "GET, HEAD, OPTIONS" },
-    { R_JOB, "/v1/jobs/{id}", M_GET | M_HEAD | M_DELETE,
+static const http_route_t routes[] = {
+    { HTTP_R_SOLVE, "/solve", HTTP_M_POST, "POST, OPTIONS" },
+    { HTTP_R_V1_SOLVE, "/v1/solve", HTTP_M_POST, "POST, OPTIONS" },
+    { HTTP_R_JOBS, "/v1/jobs", HTTP_M_GET | HTTP_M_HEAD, "GET, HEAD, OPTIONS" },
+    { HTTP_R_JOB, "/v1/jobs/{id}", HTTP_M_GET | HTTP_M_HEAD | HTTP_M_DELETE,
       "GET, HEAD, DELETE, OPTIONS" },
-    { R_PUZZLES, "/v1/puzzles", M_GET | M_HEAD, "GET, HEAD, OPTIONS" },
-    { R_HEALTHZ, "/healthz", M_GET | M_HEAD, "GET, HEAD, OPTIONS" },
-    { R_READYZ, "/readyz", M_GET | M_HEAD, "GET, HEAD, OPTIONS" },
-    { R_METRICS, "/metrics", M_GET | M_HEAD, "GET, HEAD, OPTIONS" },
-    { R_OPENAPI, "/openapi.yaml", M_GET | M_HEAD, "GET, HEAD, OPTIONS" },
-    { R_NONE, NULL, 0, NULL },
+    { HTTP_R_PUZZLES, "/v1/puzzles", HTTP_M_GET | HTTP_M_HEAD,
+      "GET, HEAD, OPTIONS" },
+    { HTTP_R_HEALTHZ, "/healthz", HTTP_M_GET | HTTP_M_HEAD,
+      "GET, HEAD, OPTIONS" },
+    { HTTP_R_READYZ, "/readyz", HTTP_M_GET | HTTP_M_HEAD,
+      "GET, HEAD, OPTIONS" },
+    { HTTP_R_METRICS, "/metrics", HTTP_M_GET | HTTP_M_HEAD,
+      "GET, HEAD, OPTIONS" },
+    { HTTP_R_OPENAPI, "/openapi.yaml", HTTP_M_GET | HTTP_M_HEAD,
+      "GET, HEAD, OPTIONS" },
+    { HTTP_R_NONE, NULL, 0, NULL },
 };
-
-#define JOB_PREFIX "/v1/jobs/"
-
-static const char *const ctype_json = "application/json";
-static const char *const ctype_problem = "application/problem+json";
-
-struct http {
-    http_deps_t deps;
-    struct MHD_Daemon *daemon;
-    MHD_socket quiesced; /* listen socket after quiesce, to close */
-};
-
-typedef enum phase {
-    PH_HEADERS = 0, /* first call done, reading the body */
-    PH_WAITING,     /* suspended until the job ends or the wait ends */
-    PH_ANSWERED,    /* a response is queued */
-} phase_t;
-
-/* Per-request state: created on the first handler call, freed in the
- * completion callback. */
-typedef struct conn_ctx {
-    http_t *http;
-    struct MHD_Connection *conn;
-    uint64_t start_ns;
-    const route_t *route;     /* NULL: unknown path */
-    unsigned method;          /* M_* */
-    const char *method_label; /* static, for metrics */
-    char method_text[16];     /* as sent, for the log */
-    char path[160];           /* as sent (truncated), for the log */
-    char request_id[65];
-    const char *origin; /* allowed Origin to echo, or NULL */
-    phase_t phase;
-    bool overflow; /* body longer than announced/allowed */
-    char *body;    /* POST /solve body */
-    size_t len;
-    size_t cap;
-    job_t *job;    /* referenced job, or NULL */
-    bool is_solve; /* the wait answers 202 when unfinished */
-    job_waiter_t waiter;
-    int status;       /* status sent, 0 = none yet */
-    const char *code; /* problem code sent, or NULL */
-} conn_ctx_t;
-
-/* What one reply carries besides the common headers. */
-typedef struct reply {
-    int status;
-    const char *ctype; /* NULL: no body */
-    char *body;        /* owned unless persistent */
-    size_t len;
-    bool persistent;         /* body is static: do not free */
-    void (*free_fn)(void *); /* frees body when owned */
-    const char *location;
-    const char *retry_after;
-    const char *allow;
-} reply_t;
 
 /* --- small helpers --- */
 
@@ -195,8 +112,9 @@ method_of(const char *m, const char **label)
         const char *name;
         unsigned bit;
     } methods[] = {
-        { "GET", M_GET },       { "HEAD", M_HEAD },       { "POST", M_POST },
-        { "DELETE", M_DELETE }, { "OPTIONS", M_OPTIONS },
+        { "GET", HTTP_M_GET },         { "HEAD", HTTP_M_HEAD },
+        { "POST", HTTP_M_POST },       { "DELETE", HTTP_M_DELETE },
+        { "OPTIONS", HTTP_M_OPTIONS },
     };
 
     for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
@@ -206,17 +124,17 @@ method_of(const char *m, const char **label)
         }
     }
     *label = "OTHER";
-    return M_OTHER;
+    return HTTP_M_OTHER;
 }
 
-static const route_t *
+static const http_route_t *
 route_of(const char *url)
 {
-    for (const route_t *r = routes; r->path != NULL; r++) {
-        if (r->id == R_JOB) {
-            size_t n = strlen(JOB_PREFIX);
+    for (const http_route_t *r = routes; r->path != NULL; r++) {
+        if (r->id == HTTP_R_JOB) {
+            size_t n = strlen(HTTP_JOB_PREFIX);
 
-            if (strncmp(url, JOB_PREFIX, n) == 0 && url[n] != '\0' &&
+            if (strncmp(url, HTTP_JOB_PREFIX, n) == 0 && url[n] != '\0' &&
                 strchr(url + n, '/') == NULL) {
                 return r;
             }
@@ -250,20 +168,20 @@ is_json_type(const char *ct)
 }
 
 static const char *
-header(const conn_ctx_t *c, const char *name)
+header(const http_conn_t *c, const char *name)
 {
     return MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND, name);
 }
 
-static const char *
-query(const conn_ctx_t *c, const char *name)
+const char *
+http__query(const http_conn_t *c, const char *name)
 {
     return MHD_lookup_connection_value(c->conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
 /* Parses a whole non-negative decimal integer up to 2^53. */
-static bool
-parse_count(const char *s, int64_t *out)
+bool
+http__parse_count(const char *s, int64_t *out)
 {
     int64_t v = 0;
 
@@ -281,7 +199,7 @@ parse_count(const char *s, int64_t *out)
 }
 
 static bool
-draining(const conn_ctx_t *c)
+draining(const http_conn_t *c)
 {
     return jobs_draining(c->http->deps.jobs);
 }
@@ -298,8 +216,8 @@ add_header(struct MHD_Response *r, const char *name, const char *value)
 
 /* Queues rep with the headers every reply carries. Takes ownership of an
  * owned body, also on failure. */
-static enum MHD_Result
-send_reply(conn_ctx_t *c, const reply_t *rep)
+enum MHD_Result
+http__send_reply(http_conn_t *c, const http_reply_t *rep)
 {
     struct MHD_Response *r;
     enum MHD_Result ok;
@@ -324,7 +242,7 @@ send_reply(conn_ctx_t *c, const reply_t *rep)
     add_header(r, MHD_HTTP_HEADER_LOCATION, rep->location);
     add_header(r, MHD_HTTP_HEADER_RETRY_AFTER, rep->retry_after);
     add_header(r, MHD_HTTP_HEADER_ALLOW, rep->allow);
-    if (c->route == NULL || c->route->id != R_OPENAPI) {
+    if (c->route == NULL || c->route->id != HTTP_R_OPENAPI) {
         add_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     }
     if (c->origin != NULL) {
@@ -341,85 +259,83 @@ send_reply(conn_ctx_t *c, const reply_t *rep)
     }
     ok = MHD_queue_response(c->conn, (unsigned)rep->status, r);
     MHD_destroy_response(r);
-    c->phase = PH_ANSWERED;
+    c->phase = HTTP_PH_ANSWERED;
     c->status = rep->status;
     return ok;
 }
 
-static enum MHD_Result
-send_static(conn_ctx_t *c, int status, const char *ctype, const char *body)
+enum MHD_Result
+http__send_static(http_conn_t *c,
+                  int status,
+                  const char *ctype,
+                  const char *body)
 {
-    reply_t rep = { 0 };
+    http_reply_t rep = { 0 };
 
     rep.status = status;
     rep.ctype = ctype;
     rep.body = (char *)body;
     rep.len = body != NULL ? strlen(body) : 0;
     rep.persistent = true;
-    return send_reply(c, &rep);
+    return http__send_reply(c, &rep);
 }
 
 /* Prints root (taking ownership) into rep and sends it. */
 static enum MHD_Result
-send_json_rep(conn_ctx_t *c, cJSON *root, reply_t *rep)
+send_json_rep(http_conn_t *c, cJSON *root, http_reply_t *rep)
 {
     char *text = root != NULL ? cJSON_PrintUnformatted(root) : NULL;
 
     cJSON_Delete(root);
     if (text == NULL) {
         c->code = "out_of_memory";
-        return send_static(c, 500, ctype_problem,
-                           "{\"type\":\"/problems/out_of_memory\",\"title\":"
-                           "\"Out of memory\",\"status\":500,\"code\":"
-                           "\"out_of_memory\"}");
+        return http__send_static(
+            c, 500, HTTP_CTYPE_PROBLEM,
+            "{\"type\":\"/problems/out_of_memory\",\"title\":"
+            "\"Out of memory\",\"status\":500,\"code\":"
+            "\"out_of_memory\"}");
     }
     rep->body = text;
     rep->len = strlen(text);
     rep->free_fn = cJSON_free;
     if (rep->ctype == NULL) {
-        rep->ctype = ctype_json;
+        rep->ctype = HTTP_CTYPE_JSON;
     }
-    return send_reply(c, rep);
+    return http__send_reply(c, rep);
 }
 
-static enum MHD_Result
-send_json(conn_ctx_t *c, int status, cJSON *root)
+enum MHD_Result
+http__send_json(http_conn_t *c, int status, cJSON *root)
 {
-    reply_t rep = { 0 };
+    http_reply_t rep = { 0 };
 
     rep.status = status;
     return send_json_rep(c, root, &rep);
 }
 
 /* Sends the problem for rc and d (d may be NULL). */
-static enum MHD_Result
-send_problem_d(conn_ctx_t *c,
-               int rc,
-               const pz_diag_t *d,
-               const char *retry_after,
-               const char *allow)
+enum MHD_Result
+http__send_problem_d(http_conn_t *c,
+                     int rc,
+                     const pz_diag_t *d,
+                     const char *retry_after,
+                     const char *allow)
 {
-    reply_t rep = { 0 };
+    http_reply_t rep = { 0 };
 
     if (d != NULL && d->rc != PZ_OK) {
         rc = d->rc;
     }
     rep.status = pz_http_status(rc);
-    rep.ctype = ctype_problem;
+    rep.ctype = HTTP_CTYPE_PROBLEM;
     rep.retry_after = retry_after;
     rep.allow = allow;
     c->code = pz_strerror(rc);
     return send_json_rep(c, api_problem(rc, d), &rep);
 }
 
-static enum MHD_Result send_problem(conn_ctx_t *c, int rc, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static enum MHD_Result
-send_problem(conn_ctx_t *c, int rc, const char *fmt, ...)
+enum MHD_Result
+http__send_problem(http_conn_t *c, int rc, const char *fmt, ...)
 {
     pz_diag_t d;
     va_list ap;
@@ -429,15 +345,15 @@ send_problem(conn_ctx_t *c, int rc, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(d.detail, sizeof(d.detail), fmt, ap);
     va_end(ap);
-    return send_problem_d(c, rc, &d, NULL, NULL);
+    return http__send_problem_d(c, rc, &d, NULL, NULL);
 }
 
 /* Answers with the job as it is now: 200 when it has ended (or for a
  * poll), else 202 with its Location (POST /solve). */
-static enum MHD_Result
-send_job(conn_ctx_t *c, int unfinished_status)
+enum MHD_Result
+http__send_job(http_conn_t *c, int unfinished_status)
 {
-    reply_t rep = { 0 };
+    http_reply_t rep = { 0 };
     char location[64];
     bool ended = jobs_ended(c->job);
 
@@ -454,7 +370,7 @@ send_job(conn_ctx_t *c, int unfinished_status)
 static void
 suspend_conn(void *arg)
 {
-    conn_ctx_t *c = arg;
+    http_conn_t *c = arg;
 
     MHD_suspend_connection(c->conn);
 }
@@ -462,7 +378,7 @@ suspend_conn(void *arg)
 static void
 resume_conn(void *arg)
 {
-    conn_ctx_t *c = arg;
+    http_conn_t *c = arg;
 
     MHD_resume_connection(c->conn);
 }
@@ -470,280 +386,24 @@ resume_conn(void *arg)
 /* Suspends the connection until c->job ends or wait_ms pass. Returns
  * false (nothing suspended) when the job has ended or the server drains;
  * the caller answers at once then. */
-static bool
-start_wait(conn_ctx_t *c, int64_t wait_ms)
+bool
+http__start_wait(http_conn_t *c, int64_t wait_ms)
 {
     c->waiter.resume = resume_conn;
     c->waiter.arg = c;
     c->waiter.deadline_ms = jobs_now_ms() + wait_ms;
-    c->phase = PH_WAITING;
+    c->phase = HTTP_PH_WAITING;
     if (!jobs_wait(c->http->deps.jobs, c->job, &c->waiter, suspend_conn)) {
-        c->phase = PH_HEADERS;
+        c->phase = HTTP_PH_HEADERS;
         return false;
     }
     loop_wake(c->http->deps.loop);
     return true;
 }
 
-/* --- routes --- */
-
-static enum MHD_Result
-handle_solve(conn_ctx_t *c)
-{
-    http_t *h = c->http;
-    cJSON *root = NULL;
-    job_t *job = NULL;
-    pz_diag_t d;
-    int64_t wait_ms;
-    int rc;
-
-    pz_diag_clear(&d);
-    if (c->overflow) {
-        return send_problem(c, PZ_ETOO_LARGE,
-                            "the body is longer than its Content-Length or "
-                            "than %d bytes",
-                            API_BODY_MAX);
-    }
-    rc = api_json_parse(c->body != NULL ? c->body : "", c->len, &root, &d);
-    if (rc != PZ_OK) {
-        return send_problem_d(c, rc, &d, NULL, NULL);
-    }
-    rc = jobs_new(h->deps.jobs, &job);
-    if (rc != PZ_OK) {
-        cJSON_Delete(root);
-        return send_problem(c, rc, "could not create a job");
-    }
-    rc = api_solve_parse(root, &h->deps.cfg->policy, jobs_request(job), &d);
-    cJSON_Delete(root);
-    if (rc != PZ_OK) {
-        jobs_release(h->deps.jobs, job);
-        return send_problem_d(c, rc, &d, NULL, NULL);
-    }
-    wait_ms = jobs_request(job)->wait_ms;
-    rc = jobs_submit(h->deps.jobs, job);
-    if (rc != PZ_OK) {
-        jobs_release(h->deps.jobs, job);
-        pz_diag_set(&d, rc,
-                    rc == PZ_EQUEUE_FULL
-                        ? "the job queue is full; retry after a second"
-                    : rc == PZ_EMEMORY_CAP
-                        ? "the memory budgets of queued and running jobs "
-                          "would pass the server's cap; retry later or ask "
-                          "for less memory_mb"
-                        : "the server is shutting down; retry on another "
-                          "instance");
-        return send_problem_d(c, rc, &d, rc == PZ_EDRAINING ? NULL : "1", NULL);
-    }
-    c->job = job;
-    c->is_solve = true;
-    if (wait_ms > 0 && start_wait(c, wait_ms)) {
-        return MHD_YES;
-    }
-    return send_job(c, 202);
-}
-
-/* The job named by the path, referenced in c->job; answers 404 when there
- * is none (returns false then). */
-static bool
-find_job(conn_ctx_t *c, const char *url, enum MHD_Result *ret)
-{
-    const char *id = url + strlen(JOB_PREFIX);
-
-    c->job = jobs_find(c->http->deps.jobs, id);
-    if (c->job == NULL) {
-        *ret = send_problem(c, PZ_EJOB_NOT_FOUND,
-                            "no job with this id; jobs are kept for a "
-                            "limited time after they end");
-        return false;
-    }
-    return true;
-}
-
-static enum MHD_Result
-handle_get_job(conn_ctx_t *c, const char *url)
-{
-    const char *w = query(c, "wait_ms");
-    int64_t wait_ms = 0;
-    int64_t max_wait = c->http->deps.cfg->policy.max_wait_ms;
-    enum MHD_Result ret;
-
-    if (w != NULL && !parse_count(w, &wait_ms)) {
-        return send_problem(c, PZ_ERANGE,
-                            "query parameter wait_ms must be a non-negative "
-                            "integer (milliseconds)");
-    }
-    if (!find_job(c, url, &ret)) {
-        return ret;
-    }
-    if (max_wait > 0 && wait_ms > max_wait) {
-        wait_ms = max_wait;
-    }
-    if (wait_ms > 0 && start_wait(c, wait_ms)) {
-        return MHD_YES;
-    }
-    return send_job(c, 200);
-}
-
-static enum MHD_Result
-handle_delete_job(conn_ctx_t *c, const char *url)
-{
-    enum MHD_Result ret;
-    cJSON *before;
-
-    if (!find_job(c, url, &ret)) {
-        return ret;
-    }
-    /* 202 shows the job as the request found it (openapi.yaml); a job
-     * that had already ended is unchanged, so 200 shows it as it is. */
-    before = jobs_render(c->job);
-    if (jobs_cancel(c->http->deps.jobs, c->job)) {
-        cJSON_Delete(before);
-        return send_json(c, 200, jobs_render(c->job));
-    }
-    return send_json(c, 202, before);
-}
-
-static enum MHD_Result
-handle_list(conn_ctx_t *c)
-{
-    const char *ls = query(c, "limit");
-    const char *os = query(c, "offset");
-    int64_t limit = HTTP_LIST_DEFAULT;
-    int64_t offset = 0;
-    job_t *page[HTTP_LIST_MAX];
-    size_t total = 0;
-    size_t n;
-    cJSON *root;
-    cJSON *arr;
-
-    if (ls != NULL &&
-        (!parse_count(ls, &limit) || limit < 1 || limit > HTTP_LIST_MAX)) {
-        return send_problem(c, PZ_ERANGE,
-                            "query parameter limit must be an integer from "
-                            "1 to %d",
-                            HTTP_LIST_MAX);
-    }
-    if (os != NULL && !parse_count(os, &offset)) {
-        return send_problem(c, PZ_ERANGE,
-                            "query parameter offset must be a non-negative "
-                            "integer");
-    }
-    n = jobs_list(c->http->deps.jobs, (size_t)offset, (size_t)limit, page,
-                  &total);
-    root = cJSON_CreateObject();
-    arr = cJSON_AddArrayToObject(root, "jobs");
-    for (size_t i = 0; i < n; i++) {
-        cJSON_AddItemToArray(arr, jobs_render(page[i]));
-        jobs_release(c->http->deps.jobs, page[i]);
-    }
-    cJSON_AddNumberToObject(root, "total", (double)total);
-    cJSON_AddNumberToObject(root, "limit", (double)limit);
-    cJSON_AddNumberToObject(root, "offset", (double)offset);
-    if ((size_t)offset + n < total) {
-        char next[80];
-
-        snprintf(next, sizeof(next),
-                 "/v1/jobs?limit=%" PRId64 "&offset=%" PRId64, limit,
-                 offset + (int64_t)n);
-        cJSON_AddStringToObject(root, "next", next);
-    } else {
-        cJSON_AddNullToObject(root, "next");
-    }
-    return send_json(c, 200, root);
-}
-
-static enum MHD_Result
-handle_readyz(conn_ctx_t *c)
-{
-    jobs_stats_t st;
-    const char *reason = NULL;
-    cJSON *root = cJSON_CreateObject();
-
-    jobs_get_stats(c->http->deps.jobs, &st);
-    if (st.draining) {
-        reason = "draining";
-    } else if (st.queued >= st.queue_cap) {
-        reason = "queue_full";
-    } else if (st.memory_in_use +
-                   c->http->deps.cfg->policy.default_memory_bytes >
-               st.memory_cap) {
-        reason = "memory_cap";
-    }
-    cJSON_AddStringToObject(root, "status", reason ? "not_ready" : "ready");
-    if (reason != NULL) {
-        cJSON_AddStringToObject(root, "reason", reason);
-    }
-    return send_json(c, reason ? 503 : 200, root);
-}
-
-static enum MHD_Result
-handle_metrics(conn_ctx_t *c)
-{
-    reply_t rep = { 0 };
-    http_t *h = c->http;
-
-    rep.body =
-        metrics_render(h->deps.metrics, h->deps.jobs, pz_version(), &rep.len);
-    if (rep.body == NULL) {
-        return send_problem(c, PZ_ENOMEM, "could not render the metrics");
-    }
-    rep.status = 200;
-    rep.ctype = "text/plain; version=0.0.4; charset=utf-8";
-    rep.free_fn = free;
-    return send_reply(c, &rep);
-}
-
-static bool route_check(conn_ctx_t *c, enum MHD_Result *ret);
-
-/* The last handler call of a request: everything has been read. */
-static enum MHD_Result
-dispatch(conn_ctx_t *c, const char *url)
-{
-    http_t *h = c->http;
-    reply_t rep = { 0 };
-    enum MHD_Result ret;
-
-    if (route_check(c, &ret)) {
-        return ret;
-    }
-    switch (c->route->id) {
-    case R_SOLVE:
-    case R_V1_SOLVE:
-        return handle_solve(c);
-    case R_JOBS:
-        return handle_list(c);
-    case R_JOB:
-        return c->method == M_DELETE ? handle_delete_job(c, url)
-                                     : handle_get_job(c, url);
-    case R_PUZZLES:
-        rep.status = 200;
-        rep.ctype = ctype_json;
-        rep.body = (char *)h->deps.catalogue;
-        rep.len = h->deps.catalogue_len;
-        rep.persistent = true;
-        return send_reply(c, &rep);
-    case R_HEALTHZ:
-        return send_static(c, 200, ctype_json, "{\"status\":\"ok\"}");
-    case R_READYZ:
-        return handle_readyz(c);
-    case R_METRICS:
-        return handle_metrics(c);
-    case R_OPENAPI:
-        rep.status = 200;
-        rep.ctype = "application/yaml";
-        rep.body = (char *)h->deps.openapi;
-        rep.len = h->deps.openapi_len;
-        rep.persistent = true;
-        return send_reply(c, &rep);
-    default:
-        break;
-    }
-    return send_problem(c, PZ_EINTERNAL, "unrouted request");
-}
-
 /* CORS preflight, or a plain OPTIONS: 204 with Allow. */
 static enum MHD_Result
-handle_options(conn_ctx_t *c)
+handle_options(http_conn_t *c)
 {
     struct MHD_Response *r =
         MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
@@ -766,7 +426,7 @@ handle_options(conn_ctx_t *c)
     }
     ok = MHD_queue_response(c->conn, 204, r);
     MHD_destroy_response(r);
-    c->phase = PH_ANSWERED;
+    c->phase = HTTP_PH_ANSWERED;
     c->status = 204;
     return ok;
 }
@@ -774,7 +434,7 @@ handle_options(conn_ctx_t *c)
 /* POST /solve checks that need only the headers. Returns true when a
  * reply was queued (in *ret). */
 static bool
-solve_precheck(conn_ctx_t *c, enum MHD_Result *ret)
+solve_precheck(http_conn_t *c, enum MHD_Result *ret)
 {
     const char *cl = header(c, MHD_HTTP_HEADER_CONTENT_LENGTH);
     const char *te = header(c, MHD_HTTP_HEADER_TRANSFER_ENCODING);
@@ -785,35 +445,36 @@ solve_precheck(conn_ctx_t *c, enum MHD_Result *ret)
         pz_diag_clear(&d);
         pz_diag_set(&d, PZ_EDRAINING,
                     "the server is shutting down; retry on another instance");
-        *ret = send_problem_d(c, PZ_EDRAINING, &d, NULL, NULL);
+        *ret = http__send_problem_d(c, PZ_EDRAINING, &d, NULL, NULL);
         return true;
     }
     if (cl == NULL || te != NULL) {
-        *ret = send_problem(c, PZ_ELENGTH,
-                            "send the body with a Content-Length header "
-                            "(chunked bodies are not accepted)");
+        *ret = http__send_problem(c, PZ_ELENGTH,
+                                  "send the body with a Content-Length header "
+                                  "(chunked bodies are not accepted)");
         return true;
     }
-    if (!parse_count(cl, &len)) {
-        *ret = send_problem(c, PZ_ELENGTH, "Content-Length is not a number");
+    if (!http__parse_count(cl, &len)) {
+        *ret =
+            http__send_problem(c, PZ_ELENGTH, "Content-Length is not a number");
         return true;
     }
     if (len > API_BODY_MAX) {
-        *ret = send_problem(c, PZ_ETOO_LARGE,
-                            "the body has %" PRId64 " bytes; the limit is %d",
-                            len, API_BODY_MAX);
+        *ret = http__send_problem(
+            c, PZ_ETOO_LARGE, "the body has %" PRId64 " bytes; the limit is %d",
+            len, API_BODY_MAX);
         return true;
     }
     if (!is_json_type(header(c, MHD_HTTP_HEADER_CONTENT_TYPE))) {
-        *ret = send_problem(c, PZ_EMEDIA,
-                            "send the body as Content-Type: "
-                            "application/json");
+        *ret = http__send_problem(c, PZ_EMEDIA,
+                                  "send the body as Content-Type: "
+                                  "application/json");
         return true;
     }
     c->cap = (size_t)len;
     c->body = malloc(c->cap + 1);
     if (c->body == NULL) {
-        *ret = send_problem(c, PZ_ENOMEM, "out of memory for the body");
+        *ret = http__send_problem(c, PZ_ENOMEM, "out of memory for the body");
         return true;
     }
     return false;
@@ -822,15 +483,16 @@ solve_precheck(conn_ctx_t *c, enum MHD_Result *ret)
 /* Routing answers that need only the headers: unknown path, OPTIONS,
  * method not allowed. Returns true when a reply was queued (in *ret). */
 static bool
-route_check(conn_ctx_t *c, enum MHD_Result *ret)
+route_check(http_conn_t *c, enum MHD_Result *ret)
 {
     if (c->route == NULL) {
-        *ret = send_problem(c, PZ_ENOT_FOUND,
-                            "no such resource; GET /openapi.yaml lists the "
-                            "routes");
+        *ret =
+            http__send_problem(c, PZ_ENOT_FOUND,
+                               "no such resource; GET /openapi.yaml lists the "
+                               "routes");
         return true;
     }
-    if (c->method == M_OPTIONS) {
+    if (c->method == HTTP_M_OPTIONS) {
         *ret = handle_options(c);
         return true;
     }
@@ -840,7 +502,7 @@ route_check(conn_ctx_t *c, enum MHD_Result *ret)
         pz_diag_clear(&d);
         pz_diag_set(&d, PZ_EMETHOD, "%s is not allowed here; use %s",
                     c->method_text, c->route->allow);
-        *ret = send_problem_d(c, PZ_EMETHOD, &d, NULL, c->route->allow);
+        *ret = http__send_problem_d(c, PZ_EMETHOD, &d, NULL, c->route->allow);
         return true;
     }
     return false;
@@ -848,7 +510,7 @@ route_check(conn_ctx_t *c, enum MHD_Result *ret)
 
 /* True when the request announces a body. */
 static bool
-has_body(const conn_ctx_t *c)
+has_body(const http_conn_t *c)
 {
     const char *cl = header(c, MHD_HTTP_HEADER_CONTENT_LENGTH);
 
@@ -861,7 +523,7 @@ has_body(const conn_ctx_t *c)
  * errors for requests without a body wait for the last call instead,
  * which keeps the connection alive. */
 static enum MHD_Result
-on_headers(conn_ctx_t *c)
+on_headers(http_conn_t *c)
 {
     const char *origin = header(c, "Origin");
     const config_t *cfg = c->http->deps.cfg;
@@ -876,15 +538,15 @@ on_headers(conn_ctx_t *c)
         return ret;
     }
     if (c->route != NULL &&
-        (c->route->id == R_SOLVE || c->route->id == R_V1_SOLVE) &&
-        c->method == M_POST && solve_precheck(c, &ret)) {
+        (c->route->id == HTTP_R_SOLVE || c->route->id == HTTP_R_V1_SOLVE) &&
+        c->method == HTTP_M_POST && solve_precheck(c, &ret)) {
         return ret;
     }
     return MHD_YES;
 }
 
 static void
-on_upload(conn_ctx_t *c, const char *data, size_t n)
+on_upload(http_conn_t *c, const char *data, size_t n)
 {
     if (c->body == NULL || c->overflow) {
         return; /* a body nobody reads: consumed and dropped */
@@ -897,13 +559,13 @@ on_upload(conn_ctx_t *c, const char *data, size_t n)
     c->len += n;
 }
 
-static conn_ctx_t *
+static http_conn_t *
 ctx_new(http_t *h,
         struct MHD_Connection *conn,
         const char *url,
         const char *method)
 {
-    conn_ctx_t *c = calloc(1, sizeof(*c));
+    http_conn_t *c = calloc(1, sizeof(*c));
     const char *rid;
 
     if (c == NULL) {
@@ -935,7 +597,8 @@ on_request(void *cls,
            size_t *upload_data_size,
            void **con_cls)
 {
-    conn_ctx_t *c = *con_cls;
+    http_conn_t *c = *con_cls;
+    enum MHD_Result ret;
 
     (void)version;
     if (c == NULL) {
@@ -952,14 +615,17 @@ on_request(void *cls,
         return MHD_YES;
     }
     switch (c->phase) {
-    case PH_ANSWERED:
+    case HTTP_PH_ANSWERED:
         return MHD_YES;
-    case PH_WAITING:
+    case HTTP_PH_WAITING:
         /* Resumed: the job ended, the wait ran out, or the server is
          * draining. Answer with the job as it is now. */
-        return send_job(c, c->is_solve ? 202 : 200);
+        return http__send_job(c, c->is_solve ? 202 : 200);
     default:
-        return dispatch(c, url);
+        if (route_check(c, &ret)) {
+            return ret;
+        }
+        return http__dispatch(c, url);
     }
 }
 
@@ -970,7 +636,7 @@ on_completed(void *cls,
              enum MHD_RequestTerminationCode toe)
 {
     http_t *h = cls;
-    conn_ctx_t *c = *con_cls;
+    http_conn_t *c = *con_cls;
     double secs;
     cJSON *ev;
 

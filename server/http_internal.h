@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/* http_internal.h - request state and reply helpers shared by http.c (the
+ * daemon and request phases) and http_routes.c (the route handlers). */
+#ifndef PZ_SERVER_HTTP_INTERNAL_H
+#define PZ_SERVER_HTTP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <microhttpd.h>
+
+#include "http.h"
+
+enum {
+    HTTP_M_GET = 1,
+    HTTP_M_HEAD = 2,
+    HTTP_M_POST = 4,
+    HTTP_M_DELETE = 8,
+    HTTP_M_OPTIONS = 16,
+    HTTP_M_OTHER = 32,
+};
+
+typedef enum route_id {
+    HTTP_R_NONE = 0,
+    HTTP_R_SOLVE,
+    HTTP_R_V1_SOLVE,
+    HTTP_R_JOBS,
+    HTTP_R_JOB,
+    HTTP_R_PUZZLES,
+    HTTP_R_HEALTHZ,
+    HTTP_R_READYZ,
+    HTTP_R_METRICS,
+    HTTP_R_OPENAPI,
+} http_route_id_t;
+
+typedef struct route {
+    http_route_id_t id;
+    const char *path;  /* exact path, or the prefix of HTTP_R_JOB */
+    unsigned methods;  /* M_* allowed (OPTIONS always answered) */
+    const char *allow; /* the Allow header */
+} http_route_t;
+
+#define HTTP_JOB_PREFIX "/v1/jobs/"
+
+#define HTTP_CTYPE_JSON    "application/json"
+#define HTTP_CTYPE_PROBLEM "application/problem+json"
+
+struct http {
+    http_deps_t deps;
+    struct MHD_Daemon *daemon;
+    MHD_socket quiesced; /* listen socket after quiesce, to close */
+};
+
+typedef enum phase {
+    HTTP_PH_HEADERS = 0, /* first call done, reading the body */
+    HTTP_PH_WAITING,     /* suspended until the job ends or the wait ends */
+    HTTP_PH_ANSWERED,    /* a response is queued */
+} http_phase_t;
+
+/* Per-request state: created on the first handler call, freed in the
+ * completion callback. */
+typedef struct conn_ctx {
+    http_t *http;
+    struct MHD_Connection *conn;
+    uint64_t start_ns;
+    const http_route_t *route; /* NULL: unknown path */
+    unsigned method;           /* M_* */
+    const char *method_label;  /* static, for metrics */
+    char method_text[16];      /* as sent, for the log */
+    char path[160];            /* as sent (truncated), for the log */
+    char request_id[65];
+    const char *origin; /* allowed Origin to echo, or NULL */
+    http_phase_t phase;
+    bool overflow; /* body longer than announced/allowed */
+    char *body;    /* POST /solve body */
+    size_t len;
+    size_t cap;
+    job_t *job;    /* referenced job, or NULL */
+    bool is_solve; /* the wait answers 202 when unfinished */
+    job_waiter_t waiter;
+    int status;       /* status sent, 0 = none yet */
+    const char *code; /* problem code sent, or NULL */
+} http_conn_t;
+
+/* What one reply carries besides the common headers. */
+typedef struct reply {
+    int status;
+    const char *ctype; /* NULL: no body */
+    char *body;        /* owned unless persistent */
+    size_t len;
+    bool persistent;         /* body is static: do not free */
+    void (*free_fn)(void *); /* frees body when owned */
+    const char *location;
+    const char *retry_after;
+    const char *allow;
+} http_reply_t;
+
+/* The query parameter name of the request, or NULL. */
+const char *http__query(const http_conn_t *c, const char *name);
+
+/* Parses a whole non-negative decimal integer up to 2^53. */
+bool http__parse_count(const char *s, int64_t *out);
+
+/* Queues rep with the headers every reply carries (request id, CORS,
+ * Connection: close while draining). Takes ownership of an owned body, also
+ * on failure. Thread: mhd. */
+enum MHD_Result http__send_reply(http_conn_t *c, const http_reply_t *rep);
+
+/* Sends a static body. */
+enum MHD_Result http__send_static(http_conn_t *c,
+                                  int status,
+                                  const char *ctype,
+                                  const char *body);
+
+/* Prints root (takes ownership) and sends it as application/json. */
+enum MHD_Result http__send_json(http_conn_t *c, int status, cJSON *root);
+
+/* Sends the problem for rc and d (d may be NULL; its code wins when set),
+ * with optional Retry-After and Allow headers. */
+enum MHD_Result http__send_problem_d(http_conn_t *c,
+                                     int rc,
+                                     const pz_diag_t *d,
+                                     const char *retry_after,
+                                     const char *allow);
+
+/* Sends the problem for rc with a printf-style detail. */
+enum MHD_Result http__send_problem(http_conn_t *c, int rc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Answers with c->job as it is now: 200 when it has ended, else
+ * unfinished_status (202 adds the Location). */
+enum MHD_Result http__send_job(http_conn_t *c, int unfinished_status);
+
+/* Suspends the connection until c->job ends or wait_ms pass. Returns false
+ * (nothing suspended) when the job has ended or the server drains; the
+ * caller answers at once then. */
+bool http__start_wait(http_conn_t *c, int64_t wait_ms);
+
+/* The last handler call of a routed request whose method is allowed:
+ * everything has been read. */
+enum MHD_Result http__dispatch(http_conn_t *c, const char *url);
+
+#endif

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/* http_routes.c - the route handlers: solve, jobs, catalogue, health,
+ * readiness, metrics and the OpenAPI document. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "http_internal.h"
+#include "version.h"
+
+/* GET /v1/jobs page sizes. */
+#define HTTP_LIST_DEFAULT 20
+#define HTTP_LIST_MAX     100
+
+static enum MHD_Result
+handle_solve(http_conn_t *c)
+{
+    http_t *h = c->http;
+    cJSON *root = NULL;
+    job_t *job = NULL;
+    pz_diag_t d;
+    int64_t wait_ms;
+    int rc;
+
+    pz_diag_clear(&d);
+    if (c->overflow) {
+        return http__send_problem(
+            c, PZ_ETOO_LARGE,
+            "the body is longer than its Content-Length or "
+            "than %d bytes",
+            API_BODY_MAX);
+    }
+    rc = api_json_parse(c->body != NULL ? c->body : "", c->len, &root, &d);
+    if (rc != PZ_OK) {
+        return http__send_problem_d(c, rc, &d, NULL, NULL);
+    }
+    rc = jobs_new(h->deps.jobs, &job);
+    if (rc != PZ_OK) {
+        cJSON_Delete(root);
+        return http__send_problem(c, rc, "could not create a job");
+    }
+    rc = api_solve_parse(root, &h->deps.cfg->policy, jobs_request(job), &d);
+    cJSON_Delete(root);
+    if (rc != PZ_OK) {
+        jobs_release(h->deps.jobs, job);
+        return http__send_problem_d(c, rc, &d, NULL, NULL);
+    }
+    wait_ms = jobs_request(job)->wait_ms;
+    rc = jobs_submit(h->deps.jobs, job);
+    if (rc != PZ_OK) {
+        jobs_release(h->deps.jobs, job);
+        pz_diag_set(&d, rc,
+                    rc == PZ_EQUEUE_FULL
+                        ? "the job queue is full; retry after a second"
+                    : rc == PZ_EMEMORY_CAP
+                        ? "the memory budgets of queued and running jobs "
+                          "would pass the server's cap; retry later or ask "
+                          "for less memory_mb"
+                        : "the server is shutting down; retry on another "
+                          "instance");
+        return http__send_problem_d(c, rc, &d, rc == PZ_EDRAINING ? NULL : "1",
+                                    NULL);
+    }
+    c->job = job;
+    c->is_solve = true;
+    if (wait_ms > 0 && http__start_wait(c, wait_ms)) {
+        return MHD_YES;
+    }
+    return http__send_job(c, 202);
+}
+
+/* The job named by the path, referenced in c->job; answers 404 when there
+ * is none (returns false then). */
+static bool
+find_job(http_conn_t *c, const char *url, enum MHD_Result *ret)
+{
+    const char *id = url + strlen(HTTP_JOB_PREFIX);
+
+    c->job = jobs_find(c->http->deps.jobs, id);
+    if (c->job == NULL) {
+        *ret = http__send_problem(c, PZ_EJOB_NOT_FOUND,
+                                  "no job with this id; jobs are kept for a "
+                                  "limited time after they end");
+        return false;
+    }
+    return true;
+}
+
+static enum MHD_Result
+handle_get_job(http_conn_t *c, const char *url)
+{
+    const char *w = http__query(c, "wait_ms");
+    int64_t wait_ms = 0;
+    int64_t max_wait = c->http->deps.cfg->policy.max_wait_ms;
+    enum MHD_Result ret;
+
+    if (w != NULL && !http__parse_count(w, &wait_ms)) {
+        return http__send_problem(
+            c, PZ_ERANGE,
+            "query parameter wait_ms must be a non-negative "
+            "integer (milliseconds)");
+    }
+    if (!find_job(c, url, &ret)) {
+        return ret;
+    }
+    if (max_wait > 0 && wait_ms > max_wait) {
+        wait_ms = max_wait;
+    }
+    if (wait_ms > 0 && http__start_wait(c, wait_ms)) {
+        return MHD_YES;
+    }
+    return http__send_job(c, 200);
+}
+
+static enum MHD_Result
+handle_delete_job(http_conn_t *c, const char *url)
+{
+    enum MHD_Result ret;
+    cJSON *before;
+
+    if (!find_job(c, url, &ret)) {
+        return ret;
+    }
+    /* 202 shows the job as the request found it (openapi.yaml); a job
+     * that had already ended is unchanged, so 200 shows it as it is. */
+    before = jobs_render(c->job);
+    if (jobs_cancel(c->http->deps.jobs, c->job)) {
+        cJSON_Delete(before);
+        return http__send_json(c, 200, jobs_render(c->job));
+    }
+    return http__send_json(c, 202, before);
+}
+
+static enum MHD_Result
+handle_list(http_conn_t *c)
+{
+    const char *ls = http__query(c, "limit");
+    const char *os = http__query(c, "offset");
+    int64_t limit = HTTP_LIST_DEFAULT;
+    int64_t offset = 0;
+    job_t *page[HTTP_LIST_MAX];
+    size_t total = 0;
+    size_t n;
+    cJSON *root;
+    cJSON *arr;
+
+    if (ls != NULL && (!http__parse_count(ls, &limit) || limit < 1 ||
+                       limit > HTTP_LIST_MAX)) {
+        return http__send_problem(
+            c, PZ_ERANGE,
+            "query parameter limit must be an integer from "
+            "1 to %d",
+            HTTP_LIST_MAX);
+    }
+    if (os != NULL && !http__parse_count(os, &offset)) {
+        return http__send_problem(
+            c, PZ_ERANGE,
+            "query parameter offset must be a non-negative "
+            "integer");
+    }
+    n = jobs_list(c->http->deps.jobs, (size_t)offset, (size_t)limit, page,
+                  &total);
+    root = cJSON_CreateObject();
+    arr = cJSON_AddArrayToObject(root, "jobs");
+    for (size_t i = 0; i < n; i++) {
+        cJSON_AddItemToArray(arr, jobs_render(page[i]));
+        jobs_release(c->http->deps.jobs, page[i]);
+    }
+    cJSON_AddNumberToObject(root, "total", (double)total);
+    cJSON_AddNumberToObject(root, "limit", (double)limit);
+    cJSON_AddNumberToObject(root, "offset", (double)offset);
+    if ((size_t)offset + n < total) {
+        char next[80];
+
+        snprintf(next, sizeof(next),
+                 "/v1/jobs?limit=%" PRId64 "&offset=%" PRId64, limit,
+                 offset + (int64_t)n);
+        cJSON_AddStringToObject(root, "next", next);
+    } else {
+        cJSON_AddNullToObject(root, "next");
+    }
+    return http__send_json(c, 200, root);
+}
+
+static enum MHD_Result
+handle_readyz(http_conn_t *c)
+{
+    jobs_stats_t st;
+    const char *reason = NULL;
+    cJSON *root = cJSON_CreateObject();
+
+    jobs_get_stats(c->http->deps.jobs, &st);
+    if (st.draining) {
+        reason = "draining";
+    } else if (st.queued >= st.queue_cap) {
+        reason = "queue_full";
+    } else if (st.memory_in_use +
+                   c->http->deps.cfg->policy.default_memory_bytes >
+               st.memory_cap) {
+        reason = "memory_cap";
+    }
+    cJSON_AddStringToObject(root, "status", reason ? "not_ready" : "ready");
+    if (reason != NULL) {
+        cJSON_AddStringToObject(root, "reason", reason);
+    }
+    return http__send_json(c, reason ? 503 : 200, root);
+}
+
+static enum MHD_Result
+handle_metrics(http_conn_t *c)
+{
+    http_reply_t rep = { 0 };
+    http_t *h = c->http;
+
+    rep.body =
+        metrics_render(h->deps.metrics, h->deps.jobs, pz_version(), &rep.len);
+    if (rep.body == NULL) {
+        return http__send_problem(c, PZ_ENOMEM, "could not render the metrics");
+    }
+    rep.status = 200;
+    rep.ctype = "text/plain; version=0.0.4; charset=utf-8";
+    rep.free_fn = free;
+    return http__send_reply(c, &rep);
+}
+
+/* The last handler call of a request: everything has been read. */
+enum MHD_Result
+http__dispatch(http_conn_t *c, const char *url)
+{
+    http_t *h = c->http;
+    http_reply_t rep = { 0 };
+    switch (c->route->id) {
+    case HTTP_R_SOLVE:
+    case HTTP_R_V1_SOLVE:
+        return handle_solve(c);
+    case HTTP_R_JOBS:
+        return handle_list(c);
+    case HTTP_R_JOB:
+        return c->method == HTTP_M_DELETE ? handle_delete_job(c, url)
+                                          : handle_get_job(c, url);
+    case HTTP_R_PUZZLES:
+        rep.status = 200;
+        rep.ctype = HTTP_CTYPE_JSON;
+        rep.body = (char *)h->deps.catalogue;
+        rep.len = h->deps.catalogue_len;
+        rep.persistent = true;
+        return http__send_reply(c, &rep);
+    case HTTP_R_HEALTHZ:
+        return http__send_static(c, 200, HTTP_CTYPE_JSON,
+                                 "{\"status\":\"ok\"}");
+    case HTTP_R_READYZ:
+        return handle_readyz(c);
+    case HTTP_R_METRICS:
+        return handle_metrics(c);
+    case HTTP_R_OPENAPI:
+        rep.status = 200;
+        rep.ctype = "application/yaml";
+        rep.body = (char *)h->deps.openapi;
+        rep.len = h->deps.openapi_len;
+        rep.persistent = true;
+        return http__send_reply(c, &rep);
+    default:
+        break;
+    }
+    return http__send_problem(c, PZ_EINTERNAL, "unrouted request");
+}
