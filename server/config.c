@@ -41,7 +41,7 @@ static const opt_t options[] = {
     { "bind", "PUZZLED_BIND", OPT_STRING, FIELD(bind), 0, 0,
       "address to listen on (default 127.0.0.1)" },
     { "workers", "PUZZLED_WORKERS", OPT_INT, FIELD(workers), 1, 1024,
-      "solver threads (default: online CPUs)" },
+      "solver threads (default: CPUs, or the cgroup CPU quota)" },
     { "queue", "PUZZLED_QUEUE", OPT_INT, FIELD(queue), 1, 1000000,
       "jobs waiting for a solver thread, at most (default 64)" },
     { "default-time-ms", "PUZZLED_DEFAULT_TIME_MS", OPT_U64,
@@ -139,10 +139,35 @@ memory_available(void)
     return total;
 }
 
+/* Online CPUs, lowered to the cgroup v2 CPU quota when one is set (a
+ * container limited to 2 CPUs on a 64-CPU host should run 2 solvers). */
+static long
+cpus_available(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    FILE *f = fopen("/sys/fs/cgroup/cpu.max", "r");
+    long long quota;
+    long long period;
+
+    if (f != NULL) {
+        /* "max 100000" (no quota) fails the scan. */
+        if (fscanf(f, "%lld %lld", &quota, &period) == 2 && quota > 0 &&
+            period > 0) {
+            long q = (long)((quota + period - 1) / period);
+
+            if (q >= 1 && (cpus <= 0 || q < cpus)) {
+                cpus = q;
+            }
+        }
+        fclose(f);
+    }
+    return cpus;
+}
+
 static void
 set_defaults(config_t *cfg)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    long cpus = cpus_available();
 
     memset(cfg, 0, sizeof(*cfg));
     cfg->port = 8080;
