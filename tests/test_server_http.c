@@ -2092,6 +2092,46 @@ START_TEST(test_server_http_errors_text_body_415)
 }
 END_TEST
 
+START_TEST(test_server_http_errors_json_charset_accepted)
+{
+    http_req_t rq = { .method = "POST",
+                      .path = "/v1/solve",
+                      .body = "{\"puzzle\":\"8-puzzle\",\"state\":"
+                              "[1,2,3,4,5,6,0,7,8]}",
+                      .content_type = "application/json; charset=utf-8" };
+    http_resp_t r;
+    cJSON *j;
+
+    http_send(NULL, g_srv.port, &rq, &r);
+    ck_assert_msg(r.status == 200, "status %ld: %.300s", r.status, r.body);
+    j = job_of(&r);
+    ck_assert_str_eq(jstr(j, "status"), "solved");
+    cJSON_Delete(j);
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_errors_empty_body_400)
+{
+    http_req_t rq = {
+        .method = "POST", .path = "/v1/solve", .body = "", .body_len = 0
+    };
+    http_resp_t r;
+
+    http_send(NULL, g_srv.port, &rq, &r);
+    ASSERT_PROBLEM(&r, 400, "invalid_json");
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_errors_duplicate_member_400)
+{
+    post_expect("{\"puzzle\":\"8-puzzle\",\"scramble\":\"D\","
+                "\"scramble\":\"R\"}",
+                400, "conflicting_fields", "/scramble");
+}
+END_TEST
+
 START_TEST(test_server_http_errors_request_id_echoed)
 {
     http_req_t rq = { .method = "GET",
@@ -2202,6 +2242,33 @@ START_TEST(test_server_http_ops_healthz_ok)
     j = cJSON_ParseWithLength(r.body, r.len);
     ck_assert_str_eq(jstr(j, "status"), "ok");
     cJSON_Delete(j);
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_ops_head_has_no_body)
+{
+    CURL *h = curl_easy_init();
+    char url[128];
+    http_resp_t r;
+
+    /* HEAD needs CURLOPT_NOBODY, or curl waits for a body. */
+    memset(&r, 0, sizeof(r));
+    snprintf(url, sizeof(url), "http://127.0.0.1:%d/healthz", g_srv.port);
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &r);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &r);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)HTTP_TIMEOUT_MS);
+    ck_assert_int_eq(curl_easy_perform(h), CURLE_OK);
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &r.status);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_uint_eq(r.len, 0);
+    ck_assert_msg(strncmp(r.content_type, "application/json", 16) == 0,
+                  "Content-Type '%s'", r.content_type);
+    curl_easy_cleanup(h);
     http_resp_free(&r);
 }
 END_TEST
@@ -2406,6 +2473,66 @@ START_TEST(test_server_http_admission_queue_full_429)
 }
 END_TEST
 
+START_TEST(test_server_http_admission_readyz_follows_queue)
+{
+    static const char *const flags[] = { "--workers", "1", "--queue", "1",
+                                         NULL };
+    srv_t s;
+    char body[512];
+    char *ids[2];
+    http_resp_t r;
+    cJSON *j;
+    int64_t deadline;
+    long st;
+
+    ck_assert(srv_start(&s, flags) == 0);
+    long_job_body(body, sizeof(body), 60000, 16, 0);
+    /* One job runs and one waits: no queue place is left. */
+    ids[0] = submit(s.port, body, &st, NULL);
+    ck_assert_int_eq(st, 202);
+    /* Wait until it runs, so the second one takes the queue place. */
+    deadline = now_ms() + 5000;
+    for (;;) {
+        bool running;
+
+        j = get_job(s.port, ids[0], 0, NULL);
+        running = strcmp(jstr(j, "status"), "running") == 0;
+        cJSON_Delete(j);
+        if (running || now_ms() > deadline) {
+            break;
+        }
+        sleep_ms(20);
+    }
+    ids[1] = submit(s.port, body, &st, NULL);
+    ck_assert_int_eq(st, 202);
+    http_get(s.port, "/readyz", &r);
+    ck_assert_int_eq(r.status, 503);
+    j = cJSON_ParseWithLength(r.body, r.len);
+    ck_assert_str_eq(jstr(j, "status"), "not_ready");
+    ck_assert_str_eq(jstr(j, "reason"), "queue_full");
+    cJSON_Delete(j);
+    http_resp_free(&r);
+    /* Cancelling frees the places: ready again. */
+    cancel_job(s.port, ids[1]);
+    cancel_job(s.port, ids[0]);
+    deadline = now_ms() + 5000;
+    for (;;) {
+        http_get(s.port, "/readyz", &r);
+        if (r.status == 200 || now_ms() > deadline) {
+            break;
+        }
+        http_resp_free(&r);
+        sleep_ms(20);
+    }
+    ck_assert_int_eq(r.status, 200);
+    http_resp_free(&r);
+    free(ids[0]);
+    free(ids[1]);
+    ck_assert_int_eq(srv_stop(&s), 0);
+    srv_cleanup(&s);
+}
+END_TEST
+
 START_TEST(test_server_http_admission_memory_cap_429)
 {
     static const char *const flags[] = {
@@ -2569,6 +2696,99 @@ START_TEST(test_server_http_concurrency_parallel_clients_all_correct)
         total += args[i].ok;
     }
     ck_assert_int_eq(total, CONC_THREADS * CONC_REQUESTS);
+}
+END_TEST
+
+/* ======================================================================= */
+/* cors: an allow-list of origins */
+
+#define CORS_ORIGIN "http://app.example.test"
+
+static void
+setup_cors(void)
+{
+    static const char *const flags[] = { "--cors-origin", CORS_ORIGIN, NULL };
+
+    ck_assert_msg(srv_start(&g_srv, flags) == 0, "the daemon did not start");
+}
+
+/* Performs method on path with an Origin header (and preflight headers
+ * for OPTIONS); returns the raw response headers in r->body. */
+static void
+cors_request(const char *method,
+             const char *path,
+             const char *origin,
+             http_resp_t *r)
+{
+    CURL *h = curl_easy_init();
+    struct curl_slist *hdrs = NULL;
+    char line[160];
+    char url[160];
+
+    memset(r, 0, sizeof(*r));
+    snprintf(line, sizeof(line), "Origin: %s", origin);
+    hdrs = curl_slist_append(hdrs, line);
+    if (strcmp(method, "OPTIONS") == 0) {
+        hdrs = curl_slist_append(hdrs, "Access-Control-Request-Method: POST");
+        hdrs = curl_slist_append(
+            hdrs, "Access-Control-Request-Headers: content-type");
+    }
+    snprintf(url, sizeof(url), "http://127.0.0.1:%d%s", g_srv.port, path);
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, r);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, r);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)HTTP_TIMEOUT_MS);
+    r->rc = curl_easy_perform(h);
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &r->status);
+    curl_slist_free_all(hdrs);
+    curl_easy_cleanup(h);
+    if (r->body == NULL) {
+        r->body = calloc(1, 1);
+    }
+}
+
+START_TEST(test_server_http_cors_allowed_origin_gets_header)
+{
+    http_resp_t r;
+
+    cors_request("GET", "/healthz", CORS_ORIGIN, &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_msg(
+        contains_ci(r.body, "access-control-allow-origin: " CORS_ORIGIN),
+        "no Access-Control-Allow-Origin:\n%s", r.body);
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_cors_other_origin_gets_none)
+{
+    http_resp_t r;
+
+    cors_request("GET", "/healthz", "http://evil.example.test", &r);
+    ck_assert_int_eq(r.status, 200);
+    ck_assert_msg(!contains_ci(r.body, "access-control-"),
+                  "CORS headers for an origin not on the list:\n%s", r.body);
+    http_resp_free(&r);
+}
+END_TEST
+
+START_TEST(test_server_http_cors_preflight_204)
+{
+    http_resp_t r;
+
+    cors_request("OPTIONS", "/v1/solve", CORS_ORIGIN, &r);
+    ck_assert_int_eq(r.status, 204);
+    ck_assert_msg(
+        contains_ci(r.body, "access-control-allow-origin: " CORS_ORIGIN),
+        "preflight without Allow-Origin:\n%s", r.body);
+    ck_assert_msg(contains_ci(r.body, "access-control-allow-methods:") &&
+                      contains_ci(r.body, "POST"),
+                  "preflight without Allow-Methods POST:\n%s", r.body);
+    http_resp_free(&r);
 }
 END_TEST
 
@@ -2763,6 +2983,9 @@ server_http_suite(void)
     tcase_add_test(tc, test_server_http_errors_chunked_body_411);
     tcase_add_test(tc, test_server_http_errors_large_body_413);
     tcase_add_test(tc, test_server_http_errors_text_body_415);
+    tcase_add_test(tc, test_server_http_errors_json_charset_accepted);
+    tcase_add_test(tc, test_server_http_errors_empty_body_400);
+    tcase_add_test(tc, test_server_http_errors_duplicate_member_400);
     tcase_add_test(tc, test_server_http_errors_request_id_echoed);
     tcase_add_test(tc, test_server_http_errors_request_id_bad_replaced);
     tcase_add_test(tc, test_server_http_errors_cors_off_by_default);
@@ -2771,6 +2994,7 @@ server_http_suite(void)
 
     tc = shared_tcase("ops", 20);
     tcase_add_test(tc, test_server_http_ops_healthz_ok);
+    tcase_add_test(tc, test_server_http_ops_head_has_no_body);
     tcase_add_test(tc, test_server_http_ops_readyz_ready);
     tcase_add_test(tc, test_server_http_ops_metrics_exposition);
     tcase_add_test(tc, test_server_http_ops_catalogue_lists_puzzles_engines);
@@ -2787,7 +3011,17 @@ server_http_suite(void)
     tc = tcase_create("admission");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_server_http_admission_queue_full_429);
+    tcase_add_test(tc, test_server_http_admission_readyz_follows_queue);
     tcase_add_test(tc, test_server_http_admission_memory_cap_429);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("cors");
+    tcase_add_unchecked_fixture(tc, setup_cors, teardown_default);
+    tcase_set_timeout(tc, 20);
+    tcase_add_test(tc, test_server_http_cors_allowed_origin_gets_header);
+    tcase_add_test(tc, test_server_http_cors_other_origin_gets_none);
+    tcase_add_test(tc, test_server_http_cors_preflight_204);
+    tcase_add_test(tc, test_server_http_serve_sigterm_exits_zero);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("retention");
