@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -604,10 +605,21 @@ http_delete(int port, const char *path, http_resp_t *r)
 /* Thread-local so the concurrency test's threads can validate too. */
 static _Thread_local char vmsg[512];
 
+static const char *vfail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Formats a validation failure into vmsg and returns it. */
 static const char *
-vfail(const char *fmt, const char *a, const char *b)
+vfail(const char *fmt, ...)
 {
-    snprintf(vmsg, sizeof(vmsg), fmt, a != NULL ? a : "", b != NULL ? b : "");
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(vmsg, sizeof(vmsg), fmt, ap);
+    va_end(ap);
     return vmsg;
 }
 
@@ -637,7 +649,7 @@ check_members(const cJSON *o,
               const char *const *required)
 {
     if (!cJSON_IsObject(o)) {
-        return vfail("%s is not an object%s", what, NULL);
+        return vfail("%s is not an object", what);
     }
     for (const cJSON *c = o->child; c != NULL; c = c->next) {
         if (c->string == NULL || !in_list(c->string, known)) {
@@ -721,20 +733,19 @@ check_stats(const cJSON *o)
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, u64s[i]);
 
         if (!is_int(v) || v->valuedouble < 0) {
-            return vfail("stats.%s is not a non-negative integer%s", u64s[i],
-                         NULL);
+            return vfail("stats.%s is not a non-negative integer", u64s[i]);
         }
     }
     for (int i = 0; small[i] != NULL; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, small[i]);
 
         if (!is_int(v) || v->valuedouble < -1) {
-            return vfail("stats.%s is not an integer >= -1%s", small[i], NULL);
+            return vfail("stats.%s is not an integer >= -1", small[i]);
         }
     }
     e = cJSON_GetObjectItemCaseSensitive(o, "elapsed_ms");
     if (!cJSON_IsNumber(e) || e->valuedouble < 0) {
-        return vfail("stats.elapsed_ms is not a number >= 0%s%s", NULL, NULL);
+        return vfail("stats.elapsed_ms is not a number >= 0");
     }
     return NULL;
 }
@@ -761,16 +772,15 @@ check_solution(const cJSON *o, const char *metric)
     if (!cJSON_IsArray(moves) || !cJSON_IsString(text) || !is_int(length) ||
         !cJSON_IsString(m) ||
         !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(o, "optimal"))) {
-        return vfail("solution members have the wrong types%s%s", NULL, NULL);
+        return vfail("solution members have the wrong types");
     }
     if ((int)length->valuedouble != cJSON_GetArraySize(moves)) {
-        return vfail("solution.length differs from the number of moves%s%s",
-                     NULL, NULL);
+        return vfail("solution.length differs from the number of moves");
     }
     if (tiles != NULL &&
         (!cJSON_IsArray(tiles) ||
          cJSON_GetArraySize(tiles) != cJSON_GetArraySize(moves))) {
-        return vfail("solution.tiles does not match the moves%s%s", NULL, NULL);
+        return vfail("solution.tiles does not match the moves");
     }
     if (metric != NULL && strcmp(m->valuestring, metric) != 0) {
         return vfail("solution.metric %s differs from the job's %s",
@@ -779,12 +789,12 @@ check_solution(const cJSON *o, const char *metric)
     joined[0] = '\0';
     for (const cJSON *c = moves->child; c != NULL; c = c->next) {
         if (!cJSON_IsString(c)) {
-            return vfail("a move is not a string%s%s", NULL, NULL);
+            return vfail("a move is not a string");
         }
         used += (size_t)snprintf(joined + used, sizeof(joined) - used, "%s%s",
                                  used > 0 ? " " : "", c->valuestring);
         if (used >= sizeof(joined)) {
-            return vfail("the moves are too long%s%s", NULL, NULL);
+            return vfail("the moves are too long");
         }
     }
     if (strcmp(joined, text->valuestring) != 0) {
@@ -805,7 +815,7 @@ check_run_error(const cJSON *o)
         return why;
     }
     if (!cJSON_IsString(code) || code_rc(code->valuestring) == PZ_OK) {
-        return vfail("error.code is not a known code%s%s", NULL, NULL);
+        return vfail("error.code is not a known code");
     }
     return NULL;
 }
@@ -823,30 +833,27 @@ check_run_part(const cJSON *o, const char *status, const char *metric)
 
     if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "engine")) ||
         !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "heuristic"))) {
-        return vfail("engine and heuristic must be strings%s%s", NULL, NULL);
+        return vfail("engine and heuristic must be strings");
     }
     if (w != NULL && (!cJSON_IsNumber(w) || w->valuedouble < 1)) {
-        return vfail("weight must be a number >= 1%s%s", NULL, NULL);
+        return vfail("weight must be a number >= 1");
     }
     if (opt != NULL && !cJSON_IsBool(opt)) {
-        return vfail("optimal must be a boolean%s%s", NULL, NULL);
+        return vfail("optimal must be a boolean");
     }
     if (strcmp(status, "solved") == 0) {
         if (cJSON_IsNull(sol) || opt == NULL) {
-            return vfail("status solved without a solution and optimal%s%s",
-                         NULL, NULL);
+            return vfail("status solved without a solution and optimal");
         }
         if ((why = check_solution(sol, metric)) != NULL) {
             return why;
         }
         if (cJSON_IsTrue(opt) !=
             cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sol, "optimal"))) {
-            return vfail("optimal differs from solution.optimal%s%s", NULL,
-                         NULL);
+            return vfail("optimal differs from solution.optimal");
         }
     } else if (!cJSON_IsNull(sol) || opt != NULL) {
-        return vfail("status %s with a solution or optimal member%s", status,
-                     NULL);
+        return vfail("status %s with a solution or optimal member", status);
     }
     if (err != NULL && (why = check_run_error(err)) != NULL) {
         return why;
@@ -868,8 +875,7 @@ check_limits(const cJSON *o)
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, m[i]);
 
         if (!is_int(v) || v->valuedouble < 0) {
-            return vfail("limits.%s is not a non-negative integer%s", m[i],
-                         NULL);
+            return vfail("limits.%s is not a non-negative integer", m[i]);
         }
     }
     return NULL;
@@ -936,49 +942,47 @@ check_job(const cJSON *j)
         if (!cJSON_IsString(v) ||
             (strcmp(strings[i], "id") == 0 &&
              (v->valuestring[0] == '\0' || strlen(v->valuestring) > 64))) {
-            return vfail("job.%s is not a valid string%s", strings[i], NULL);
+            return vfail("job.%s is not a valid string", strings[i]);
         }
     }
     if (!cJSON_IsString(status) || !valid_status(status->valuestring)) {
-        return vfail("job.status is not a status name%s%s", NULL, NULL);
+        return vfail("job.status is not a status name");
     }
     metric = cJSON_GetObjectItemCaseSensitive(j, "metric")->valuestring;
     if (!in_list(metric, metrics)) {
-        return vfail("job.metric '%s' is not htm, qtm or moves%s", metric,
-                     NULL);
+        return vfail("job.metric '%s' is not htm, qtm or moves", metric);
     }
     if (size != NULL &&
         (!cJSON_IsString(size) ||
          sscanf(size->valuestring, "%dx%d%c", &r, &c, &extra) != 2)) {
-        return vfail("job.size is not ROWSxCOLS%s%s", NULL, NULL);
+        return vfail("job.size is not ROWSxCOLS");
     }
     if (scramble != NULL && !cJSON_IsString(scramble)) {
-        return vfail("job.scramble is not a string%s%s", NULL, NULL);
+        return vfail("job.scramble is not a string");
     }
     if (!cJSON_IsBool(
             cJSON_GetObjectItemCaseSensitive(j, "requested_optimal"))) {
-        return vfail("job.requested_optimal is not a boolean%s%s", NULL, NULL);
+        return vfail("job.requested_optimal is not a boolean");
     }
     if (!valid_timestamp(cJSON_GetObjectItemCaseSensitive(j, "created_at")) ||
         cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "created_at")) ||
         !valid_timestamp(started) || !valid_timestamp(finished)) {
-        return vfail("job timestamps are not RFC 3339 UTC with ms%s%s", NULL,
-                     NULL);
+        return vfail("job timestamps are not RFC 3339 UTC with ms");
     }
     if (strcmp(status->valuestring, "queued") == 0 ||
         strcmp(status->valuestring, "running") == 0) {
         if (!cJSON_IsNull(finished)) {
-            return vfail("job.status %s with finished_at set%s",
-                         status->valuestring, NULL);
+            return vfail("job.status %s with finished_at set",
+                         status->valuestring);
         }
         if ((strcmp(status->valuestring, "running") == 0) ==
             cJSON_IsNull(started)) {
-            return vfail("job.status %s disagrees with started_at%s",
-                         status->valuestring, NULL);
+            return vfail("job.status %s disagrees with started_at",
+                         status->valuestring);
         }
     } else if (cJSON_IsNull(finished)) {
-        return vfail("job.status %s (final) without finished_at%s",
-                     status->valuestring, NULL);
+        return vfail("job.status %s (final) without finished_at",
+                     status->valuestring);
     }
     if ((why = check_limits(cJSON_GetObjectItemCaseSensitive(j, "limits"))) !=
         NULL) {
@@ -996,8 +1000,7 @@ check_job(const cJSON *j)
 
         if (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) < 1 ||
             cJSON_GetArraySize(runs) > API_ENGINES_MAX) {
-            return vfail("job.runs is not an array of 1..8 runs%s%s", NULL,
-                         NULL);
+            return vfail("job.runs is not an array of 1..8 runs");
         }
         for (const cJSON *run = runs->child; run != NULL; run = run->next) {
             const cJSON *st = cJSON_GetObjectItemCaseSensitive(run, "status");
@@ -1006,7 +1009,7 @@ check_job(const cJSON *j)
                 return why;
             }
             if (!cJSON_IsString(st) || !valid_status(st->valuestring)) {
-                return vfail("run.status is not a status name%s%s", NULL, NULL);
+                return vfail("run.status is not a status name");
             }
             if ((why = check_run_part(run, st->valuestring, metric)) != NULL) {
                 return why;
@@ -1034,13 +1037,12 @@ check_problem(const http_resp_t *r, long status, const char *code)
         return vmsg;
     }
     if (strncmp(r->content_type, "application/problem+json", 24) != 0) {
-        why = vfail("content type '%s' is not application/problem+json%s",
-                    r->content_type, NULL);
+        why = vfail("content type '%s' is not application/problem+json",
+                    r->content_type);
         goto out;
     }
     if (!cJSON_IsObject(p)) {
-        why = vfail("the problem body is not a JSON object: %.300s%s", r->body,
-                    NULL);
+        why = vfail("the problem body is not a JSON object: %.300s", r->body);
         goto out;
     }
     type = cJSON_GetObjectItemCaseSensitive(p, "type");
@@ -1053,13 +1055,13 @@ check_problem(const http_resp_t *r, long status, const char *code)
     if (!cJSON_IsString(type) || !cJSON_IsString(title) || !is_int(st) ||
         !cJSON_IsString(detail) || detail->valuestring[0] == '\0' ||
         !cJSON_IsString(cd)) {
-        why = vfail("the problem lacks type/title/status/detail/code: %.300s%s",
-                    r->body, NULL);
+        why = vfail("the problem lacks type/title/status/detail/code: %.300s",
+                    r->body);
         goto out;
     }
     rc = code_rc(cd->valuestring);
     if (rc == PZ_OK) {
-        why = vfail("code '%s' is not in pz_error.h%s", cd->valuestring, NULL);
+        why = vfail("code '%s' is not in pz_error.h", cd->valuestring);
         goto out;
     }
     if (code != NULL && strcmp(cd->valuestring, code) != 0) {
@@ -1073,8 +1075,8 @@ check_problem(const http_resp_t *r, long status, const char *code)
     }
     if ((long)st->valuedouble != status || pz_http_status(rc) != status) {
         why = vfail("the status member or the code's status differs from the "
-                    "HTTP status (code %s)%s",
-                    cd->valuestring, NULL);
+                    "HTTP status (code %s)",
+                    cd->valuestring);
         goto out;
     }
     if (strcmp(title->valuestring, pz_errtitle(rc)) != 0) {
@@ -1084,11 +1086,11 @@ check_problem(const http_resp_t *r, long status, const char *code)
     }
     if (field != NULL &&
         (!cJSON_IsString(field) || field->valuestring[0] != '/')) {
-        why = vfail("field is not a JSON pointer%s%s", NULL, NULL);
+        why = vfail("field is not a JSON pointer");
         goto out;
     }
     if (pos != NULL && (!is_int(pos) || pos->valuedouble < 0)) {
-        why = vfail("position is not a non-negative integer%s%s", NULL, NULL);
+        why = vfail("position is not a non-negative integer");
         goto out;
     }
 out:
@@ -1184,16 +1186,15 @@ replay_check(const char *puzzle,
         prm.metric = strcmp(metric, "qtm") == 0 ? PZ_METRIC_QTM : PZ_METRIC_HTM;
     }
     if (!cJSON_IsObject(sol)) {
-        return vfail("the job has no solution (status %s)%s",
-                     jstr(job, "status"), NULL);
+        return vfail("the job has no solution (status %s)",
+                     jstr(job, "status"));
     }
     if (puzzle_create(puzzle, &prm, &p, &d) != PZ_OK) {
         return vfail("puzzle_create(%s): %s", puzzle, d.detail);
     }
     if (scramble != NULL) {
         if (puzzle_parse_scramble(p, scramble, &start, &d) != PZ_OK) {
-            why =
-                vfail("the scramble does not parse here: %s%s", d.detail, NULL);
+            why = vfail("the scramble does not parse here: %s", d.detail);
             goto out;
         }
     } else {
@@ -1207,7 +1208,7 @@ replay_check(const char *puzzle,
         }
         cJSON_Delete(sj);
         if (rc != PZ_OK) {
-            why = vfail("the state does not parse here: %s%s", d.detail, NULL);
+            why = vfail("the state does not parse here: %s", d.detail);
             goto out;
         }
     }
@@ -1219,8 +1220,8 @@ replay_check(const char *puzzle,
         goto out;
     }
     if (!puzzle_equal(p, &end, &goal)) {
-        why = vfail("the solution '%s' does not reach the goal%s",
-                    jstr(sol, "text"), NULL);
+        why = vfail("the solution '%s' does not reach the goal",
+                    jstr(sol, "text"));
         goto out;
     }
     *len_out =
