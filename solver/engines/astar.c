@@ -66,6 +66,8 @@ typedef struct astar {
     bqueue_t open;
     uint64_t open_live; /* nodes with NODE_OPEN */
     bool depth_cut;     /* a successor was dropped for max_depth */
+    uint32_t goal;      /* goal node found while generating, or
+                           NODESET_NONE */
     search_meter_t meter;
 } astar_t;
 
@@ -238,6 +240,15 @@ expand(astar_t *a, uint32_t i, const pz_state_t *s)
         if (rc != PZ_OK) {
             return rc;
         }
+        /* With weight 1 the parent's f is the least f of any open node, so
+         * with an admissible h no solution is shorter than it: a goal made
+         * at g <= f is optimal now, and the rest of the last f layer need
+         * not be expanded. */
+        if (a->scale == 1.0 && g <= (int)n->key &&
+            puzzle_equal(a->p, &child, &a->ctx->goal)) {
+            a->goal = r.index;
+            return PZ_OK;
+        }
     }
     return PZ_OK;
 }
@@ -299,6 +310,10 @@ run(astar_t *a, pz_solution_t *out)
         if (rc != PZ_OK) {
             return rc;
         }
+        if (a->goal != NODESET_NONE) {
+            build_path(a, a->goal, out);
+            return PZ_STATUS_SOLVED;
+        }
     }
 }
 
@@ -313,6 +328,7 @@ solve_weighted(const search_ctx_t *ctx, double weight, pz_solution_t *out)
     a.p = ctx->puzzle;
     a.h = ctx->heuristic;
     a.weight = weight;
+    a.goal = NODESET_NONE;
     a.scale = weight == 1.0 ? 1.0 : WEIGHTED_SCALE;
     a.max_depth =
         ctx->limits.max_depth > 0 && ctx->limits.max_depth < PZ_SOLUTION_MAX
