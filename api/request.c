@@ -187,6 +187,39 @@ static const char *const known_members[] = {
     "max_depth", "wait_ms",       NULL,
 };
 
+/*
+ * Writes "/" + name as an RFC 6901 JSON pointer ("~" -> "~0", "/" -> "~1")
+ * into out, cut at a UTF-8 character boundary when it does not fit, so the
+ * problem body stays valid UTF-8.
+ */
+static void
+member_pointer(const char *name, char *out, size_t cap)
+{
+    size_t n = 0;
+
+    out[n++] = '/';
+    for (const char *c = name; *c != '\0'; c++) {
+        const char *esc = *c == '~' ? "~0" : *c == '/' ? "~1" : NULL;
+        size_t len = esc != NULL ? 2 : 1;
+        size_t clen = 1;
+
+        /* A UTF-8 lead byte and its continuation bytes go in together. */
+        if (esc == NULL && ((unsigned char)*c & 0xc0) == 0xc0) {
+            while (((unsigned char)c[clen] & 0xc0) == 0x80) {
+                clen++;
+            }
+            len = clen;
+        }
+        if (n + len >= cap) {
+            break;
+        }
+        memcpy(out + n, esc != NULL ? esc : c, len);
+        n += len;
+        c += clen - 1;
+    }
+    out[n] = '\0';
+}
+
 static int
 check_members(const cJSON *body, pz_diag_t *d)
 {
@@ -201,22 +234,22 @@ check_members(const cJSON *body, pz_diag_t *d)
             }
         }
         if (!known) {
-            snprintf(ptr, sizeof(ptr), "/%.60s", c->string ? c->string : "");
+            member_pointer(c->string ? c->string : "", ptr, sizeof(ptr));
             pz_diag_set(d, PZ_EUNKNOWN_FIELD,
-                        "unknown member '%.60s'; the solve request accepts "
+                        "unknown member '%s'; the solve request accepts "
                         "puzzle, size, metric, scramble, state, goal, engine, "
                         "engines, heuristic, weight, optimal, target_length, "
                         "time_ms, memory_mb, max_nodes, max_depth, wait_ms",
-                        c->string ? c->string : "");
+                        ptr + 1);
             pz_diag_field(d, ptr);
             return PZ_EUNKNOWN_FIELD;
         }
         for (const cJSON *e = c->next; e != NULL; e = e->next) {
             if (e->string != NULL && c->string != NULL &&
                 strcmp(e->string, c->string) == 0) {
-                snprintf(ptr, sizeof(ptr), "/%.60s", c->string);
-                pz_diag_set(d, PZ_ECONFLICT, "member '%.60s' appears twice",
-                            c->string);
+                member_pointer(c->string, ptr, sizeof(ptr));
+                pz_diag_set(d, PZ_ECONFLICT, "member '%s' appears twice",
+                            ptr + 1);
                 pz_diag_field(d, ptr);
                 return PZ_ECONFLICT;
             }
@@ -574,7 +607,7 @@ parse_limits(const cJSON *body,
 
     if ((rc = get_int(body, "time_ms", 1, 1e12, &time_ms, d)) != PZ_OK ||
         (rc = get_int(body, "memory_mb", 1, 1e9, &memory_mb, d)) != PZ_OK ||
-        (rc = get_int(body, "max_nodes", 1, 9e15, &max_nodes, d)) != PZ_OK ||
+        (rc = get_int(body, "max_nodes", 0, 9e15, &max_nodes, d)) != PZ_OK ||
         (rc = get_int(body, "max_depth", 0, PZ_SOLUTION_MAX, &max_depth, d)) !=
             PZ_OK ||
         (rc = get_int(body, "wait_ms", 0, 1e12, &wait_ms, d)) != PZ_OK ||

@@ -105,6 +105,8 @@ START_TEST(test_api_solve_parse_rejects_bad_members)
                   PZ_EUNKNOWN_FIELD, "/colour");
     expect_reject("{\"Puzzle\":\"2x2x2\",\"scramble\":\"R\"}",
                   PZ_EUNKNOWN_FIELD, "/Puzzle");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"a/b~c\":1}",
+                  PZ_EUNKNOWN_FIELD, "/a~1b~0c");
     expect_reject("{\"scramble\":\"R\"}", PZ_EMISSING, "/puzzle");
     expect_reject("{\"puzzle\":7,\"scramble\":\"R\"}", PZ_ETYPE, "/puzzle");
     expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"puzzle\":\"x\"}",
@@ -157,6 +159,8 @@ START_TEST(test_api_solve_parse_rejects_bad_limits)
                   PZ_ETYPE, "/optimal");
     expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"wait_ms\":-1}",
                   PZ_ERANGE, "/wait_ms");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"max_nodes\":-1}",
+                  PZ_ERANGE, "/max_nodes");
 }
 END_TEST
 
