@@ -1,16 +1,926 @@
 /* SPDX-License-Identifier: MIT */
-/* cube2.c - PLACEHOLDER until the real puzzle lands; rejects every use. */
+/* cube2.c - the 2x2x2 pocket cube: DLB-fixed corner cubies, HTM and QTM. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cubeface.h"
+#include "heuristic.h"
 #include "puzzle_internal.h"
 
+/*
+ * Design: a 2x2x2 has no centres, so a state is only defined up to a
+ * whole-cube rotation. We fix the DLB corner in place and turn only U, R
+ * and F, which never move it; every position then has exactly one
+ * representative among 7! * 3^6 = 3,674,160 states. A state is 8 bytes,
+ * byte i = piece * 3 + twist of the corner at position i (positions and
+ * pieces in the Kociemba order URF UFL ULB UBR DFR DLF DBL DRB; byte 6 is
+ * always DBL untwisted). The twist of a piece is the index, within the
+ * position's sticker triple, of the sticker showing the piece's U/D colour.
+ *
+ * Everything that involves stickers (facelet input, scrambles with D, L, B,
+ * wide moves and rotations, the "seed" heuristic) goes through the 24
+ * facelets of a full cube model (cubeface.c). A sticker picture is turned
+ * back into a DLB-fixed state by reading the colour scheme off whatever
+ * corner sits at DLB: that is exactly the reorientation that folds L, D, B
+ * and rotations into U, R, F. The move tables for apply() are derived from
+ * the same geometry at init, so the cubie moves and the sticker moves
+ * cannot disagree.
+ */
+
+enum {
+    NCORNERS = 8,
+    NFACELETS = 24,
+    POS_DBL = 6,      /* the fixed corner */
+    CODE_DBL = 6 * 3, /* byte value of the fixed corner */
+    NCODES = NCORNERS * 3,
+    MAX_MOVES = 9,
+    STATE_BYTES = 8,
+    NROTATIONS = 24,
+};
+
+/* Sticker triples of the corner positions, starting with the U/D sticker
+ * and going clockwise around the corner as seen from outside. Facelets
+ * number U1..U4 = 0..3, R 4..7, F 8..11, D 12..15, L 16..19, B 20..23. */
+static const uint8_t corner_facelet[NCORNERS][3] = {
+    { 3, 4, 9 },    /* URF: U4 R1 F2 */
+    { 2, 8, 17 },   /* UFL: U3 F1 L2 */
+    { 0, 16, 21 },  /* ULB: U1 L1 B2 */
+    { 1, 20, 5 },   /* UBR: U2 B1 R2 */
+    { 13, 11, 6 },  /* DFR: D2 F4 R3 */
+    { 12, 19, 10 }, /* DLF: D1 L4 F3 */
+    { 14, 23, 18 }, /* DBL: D3 B4 L3 */
+    { 15, 7, 22 },  /* DRB: D4 R4 B3 */
+};
+
+/* Position names as people say them (U/D, then F/B, then R/L). */
+static const char *const corner_name[NCORNERS] = {
+    "UFR", "UFL", "UBL", "UBR", "DFR", "DFL", "DBL", "DBR",
+};
+
+static const char face_letter[6] = { 'U', 'R', 'F', 'D', 'L', 'B' };
+
+/* The three turnable faces, in move-id order. */
+static const int turn_face[3] = { CUBEFACE_U, CUBEFACE_R, CUBEFACE_F };
+
+/* Names in HTM id order (face * 3 + {quarter, half, anti}) and QTM id
+ * order (face * 2 + {quarter, anti}). */
+static const char *const htm_name[9] = {
+    "U", "U2", "U'", "R", "R2", "R'", "F", "F2", "F'",
+};
+static const char *const qtm_name[6] = { "U", "U'", "R", "R'", "F", "F'" };
+
+typedef struct cube2_priv {
+    /* out.b[i] = step[m][i][s.b[src[m][i]]]: the piece coming from src
+     * with its twist advanced by the move. */
+    uint8_t src[MAX_MOVES][STATE_BYTES];
+    uint8_t step[MAX_MOVES][STATE_BYTES][NCODES];
+    int face[MAX_MOVES]; /* 0 U, 1 R, 2 F */
+    bool qtm;            /* move ids follow the QTM order */
+    /* The 24 whole-cube rotations as sticker permutations. */
+    uint8_t rotation[NROTATIONS][NFACELETS];
+} cube2_priv_t;
+
+/* How symbols of a sticker picture are shown in messages. */
+typedef enum sym_kind {
+    SYM_CHAR, /* text input: the character */
+    SYM_INT,  /* integer input: the number */
+    SYM_FACE, /* internal colour 0..5: the face letter */
+} sym_kind_t;
+
+/* Writes symbol v to buf for a message. */
+static void
+sym_show(int v, sym_kind_t kind, char *buf, size_t len)
+{
+    if (kind == SYM_FACE && v >= 0 && v < 6) {
+        snprintf(buf, len, "%c", face_letter[v]);
+    } else if (kind == SYM_CHAR) {
+        snprintf(buf, len, "%c", (char)v);
+    } else {
+        snprintf(buf, len, "%d", v);
+    }
+}
+
+/* The three facelets of position i in the order of its name ("UFR":
+ * the U sticker, then F, then R), for messages. */
+static void
+name_order(int i, int out[3])
+{
+    for (int k = 0; k < 3; k++) {
+        for (int j = 0; j < 3; j++) {
+            if (face_letter[corner_facelet[i][j] / 4] == corner_name[i][k]) {
+                out[k] = corner_facelet[i][j];
+            }
+        }
+    }
+}
+
+/* Formats "W, W, G" for position i of picture col (colour ids) mapped back
+ * to input symbols by syms. */
+static void
+corner_colours(int i,
+               const int *col,
+               const int *syms,
+               sym_kind_t kind,
+               char *buf,
+               size_t len)
+{
+    int f[3];
+    char s[3][16];
+
+    name_order(i, f);
+    for (int k = 0; k < 3; k++) {
+        sym_show(syms[col[f[k]]], kind, s[k], sizeof(s[k]));
+    }
+    snprintf(buf, len, "%s, %s, %s", s[0], s[1], s[2]);
+}
+
+/* Colour (face id in the picture's scheme) of sticker k of piece j. */
 static int
-init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
+piece_colour(const int scheme[6], int j, int k)
+{
+    return scheme[corner_facelet[j][k] / 4];
+}
+
+/* Finds the piece and twist whose stickers read col at position i under
+ * scheme; returns piece * 3 + twist or -1. */
+static int
+match_corner(const int *col, const int scheme[6], int i)
+{
+    for (int j = 0; j < NCORNERS; j++) {
+        for (int t = 0; t < 3; t++) {
+            int k = 0;
+
+            while (k < 3 && col[corner_facelet[i][(k + t) % 3]] ==
+                                piece_colour(scheme, j, k)) {
+                k++;
+            }
+            if (k == 3) {
+                return j * 3 + t;
+            }
+        }
+    }
+    return -1;
+}
+
+/* True when the colour set at position i is the set of some piece (so a
+ * failed match means the stickers are in mirror order). */
+static bool
+corner_set_exists(const int *col, const int scheme[6], int i)
+{
+    for (int j = 0; j < NCORNERS; j++) {
+        int hits = 0;
+
+        for (int k = 0; k < 3; k++) {
+            for (int m = 0; m < 3; m++) {
+                hits += col[corner_facelet[i][k]] == piece_colour(scheme, j, m);
+            }
+        }
+        if (hits == 3) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Gives the colours rest[] to U, R, F in the order numbered perm (0..5). */
+static void
+assign_rest(int scheme[6], const int rest[3], int perm)
+{
+    static const uint8_t order[6][3] = {
+        { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
+        { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 },
+    };
+
+    scheme[CUBEFACE_U] = rest[order[perm][0]];
+    scheme[CUBEFACE_R] = rest[order[perm][1]];
+    scheme[CUBEFACE_F] = rest[order[perm][2]];
+}
+
+/*
+ * Turns a picture of 24 symbols in facelet order into the DLB-fixed state.
+ * Validation order: colour count, repeated colour on a corner, colour
+ * scheme and real corners, duplicates, twist. kind only affects messages.
+ */
+static int
+picture_to_state(const int sym[NFACELETS],
+                 sym_kind_t kind,
+                 pz_state_t *out,
+                 pz_diag_t *d)
+{
+    int syms[NFACELETS]; /* distinct symbols in order of appearance */
+    int count[NFACELETS] = { 0 };
+    int col[NFACELETS]; /* colour id (index into syms) of each facelet */
+    int nsyms = 0;
+    int scheme[6];
+    int best_perm = 0;
+    int best_hits = -1;
+    int rest[3];
+    int nrest = 0;
+    int where[NCORNERS];
+    int twist = 0;
+    char buf[64];
+
+    for (int i = 0; i < NFACELETS; i++) {
+        int c = 0;
+
+        while (c < nsyms && syms[c] != sym[i]) {
+            c++;
+        }
+        if (c == nsyms) {
+            syms[nsyms++] = sym[i];
+        }
+        col[i] = c;
+        count[c]++;
+    }
+    if (nsyms > 6) {
+        int rare = 0;
+
+        for (int c = 1; c < nsyms; c++) {
+            rare = count[c] < count[rare] ? c : rare;
+        }
+        sym_show(syms[rare], kind, buf, sizeof(buf));
+        return pz_diag_set(d, PZ_ECOLOUR_COUNT,
+                           "the state has %d colours ('%s' appears %d "
+                           "times); a 2x2x2 has 6 colours, each appearing 4 "
+                           "times",
+                           nsyms, buf, count[rare]);
+    }
+    /* Name a colour that is too frequent first: it is the likelier
+     * misreading. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int c = 0; c < nsyms; c++) {
+            if (pass == 0 ? count[c] > 4 : count[c] != 4) {
+                sym_show(syms[c], kind, buf, sizeof(buf));
+                return pz_diag_set(d, PZ_ECOLOUR_COUNT,
+                                   "colour '%s' appears %d times; each of "
+                                   "the 6 colours must appear 4 times",
+                                   buf, count[c]);
+            }
+        }
+    }
+    for (int i = 0; i < NCORNERS; i++) {
+        const uint8_t *f = corner_facelet[i];
+
+        if (col[f[0]] == col[f[1]] || col[f[1]] == col[f[2]] ||
+            col[f[0]] == col[f[2]]) {
+            corner_colours(i, col, syms, kind, buf, sizeof(buf));
+            return pz_diag_set(d, PZ_ECORNER,
+                               "corner at %s has colours %s: a sticker is "
+                               "misread",
+                               corner_name[i], buf);
+        }
+    }
+
+    /* The DLB corner names the D, B and L colours. The other three go to
+     * U, R, F in the assignment that makes the most corners real pieces;
+     * on a valid cube that is the one where each is opposite (never on a
+     * corner with) its partner, and every corner matches. */
+    scheme[CUBEFACE_D] = col[corner_facelet[POS_DBL][0]];
+    scheme[CUBEFACE_B] = col[corner_facelet[POS_DBL][1]];
+    scheme[CUBEFACE_L] = col[corner_facelet[POS_DBL][2]];
+    for (int c = 0; c < 6; c++) {
+        if (c != scheme[CUBEFACE_D] && c != scheme[CUBEFACE_B] &&
+            c != scheme[CUBEFACE_L]) {
+            rest[nrest++] = c;
+        }
+    }
+    for (int perm = 0; perm < 6; perm++) {
+        int hits = 0;
+
+        assign_rest(scheme, rest, perm);
+        for (int i = 0; i < NCORNERS; i++) {
+            hits += match_corner(col, scheme, i) >= 0;
+        }
+        if (hits > best_hits) {
+            best_hits = hits;
+            best_perm = perm;
+        }
+    }
+    assign_rest(scheme, rest, best_perm);
+
+    for (int i = 0; i < NCORNERS; i++) {
+        int code = match_corner(col, scheme, i);
+
+        if (code >= 0) {
+            out->b[i] = (uint8_t)code;
+            continue;
+        }
+        corner_colours(i, col, syms, kind, buf, sizeof(buf));
+        if (corner_set_exists(col, scheme, i)) {
+            return pz_diag_set(d, PZ_ECORNER,
+                               "corner at %s has colours %s in mirror "
+                               "order: two stickers are swapped",
+                               corner_name[i], buf);
+        }
+        return pz_diag_set(d, PZ_ECORNER,
+                           "corner at %s has colours %s, two of which are "
+                           "on opposite faces: a sticker is misread",
+                           corner_name[i], buf);
+    }
+
+    for (int j = 0; j < NCORNERS; j++) {
+        where[j] = -1;
+    }
+    for (int i = 0; i < NCORNERS; i++) {
+        int j = out->b[i] / 3;
+
+        if (where[j] >= 0) {
+            corner_colours(i, col, syms, kind, buf, sizeof(buf));
+            return pz_diag_set(d, PZ_EDUPLICATE,
+                               "the corner with colours %s appears twice, "
+                               "at %s and %s: a sticker is misread",
+                               buf, corner_name[where[j]], corner_name[i]);
+        }
+        where[j] = i;
+        twist += out->b[i] % 3;
+    }
+    if (twist % 3 != 0) {
+        return pz_diag_set(d, PZ_ETWIST,
+                           "the corners' twists do not add up: one corner "
+                           "is twisted in place");
+    }
+    return PZ_OK;
+}
+
+/* Writes the sticker picture of s (colour = home face id 0..5). */
+static void
+state_to_picture(const pz_state_t *s, int pic[NFACELETS])
+{
+    for (int i = 0; i < NCORNERS; i++) {
+        int j = s->b[i] / 3;
+        int t = s->b[i] % 3;
+
+        for (int k = 0; k < 3; k++) {
+            pic[corner_facelet[i][(k + t) % 3]] = corner_facelet[j][k] / 4;
+        }
+    }
+}
+
+static void
+cube2_goal(const pz_puzzle_t *p, pz_state_t *out)
 {
     (void)p;
-    (void)params;
-    return pz_diag_set(d, PZ_EUNSUPPORTED, "2x2x2 is not built yet");
+    for (int i = 0; i < NCORNERS; i++) {
+        out->b[i] = (uint8_t)(i * 3);
+    }
 }
+
+/* Applies the sticker permutation perm (new[i] = old[perm[i]]) to pic. */
+static void
+permute_picture(int pic[NFACELETS], const int perm[NFACELETS])
+{
+    int old[NFACELETS];
+
+    memcpy(old, pic, sizeof(old));
+    for (int i = 0; i < NFACELETS; i++) {
+        pic[i] = old[perm[i]];
+    }
+}
+
+/* Fills pv->rotation with the 24 rotations, generated by closing the
+ * identity under x and y. */
+static void
+build_rotations(cube2_priv_t *pv)
+{
+    int gen[2][NFACELETS];
+    int n = 1;
+
+    cubeface_turn(2, CUBEFACE_R, 3u, 1, gen[0]);
+    cubeface_turn(2, CUBEFACE_U, 3u, 1, gen[1]);
+    for (int i = 0; i < NFACELETS; i++) {
+        pv->rotation[0][i] = (uint8_t)i;
+    }
+    for (int r = 0; r < n; r++) {
+        for (int g = 0; g < 2; g++) {
+            uint8_t next[NFACELETS];
+            int k = 0;
+
+            /* Rotation r, then generator g: new[i] = old[r[g[i]]]. */
+            for (int i = 0; i < NFACELETS; i++) {
+                next[i] = pv->rotation[r][gen[g][i]];
+            }
+            while (k < n && memcmp(pv->rotation[k], next, NFACELETS) != 0) {
+                k++;
+            }
+            if (k == n && n < NROTATIONS) {
+                memcpy(pv->rotation[n++], next, NFACELETS);
+            }
+        }
+    }
+}
+
+static int
+cube2_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
+{
+    cube2_priv_t *pv;
+    int turns_per_face;
+
+    if (params->rows != 0 || params->cols != 0) {
+        return pz_diag_set(d, PZ_ESIZE, "the 2x2x2 has no size parameter");
+    }
+    switch (params->metric) {
+    case PZ_METRIC_DEFAULT:
+    case PZ_METRIC_HTM:
+        p->metric = PZ_METRIC_HTM;
+        p->metric_name = "htm";
+        turns_per_face = 3;
+        break;
+    case PZ_METRIC_QTM:
+        p->metric = PZ_METRIC_QTM;
+        p->metric_name = "qtm";
+        turns_per_face = 2;
+        break;
+    default:
+        return pz_diag_set(d, PZ_EMETRIC,
+                           "the 2x2x2 is solved in \"htm\" (default) or "
+                           "\"qtm\"");
+    }
+    pv = calloc(1, sizeof(*pv));
+    if (pv == NULL) {
+        return pz_diag_set(d, PZ_ENOMEM, "out of memory");
+    }
+    p->priv = pv;
+    pv->qtm = turns_per_face == 2;
+    build_rotations(pv);
+    p->nmoves = 3 * turns_per_face;
+    p->state_size = STATE_BYTES;
+    for (int m = 0; m < p->nmoves; m++) {
+        static const int htm_quarters[3] = { 1, 2, 3 };
+        static const int qtm_quarters[2] = { 1, 3 };
+        int f = m / turns_per_face;
+        int q = pv->qtm ? qtm_quarters[m % 2] : htm_quarters[m % 3];
+        int perm[NFACELETS];
+        int pic[NFACELETS];
+        pz_state_t moved;
+
+        /* The move's cubie action is read off the solved cube after the
+         * sticker turn: the piece at i came from its home src, twisted. */
+        pv->face[m] = f;
+        cubeface_turn(2, turn_face[f], 1u, q, perm);
+        state_clear(&moved);
+        cube2_goal(p, &moved);
+        state_to_picture(&moved, pic);
+        permute_picture(pic, perm);
+        if (picture_to_state(pic, SYM_FACE, &moved, NULL) != PZ_OK) {
+            return pz_diag_set(d, PZ_EINTERNAL, "2x2x2 move tables broken");
+        }
+        for (int i = 0; i < NCORNERS; i++) {
+            int tw = moved.b[i] % 3;
+
+            pv->src[m][i] = moved.b[i] / 3;
+            for (int code = 0; code < NCODES; code++) {
+                pv->step[m][i][code] =
+                    (uint8_t)(code / 3 * 3 + (code % 3 + tw) % 3);
+            }
+        }
+    }
+    return PZ_OK;
+}
+
+static void
+cube2_cleanup(pz_puzzle_t *p)
+{
+    free(p->priv);
+    p->priv = NULL;
+}
+
+static bool
+cube2_apply(const pz_puzzle_t *p,
+            const pz_state_t *s,
+            int move,
+            pz_state_t *out)
+{
+    const cube2_priv_t *pv = p->priv;
+    const uint8_t *src = pv->src[move];
+    uint8_t in[STATE_BYTES];
+
+    /* Copy first: s may be out. */
+    memcpy(in, s->b, STATE_BYTES);
+    for (int i = 0; i < STATE_BYTES; i++) {
+        out->b[i] = pv->step[move][i][in[src[i]]];
+    }
+    /* Keep the zero-past-state_size invariant even when out was not a
+     * cleared state. */
+    memset(out->b + STATE_BYTES, 0, PZ_STATE_MAX - STATE_BYTES);
+    return true;
+}
+
+static int
+cube2_inverse(const pz_puzzle_t *p, int move)
+{
+    const cube2_priv_t *pv = p->priv;
+
+    if (pv->qtm) {
+        return move ^ 1;
+    }
+    return move / 3 * 3 + (2 - move % 3);
+}
+
+/*
+ * HTM: two turns of the same face in a row are never needed (they merge
+ * into one or cancel). U, R and F pairwise do not commute, so nothing else
+ * is redundant. QTM: U U is a half turn and must stay allowed; only U' U'
+ * is dropped, because U U reaches the same state in the same length (the
+ * inverse pair is excluded by the caller).
+ */
+static bool
+cube2_redundant(const pz_puzzle_t *p, int prev, int next)
+{
+    const cube2_priv_t *pv = p->priv;
+
+    if (pv->qtm) {
+        return prev == next && (prev & 1);
+    }
+    return pv->face[prev] == pv->face[next];
+}
+
+static const char *
+cube2_move_name(const pz_puzzle_t *p, int move)
+{
+    const cube2_priv_t *pv = p->priv;
+
+    if (move < 0 || move >= p->nmoves) {
+        return "?";
+    }
+    return pv->qtm ? qtm_name[move] : htm_name[move];
+}
+
+static int
+cube2_parse_state(const pz_puzzle_t *p,
+                  const pz_input_t *in,
+                  pz_state_t *out,
+                  pz_diag_t *d)
+{
+    /* Reference layout (blocks U R D L B F) to facelets: facelet[k] =
+     * array[src_layout[k]] (layouts.md). */
+    static const uint8_t src_layout[NFACELETS] = {
+        0,  1,  2, 3, 6,  4,  7,  5,  20, 21, 22, 23,
+        11, 10, 9, 8, 13, 15, 12, 14, 19, 18, 17, 16,
+    };
+    int sym[NFACELETS];
+    int n = 0;
+    int rc;
+
+    (void)p;
+    if (in == NULL || (in->text == NULL && in->ints == NULL)) {
+        return pz_diag_set(d, PZ_EINVAL, "no state given");
+    }
+    if (in->text != NULL) {
+        for (const unsigned char *c = (const unsigned char *)in->text;
+             *c != '\0'; c++) {
+            if (*c == ' ' || (*c >= '\t' && *c <= '\r')) {
+                continue;
+            }
+            if (*c < 0x20 || *c >= 0x7f) {
+                return pz_diag_set(d, PZ_ESTATE_SYMBOL,
+                                   "character %d of the state is not a "
+                                   "printable ASCII character; use one "
+                                   "letter or digit per colour",
+                                   (int)(c - (const unsigned char *)in->text));
+            }
+            if (n < NFACELETS) {
+                sym[n] = *c;
+            }
+            n++;
+        }
+        if (n != NFACELETS) {
+            return pz_diag_set(d, PZ_ESTATE_LENGTH,
+                               "the state has %d stickers; a 2x2x2 facelet "
+                               "string has 24 (U1..U4 R1..R4 F1..F4 D1..D4 "
+                               "L1..L4 B1..B4)",
+                               n);
+        }
+        rc = picture_to_state(sym, SYM_CHAR, out, d);
+    } else {
+        if (in->nints != NFACELETS) {
+            return pz_diag_set(d, PZ_ESTATE_LENGTH,
+                               "the state has %zu numbers; a 2x2x2 array "
+                               "has 24 (blocks of 4 for U R D L B F)",
+                               in->nints);
+        }
+        for (int k = 0; k < NFACELETS; k++) {
+            sym[k] = in->ints[src_layout[k]];
+        }
+        rc = picture_to_state(sym, SYM_INT, out, d);
+    }
+    if (rc != PZ_OK) {
+        state_clear(out);
+    }
+    return rc;
+}
+
+/* Parses one scramble token at text[*at] into a face, layer mask and
+ * quarter turns; advances *at. Returns false for an unknown token. */
+static bool
+scan_token(const char *text,
+           size_t *at,
+           int *face,
+           unsigned *layers,
+           int *quarters)
+{
+    static const char faces[] = "URFDLB";
+    size_t i = *at;
+    char c = text[i];
+    const char *hit = strchr(faces, c);
+
+    *layers = 1u;
+    if (c == '\0') {
+        return false;
+    }
+    if (hit != NULL) {
+        *face = (int)(hit - faces);
+        i++;
+        if (text[i] == 'w') {
+            *layers = 3u; /* outer two layers: the whole 2x2x2 */
+            i++;
+        }
+    } else if (c != '\0' && strchr("urfdlb", c) != NULL) {
+        *face = (int)(strchr("urfdlb", c) - "urfdlb");
+        *layers = 3u;
+        i++;
+    } else if (c == 'x' || c == 'y' || c == 'z') {
+        /* x, y, z turn the whole cube as R, U, F do. */
+        *face = c == 'x' ? CUBEFACE_R : c == 'y' ? CUBEFACE_U : CUBEFACE_F;
+        *layers = 3u;
+        i++;
+    } else {
+        return false;
+    }
+    *quarters = 1;
+    if (text[i] == '2') {
+        *quarters = 2;
+        i++;
+    }
+    if (text[i] == '\'') {
+        *quarters = 4 - *quarters;
+        i++;
+    } else if ((unsigned char)text[i] == 0xe2 &&
+               (unsigned char)text[i + 1] == 0x80 &&
+               (unsigned char)text[i + 2] == 0x99) {
+        /* U+2019, the typographic apostrophe word processors insert. */
+        *quarters = 4 - *quarters;
+        i += 3;
+    }
+    *at = i;
+    return true;
+}
+
+static bool
+is_space(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/*
+ * Turns the whole picture (known colours 0..5) so that the DBL piece sits
+ * at DLB untwisted. The colours are known here, unlike in a facelet string,
+ * so the state is the same for every way of holding the cube: "x U" and
+ * "F" give the same state, as they are the same cube turned over.
+ */
+static void
+reorient(const cube2_priv_t *pv, int pic[NFACELETS])
+{
+    const uint8_t *f = corner_facelet[POS_DBL];
+
+    for (int r = 0; r < NROTATIONS; r++) {
+        const uint8_t *rot = pv->rotation[r];
+
+        if (pic[rot[f[0]]] == CUBEFACE_D && pic[rot[f[1]]] == CUBEFACE_B &&
+            pic[rot[f[2]]] == CUBEFACE_L) {
+            int old[NFACELETS];
+
+            memcpy(old, pic, sizeof(old));
+            for (int i = 0; i < NFACELETS; i++) {
+                pic[i] = old[rot[i]];
+            }
+            return;
+        }
+    }
+}
+
+static int
+cube2_apply_scramble(const pz_puzzle_t *p,
+                     const char *text,
+                     pz_state_t *state,
+                     pz_diag_t *d)
+{
+    const cube2_priv_t *pv = p->priv;
+    int pic[NFACELETS];
+    size_t at = 0;
+    pz_state_t result;
+
+    state_to_picture(state, pic);
+    while (text[at] != '\0') {
+        size_t start = at;
+        int face;
+        unsigned layers;
+        int quarters;
+        int perm[NFACELETS];
+
+        if (is_space(text[at])) {
+            at++;
+            continue;
+        }
+        /* A token must end at a space, the end, or the next token. */
+        if (!scan_token(text, &at, &face, &layers, &quarters) ||
+            (text[at] != '\0' && !is_space(text[at]) &&
+             strchr("URFDLBurfdlbxyz", text[at]) == NULL)) {
+            size_t end = start;
+            int len;
+
+            while (text[end] != '\0' && !is_space(text[end])) {
+                end++;
+            }
+            len = (int)(end - start > 32 ? 32 : end - start);
+            if (d != NULL) {
+                d->position = (int)start;
+            }
+            if (strchr("MESmes", text[start]) != NULL && text[start] != '\0') {
+                return pz_diag_set(d, PZ_EMOVE,
+                                   "unknown move '%.*s' at position %d: the "
+                                   "2x2x2 has no middle slice",
+                                   len, text + start, (int)start);
+            }
+            return pz_diag_set(d, PZ_EMOVE,
+                               "unknown move '%.*s' at position %d; use U D "
+                               "L R F B with an optional 2 or ', wide moves "
+                               "Uw or u, or rotations x y z",
+                               len, text + start, (int)start);
+        }
+        cubeface_turn(2, face, layers, quarters, perm);
+        permute_picture(pic, perm);
+    }
+    reorient(pv, pic);
+    state_clear(&result);
+    if (picture_to_state(pic, SYM_FACE, &result, d) != PZ_OK) {
+        return pz_diag_set(d, PZ_EINTERNAL,
+                           "the scramble produced an impossible cube");
+    }
+    *state = result;
+    return PZ_OK;
+}
+
+static int
+cube2_format_state(const pz_puzzle_t *p,
+                   const pz_state_t *s,
+                   char *buf,
+                   size_t len)
+{
+    int pic[NFACELETS];
+
+    (void)p;
+    if (len < NFACELETS + 1) {
+        return PZ_EINVAL;
+    }
+    state_to_picture(s, pic);
+    for (int i = 0; i < NFACELETS; i++) {
+        buf[i] = face_letter[pic[i]];
+    }
+    buf[NFACELETS] = '\0';
+    return NFACELETS;
+}
+
+static int
+cube2_random_state(const pz_puzzle_t *p,
+                   pz_rand_fn rand,
+                   void *rng,
+                   pz_state_t *out)
+{
+    /* The seven movable positions and pieces (all but DBL). */
+    static const uint8_t movable[7] = { 0, 1, 2, 3, 4, 5, 7 };
+    uint8_t piece[7];
+    int twist = 0;
+
+    (void)p;
+    memcpy(piece, movable, sizeof(piece));
+    /* Fisher-Yates with exact uniform draws: any permutation of the seven
+     * corners and any twists summing to 0 mod 3 is reachable, so this is
+     * uniform over all 7! * 3^6 states. */
+    for (int i = 6; i > 0; i--) {
+        int j = (int)pz_rand_below(rand, rng, (uint64_t)i + 1);
+        uint8_t t = piece[i];
+
+        piece[i] = piece[j];
+        piece[j] = t;
+    }
+    state_clear(out);
+    for (int i = 0; i < 7; i++) {
+        int t = i < 6 ? (int)pz_rand_below(rand, rng, 3) : (3 - twist) % 3;
+
+        twist = (twist + t) % 3;
+        out->b[movable[i]] = (uint8_t)(piece[i] * 3 + t);
+    }
+    out->b[POS_DBL] = CODE_DBL;
+    return PZ_OK;
+}
+
+/* --- The "seed" heuristic ------------------------------------------- */
+
+typedef struct seed_ctx {
+    /* wrong[i][code]: stickers of position i that differ from the goal
+     * when it holds code. */
+    uint8_t wrong[NCORNERS][NCODES];
+    int divisor; /* 8 for a goal with one colour per face, else 12 */
+} seed_ctx_t;
+
+static size_t
+seed_ctx_size(const pz_puzzle_t *p)
+{
+    (void)p;
+    return sizeof(seed_ctx_t);
+}
+
+/*
+ * h = ceil(stickers differing from the goal / divisor). A turn (quarter or
+ * half) moves 12 stickers: the 4 of the turned face and 8 on the sides;
+ * the other 12 stay, so it changes at most 12 stickers' correctness. When
+ * the goal shows one colour per face (the solved cube), the 4 stickers of
+ * the turned face stay on that face, whose goal colour is uniform, so
+ * their correctness cannot change: at most 8 change. Each move thus lowers
+ * the count by at most the divisor, and the goal has count 0, so h never
+ * exceeds the moves left in HTM or QTM: admissible.
+ */
+static int
+seed_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
+{
+    seed_ctx_t *c = ctx;
+    int pic[NFACELETS];
+    bool uniform = true;
+
+    (void)p;
+    state_to_picture(goal, pic);
+    for (int i = 0; i < NFACELETS; i++) {
+        uniform = uniform && pic[i] == pic[i / 4 * 4];
+    }
+    c->divisor = uniform ? 8 : 12;
+    for (int i = 0; i < NCORNERS; i++) {
+        for (int code = 0; code < NCODES; code++) {
+            int j = code / 3;
+            int t = code % 3;
+            int n = 0;
+
+            for (int k = 0; k < 3; k++) {
+                n += pic[corner_facelet[i][(k + t) % 3]] !=
+                     corner_facelet[j][k] / 4;
+            }
+            c->wrong[i][code] = (uint8_t)n;
+        }
+    }
+    return PZ_OK;
+}
+
+static int
+seed_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
+{
+    const seed_ctx_t *c = ctx;
+    int n = 0;
+
+    (void)p;
+    for (int i = 0; i < NCORNERS; i++) {
+        n += c->wrong[i][s->b[i]];
+    }
+    return (n + c->divisor - 1) / c->divisor;
+}
+
+static const heuristic_ops_t seed_heuristic = {
+    .name = "seed",
+    .summary = "stickers differing from the goal / 8, rounded up (/ 12 for "
+               "a goal whose faces are not one colour each)",
+    .admissible = true,
+    .ctx_size = seed_ctx_size,
+    .init = seed_init,
+    .eval = seed_eval,
+    .update = NULL,
+};
+
+static const heuristic_ops_t *const cube2_heuristics[] = {
+    &seed_heuristic,
+    NULL,
+};
 
 const puzzle_ops_t puzzle__cube2 = {
     .name = "2x2x2",
-    .init = init,
+    .summary = "2x2x2 pocket cube, 3,674,160 positions (DLB corner fixed)",
+    .notation = "HTM: U R F with 2 or '; scrambles also D L B, wide Uw/u, "
+                "rotations x y z",
+    .state_forms = "24-character facelet string U1..U4 R1..R4 F1..F4 D1..D4 "
+                   "L1..L4 B1..B4, or 24 integers in blocks U R D L B F",
+    .default_heuristic = "seed",
+    .init = cube2_init,
+    .cleanup = cube2_cleanup,
+    .goal = cube2_goal,
+    .parse_state = cube2_parse_state,
+    .apply_scramble = cube2_apply_scramble,
+    .check_pair = NULL,
+    .format_state = cube2_format_state,
+    .apply = cube2_apply,
+    .inverse = cube2_inverse,
+    .redundant = cube2_redundant,
+    .move_name = cube2_move_name,
+    .move_detail = NULL,
+    .random_state = cube2_random_state,
+    .heuristics = cube2_heuristics,
 };

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* cubeface.h - sticker geometry of an N-layer cube, shared by cube puzzles. */
+#ifndef PZ_SOLVER_CUBEFACE_H
+#define PZ_SOLVER_CUBEFACE_H
+
+/*
+ * Facelets are numbered in the Kociemba order: faces U R F D L B, each
+ * n*n stickers read row by row as seen from outside (U with the B edge as
+ * row 0, D with the F edge as row 0, the side faces with U on top), so
+ * facelet (face, row, col) is face*n*n + row*n + col.
+ */
+enum cubeface_face {
+    CUBEFACE_U = 0,
+    CUBEFACE_R,
+    CUBEFACE_F,
+    CUBEFACE_D,
+    CUBEFACE_L,
+    CUBEFACE_B,
+};
+
+/* Largest number of layers the helper supports. */
+#define CUBEFACE_MAX_N 7
+
+/* Facelets of an n-layer cube: 6*n*n. */
+static inline int
+cubeface_count(int n)
+{
+    return 6 * n * n;
+}
+
+/*
+ * Fills perm (cubeface_count(n) entries) with the sticker permutation of
+ * turning some layers of face (enum cubeface_face) clockwise as seen
+ * looking at that face, quarters times (1, 2 or 3; others are taken mod 4).
+ * Bit k of layers selects the k-th layer counted from that face (bit 0: the
+ * face itself; all n bits: a whole-cube rotation). The permutation reads
+ * new[i] = old[perm[i]]. Returns 0, or -1 when n is outside 1..CUBEFACE_MAX_N
+ * or face is out of range. Thread: any.
+ */
+int cubeface_turn(int n, int face, unsigned layers, int quarters, int *perm);
+
+#endif
