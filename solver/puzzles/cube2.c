@@ -22,12 +22,15 @@
  *
  * Everything that involves stickers (facelet input, scrambles with D, L, B,
  * wide moves and rotations, the "seed" heuristic) goes through the 24
- * facelets of a full cube model (cubeface.c). A sticker picture is turned
- * back into a DLB-fixed state by reading the colour scheme off whatever
- * corner sits at DLB: that is exactly the reorientation that folds L, D, B
- * and rotations into U, R, F. The move tables for apply() are derived from
- * the same geometry at init, so the cubie moves and the sticker moves
- * cannot disagree.
+ * facelets of a full cube model (cubeface.c). A facelet string has no
+ * centres to name its colours, so it is read as held: the corner at DLB
+ * names the D, L and B colours and the others are their opposites. A
+ * scramble works on a picture whose colours are known, so after the turns
+ * the whole picture is rotated until the DBL piece is home; that folds L,
+ * D, B, wide moves and rotations into U, R, F ("L" = "R x'" gives the
+ * state of R, and "x U" the state of F, as on a real cube). The move
+ * tables for apply() are derived from the same geometry at init, so the
+ * cubie moves and the sticker moves cannot disagree.
  */
 
 enum {
@@ -612,56 +615,59 @@ cube2_parse_state(const pz_puzzle_t *p,
     return rc;
 }
 
-/* Parses one scramble token at text[*at] into a face, layer mask and
- * quarter turns; advances *at. Returns false for an unknown token. */
+/* One turn of a scramble in sticker terms. */
+typedef struct turn {
+    int face;        /* enum cubeface_face */
+    unsigned layers; /* bit k: k-th layer from that face */
+    int quarters;    /* clockwise quarter turns, 1..3 */
+} turn_t;
+
+/* Parses one scramble token at text[*at] into *t and advances *at.
+ * Returns false for an unknown token. */
 static bool
-scan_token(const char *text,
-           size_t *at,
-           int *face,
-           unsigned *layers,
-           int *quarters)
+scan_token(const char *text, size_t *at, turn_t *t)
 {
     static const char faces[] = "URFDLB";
     size_t i = *at;
     char c = text[i];
     const char *hit = strchr(faces, c);
 
-    *layers = 1u;
+    t->layers = 1u;
     if (c == '\0') {
         return false;
     }
     if (hit != NULL) {
-        *face = (int)(hit - faces);
+        t->face = (int)(hit - faces);
         i++;
         if (text[i] == 'w') {
-            *layers = 3u; /* outer two layers: the whole 2x2x2 */
+            t->layers = 3u; /* outer two layers: the whole 2x2x2 */
             i++;
         }
-    } else if (c != '\0' && strchr("urfdlb", c) != NULL) {
-        *face = (int)(strchr("urfdlb", c) - "urfdlb");
-        *layers = 3u;
+    } else if (strchr("urfdlb", c) != NULL) {
+        t->face = (int)(strchr("urfdlb", c) - "urfdlb");
+        t->layers = 3u;
         i++;
     } else if (c == 'x' || c == 'y' || c == 'z') {
         /* x, y, z turn the whole cube as R, U, F do. */
-        *face = c == 'x' ? CUBEFACE_R : c == 'y' ? CUBEFACE_U : CUBEFACE_F;
-        *layers = 3u;
+        t->face = c == 'x' ? CUBEFACE_R : c == 'y' ? CUBEFACE_U : CUBEFACE_F;
+        t->layers = 3u;
         i++;
     } else {
         return false;
     }
-    *quarters = 1;
+    t->quarters = 1;
     if (text[i] == '2') {
-        *quarters = 2;
+        t->quarters = 2;
         i++;
     }
     if (text[i] == '\'') {
-        *quarters = 4 - *quarters;
+        t->quarters = 4 - t->quarters;
         i++;
     } else if ((unsigned char)text[i] == 0xe2 &&
                (unsigned char)text[i + 1] == 0x80 &&
                (unsigned char)text[i + 2] == 0x99) {
         /* U+2019, the typographic apostrophe word processors insert. */
-        *quarters = 4 - *quarters;
+        t->quarters = 4 - t->quarters;
         i += 3;
     }
     *at = i;
@@ -715,9 +721,7 @@ cube2_apply_scramble(const pz_puzzle_t *p,
     state_to_picture(state, pic);
     while (text[at] != '\0') {
         size_t start = at;
-        int face;
-        unsigned layers;
-        int quarters;
+        turn_t t;
         int perm[NFACELETS];
 
         if (is_space(text[at])) {
@@ -725,7 +729,7 @@ cube2_apply_scramble(const pz_puzzle_t *p,
             continue;
         }
         /* A token must end at a space, the end, or the next token. */
-        if (!scan_token(text, &at, &face, &layers, &quarters) ||
+        if (!scan_token(text, &at, &t) ||
             (text[at] != '\0' && !is_space(text[at]) &&
              strchr("URFDLBurfdlbxyz", text[at]) == NULL)) {
             size_t end = start;
@@ -750,7 +754,7 @@ cube2_apply_scramble(const pz_puzzle_t *p,
                                "Uw or u, or rotations x y z",
                                len, text + start, (int)start);
         }
-        cubeface_turn(2, face, layers, quarters, perm);
+        cubeface_turn(2, t.face, t.layers, t.quarters, perm);
         permute_picture(pic, perm);
     }
     reorient(pv, pic);
