@@ -253,6 +253,8 @@ srv_status(const srv_t *s)
     return rc;
 }
 
+static void srv_cleanup(srv_t *s);
+
 /* Starts the daemon with extra flags (NULL-terminated, may be NULL) and
  * waits for its port. Returns 0, or -1 with a message on stderr. */
 static int
@@ -282,6 +284,7 @@ srv_start(srv_t *s, const char *const *extra)
     if (read(fds[0], &s->pid, sizeof(s->pid)) != (ssize_t)sizeof(s->pid)) {
         close(fds[0]);
         fprintf(stderr, "srv_start: the monitor did not start the daemon\n");
+        srv_cleanup(s);
         return -1;
     }
     close(fds[0]);
@@ -305,12 +308,14 @@ srv_start(srv_t *s, const char *const *extra)
                     "before writing its port\n",
                     srv_status(s));
             srv_dump_log(s);
+            srv_cleanup(s);
             return -1;
         }
         sleep_ms(10);
     }
     fprintf(stderr, "srv_start: no port file after %d ms\n", START_TIMEOUT_MS);
     srv_dump_log(s);
+    srv_cleanup(s);
     return -1;
 }
 
