@@ -43,7 +43,9 @@ api_job_status(const api_job_info_t *job)
     const api_solve_request_t *req = job->req;
 
     if (job->runs_done < req->nruns) {
-        if (job->runs_started == 0) {
+        /* A worker stamps started_ms when it takes the job, a moment before
+         * the first run counts as started: either means running. */
+        if (job->runs_started == 0 && job->started_ms == 0) {
             return job->cancelled ? PZ_STATUS_CANCELLED : PZ_STATUS_QUEUED;
         }
         return PZ_STATUS_RUNNING;
