@@ -9,5 +9,6 @@ extern const engine_ops_t engine__astar;   /* engines/astar.c */
 extern const engine_ops_t engine__wastar;  /* engines/astar.c */
 extern const engine_ops_t engine__bibfs;   /* engines/bibfs.c */
 extern const engine_ops_t engine__idastar; /* engines/idastar.c */
+extern const engine_ops_t engine__table;   /* engines/table.c */
 
 #endif

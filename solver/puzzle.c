@@ -10,15 +10,16 @@
 #include "search.h"
 
 static const puzzle_ops_t *const registry[] = {
-    &puzzle__tiles,
-    &puzzle__cube2,
-    NULL,
+    &puzzle__tiles,    &puzzle__cube2,     &puzzle__cube3,
+    &puzzle__pyraminx, &puzzle__mpyraminx, NULL,
 };
 
 static const puzzle_alias_t aliases[] = {
     { "8-puzzle", "tiles", 3, 3 },  { "15-puzzle", "tiles", 4, 4 },
     { "24-puzzle", "tiles", 5, 5 }, { "sliding-tiles", "tiles", 0, 0 },
     { "pocket", "2x2x2", 0, 0 },    { "cube2", "2x2x2", 0, 0 },
+    { "rubik", "3x3x3", 0, 0 },     { "cube3", "3x3x3", 0, 0 },
+    { "3x3", "3x3x3", 0, 0 },       { "mpyraminx", "master-pyraminx", 0, 0 },
     { NULL, NULL, 0, 0 },
 };
 

@@ -119,6 +119,19 @@ struct puzzle_ops {
 
     /* Puzzle-specific heuristics, NULL-terminated ("none" is generic). */
     const heuristic_ops_t *const *heuristics;
+
+    /*
+     * Optional perfect indexing for complete distance tables. rank_count
+     * is the number of indices; rank maps a state to 0..rank_count-1 and
+     * unrank back. A puzzle may rank a projection of its state (the
+     * pyraminx ranks everything but the tips): then rank_is_partial is
+     * true and states of equal rank differ only in parts that moves the
+     * puzzle documents (tips) can fix independently. NULL: no tables.
+     */
+    uint64_t (*rank_count)(const pz_puzzle_t *p);
+    uint64_t (*rank)(const pz_puzzle_t *p, const pz_state_t *s);
+    void (*unrank)(const pz_puzzle_t *p, uint64_t index, pz_state_t *out);
+    bool rank_is_partial;
 };
 
 typedef struct puzzle_ops puzzle_ops_t;
