@@ -397,7 +397,7 @@ http__start_wait(http_conn_t *c, int64_t wait_ms)
         c->phase = HTTP_PH_HEADERS;
         return false;
     }
-    loop_wake(c->http->deps.loop);
+    loop_wake_before(c->http->deps.loop, c->waiter.deadline_ms);
     return true;
 }
 

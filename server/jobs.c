@@ -28,7 +28,6 @@
 #include "log.h"
 
 /* How often the sweep runs when no waiter deadline is nearer. */
-#define JOBS_SWEEP_MS 100
 
 /* Slack on top of a job's summed time limits before the safety net
  * cancels it: engines check their own deadline every few thousand
@@ -736,7 +735,7 @@ evict_locked(jobs_t *jobs, job_t *job)
 }
 
 int64_t
-jobs_sweep(jobs_t *jobs, int64_t now)
+jobs_sweep(jobs_t *jobs, int64_t now, bool full)
 {
     int64_t next = now + JOBS_SWEEP_MS;
     job_t *dead = NULL;
@@ -750,7 +749,7 @@ jobs_sweep(jobs_t *jobs, int64_t now)
             next = w->deadline_ms;
         }
     }
-    for (job_t *job = jobs->first, *jn; job != NULL; job = jn) {
+    for (job_t *job = full ? jobs->first : NULL, *jn; job != NULL; job = jn) {
         int state = atomic_load(&job->state);
 
         jn = job->next;

@@ -158,11 +158,16 @@ void jobs_stop(jobs_t *jobs);
 
 /*
  * Housekeeping at now (jobs_now_ms): resumes waiters whose deadline
- * passed, cancels running jobs past their safety deadline, and evicts
- * ended jobs past the retention time or the count limit. Returns the
- * monotonic ms at which it wants to run again. Thread: loop.
+ * passed and, when full is true, also walks every job to cancel running
+ * jobs past their safety deadline and evict ended jobs past the retention
+ * time or the count limit. The waiter pass is cheap and runs on every new
+ * waiter; the full walk costs O(jobs kept) and runs on the periodic timer.
+ * Returns the monotonic ms at which it wants to run again. Thread: loop.
  */
-int64_t jobs_sweep(jobs_t *jobs, int64_t now);
+int64_t jobs_sweep(jobs_t *jobs, int64_t now, bool full);
+
+/* Interval of the full sweep, in ms. */
+#define JOBS_SWEEP_MS 100
 
 /* --- shutdown --- */
 

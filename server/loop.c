@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include <uv.h>
@@ -27,6 +28,10 @@ struct loop {
     uv_signal_t sigterm;
     uv_signal_t sigint;
     pthread_t thread;
+    int64_t last_full; /* monotonic ms of the last full sweep */
+    /* Monotonic ms at which the timer fires next; INT64_MAX while a sweep
+     * is computing it. Read by any thread (loop_wake_before). */
+    atomic_int_fast64_t armed_ms;
 };
 
 static void sweep(loop_t *loop);
@@ -48,10 +53,25 @@ static void
 sweep(loop_t *loop)
 {
     int64_t now = jobs_now_ms();
-    int64_t next = jobs_sweep(loop->jobs, now);
+    bool full = now - loop->last_full >= JOBS_SWEEP_MS;
+    int64_t next;
+
+    /* A waiter registered while the sweep runs may be missed by its scan:
+     * make it wake the loop once more (see loop_wake_before). */
+    atomic_store(&loop->armed_ms, INT64_MAX);
+    next = jobs_sweep(loop->jobs, now, full);
+
+    if (full) {
+        loop->last_full = now;
+    }
+    /* The full walk is due again within one interval at the latest. */
+    if (next > loop->last_full + JOBS_SWEEP_MS) {
+        next = loop->last_full + JOBS_SWEEP_MS;
+    }
 
     uv_timer_start(&loop->timer, on_timer,
                    next > now ? (uint64_t)(next - now) : 0, 0);
+    atomic_store(&loop->armed_ms, next > now ? next : now);
 }
 
 static void
@@ -99,6 +119,7 @@ loop_start(jobs_t *jobs,
         return PZ_ENOMEM;
     }
     loop->jobs = jobs;
+    atomic_init(&loop->armed_ms, INT64_MAX);
     loop->on_signal = on_sig;
     loop->arg = arg;
     if (uv_loop_init(&loop->uv) != 0) {
@@ -141,6 +162,16 @@ void
 loop_wake(loop_t *loop)
 {
     uv_async_send(&loop->wake);
+}
+
+void
+loop_wake_before(loop_t *loop, int64_t deadline_ms)
+{
+    /* Each wake costs a context switch on the loop thread; a deadline the
+     * armed timer reaches first needs none. */
+    if (deadline_ms < atomic_load(&loop->armed_ms)) {
+        uv_async_send(&loop->wake);
+    }
 }
 
 void

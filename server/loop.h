@@ -3,6 +3,8 @@
 #ifndef PZ_SERVER_LOOP_H
 #define PZ_SERVER_LOOP_H
 
+#include <stdint.h>
+
 #include "jobs.h"
 
 typedef struct loop loop_t;
@@ -22,6 +24,11 @@ int loop_start(jobs_t *jobs,
 /* Makes the loop sweep now and re-arm its timer for a new, possibly
  * nearer deadline (a waiter was registered). Thread: any. */
 void loop_wake(loop_t *loop);
+
+/* Wakes the loop only if its timer would fire after deadline_ms (a new
+ * waiter's deadline, monotonic ms); otherwise the armed timer reaches the
+ * waiter in time. Thread: any. */
+void loop_wake_before(loop_t *loop, int64_t deadline_ms);
 
 /* Stops the loop thread, closes every handle and frees the loop. NULL is
  * fine. Thread: main. */

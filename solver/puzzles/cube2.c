@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cube2.c - the 2x2x2 pocket cube: DLB-fixed corner cubies, HTM and QTM. */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -415,46 +416,21 @@ build_rotations(cube2_priv_t *pv)
     }
 }
 
-static int
-cube2_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
+/* Fills pv, the move and rotation tables of one metric, from the sticker
+ * geometry. Returns false if the geometry does not give a valid move (a
+ * bug). */
+static bool
+build_tables(cube2_priv_t *pv, bool qtm)
 {
-    cube2_priv_t *pv;
-    int turns_per_face;
+    int turns_per_face = qtm ? 2 : 3;
 
-    if (params->rows != 0 || params->cols != 0) {
-        return pz_diag_set(d, PZ_ESIZE, "the 2x2x2 has no size parameter");
-    }
-    switch (params->metric) {
-    case PZ_METRIC_DEFAULT:
-    case PZ_METRIC_HTM:
-        p->metric = PZ_METRIC_HTM;
-        p->metric_name = "htm";
-        turns_per_face = 3;
-        break;
-    case PZ_METRIC_QTM:
-        p->metric = PZ_METRIC_QTM;
-        p->metric_name = "qtm";
-        turns_per_face = 2;
-        break;
-    default:
-        return pz_diag_set(d, PZ_EMETRIC,
-                           "the 2x2x2 is solved in \"htm\" (default) or "
-                           "\"qtm\"");
-    }
-    pv = calloc(1, sizeof(*pv));
-    if (pv == NULL) {
-        return pz_diag_set(d, PZ_ENOMEM, "out of memory");
-    }
-    p->priv = pv;
-    pv->qtm = turns_per_face == 2;
+    pv->qtm = qtm;
     build_rotations(pv);
-    p->nmoves = 3 * turns_per_face;
-    p->state_size = STATE_BYTES;
-    for (int m = 0; m < p->nmoves; m++) {
+    for (int m = 0; m < 3 * turns_per_face; m++) {
         static const int htm_quarters[3] = { 1, 2, 3 };
         static const int qtm_quarters[2] = { 1, 3 };
         int f = m / turns_per_face;
-        int q = pv->qtm ? qtm_quarters[m % 2] : htm_quarters[m % 3];
+        int q = qtm ? qtm_quarters[m % 2] : htm_quarters[m % 3];
         int perm[NFACELETS];
         int pic[NFACELETS];
         pz_state_t moved;
@@ -464,11 +440,11 @@ cube2_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
         pv->face[m] = f;
         cubeface_turn(2, turn_face[f], 1u, q, perm);
         state_clear(&moved);
-        cube2_goal(p, &moved);
+        cube2_goal(NULL, &moved);
         state_to_picture(&moved, pic);
         permute_picture(pic, perm);
         if (picture_to_state(pic, SYM_FACE, &moved, NULL) != PZ_OK) {
-            return pz_diag_set(d, PZ_EINTERNAL, "2x2x2 move tables broken");
+            return false;
         }
         for (int i = 0; i < NCORNERS; i++) {
             int tw = moved.b[i] % 3;
@@ -480,13 +456,62 @@ cube2_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
             }
         }
     }
+    return true;
+}
+
+/* The tables depend only on the metric, so they are built once per process
+ * and shared read-only by every instance (building them per request cost
+ * more than a short solve). */
+static cube2_priv_t tables_htm;
+static cube2_priv_t tables_qtm;
+static bool tables_ok;
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void
+build_all_tables(void)
+{
+    tables_ok =
+        build_tables(&tables_htm, false) && build_tables(&tables_qtm, true);
+}
+
+static int
+cube2_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
+{
+    bool qtm;
+
+    if (params->rows != 0 || params->cols != 0) {
+        return pz_diag_set(d, PZ_ESIZE, "the 2x2x2 has no size parameter");
+    }
+    switch (params->metric) {
+    case PZ_METRIC_DEFAULT:
+    case PZ_METRIC_HTM:
+        qtm = false;
+        break;
+    case PZ_METRIC_QTM:
+        qtm = true;
+        break;
+    default:
+        return pz_diag_set(d, PZ_EMETRIC,
+                           "the 2x2x2 is solved in \"htm\" (default) or "
+                           "\"qtm\"");
+    }
+    pthread_once(&tables_once, build_all_tables);
+    if (!tables_ok) {
+        return pz_diag_set(d, PZ_EINTERNAL, "2x2x2 move tables broken");
+    }
+    p->metric = qtm ? PZ_METRIC_QTM : PZ_METRIC_HTM;
+    p->metric_name = qtm ? "qtm" : "htm";
+    p->nmoves = qtm ? 6 : 9;
+    p->state_size = STATE_BYTES;
+    /* Shared static tables; cleanup has nothing to free. The const is
+     * dropped only to fit the generic priv slot: nobody writes them. */
+    p->priv = qtm ? &tables_qtm : &tables_htm;
     return PZ_OK;
 }
 
 static void
 cube2_cleanup(pz_puzzle_t *p)
 {
-    free(p->priv);
     p->priv = NULL;
 }
 
