@@ -63,7 +63,8 @@ RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         libcjson1 libmicrohttpd12 libuv1 \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log \
-    && useradd --system --uid 10001 --user-group --no-create-home \
+    && groupadd --gid 10001 puzzled \
+    && useradd --uid 10001 --gid 10001 --no-create-home --no-log-init \
         --home-dir /nonexistent --shell /usr/sbin/nologin puzzled \
     && mkdir -p /var/lib/puzzled/tables \
     && chown puzzled:puzzled /var/lib/puzzled/tables
