@@ -48,6 +48,7 @@ enum {
     TIP0 = 10,  /* first tip byte */
     NMOVES = 16,
     NVERTEX_MOVES = 8, /* ids 0..7; tip moves are 8..15 */
+    MAX_CHANGED = 4,   /* bytes one move changes */
 };
 
 enum {
@@ -145,9 +146,13 @@ typedef struct pyraminx_priv {
     uint8_t edge[NEDGES][2];  /* facelet of slot k of edge e */
     /* Sticker permutations, new[i] = old[perm[m][i]]. */
     uint8_t perm[NMOVES][NFACELETS];
-    /* out.b[i] = step[m][i][s.b[src[m][i]]]. */
-    uint8_t src[NMOVES][STATE_BYTES];
-    uint8_t step[NMOVES][STATE_BYTES][12];
+    /* Move m changes nchanged[m] bytes (at most 4: three edges and a
+     * centre, or one tip): out.b[at[k]] = step[k][s.b[src[k]]]; every
+     * other byte is copied. */
+    uint8_t nchanged[NMOVES];
+    uint8_t at[NMOVES][MAX_CHANGED];
+    uint8_t src[NMOVES][MAX_CHANGED];
+    uint8_t step[NMOVES][MAX_CHANGED][12];
 } pyraminx_priv_t;
 
 /* Kind and vertex mask of facelet i (face i / 9, position i % 9). */
@@ -614,6 +619,13 @@ pyraminx_goal(const pz_puzzle_t *p, pz_state_t *out)
     }
 }
 
+/* Byte i of the solved state. */
+static int
+pyraminx_solved_byte(int i)
+{
+    return i < NEDGES ? i * 2 : 0;
+}
+
 /* Reads the byte-level action of every move off the solved picture. */
 static int
 build_move_tables(const pz_puzzle_t *p, pyraminx_priv_t *pv)
@@ -633,21 +645,27 @@ build_move_tables(const pz_puzzle_t *p, pyraminx_priv_t *pv)
             return PZ_EINTERNAL;
         }
         for (int i = 0; i < STATE_BYTES; i++) {
-            for (int code = 0; code < 12; code++) {
-                int next;
+            int k = pv->nchanged[m];
+            /* An edge byte holds the piece from position moved.b[i] / 2,
+             * its flip changed by the move's flip there; a twist byte adds
+             * the move's twist (the solved picture has twist 0). */
+            int from = i < NEDGES ? moved.b[i] / 2 : i;
 
-                if (i < NEDGES) {
-                    /* The piece from position moved.b[i] / 2 arrives with
-                     * its flip changed by the move's flip there. */
-                    pv->src[m][i] = moved.b[i] / 2;
-                    next = code / 2 * 2 + (code % 2 + moved.b[i] % 2) % 2;
-                } else {
-                    /* Twists add; the solved picture has twist 0. */
-                    pv->src[m][i] = (uint8_t)i;
-                    next = (code + moved.b[i]) % 3;
-                }
-                pv->step[m][i][code] = (uint8_t)next;
+            if (from == i && moved.b[i] == pyraminx_solved_byte(i)) {
+                continue;
             }
+            if (k == MAX_CHANGED) {
+                return PZ_EINTERNAL;
+            }
+            pv->at[m][k] = (uint8_t)i;
+            pv->src[m][k] = (uint8_t)from;
+            for (int code = 0; code < 12; code++) {
+                pv->step[m][k][code] =
+                    (uint8_t)(i < NEDGES ? code / 2 * 2 +
+                                               (code % 2 + moved.b[i] % 2) % 2
+                                         : (code + moved.b[i]) % 3);
+            }
+            pv->nchanged[m] = (uint8_t)(k + 1);
         }
     }
     return PZ_OK;
@@ -697,14 +715,18 @@ pyraminx_apply(const pz_puzzle_t *p,
                pz_state_t *out)
 {
     const pyraminx_priv_t *pv = p->priv;
+    const uint8_t *at = pv->at[move];
     const uint8_t *src = pv->src[move];
     uint8_t in[STATE_BYTES];
 
     /* Copy first: s may be out. */
     memcpy(in, s->b, STATE_BYTES);
-    for (int i = 0; i < STATE_BYTES; i++) {
-        out->b[i] = pv->step[move][i][in[src[i]]];
+    memcpy(out->b, in, STATE_BYTES);
+    for (int k = 0; k < pv->nchanged[move]; k++) {
+        out->b[at[k]] = pv->step[move][k][in[src[k]]];
     }
+    /* Keep the zero-past-state_size invariant even when out was not a
+     * cleared state. */
     memset(out->b + STATE_BYTES, 0, PZ_STATE_MAX - STATE_BYTES);
     return true;
 }
