@@ -170,6 +170,12 @@ START_TEST(test_golden_cube3_cases_match_known_optima)
 }
 END_TEST
 
+START_TEST(test_golden_pyraminx_cases_match_known_optima)
+{
+    run_dir("pyraminx");
+}
+END_TEST
+
 static Suite *
 golden_suite(void)
 {
@@ -180,6 +186,7 @@ golden_suite(void)
     tcase_add_test(tc, test_golden_tiles_cases_match_known_optima);
     tcase_add_test(tc, test_golden_cube2_cases_match_known_optima);
     tcase_add_test(tc, test_golden_cube3_cases_match_known_optima);
+    tcase_add_test(tc, test_golden_pyraminx_cases_match_known_optima);
     suite_add_tcase(s, tc);
     return s;
 }
