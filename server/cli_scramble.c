@@ -152,7 +152,11 @@ cli_scramble(int argc, char **argv)
     if (nmoves >= 0) {
         puzzle_goal(p, &s);
         n = (int)nmoves;
-        puzzle_random_moves(p, &s, n, pz_rng_next, &rng, moves);
+        if (puzzle_random_moves(p, &s, n, pz_rng_next, &rng, moves) != PZ_OK) {
+            fprintf(stderr, "puzzled: could not draw %d moves\n", n);
+            puzzle_destroy(p);
+            return CLI_EXIT_INTERNAL;
+        }
     } else if (p->ops->random_state(p, pz_rng_next, &rng, &s) != PZ_OK ||
                scramble_from_state(p, &s, moves, &n) != PZ_OK) {
         fprintf(stderr, "puzzled: could not make a random-state scramble\n");

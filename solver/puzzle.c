@@ -259,9 +259,17 @@ puzzle_random_moves(const pz_puzzle_t *p,
 
         /* Only moves legal here are candidates, so a tile scramble never
          * walks off the board. */
-        for (int m = 0; m < p->nmoves; m++) {
-            if ((allowed >> m & 1) && puzzle_apply(p, &s, m, &next)) {
-                cand[ncand++] = m;
+        for (int pass = 0; pass < 2 && ncand == 0; pass++) {
+            /* A pruning rule may leave no move after prev (the pyraminx
+             * puts tip turns last, so nothing follows the last tip turn):
+             * a scramble then simply goes on as if from the start. */
+            if (pass == 1) {
+                allowed = puzzle_allowed_after(p, -1);
+            }
+            for (int m = 0; m < p->nmoves; m++) {
+                if ((allowed >> m & 1) && puzzle_apply(p, &s, m, &next)) {
+                    cand[ncand++] = m;
+                }
             }
         }
         if (ncand == 0) {
