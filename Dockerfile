@@ -42,9 +42,12 @@ RUN CK_TIMEOUT_MULTIPLIER=4 cmake -S . -B build \
 RUN cd build && ctest --output-on-failure -j"$(nproc)" \
         -E '^(cli|api_.*|server_.*)$' -LE slow
 
-# Lay out the runtime files under /out. Tables for the small puzzles are
-# built here, into the image, when this version has `puzzled tables`; the
-# large ones are built at run time into the table volume.
+# Lay out the runtime files under /out. The complete tables of the small
+# puzzles (a few MB) are built here, into the image, when this version has
+# `puzzled tables`; the large ones (15-, 24-puzzle pattern databases) are
+# built at run time into the table volume, or ahead of time with
+# `puzzled tables build --all` (docs/container.md).
+ARG PUZZLED_IMAGE_TABLES="8-puzzle 2x2x2 pyraminx"
 COPY docker/entrypoint docker/healthcheck docker/
 RUN install -D -m 0755 -s build/puzzled /out/usr/local/bin/puzzled \
     && install -m 0755 docker/entrypoint /out/usr/local/bin/puzzled-entrypoint \
@@ -52,7 +55,10 @@ RUN install -D -m 0755 -s build/puzzled /out/usr/local/bin/puzzled \
     && mkdir -p /out/usr/share/puzzled/tables \
     && if /out/usr/local/bin/puzzled tables list >/dev/null 2>&1; then \
         PUZZLED_TABLES=/out/usr/share/puzzled/tables \
-            /out/usr/local/bin/puzzled tables build --small; \
+            /out/usr/local/bin/puzzled tables build $PUZZLED_IMAGE_TABLES \
+        && chmod -R a+rX /out/usr/share/puzzled/tables; \
+    else \
+        echo "this version has no 'puzzled tables': no tables in the image"; \
     fi
 
 FROM debian:bookworm-slim
