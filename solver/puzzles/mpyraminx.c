@@ -1,19 +1,1486 @@
 /* SPDX-License-Identifier: MIT */
-/* mpyraminx.c - PLACEHOLDER: the master-pyraminx is being built; every use is
- * refused. */
+/* mpyraminx.c - the Master Pyraminx: 64 stickers, 32 vertex-layer turns. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heuristic.h"
 #include "puzzle_internal.h"
 
+/*
+ * Design: the Master Pyraminx is a regular tetrahedron cut three times
+ * parallel to each face, so every face is a triangle of side 4 (16
+ * stickers) and every vertex axis has four layers: the tip, the second
+ * layer, the third layer and the base. Everything is derived at init from
+ * 3D geometry: sticker centroids on a tetrahedron centred at the origin,
+ * the layer of a sticker along a vertex axis from its barycentric
+ * coordinate, a turn as the sticker permutation induced by a 120-degree
+ * rotation about that axis, and the pieces as the cells the cuts leave
+ * (stickers sharing a cell form a piece): 4 tips and 4 axials (3 stickers
+ * each, never leave their vertex), 6 midges (2 stickers, at the middle of
+ * an edge), 12 wings (2 stickers, beside the midges) and 4 face centres
+ * (1 sticker). That is 12 + 12 + 12 + 24 + 4 = 64 stickers.
+ *
+ * Orientation is fixed: only the three layers nearest a vertex turn, never
+ * the base, so tips and axials stay at their vertices and name the colour
+ * scheme. Each vertex has four move kinds, each either way: the tip alone
+ * (u), the second layer alone (2U), the third layer alone (3U) and the top
+ * three layers together (3Uw, which is the base turned the other way with
+ * the puzzle then turned back). This is the move set whose breadth-first
+ * counts match the independent ones in depths.md (1 32 648 11536 198736
+ * ...); the other readings of "tip, 2-layer, 3-layer, block" give 632 or
+ * 560 positions at depth 2.
+ *
+ * The state is the sticker picture, 2 bits per sticker (colour = home face
+ * 0..3), 16 bytes: every piece looks different from every other in every
+ * slot, so the picture is faithful, and a small state keeps the engines'
+ * node pools small. apply() copies the state and rewrites only the
+ * stickers the move carries, from a per-move table.
+ */
+
+enum {
+    NVERT = 4,
+    NFACES = 4,
+    FACE_STICKERS = 16,
+    NSTICKERS = 64,
+    NKINDS = 4, /* move kinds per vertex: tip, 2nd, 3rd, block */
+    NMOVES = NVERT * NKINDS * 2,
+    STATE_BYTES = NSTICKERS / 4,
+    MAX_MOVED = 48, /* stickers one move carries (36 for a block) */
+};
+
+/* Piece kinds, in the order the heuristics and messages use them. */
+enum {
+    P_TIP,
+    P_AXIAL,
+    P_CENTRE,
+    P_MIDGE,
+    P_WING,
+    NPKINDS,
+};
+
+enum {
+    MAX_SLOTS = 12, /* wings */
+    MAX_PSTK = 3,   /* stickers per piece */
+};
+
+static const char vertex_letter[NVERT] = { 'U', 'L', 'R', 'B' };
+static const char face_letter[NFACES] = { 'F', 'L', 'R', 'D' };
+
+/* Each face as (top, bottom-left, bottom-right) vertex, seen from outside:
+ * F (front) U L R, L (left) U B L, R (right) U R B, D (bottom) B R L. */
+static const int face_vertex[NFACES][3] = {
+    { 0, 1, 2 },
+    { 0, 3, 1 },
+    { 0, 2, 3 },
+    { 3, 2, 1 },
+};
+
+static const char *const pkind_name[NPKINDS] = {
+    "tip", "axial", "centre", "midge", "wing",
+};
+
+/* A slot: where a piece of a kind can sit, as its sticker indices sorted
+ * by face (the midge flip is counted against the lower-face sticker). */
+typedef struct slot {
+    uint8_t stk[MAX_PSTK];
+    char name[24]; /* "vertex U", "face F", "edge U-L", "edge U-L by U" */
+} slot_t;
+
+typedef struct pkind {
+    int nslots;
+    int nstk; /* stickers per piece */
+    slot_t slot[MAX_SLOTS];
+    /* reach[p][s]: bit sh set when piece p (home slot p) can sit in slot
+     * s with its sticker (k + sh) % nstk on the slot's sticker k. */
+    uint8_t reach[MAX_SLOTS][MAX_SLOTS];
+    int max_moved; /* most pieces of this kind one move carries */
+} pkind_t;
+
+typedef struct mpyr_priv {
+    /* Move m carries sticker src[m][k] to dst[m][k], k < nmoved[m]. */
+    uint8_t dst[NMOVES][MAX_MOVED];
+    uint8_t src[NMOVES][MAX_MOVED];
+    int nmoved[NMOVES];
+    uint8_t perm[NMOVES][NSTICKERS]; /* new[i] = old[perm[m][i]] */
+    bool commute[NMOVES][NMOVES];
+    pkind_t kind[NPKINDS];
+    int8_t slot_of[NPKINDS][NSTICKERS]; /* slot holding a sticker, or -1 */
+    uint8_t sticker_kind[NSTICKERS];
+} mpyr_priv_t;
+
+/* Move ids: vertex * 8 + kind * 2 + (0 clockwise, 1 anticlockwise), kind
+ * 0 tip, 1 second layer, 2 third layer, 3 the three layers together. */
+static const char *const move_names[NMOVES] = {
+    "u", "u'", "2U", "2U'", "3U", "3U'", "3Uw", "3Uw'",
+    "l", "l'", "2L", "2L'", "3L", "3L'", "3Lw", "3Lw'",
+    "r", "r'", "2R", "2R'", "3R", "3R'", "3Rw", "3Rw'",
+    "b", "b'", "2B", "2B'", "3B", "3B'", "3Bw", "3Bw'",
+};
+
 static int
-init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
+move_vertex(int m)
+{
+    return m / (NKINDS * 2);
+}
+
+static int
+move_kind(int m)
+{
+    return m / 2 % NKINDS;
+}
+
+/* --- Geometry ---------------------------------------------------------- */
+
+typedef struct vec3 {
+    double x[3];
+} vec3_t;
+
+/* Vertices of a regular tetrahedron on the unit sphere: U on top, L front
+ * left, R front right, B at the back (the viewer looks along +y). */
+static vec3_t
+vertex_pos(int v)
+{
+    const double r = 2.0 * sqrt(2.0) / 3.0;
+    const double s3 = sqrt(3.0) / 2.0;
+    vec3_t out[NVERT] = {
+        { { 0.0, 0.0, 1.0 } },
+        { { -r * s3, -r / 2.0, -1.0 / 3.0 } },
+        { { r * s3, -r / 2.0, -1.0 / 3.0 } },
+        { { 0.0, r, -1.0 / 3.0 } },
+    };
+
+    return out[v];
+}
+
+static double
+dot3(vec3_t a, vec3_t b)
+{
+    return a.x[0] * b.x[0] + a.x[1] * b.x[1] + a.x[2] * b.x[2];
+}
+
+/* Lattice point at row line r (0..4) and column c (0..r) of face f. */
+static vec3_t
+lattice(int f, int r, int c)
+{
+    vec3_t t = vertex_pos(face_vertex[f][0]);
+    vec3_t bl = vertex_pos(face_vertex[f][1]);
+    vec3_t br = vertex_pos(face_vertex[f][2]);
+    vec3_t p;
+
+    for (int i = 0; i < 3; i++) {
+        p.x[i] = t.x[i] + r / 4.0 * (bl.x[i] - t.x[i]) +
+                 c / 4.0 * (br.x[i] - bl.x[i]);
+    }
+    return p;
+}
+
+/* Centroid of sticker i: face i / 16, then row r, position k in the row
+ * (row r holds 2r + 1 triangles; even k point up, odd k point down). */
+static vec3_t
+sticker_centroid(int i)
+{
+    int f = i / FACE_STICKERS;
+    int n = i % FACE_STICKERS;
+    int r = 0;
+    int k;
+    int j;
+    vec3_t a;
+    vec3_t b;
+    vec3_t c;
+    vec3_t out;
+
+    while ((r + 1) * (r + 1) <= n) {
+        r++;
+    }
+    k = n - r * r;
+    j = k / 2;
+    if (k % 2 == 0) {
+        a = lattice(f, r, j);
+        b = lattice(f, r + 1, j);
+        c = lattice(f, r + 1, j + 1);
+    } else {
+        a = lattice(f, r, j);
+        b = lattice(f, r, j + 1);
+        c = lattice(f, r + 1, j + 1);
+    }
+    for (int x = 0; x < 3; x++) {
+        out.x[x] = (a.x[x] + b.x[x] + c.x[x]) / 3.0;
+    }
+    return out;
+}
+
+/*
+ * Barycentric coordinate of p towards vertex v, times 4 and rounded down:
+ * 3 for the tip, 2 for the second layer, 1 the third, 0 the base. With
+ * unit vertices, dot(p, V_v) = (4 beta - 1) / 3. Sticker centroids sit at
+ * thirds of a lattice step, never on a cut, so the floor is safe.
+ */
+static int
+layer_coord(vec3_t p, int v)
+{
+    double beta = (3.0 * dot3(p, vertex_pos(v)) + 1.0) / 4.0;
+    int q = (int)floor(4.0 * beta + 1e-9);
+
+    return q < 0 ? 0 : q > 3 ? 3 : q;
+}
+
+/* p turned 120 degrees clockwise as seen looking at vertex v from outside
+ * (Rodrigues' formula with angle -120 degrees about the unit axis V_v). */
+static vec3_t
+rotate(vec3_t p, int v)
+{
+    vec3_t a = vertex_pos(v);
+    double c = -0.5;             /* cos(-120 degrees) */
+    double s = -sqrt(3.0) / 2.0; /* sin(-120 degrees) */
+    double d = dot3(a, p);
+    vec3_t cross = { { a.x[1] * p.x[2] - a.x[2] * p.x[1],
+                       a.x[2] * p.x[0] - a.x[0] * p.x[2],
+                       a.x[0] * p.x[1] - a.x[1] * p.x[0] } };
+    vec3_t out;
+
+    for (int i = 0; i < 3; i++) {
+        out.x[i] = p.x[i] * c + cross.x[i] * s + a.x[i] * d * (1.0 - c);
+    }
+    return out;
+}
+
+/* Builds the 32 sticker permutations. Returns false if the geometry does
+ * not close (a rotated centroid matching no sticker: a bug). */
+static bool
+build_moves(mpyr_priv_t *pv)
+{
+    vec3_t cen[NSTICKERS];
+
+    for (int i = 0; i < NSTICKERS; i++) {
+        cen[i] = sticker_centroid(i);
+    }
+    for (int m = 0; m < NMOVES; m++) {
+        int v = move_vertex(m);
+        int kind = move_kind(m);
+        int turns = m % 2 == 0 ? 1 : 2; /* anticlockwise = twice */
+
+        for (int i = 0; i < NSTICKERS; i++) {
+            pv->perm[m][i] = (uint8_t)i;
+        }
+        pv->nmoved[m] = 0;
+        for (int i = 0; i < NSTICKERS; i++) {
+            /* Layer 3 - coord: 0 tip .. 3 base; the block is 0..2. */
+            int layer = 3 - layer_coord(cen[i], v);
+            bool turns_here = kind == 3 ? layer <= 2 : layer == kind;
+            vec3_t p = cen[i];
+            int to = -1;
+
+            if (!turns_here) {
+                continue;
+            }
+            for (int t = 0; t < turns; t++) {
+                p = rotate(p, v);
+            }
+            for (int j = 0; j < NSTICKERS; j++) {
+                double dx = p.x[0] - cen[j].x[0];
+                double dy = p.x[1] - cen[j].x[1];
+                double dz = p.x[2] - cen[j].x[2];
+
+                if (dx * dx + dy * dy + dz * dz < 1e-12) {
+                    to = j;
+                }
+            }
+            if (to < 0 || pv->nmoved[m] >= MAX_MOVED) {
+                return false;
+            }
+            pv->perm[m][to] = (uint8_t)i;
+            pv->dst[m][pv->nmoved[m]] = (uint8_t)to;
+            pv->src[m][pv->nmoved[m]] = (uint8_t)i;
+            pv->nmoved[m]++;
+        }
+    }
+    for (int a = 0; a < NMOVES; a++) {
+        for (int b = 0; b < NMOVES; b++) {
+            bool same = true;
+
+            for (int i = 0; i < NSTICKERS && same; i++) {
+                same =
+                    pv->perm[a][pv->perm[b][i]] == pv->perm[b][pv->perm[a][i]];
+            }
+            pv->commute[a][b] = same;
+        }
+    }
+    return true;
+}
+
+/* Cell of sticker i: its four layer coordinates packed 2 bits each. */
+static int
+cell_of(int i)
+{
+    vec3_t p = sticker_centroid(i);
+    int key = 0;
+
+    for (int v = 0; v < NVERT; v++) {
+        key |= layer_coord(p, v) << (2 * v);
+    }
+    return key;
+}
+
+/* Names the slot of a piece from its cell (coordinates per vertex). */
+static void
+name_slot(slot_t *s, int kind, const int coord[NVERT], int face)
+{
+    int a = -1;
+    int b = -1;
+
+    for (int v = 0; v < NVERT; v++) {
+        if (coord[v] > 0) {
+            if (a < 0) {
+                a = v;
+            } else {
+                b = v;
+            }
+        }
+    }
+    switch (kind) {
+    case P_TIP:
+    case P_AXIAL:
+        snprintf(s->name, sizeof(s->name), "vertex %c", vertex_letter[a]);
+        break;
+    case P_CENTRE:
+        snprintf(s->name, sizeof(s->name), "face %c", face_letter[face]);
+        break;
+    case P_MIDGE:
+        snprintf(s->name, sizeof(s->name), "edge %c-%c", vertex_letter[a],
+                 vertex_letter[b]);
+        break;
+    default:
+        snprintf(s->name, sizeof(s->name), "edge %c-%c by %c", vertex_letter[a],
+                 vertex_letter[b], vertex_letter[coord[a] == 2 ? a : b]);
+        break;
+    }
+}
+
+/* Sort key of a slot so that slots come in a readable order: by vertex
+ * for tips and axials, by face for centres, by edge (then near end) for
+ * midges and wings. */
+static int
+slot_order(int kind, const int coord[NVERT], int face)
+{
+    int key = 0;
+    int near = 0;
+
+    if (kind == P_CENTRE) {
+        return face;
+    }
+    for (int v = 0; v < NVERT; v++) {
+        if (kind == P_WING) {
+            /* The edge first, then which end the wing is by. */
+            key = key * 8 + (coord[v] > 0 ? 3 : 7);
+            near = near * 2 + (coord[v] == 2);
+        } else {
+            key = key * 8 + (coord[v] > 0 ? 4 - coord[v] : 7);
+        }
+    }
+    return key * 16 + (15 - near);
+}
+
+/*
+ * Groups stickers into pieces by cell and classifies them: 3 stickers
+ * with a coordinate 3 is a tip, 3 stickers otherwise an axial, 1 sticker
+ * a centre, 2 stickers with coordinates {1, 1} a midge and {1, 2} a wing.
+ */
+static bool
+build_pieces(mpyr_priv_t *pv)
+{
+    int cell[NSTICKERS];
+    bool done[NSTICKERS] = { false };
+    int order[NPKINDS][MAX_SLOTS];
+
+    memset(pv->slot_of, -1, sizeof(pv->slot_of));
+    for (int i = 0; i < NSTICKERS; i++) {
+        cell[i] = cell_of(i);
+    }
+    for (int i = 0; i < NSTICKERS; i++) {
+        int stk[MAX_PSTK + 1];
+        int n = 0;
+        int coord[NVERT];
+        int top = 0;
+        int kind;
+        pkind_t *k;
+        slot_t s;
+        int key;
+        int at;
+
+        if (done[i]) {
+            continue;
+        }
+        /* Stickers are visited in index order, so stk is sorted by face. */
+        for (int j = i; j < NSTICKERS; j++) {
+            if (cell[j] == cell[i]) {
+                if (n == MAX_PSTK) {
+                    return false;
+                }
+                stk[n++] = j;
+                done[j] = true;
+            }
+        }
+        for (int v = 0; v < NVERT; v++) {
+            coord[v] = cell[i] >> (2 * v) & 3;
+            top = coord[v] > top ? coord[v] : top;
+        }
+        kind = n == 3     ? (top == 3 ? P_TIP : P_AXIAL)
+               : n == 1   ? P_CENTRE
+               : top == 1 ? P_MIDGE
+                          : P_WING;
+        k = &pv->kind[kind];
+        if (k->nslots == MAX_SLOTS) {
+            return false;
+        }
+        memset(&s, 0, sizeof(s));
+        for (int j = 0; j < n; j++) {
+            s.stk[j] = (uint8_t)stk[j];
+        }
+        name_slot(&s, kind, coord, i / FACE_STICKERS);
+        key = slot_order(kind, coord, i / FACE_STICKERS);
+        /* Insertion sort by key. */
+        at = k->nslots;
+        while (at > 0 && order[kind][at - 1] > key) {
+            k->slot[at] = k->slot[at - 1];
+            order[kind][at] = order[kind][at - 1];
+            at--;
+        }
+        k->slot[at] = s;
+        order[kind][at] = key;
+        k->nslots++;
+        k->nstk = n;
+    }
+    for (int kind = 0; kind < NPKINDS; kind++) {
+        for (int s = 0; s < pv->kind[kind].nslots; s++) {
+            for (int j = 0; j < pv->kind[kind].nstk; j++) {
+                int st = pv->kind[kind].slot[s].stk[j];
+
+                pv->slot_of[kind][st] = (int8_t)s;
+                pv->sticker_kind[st] = (uint8_t)kind;
+            }
+        }
+    }
+    return pv->kind[P_TIP].nslots == 4 && pv->kind[P_AXIAL].nslots == 4 &&
+           pv->kind[P_CENTRE].nslots == 4 && pv->kind[P_MIDGE].nslots == 6 &&
+           pv->kind[P_WING].nslots == 12;
+}
+
+/*
+ * Closes (piece, slot, shift) under the moves, starting from every piece
+ * at home with shift 0: reach[p][s] then lists exactly the ways piece p
+ * can sit in slot s. A move must carry a slot's stickers onto one slot as
+ * a cyclic shift of the sorted sticker order; anything else is a bug.
+ */
+static bool
+build_reach(mpyr_priv_t *pv)
+{
+    for (int kind = 0; kind < NPKINDS; kind++) {
+        pkind_t *k = &pv->kind[kind];
+        int n = k->nstk;
+        bool changed = true;
+
+        memset(k->reach, 0, sizeof(k->reach));
+        for (int p = 0; p < k->nslots; p++) {
+            k->reach[p][p] = 1;
+        }
+        k->max_moved = 0;
+        for (int m = 0; m < NMOVES; m++) {
+            int moved = 0;
+
+            for (int s = 0; s < k->nslots; s++) {
+                moved += pv->perm[m][k->slot[s].stk[0]] != k->slot[s].stk[0];
+            }
+            k->max_moved = moved > k->max_moved ? moved : k->max_moved;
+        }
+        while (changed) {
+            changed = false;
+            for (int m = 0; m < NMOVES; m += 2) {
+                uint8_t dest[NSTICKERS];
+
+                for (int i = 0; i < NSTICKERS; i++) {
+                    dest[pv->perm[m][i]] = (uint8_t)i;
+                }
+                for (int s = 0; s < k->nslots; s++) {
+                    const uint8_t *st = k->slot[s].stk;
+                    int t = pv->slot_of[kind][dest[st[0]]];
+                    int kk = 0;
+                    int delta;
+
+                    /* Slot s's sticker 0 lands on t's sticker kk. */
+                    if (t < 0) {
+                        return false;
+                    }
+                    while (kk < n && k->slot[t].stk[kk] != dest[st[0]]) {
+                        kk++;
+                    }
+                    delta = (n - kk) % n;
+                    for (int j = 0; j < n; j++) {
+                        if (k->slot[t].stk[(j + kk) % n] != dest[st[j]]) {
+                            return false;
+                        }
+                    }
+                    for (int p = 0; p < k->nslots; p++) {
+                        for (int sh = 0; sh < n; sh++) {
+                            int nsh = (sh + delta) % n;
+
+                            if ((k->reach[p][s] >> sh & 1) &&
+                                !(k->reach[p][t] >> nsh & 1)) {
+                                k->reach[p][t] |= (uint8_t)(1u << nsh);
+                                changed = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return true;
+}
+
+/* Home colour (face) of sticker j of piece p of kind. */
+static int
+home_colour(const mpyr_priv_t *pv, int kind, int p, int j)
+{
+    return pv->kind[kind].slot[p].stk[j] / FACE_STICKERS;
+}
+
+/* --- State packing ----------------------------------------------------- */
+
+static int
+get_colour(const pz_state_t *s, int i)
+{
+    return s->b[i >> 2] >> (2 * (i & 3)) & 3;
+}
+
+static void
+pack(const int col[NSTICKERS], pz_state_t *out)
+{
+    memset(out->b, 0, sizeof(out->b));
+    for (int i = 0; i < NSTICKERS; i++) {
+        out->b[i >> 2] |= (uint8_t)(col[i] << (2 * (i & 3)));
+    }
+}
+
+static void
+mpyr_goal(const pz_puzzle_t *p, pz_state_t *out)
+{
+    int col[NSTICKERS];
+
+    (void)p;
+    for (int i = 0; i < NSTICKERS; i++) {
+        col[i] = i / FACE_STICKERS;
+    }
+    pack(col, out);
+}
+
+static bool
+mpyr_apply(const pz_puzzle_t *p, const pz_state_t *s, int move, pz_state_t *out)
+{
+    const mpyr_priv_t *pv = p->priv;
+    const uint8_t *dst = pv->dst[move];
+    const uint8_t *src = pv->src[move];
+    uint8_t in[STATE_BYTES];
+
+    /* Copy first: s may be out. Stickers the move leaves alone keep their
+     * bits; each carried sticker's field is cleared and refilled. */
+    memcpy(in, s->b, STATE_BYTES);
+    if (out != s) {
+        memcpy(out->b, in, STATE_BYTES);
+        memset(out->b + STATE_BYTES, 0, PZ_STATE_MAX - STATE_BYTES);
+    }
+    for (int k = 0; k < pv->nmoved[move]; k++) {
+        int d = dst[k];
+        int c = in[src[k] >> 2] >> (2 * (src[k] & 3)) & 3;
+        int sh = 2 * (d & 3);
+
+        out->b[d >> 2] = (uint8_t)((out->b[d >> 2] & ~(3 << sh)) | (c << sh));
+    }
+    return true;
+}
+
+static int
+mpyr_inverse(const pz_puzzle_t *p, int move)
 {
     (void)p;
-    (void)params;
-    return pz_diag_set(d, PZ_EUNSUPPORTED,
-                       "the master-pyraminx is not available yet");
+    return move ^ 1;
 }
+
+/* Order used to canonicalise commuting pairs: tip turns last (they
+ * commute with every other move), the rest by id. */
+static int
+canon_key(int m)
+{
+    return (move_kind(m) == 0 ? NMOVES : 0) + m;
+}
+
+/*
+ * Two turns of the same layer of the same vertex in a row merge into one
+ * (u u = u') or cancel, so never both. Any two moves whose permutations
+ * commute (all layers of one vertex; a tip with everything, as no other
+ * vertex's three upper layers reach it; the second layers of two
+ * different vertices, which share no piece) are only allowed in one
+ * order: in a shortest solution that is lexicographically least under
+ * canon_key no such pair is out of order and no layer repeats, so pruning
+ * both keeps it. The commuting pairs are computed from the permutations,
+ * not listed by hand.
+ */
+static bool
+mpyr_redundant(const pz_puzzle_t *p, int prev, int next)
+{
+    const mpyr_priv_t *pv = p->priv;
+
+    if (prev / 2 == next / 2) {
+        return true;
+    }
+    return pv->commute[prev][next] && canon_key(next) < canon_key(prev);
+}
+
+static const char *
+mpyr_move_name(const pz_puzzle_t *p, int move)
+{
+    (void)p;
+    if (move < 0 || move >= NMOVES) {
+        return "?";
+    }
+    return move_names[move];
+}
+
+static int
+mpyr_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
+{
+    mpyr_priv_t *pv;
+
+    if (params->rows != 0 || params->cols != 0) {
+        return pz_diag_set(d, PZ_ESIZE,
+                           "the master-pyraminx has no size parameter");
+    }
+    if (params->metric != PZ_METRIC_DEFAULT &&
+        params->metric != PZ_METRIC_MOVES) {
+        return pz_diag_set(d, PZ_EMETRIC,
+                           "the master-pyraminx counts layer turns: use "
+                           "\"moves\" or leave the metric out");
+    }
+    pv = calloc(1, sizeof(*pv));
+    if (pv == NULL) {
+        return pz_diag_set(d, PZ_ENOMEM, "out of memory");
+    }
+    p->priv = pv;
+    p->metric = PZ_METRIC_MOVES;
+    p->metric_name = "moves";
+    p->nmoves = NMOVES;
+    p->state_size = STATE_BYTES;
+    if (!build_moves(pv) || !build_pieces(pv) || !build_reach(pv)) {
+        return pz_diag_set(d, PZ_EINTERNAL,
+                           "master-pyraminx geometry does not close");
+    }
+    return PZ_OK;
+}
+
+static void
+mpyr_cleanup(pz_puzzle_t *p)
+{
+    free(p->priv);
+    p->priv = NULL;
+}
+
+/* --- State input ------------------------------------------------------- */
+
+/* How symbols of a sticker picture are shown in messages. */
+typedef enum sym_kind {
+    SYM_CHAR, /* text input: the character */
+    SYM_INT,  /* integer input: the number */
+} sym_kind_t;
+
+typedef struct picture {
+    int sym[NSTICKERS]; /* input symbol of each sticker */
+    sym_kind_t kind;
+    int syms[NSTICKERS]; /* distinct symbols in order of appearance */
+    int nsyms;
+    int col[NSTICKERS];  /* index into syms */
+    int face_of[NFACES]; /* colour index -> face it belongs to */
+} picture_t;
+
+static void
+sym_show(const picture_t *pic, int c, char *buf, size_t len)
+{
+    int v = pic->syms[c];
+
+    if (pic->kind == SYM_CHAR) {
+        snprintf(buf, len, "%c", (char)v);
+    } else {
+        snprintf(buf, len, "%d", v);
+    }
+}
+
+/* "a, b, c" for the stickers of slot s of kind (input symbols). */
+static void
+slot_colours(const mpyr_priv_t *pv,
+             const picture_t *pic,
+             int kind,
+             int s,
+             char *buf,
+             size_t len)
+{
+    size_t at = 0;
+
+    buf[0] = '\0';
+    for (int j = 0; j < pv->kind[kind].nstk && at < len; j++) {
+        char one[16];
+        int st = pv->kind[kind].slot[s].stk[j];
+
+        sym_show(pic, pic->col[st], one, sizeof(one));
+        at += (size_t)snprintf(buf + at, len - at, "%s%s%c%d", j ? ", " : "",
+                               one, face_letter[st / FACE_STICKERS],
+                               st % FACE_STICKERS + 1);
+    }
+}
+
+/*
+ * Counts colours, then reads the colour scheme off the axials: the axial
+ * at a vertex shows the three faces around it, so the colour it lacks is
+ * the colour of the face opposite that vertex.
+ */
+static int
+read_scheme(const mpyr_priv_t *pv, picture_t *pic, pz_diag_t *d)
+{
+    int count[NSTICKERS] = { 0 };
+    int lacks[NVERT];
+    const pkind_t *ax = &pv->kind[P_AXIAL];
+    char buf[96];
+
+    pic->nsyms = 0;
+    for (int i = 0; i < NSTICKERS; i++) {
+        int c = 0;
+
+        while (c < pic->nsyms && pic->syms[c] != pic->sym[i]) {
+            c++;
+        }
+        if (c == pic->nsyms) {
+            pic->syms[pic->nsyms++] = pic->sym[i];
+        }
+        pic->col[i] = c;
+        count[c]++;
+    }
+    if (pic->nsyms > NFACES) {
+        int rare = 0;
+
+        for (int c = 1; c < pic->nsyms; c++) {
+            rare = count[c] < count[rare] ? c : rare;
+        }
+        sym_show(pic, rare, buf, sizeof(buf));
+        return pz_diag_set(d, PZ_ECOLOUR_COUNT,
+                           "the state has %d colours ('%s' appears %d "
+                           "times); a master pyraminx has 4 colours, each "
+                           "appearing 16 times",
+                           pic->nsyms, buf, count[rare]);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (int c = 0; c < pic->nsyms; c++) {
+            if (pass == 0 ? count[c] > 16 : count[c] != 16) {
+                sym_show(pic, c, buf, sizeof(buf));
+                return pz_diag_set(d, PZ_ECOLOUR_COUNT,
+                                   "colour '%s' appears %d times; each of "
+                                   "the 4 colours must appear 16 times",
+                                   buf, count[c]);
+            }
+        }
+    }
+    for (int s = 0; s < ax->nslots; s++) {
+        const uint8_t *st = ax->slot[s].stk;
+        int seen = 0;
+
+        for (int j = 0; j < 3; j++) {
+            seen |= 1 << pic->col[st[j]];
+        }
+        if (pic->col[st[0]] == pic->col[st[1]] ||
+            pic->col[st[1]] == pic->col[st[2]] ||
+            pic->col[st[0]] == pic->col[st[2]]) {
+            slot_colours(pv, pic, P_AXIAL, s, buf, sizeof(buf));
+            return pz_diag_set(d, PZ_ECORNER,
+                               "the axial at %s has colours %s: it shows "
+                               "three different colours on a real puzzle; a "
+                               "sticker is misread",
+                               ax->slot[s].name, buf);
+        }
+        lacks[s] = 0;
+        while (seen >> lacks[s] & 1) {
+            lacks[s]++;
+        }
+        for (int t = 0; t < s; t++) {
+            if (lacks[t] == lacks[s]) {
+                sym_show(pic, lacks[s], buf, sizeof(buf));
+                return pz_diag_set(d, PZ_ECORNER,
+                                   "the axials at %s and %s both lack "
+                                   "colour '%s'; each colour is missing "
+                                   "from exactly one axial",
+                                   ax->slot[t].name, ax->slot[s].name, buf);
+            }
+        }
+    }
+    /* Axial slot s sits at vertex s (slots are in vertex order); the face
+     * opposite vertex v is the one not among its three faces. */
+    for (int s = 0; s < NVERT; s++) {
+        for (int f = 0; f < NFACES; f++) {
+            bool at_vertex = false;
+
+            for (int j = 0; j < 3; j++) {
+                at_vertex = at_vertex || face_vertex[f][j] == s;
+            }
+            if (!at_vertex) {
+                pic->face_of[lacks[s]] = f;
+            }
+        }
+    }
+    return PZ_OK;
+}
+
+/* Finds the piece in slot s: returns p * 4 + shift, or -1. */
+static int
+match_piece(const mpyr_priv_t *pv, const int *face, int kind, int s)
+{
+    const pkind_t *k = &pv->kind[kind];
+
+    for (int p = 0; p < k->nslots; p++) {
+        for (int sh = 0; sh < k->nstk; sh++) {
+            int j = 0;
+
+            if (!(k->reach[p][s] >> sh & 1)) {
+                continue;
+            }
+            while (j < k->nstk &&
+                   face[k->slot[s].stk[j]] ==
+                       home_colour(pv, kind, p, (j + sh) % k->nstk)) {
+                j++;
+            }
+            if (j == k->nstk) {
+                return p * 4 + sh;
+            }
+        }
+    }
+    return -1;
+}
+
+/* Parity of the permutation slot -> piece (0 even, 1 odd). */
+static int
+perm_parity(const int *piece, int n)
+{
+    int parity = 0;
+
+    for (int i = 0; i < n; i++) {
+        for (int j = i + 1; j < n; j++) {
+            parity ^= piece[i] > piece[j];
+        }
+    }
+    return parity;
+}
+
+/* Why a piece of kind with the colours of slot s is not a real piece. */
+static int
+bad_piece(const mpyr_priv_t *pv,
+          const picture_t *pic,
+          const int *face,
+          int kind,
+          int s,
+          pz_diag_t *d)
+{
+    const pkind_t *k = &pv->kind[kind];
+    const uint8_t *st = k->slot[s].stk;
+    char buf[96];
+    bool repeated = false;
+
+    slot_colours(pv, pic, kind, s, buf, sizeof(buf));
+    for (int i = 0; i < k->nstk; i++) {
+        for (int j = i + 1; j < k->nstk; j++) {
+            repeated = repeated || face[st[i]] == face[st[j]];
+        }
+    }
+    if (kind == P_MIDGE || kind == P_WING) {
+        return pz_diag_set(d, PZ_EEDGE,
+                           "the %s at %s has colours %s: a %s shows two "
+                           "different colours; a sticker is misread",
+                           pkind_name[kind], k->slot[s].name, buf,
+                           pkind_name[kind]);
+    }
+    if (repeated) {
+        return pz_diag_set(d, PZ_ECORNER,
+                           "the %s at %s has colours %s: a sticker is "
+                           "misread",
+                           pkind_name[kind], k->slot[s].name, buf);
+    }
+    /* Three different colours that the axials put elsewhere, or the
+     * right three in mirror order. */
+    for (int j = 0; j < 3; j++) {
+        bool found = false;
+
+        for (int i = 0; i < 3; i++) {
+            found = found || face[st[i]] == home_colour(pv, kind, s, j);
+        }
+        if (!found) {
+            return pz_diag_set(d, PZ_ECORNER,
+                               "the %s at %s has colours %s, but the "
+                               "axials say the faces there are other "
+                               "colours: a sticker is misread",
+                               pkind_name[kind], k->slot[s].name, buf);
+        }
+    }
+    return pz_diag_set(d, PZ_ECORNER,
+                       "the %s at %s has colours %s in mirror order: two "
+                       "stickers are swapped",
+                       pkind_name[kind], k->slot[s].name, buf);
+}
+
+/*
+ * Validates a picture and writes the state. Order: colour count, axials
+ * (they fix the scheme), then per kind (axials, tips, centres, midges,
+ * wings): real pieces, duplicates, then the invariants of the group
+ * (docs/master-pyraminx.md): centres, midges and wings each in an even
+ * permutation (every turn is a product of 3-cycles) and an even number of
+ * flipped midges (every turn flips two or none of the three it carries).
+ * Tips and axials twist freely; a wing cannot flip in place (its flipped
+ * picture is its twin's, so it shows up as a duplicate or a parity error).
+ */
+static int
+picture_to_state(const mpyr_priv_t *pv,
+                 picture_t *pic,
+                 pz_state_t *out,
+                 pz_diag_t *d)
+{
+    int face[NSTICKERS];
+    int rc = read_scheme(pv, pic, d);
+
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    for (int i = 0; i < NSTICKERS; i++) {
+        face[i] = pic->face_of[pic->col[i]];
+    }
+    for (int o = 0; o < NPKINDS; o++) {
+        /* Axials first: they named the colours. */
+        int kind = o == 0 ? P_AXIAL : o == 1 ? P_TIP : o;
+        const pkind_t *k = &pv->kind[kind];
+        int piece[MAX_SLOTS];
+        int where[MAX_SLOTS];
+        int flips = 0;
+        char buf[96];
+
+        for (int p = 0; p < k->nslots; p++) {
+            where[p] = -1;
+        }
+        for (int s = 0; s < k->nslots; s++) {
+            int code = match_piece(pv, face, kind, s);
+
+            if (code < 0) {
+                return bad_piece(pv, pic, face, kind, s, d);
+            }
+            piece[s] = code / 4;
+            flips += code % 4;
+            if (where[piece[s]] >= 0) {
+                slot_colours(pv, pic, kind, s, buf, sizeof(buf));
+                return pz_diag_set(d, PZ_EDUPLICATE,
+                                   "the %s with colours %s appears twice, "
+                                   "at %s and %s: a sticker is misread",
+                                   pkind_name[kind], buf,
+                                   k->slot[where[piece[s]]].name,
+                                   k->slot[s].name);
+            }
+            where[piece[s]] = s;
+        }
+        if (kind != P_TIP && kind != P_AXIAL &&
+            perm_parity(piece, k->nslots) != 0) {
+            return pz_diag_set(d, PZ_EPARITY,
+                               "the %ss are in an odd permutation: every "
+                               "turn moves them in 3-cycles, so two %ss "
+                               "are swapped (a misread or a reassembled "
+                               "puzzle)",
+                               pkind_name[kind], pkind_name[kind]);
+        }
+        if (kind == P_MIDGE && flips % 2 != 0) {
+            return pz_diag_set(d, PZ_EFLIP,
+                               "an odd number of midges is flipped: one "
+                               "midge is flipped in place");
+        }
+    }
+    pack(face, out);
+    return PZ_OK;
+}
+
+static bool
+is_space(int c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static int
+mpyr_parse_state(const pz_puzzle_t *p,
+                 const pz_input_t *in,
+                 pz_state_t *out,
+                 pz_diag_t *d)
+{
+    const mpyr_priv_t *pv = p->priv;
+    picture_t pic;
+    int n = 0;
+    int rc;
+
+    if (in == NULL || (in->text == NULL && in->ints == NULL)) {
+        return pz_diag_set(d, PZ_EINVAL, "no state given");
+    }
+    memset(&pic, 0, sizeof(pic));
+    if (in->text != NULL) {
+        pic.kind = SYM_CHAR;
+        for (const unsigned char *c = (const unsigned char *)in->text;
+             *c != '\0'; c++) {
+            if (is_space(*c)) {
+                continue;
+            }
+            if (*c < 0x20 || *c >= 0x7f) {
+                return pz_diag_set(d, PZ_ESTATE_SYMBOL,
+                                   "character %d of the state is not a "
+                                   "printable ASCII character; use one "
+                                   "letter or digit per colour",
+                                   (int)(c - (const unsigned char *)in->text));
+            }
+            if (n < NSTICKERS) {
+                pic.sym[n] = *c;
+            }
+            n++;
+        }
+        if (n != NSTICKERS) {
+            return pz_diag_set(d, PZ_ESTATE_LENGTH,
+                               "the state has %d stickers; a master "
+                               "pyraminx facelet string has 64 (faces F L R "
+                               "D, 16 each, rows read from the top vertex)",
+                               n);
+        }
+    } else {
+        pic.kind = SYM_INT;
+        if (in->nints != NSTICKERS) {
+            return pz_diag_set(d, PZ_ESTATE_LENGTH,
+                               "the state has %zu numbers; a master "
+                               "pyraminx array has 64 (faces F L R D, 16 "
+                               "each)",
+                               in->nints);
+        }
+        for (int i = 0; i < NSTICKERS; i++) {
+            pic.sym[i] = in->ints[i];
+        }
+    }
+    rc = picture_to_state(pv, &pic, out, d);
+    if (rc != PZ_OK) {
+        state_clear(out);
+    }
+    return rc;
+}
+
+static int
+mpyr_format_state(const pz_puzzle_t *p,
+                  const pz_state_t *s,
+                  char *buf,
+                  size_t len)
+{
+    (void)p;
+    if (len < NSTICKERS + 1) {
+        return PZ_EINVAL;
+    }
+    for (int i = 0; i < NSTICKERS; i++) {
+        buf[i] = face_letter[get_colour(s, i)];
+    }
+    buf[NSTICKERS] = '\0';
+    return NSTICKERS;
+}
+
+/* --- Scrambles --------------------------------------------------------- */
+
+/*
+ * Parses one token at text[*at]: [n]X[w][2]['], X one of U L R B, or a
+ * lowercase tip u l r b with optional 2 and '. Writes the vertex, the set
+ * of turned layers (bit 0 tip .. bit 3 base) and the clockwise turns, and
+ * advances *at. Returns false for an unknown token.
+ */
+static bool
+scan_token(const char *text, size_t *at, int *vertex, int *layers, int *turns)
+{
+    static const char upper[] = "ULRB";
+    static const char lower[] = "ulrb";
+    size_t i = *at;
+    int depth = 0;
+    const char *hit;
+
+    if (text[i] >= '1' && text[i] <= '4') {
+        depth = text[i] - '0';
+        i++;
+    }
+    if (text[i] == '\0') {
+        return false;
+    }
+    if ((hit = strchr(upper, text[i])) != NULL) {
+        *vertex = (int)(hit - upper);
+        i++;
+        if (text[i] == 'w') {
+            /* nXw: layers 1..n; Xw alone: the top three. */
+            *layers = (1 << (depth ? depth : 3)) - 1;
+            i++;
+        } else {
+            /* nX: layer n alone; X alone: tip and second layer, as a
+             * Pyraminx vertex turn. */
+            *layers = depth ? 1 << (depth - 1) : 3;
+        }
+    } else if (depth == 0 && (hit = strchr(lower, text[i])) != NULL) {
+        *vertex = (int)(hit - lower);
+        *layers = 1;
+        i++;
+    } else {
+        return false;
+    }
+    *turns = 1;
+    if (text[i] == '2') {
+        *turns = 2;
+        i++;
+    }
+    if (text[i] == '\'') {
+        *turns = 3 - *turns;
+        i++;
+    } else if ((unsigned char)text[i] == 0xe2 &&
+               (unsigned char)text[i + 1] == 0x80 &&
+               (unsigned char)text[i + 2] == 0x99) {
+        /* U+2019, the typographic apostrophe word processors insert. */
+        *turns = 3 - *turns;
+        i += 3;
+    }
+    *at = i;
+    return true;
+}
+
+/* Applies a turn of a layer set of vertex v, `turns` times clockwise, with
+ * the orientation kept fixed: a set containing the base is the same as
+ * its complement turned the other way, then the whole puzzle turned. */
+static void
+apply_layers(const pz_puzzle_t *p, int v, int layers, int turns, pz_state_t *s)
+{
+    int dir = turns == 1 ? 0 : 1;
+
+    if (layers & 8) {
+        layers = ~layers & 15;
+        dir ^= 1;
+    }
+    if (layers == 7) {
+        mpyr_apply(p, s, v * 8 + 3 * 2 + dir, s);
+        return;
+    }
+    for (int kind = 0; kind < 3; kind++) {
+        if (layers >> kind & 1) {
+            mpyr_apply(p, s, v * 8 + kind * 2 + dir, s);
+        }
+    }
+}
+
+static int
+mpyr_apply_scramble(const pz_puzzle_t *p,
+                    const char *text,
+                    pz_state_t *state,
+                    pz_diag_t *d)
+{
+    pz_state_t s = *state;
+    size_t at = 0;
+
+    while (text[at] != '\0') {
+        size_t start = at;
+        int v;
+        int layers;
+        int turns;
+
+        if (is_space(text[at])) {
+            at++;
+            continue;
+        }
+        if (!scan_token(text, &at, &v, &layers, &turns) ||
+            (text[at] != '\0' && !is_space(text[at]) &&
+             strchr("1234ULRBulrb", text[at]) == NULL)) {
+            size_t end = start;
+            int len;
+
+            while (text[end] != '\0' && !is_space(text[end])) {
+                end++;
+            }
+            len = (int)(end - start > 32 ? 32 : end - start);
+            if (d != NULL) {
+                d->position = (int)start;
+            }
+            return pz_diag_set(d, PZ_EMOVE,
+                               "unknown move '%.*s' at position %d; use u l "
+                               "r b (tips), 2U 3U (one inner layer), 3Uw "
+                               "(three layers), U (two layers), with an "
+                               "optional '",
+                               len, text + start, (int)start);
+        }
+        apply_layers(p, v, layers, turns, &s);
+    }
+    *state = s;
+    return PZ_OK;
+}
+
+/* --- Random states ----------------------------------------------------- */
+
+/* Fisher-Yates shuffle of piece[0..n) with exact uniform draws. */
+static void
+shuffle(int *piece, int n, pz_rand_fn rand, void *rng)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)pz_rand_below(rand, rng, (uint64_t)i + 1);
+        int t = piece[i];
+
+        piece[i] = piece[j];
+        piece[j] = t;
+    }
+}
+
+/*
+ * Uniform over the 3^4 * 3^4 * 12 * (6!/2 * 2^5) * 12!/2 * ... legal
+ * states: every combination of tip and axial twists, even permutations of
+ * centres, midges and wings, and midge flips with an even sum is reachable
+ * (their count is the order of the group, docs/master-pyraminx.md), so
+ * drawing each part uniformly and fixing the parity by swapping the first
+ * two pieces is uniform.
+ */
+static int
+mpyr_random_state(const pz_puzzle_t *p,
+                  pz_rand_fn rand,
+                  void *rng,
+                  pz_state_t *out)
+{
+    const mpyr_priv_t *pv = p->priv;
+    int col[NSTICKERS];
+
+    for (int kind = 0; kind < NPKINDS; kind++) {
+        const pkind_t *k = &pv->kind[kind];
+        int piece[MAX_SLOTS];
+        int flips = 0;
+
+        for (int s = 0; s < k->nslots; s++) {
+            piece[s] = s;
+        }
+        if (kind != P_TIP && kind != P_AXIAL) {
+            shuffle(piece, k->nslots, rand, rng);
+            if (perm_parity(piece, k->nslots) != 0) {
+                int t = piece[0];
+
+                piece[0] = piece[1];
+                piece[1] = t;
+            }
+        }
+        for (int s = 0; s < k->nslots; s++) {
+            int pc = piece[s];
+            int sh = 0;
+
+            if (kind == P_TIP || kind == P_AXIAL) {
+                sh = (int)pz_rand_below(rand, rng, 3);
+            } else if (kind == P_MIDGE) {
+                sh = s + 1 < k->nslots ? (int)pz_rand_below(rand, rng, 2)
+                                       : flips % 2;
+                flips += sh;
+            } else {
+                /* Centres and wings sit one way in each slot. */
+                while (!(k->reach[pc][s] >> sh & 1)) {
+                    sh++;
+                }
+            }
+            for (int j = 0; j < k->nstk; j++) {
+                col[k->slot[s].stk[j]] =
+                    home_colour(pv, kind, pc, (j + sh) % k->nstk);
+            }
+        }
+    }
+    state_clear(out);
+    pack(col, out);
+    return PZ_OK;
+}
+
+/* --- Heuristics -------------------------------------------------------- */
+
+/*
+ * Both heuristics count, per piece kind, the slots whose stickers differ
+ * from the goal (a piece out of place or turned), and divide by the most
+ * slots of that kind one move changes: 1 tip, 1 axial, 3 centres, 3
+ * midges, 6 wings (computed from the move tables at init).
+ *
+ * "seed" is the reference C++ program's: the quotients summed. It is not
+ * admissible: one 3Uw turn moves a tip, an axial, 3 centres, 3 midges and
+ * 6 wings, so h = 5 one move from the goal.
+ *
+ * "seed-max" takes the largest quotient, each rounded up. A move changes
+ * at most max_moved slots of a kind, so each quotient drops by at most 1
+ * per move and is 0 at the goal: admissible, for any goal.
+ */
+typedef struct seed_ctx {
+    /* Sticker i's two bits set when it belongs to a slot (2 bits per
+     * sticker, as in the state, split in two 64-bit halves). */
+    uint64_t mask[NPKINDS][MAX_SLOTS][2];
+    int nslots[NPKINDS];
+    int max_moved[NPKINDS];
+    int lcm; /* of max_moved: the sum's common denominator */
+    uint64_t goal[2];
+} seed_ctx_t;
+
+/* The 16 state bytes as two words, sticker i at bits 2 * (i % 32) of word
+ * i / 32 whatever the byte order. */
+static void
+load_words(const uint8_t *b, uint64_t w[2])
+{
+    for (int h = 0; h < 2; h++) {
+        w[h] = 0;
+        for (int j = 7; j >= 0; j--) {
+            w[h] = w[h] << 8 | b[8 * h + j];
+        }
+    }
+}
+
+static size_t
+seed_ctx_size(const pz_puzzle_t *p)
+{
+    (void)p;
+    return sizeof(seed_ctx_t);
+}
+
+static int
+seed_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
+{
+    const mpyr_priv_t *pv = p->priv;
+    seed_ctx_t *c = ctx;
+
+    load_words(goal->b, c->goal);
+    c->lcm = 1;
+    for (int kind = 0; kind < NPKINDS; kind++) {
+        const pkind_t *k = &pv->kind[kind];
+        int a = c->lcm;
+        int b = k->max_moved;
+
+        while (b != 0) {
+            int t = a % b;
+
+            a = b;
+            b = t;
+        }
+        c->lcm = c->lcm / a * k->max_moved;
+        c->nslots[kind] = k->nslots;
+        c->max_moved[kind] = k->max_moved;
+        for (int s = 0; s < k->nslots; s++) {
+            for (int j = 0; j < k->nstk; j++) {
+                int st = k->slot[s].stk[j];
+
+                c->mask[kind][s][st / 32] |= UINT64_C(3) << (2 * (st % 32));
+            }
+        }
+    }
+    return PZ_OK;
+}
+
+/* Slots of each kind whose stickers differ from the goal. */
+static void
+count_wrong(const seed_ctx_t *c, const pz_state_t *s, int wrong[NPKINDS])
+{
+    uint64_t w[2];
+
+    load_words(s->b, w);
+    w[0] ^= c->goal[0];
+    w[1] ^= c->goal[1];
+    for (int kind = 0; kind < NPKINDS; kind++) {
+        int n = 0;
+
+        for (int i = 0; i < c->nslots[kind]; i++) {
+            n += ((w[0] & c->mask[kind][i][0]) |
+                  (w[1] & c->mask[kind][i][1])) != 0;
+        }
+        wrong[kind] = n;
+    }
+}
+
+static int
+seed_sum_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
+{
+    const seed_ctx_t *c = ctx;
+    int wrong[NPKINDS];
+    int num = 0;
+
+    (void)p;
+    count_wrong(c, s, wrong);
+    for (int kind = 0; kind < NPKINDS; kind++) {
+        num += wrong[kind] * (c->lcm / c->max_moved[kind]);
+    }
+    /* The sum of the quotients, rounded up. */
+    return (num + c->lcm - 1) / c->lcm;
+}
+
+static int
+seed_max_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
+{
+    const seed_ctx_t *c = ctx;
+    int wrong[NPKINDS];
+    int h = 0;
+
+    (void)p;
+    count_wrong(c, s, wrong);
+    for (int kind = 0; kind < NPKINDS; kind++) {
+        int q = (wrong[kind] + c->max_moved[kind] - 1) / c->max_moved[kind];
+
+        h = q > h ? q : h;
+    }
+    return h;
+}
+
+static const heuristic_ops_t seed_heuristic = {
+    .name = "seed",
+    .summary = "the reference program's: out-of-place pieces of each kind / "
+               "most one turn moves, summed (not admissible)",
+    .admissible = false,
+    .ctx_size = seed_ctx_size,
+    .init = seed_init,
+    .eval = seed_sum_eval,
+    .update = NULL,
+};
+
+static const heuristic_ops_t seed_max_heuristic = {
+    .name = "seed-max",
+    .summary = "out-of-place pieces of each kind / most one turn moves, "
+               "rounded up; the largest over kinds (admissible)",
+    .admissible = true,
+    .ctx_size = seed_ctx_size,
+    .init = seed_init,
+    .eval = seed_max_eval,
+    .update = NULL,
+};
+
+static const heuristic_ops_t *const mpyr_heuristics[] = {
+    &seed_max_heuristic,
+    &seed_heuristic,
+    NULL,
+};
 
 const puzzle_ops_t puzzle__mpyraminx = {
     .name = "master-pyraminx",
-    .summary = "not available yet",
-    .init = init,
+    .summary = "Master Pyraminx, 2,681,795,837,952,000 positions x 81 tip "
+               "twists (orientation fixed)",
+    .notation = "u l r b (tips), 2U 3U (second, third layer), 3Uw (top "
+                "three layers), each with '; scrambles also U (two layers), "
+                "nU, nUw",
+    .state_forms = "64-character facelet string, faces F L R D, 16 each, "
+                   "rows from the top vertex (docs/master-pyraminx.md), or "
+                   "64 integers in the same order",
+    .default_heuristic = "seed-max",
+    .init = mpyr_init,
+    .cleanup = mpyr_cleanup,
+    .goal = mpyr_goal,
+    .parse_state = mpyr_parse_state,
+    .apply_scramble = mpyr_apply_scramble,
+    .check_pair = NULL,
+    .format_state = mpyr_format_state,
+    .apply = mpyr_apply,
+    .inverse = mpyr_inverse,
+    .redundant = mpyr_redundant,
+    .move_name = mpyr_move_name,
+    .move_detail = NULL,
+    .random_state = mpyr_random_state,
+    .heuristics = mpyr_heuristics,
 };
