@@ -157,6 +157,87 @@ int32_t cube3_edge_perm(const cube3_cubie_t *c);
 /* Sets ep from its rank (0..479001599). */
 void cube3_set_edge_perm(cube3_cubie_t *c, int32_t rank);
 
+/* --- Two-phase coordinates ------------------------------------------- */
+
+/*
+ * Kociemba's subgroup G1 = <U, D, R2, L2, F2, B2> is the set of cubes with
+ * twist 0, flip 0 and the four middle-layer edges (FR FL BL BR) in the
+ * middle layer. Inside G1 a cube is described by its corner permutation,
+ * the permutation of the eight U and D edges and that of the four slice
+ * edges.
+ */
+enum {
+    CUBE3_NTWIST = 2187,         /* 3^7 */
+    CUBE3_NFLIP = 2048,          /* 2^11 */
+    CUBE3_NSLICE = 495,          /* C(12, 4) */
+    CUBE3_NCORNER_PERM = 40320,  /* 8! */
+    CUBE3_NUD_EDGE_PERM = 40320, /* 8! */
+    CUBE3_NSLICE_PERM = 24,      /* 4! */
+};
+
+/* Which four positions hold the slice edges FR FL BL BR (their order is
+ * ignored), 0..494; 0 exactly when they are all in the middle layer. */
+int cube3_slice(const cube3_cubie_t *c);
+/* Sets ep so that the slice edges occupy the positions of slice (0..494),
+ * in increasing piece order, and the U and D edges 0..7 the other
+ * positions, in increasing order. eo is left alone. */
+void cube3_set_slice(cube3_cubie_t *c, int slice);
+
+/* Inside G1 only: rank of the order of the slice edges in positions 8..11,
+ * 0..23; 0 is solved. */
+int cube3_slice_perm(const cube3_cubie_t *c);
+/* Sets ep[8..11] from the rank (0..23); the rest of ep is left alone. */
+void cube3_set_slice_perm(cube3_cubie_t *c, int rank);
+
+/* Inside G1 only: rank of the U and D edges in positions 0..7, 0..40319;
+ * 0 is solved. */
+int cube3_ud_edge_perm(const cube3_cubie_t *c);
+/* Sets ep[0..7] from the rank (0..40319); the rest of ep is left alone. */
+void cube3_set_ud_edge_perm(cube3_cubie_t *c, int rank);
+
+/* --- Symmetries (symmetry.c) ------------------------------------------ */
+
+/*
+ * The 48 symmetries of the cube (24 rotations, each with or without a
+ * reflection) as cubies, index s = 16 * a + 8 * b + 2 * c + d for the
+ * product ROT_URF3^a * ROT_F2^b * ROT_U4^c * MIRR_LR2^d (a < 3, b < 2,
+ * c < 4, d < 2):
+ * - ROT_URF3: 120 degrees around the URF-DBL diagonal, U to R to F;
+ * - ROT_F2: 180 degrees around the F-B axis;
+ * - ROT_U4: 90 degrees around the U-D axis, as the U turn;
+ * - MIRR_LR2: the reflection that swaps L and R.
+ * The first 16 (a = 0) keep the U-D axis and map G1 onto itself.
+ *
+ * A reflected cubie has corner orientations 3..5: code 3 + t means piece
+ * sticker k sits at slot (t - k) mod 3 of the position (slots clockwise,
+ * U/D first), where a plain code t means slot (k + t) mod 3. Products of
+ * such cubies need cube3_cubie_multiply_any.
+ */
+enum {
+    CUBE3_NSYM = 48,
+    CUBE3_NSYM_UD = 16, /* symmetries 0..15 keep the U-D axis */
+};
+
+/* Writes symmetry s (0..47) as a cubie. Thread: any. */
+void cube3_sym_cubie(int s, cube3_cubie_t *out);
+
+/* The index of the inverse of symmetry s (0..47). */
+int cube3_sym_inverse(int s);
+
+/* out = a * b for cubies that may be reflected (corner codes 3..5); equal
+ * to cube3_cubie_multiply for plain ones. out may alias a or b. */
+void cube3_cubie_multiply_any(const cube3_cubie_t *a,
+                              const cube3_cubie_t *b,
+                              cube3_cubie_t *out);
+
+/* out = S_s * c * S_s^-1 for symmetry s (0..47). A plain cube gives a
+ * plain cube. out may alias c. */
+void cube3_cubie_conjugate(const cube3_cubie_t *c, int s, cube3_cubie_t *out);
+
+/* The HTM move id of S_s * M * S_s^-1 for HTM move id move; a reflection
+ * turns clockwise moves into anticlockwise ones. Thread: any. */
+int cube3_sym_move(int s, int move);
+
 /* --- Stickers ---------------------------------------------------------- */
 
 /* Writes the sticker picture of c: pic[f] is the home face (0..5, U R F D

@@ -476,6 +476,99 @@ cube3_set_edge_perm(cube3_cubie_t *c, int32_t rank)
     perm_unrank(rank, CUBE3_NEDGES, c->ep);
 }
 
+/* C(n, k) for n <= 11, k <= 4: the colex ranks of the slice coordinate. */
+static int
+binom(int n, int k)
+{
+    int r = 1;
+
+    if (k > n) {
+        return 0;
+    }
+    for (int i = 0; i < k; i++) {
+        r = r * (n - i) / (i + 1);
+    }
+    return r;
+}
+
+/*
+ * The slice coordinate is the colex rank of the set {11 - p} over the
+ * positions p holding slice edges. Counting from position 11 down makes
+ * the solved set {8, 9, 10, 11} rank 0, so "slice == 0" is the phase-1
+ * goal test.
+ */
+int
+cube3_slice(const cube3_cubie_t *c)
+{
+    int rank = 0;
+    int k = 0;
+
+    for (int p = CUBE3_NEDGES - 1; p >= 0; p--) {
+        if (c->ep[p] >= CUBE3_FR) {
+            k++;
+            rank += binom(CUBE3_NEDGES - 1 - p, k);
+        }
+    }
+    return rank;
+}
+
+void
+cube3_set_slice(cube3_cubie_t *c, int slice)
+{
+    bool in_slice[CUBE3_NEDGES] = { false };
+    int next_slice = CUBE3_FR;
+    int next_ud = CUBE3_UR;
+
+    /* Colex unranking: the largest q with C(q, k) <= rank is the k-th
+     * smallest element, from k = 4 down. */
+    for (int k = 4; k >= 1; k--) {
+        int q = k - 1;
+
+        while (binom(q + 1, k) <= slice) {
+            q++;
+        }
+        slice -= binom(q, k);
+        in_slice[CUBE3_NEDGES - 1 - q] = true;
+    }
+    for (int p = 0; p < CUBE3_NEDGES; p++) {
+        c->ep[p] = (uint8_t)(in_slice[p] ? next_slice++ : next_ud++);
+    }
+}
+
+int
+cube3_slice_perm(const cube3_cubie_t *c)
+{
+    uint8_t p[4];
+
+    for (int i = 0; i < 4; i++) {
+        p[i] = (uint8_t)(c->ep[CUBE3_FR + i] - CUBE3_FR);
+    }
+    return (int)perm_rank(p, 4);
+}
+
+void
+cube3_set_slice_perm(cube3_cubie_t *c, int rank)
+{
+    uint8_t p[4];
+
+    perm_unrank(rank, 4, p);
+    for (int i = 0; i < 4; i++) {
+        c->ep[CUBE3_FR + i] = (uint8_t)(p[i] + CUBE3_FR);
+    }
+}
+
+int
+cube3_ud_edge_perm(const cube3_cubie_t *c)
+{
+    return (int)perm_rank(c->ep, CUBE3_FR);
+}
+
+void
+cube3_set_ud_edge_perm(cube3_cubie_t *c, int rank)
+{
+    perm_unrank(rank, CUBE3_FR, c->ep);
+}
+
 void
 cube3_cubie_to_picture(const cube3_cubie_t *c, int pic[CUBE3_NFACELETS])
 {

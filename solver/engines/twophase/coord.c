@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/* coord.c - two-phase move tables and symmetry classes of coordinates. */
+#include <stdbool.h>
+#include <string.h>
+
+#include "twophase_internal.h"
+
+/*
+ * Design: every table is made by playing the move (or the conjugation) on
+ * a cubie built from the coordinate and reading the coordinate back, so
+ * the tables inherit cube3's tested cubie arithmetic instead of encoding
+ * their own. Symmetry classes are found by walking the raw coordinates in
+ * order: the first member of a class is its representative, and its 16
+ * conjugates are the rest of the class. Conjugation by the 16 symmetries
+ * that keep the U-D axis maps flip x slice to flip x slice (an edge's flip
+ * changes only with whether it is a slice edge, which the slice
+ * coordinate says), twist to twist, and, inside G1, the corner and U/D
+ * edge permutations to themselves; that is what makes the reductions
+ * sound.
+ */
+
+const uint8_t twophase__move2[TWOPHASE_NMOVES2] = {
+    0,  1,  2,  /* U U2 U' */
+    4,          /* R2 */
+    7,          /* F2 */
+    9,  10, 11, /* D D2 D' */
+    13,         /* L2 */
+    16,         /* B2 */
+};
+
+/* The 16 U-D symmetries and their inverses as cubies. */
+typedef struct sym_set {
+    cube3_cubie_t sym[CUBE3_NSYM_UD];
+    cube3_cubie_t inv[CUBE3_NSYM_UD];
+    int inv_index[CUBE3_NSYM_UD];
+} sym_set_t;
+
+static void
+sym_set_init(sym_set_t *ss)
+{
+    for (int s = 0; s < CUBE3_NSYM_UD; s++) {
+        ss->inv_index[s] = cube3_sym_inverse(s);
+        cube3_sym_cubie(s, &ss->sym[s]);
+        cube3_sym_cubie(ss->inv_index[s], &ss->inv[s]);
+    }
+}
+
+static void
+conjugate(const sym_set_t *ss,
+          const cube3_cubie_t *c,
+          int s,
+          cube3_cubie_t *out)
+{
+    cube3_cubie_multiply_any(&ss->sym[s], c, out);
+    cube3_cubie_multiply_any(out, &ss->inv[s], out);
+}
+
+void
+twophase__build_moves(twophase_tables_t *t)
+{
+    cube3_cubie_t c;
+
+    for (int v = 0; v < CUBE3_NTWIST; v++) {
+        for (int m = 0; m < TWOPHASE_NMOVES; m++) {
+            cube3_cubie_solved(&c);
+            cube3_set_twist(&c, v);
+            cube3_cubie_move(&c, m);
+            t->twist_move[v][m] = (uint16_t)cube3_twist(&c);
+        }
+    }
+    for (int v = 0; v < CUBE3_NFLIP; v++) {
+        for (int m = 0; m < TWOPHASE_NMOVES; m++) {
+            cube3_cubie_solved(&c);
+            cube3_set_flip(&c, v);
+            cube3_cubie_move(&c, m);
+            t->flip_move[v][m] = (uint16_t)cube3_flip(&c);
+        }
+    }
+    for (int v = 0; v < CUBE3_NSLICE; v++) {
+        for (int m = 0; m < TWOPHASE_NMOVES; m++) {
+            cube3_cubie_solved(&c);
+            cube3_set_slice(&c, v);
+            cube3_cubie_move(&c, m);
+            t->slice_move[v][m] = (uint16_t)cube3_slice(&c);
+        }
+    }
+    for (int v = 0; v < CUBE3_NCORNER_PERM; v++) {
+        for (int k = 0; k < TWOPHASE_NMOVES2; k++) {
+            cube3_cubie_solved(&c);
+            cube3_set_corner_perm(&c, v);
+            cube3_cubie_move(&c, twophase__move2[k]);
+            t->corner_move[v][k] = (uint16_t)cube3_corner_perm(&c);
+
+            cube3_cubie_solved(&c);
+            cube3_set_ud_edge_perm(&c, v);
+            cube3_cubie_move(&c, twophase__move2[k]);
+            t->ud_move[v][k] = (uint16_t)cube3_ud_edge_perm(&c);
+        }
+    }
+    for (int v = 0; v < CUBE3_NSLICE_PERM; v++) {
+        for (int k = 0; k < TWOPHASE_NMOVES2; k++) {
+            cube3_cubie_solved(&c);
+            cube3_set_slice_perm(&c, v);
+            cube3_cubie_move(&c, twophase__move2[k]);
+            t->slice_perm_move[v][k] = (uint8_t)cube3_slice_perm(&c);
+        }
+    }
+}
+
+/* Sentinel of an unclassified raw coordinate. */
+#define UNSEEN32 UINT32_MAX
+#define UNSEEN16 UINT16_MAX
+
+static int
+build_flipslice_classes(twophase_tables_t *t, const sym_set_t *ss)
+{
+    int nclasses = 0;
+
+    for (int fs = 0; fs < TWOPHASE_NFLIPSLICE; fs++) {
+        t->flipslice_sym[fs] = UNSEEN32;
+    }
+    for (int fs = 0; fs < TWOPHASE_NFLIPSLICE; fs++) {
+        cube3_cubie_t rep;
+
+        if (t->flipslice_sym[fs] != UNSEEN32) {
+            continue;
+        }
+        if (nclasses == TWOPHASE_NFLIPSLICE_CLASSES) {
+            return PZ_EINTERNAL;
+        }
+        cube3_cubie_solved(&rep);
+        cube3_set_slice(&rep, fs / CUBE3_NFLIP);
+        cube3_set_flip(&rep, fs % CUBE3_NFLIP);
+        t->flipslice_rep[nclasses] = (uint32_t)fs;
+        for (int s = 0; s < CUBE3_NSYM_UD; s++) {
+            cube3_cubie_t x;
+            int other;
+
+            /* x = conj_s(rep), so conj_{s^-1}(x) = rep. */
+            conjugate(ss, &rep, s, &x);
+            other = cube3_slice(&x) * CUBE3_NFLIP + cube3_flip(&x);
+            if (t->flipslice_sym[other] == UNSEEN32) {
+                t->flipslice_sym[other] =
+                    (uint32_t)nclasses << 4 | (uint32_t)ss->inv_index[s];
+            }
+        }
+        nclasses++;
+    }
+    return nclasses == TWOPHASE_NFLIPSLICE_CLASSES ? PZ_OK : PZ_EINTERNAL;
+}
+
+static int
+build_corner_classes(twophase_tables_t *t, const sym_set_t *ss)
+{
+    int nclasses = 0;
+
+    for (int cp = 0; cp < CUBE3_NCORNER_PERM; cp++) {
+        t->corner_sym[cp] = UNSEEN16;
+    }
+    for (int cp = 0; cp < CUBE3_NCORNER_PERM; cp++) {
+        cube3_cubie_t rep;
+
+        if (t->corner_sym[cp] != UNSEEN16) {
+            continue;
+        }
+        if (nclasses == TWOPHASE_NCORNER_CLASSES) {
+            return PZ_EINTERNAL;
+        }
+        cube3_cubie_solved(&rep);
+        cube3_set_corner_perm(&rep, cp);
+        t->corner_rep[nclasses] = (uint16_t)cp;
+        for (int s = 0; s < CUBE3_NSYM_UD; s++) {
+            cube3_cubie_t x;
+            int other;
+
+            conjugate(ss, &rep, s, &x);
+            other = cube3_corner_perm(&x);
+            if (t->corner_sym[other] == UNSEEN16) {
+                t->corner_sym[other] =
+                    (uint16_t)(nclasses << 4 | ss->inv_index[s]);
+            }
+        }
+        nclasses++;
+    }
+    return nclasses == TWOPHASE_NCORNER_CLASSES ? PZ_OK : PZ_EINTERNAL;
+}
+
+int
+twophase__build_syms(twophase_tables_t *t)
+{
+    sym_set_t ss;
+    cube3_cubie_t c;
+    cube3_cubie_t x;
+    int rc;
+
+    sym_set_init(&ss);
+    for (int v = 0; v < CUBE3_NTWIST; v++) {
+        cube3_cubie_solved(&c);
+        cube3_set_twist(&c, v);
+        for (int s = 0; s < CUBE3_NSYM_UD; s++) {
+            conjugate(&ss, &c, s, &x);
+            t->twist_conj[v][s] = (uint16_t)cube3_twist(&x);
+        }
+    }
+    for (int v = 0; v < CUBE3_NUD_EDGE_PERM; v++) {
+        cube3_cubie_solved(&c);
+        cube3_set_ud_edge_perm(&c, v);
+        for (int s = 0; s < CUBE3_NSYM_UD; s++) {
+            conjugate(&ss, &c, s, &x);
+            t->ud_conj[s][v] = (uint16_t)cube3_ud_edge_perm(&x);
+        }
+    }
+    rc = build_flipslice_classes(t, &ss);
+    if (rc == PZ_OK) {
+        rc = build_corner_classes(t, &ss);
+    }
+    return rc;
+}
