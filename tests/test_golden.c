@@ -164,6 +164,12 @@ START_TEST(test_golden_cube2_cases_match_known_optima)
 }
 END_TEST
 
+START_TEST(test_golden_mpyraminx_cases_match_known_optima)
+{
+    run_dir("master-pyraminx");
+}
+END_TEST
+
 START_TEST(test_golden_cube3_cases_match_known_optima)
 {
     run_dir("3x3x3");
@@ -185,6 +191,7 @@ golden_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_golden_tiles_cases_match_known_optima);
     tcase_add_test(tc, test_golden_cube2_cases_match_known_optima);
+    tcase_add_test(tc, test_golden_mpyraminx_cases_match_known_optima);
     tcase_add_test(tc, test_golden_cube3_cases_match_known_optima);
     tcase_add_test(tc, test_golden_pyraminx_cases_match_known_optima);
     suite_add_tcase(s, tc);

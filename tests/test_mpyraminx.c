@@ -166,6 +166,7 @@ set_find(set_t *t, const pz_state_t *s, int *fresh)
 typedef struct bfs_result {
     uint64_t counts[8];
     uint64_t seed_max_over; /* states where seed-max > depth */
+    uint64_t pieces_over;   /* states where pieces > depth */
     uint64_t seed_over;     /* states where seed > depth */
     int seed_worst_depth;   /* a depth where seed overestimated, or -1 */
     int seed_worst_h;
@@ -196,6 +197,7 @@ bfs(const pz_puzzle_t *p, int max_depth, int pruned, bfs_result_t *r)
     size_t layer_cap = 250000;
     pz_heuristic_t *hmax = NULL;
     pz_heuristic_t *hsum = NULL;
+    pz_heuristic_t *hpieces = NULL;
     pz_diag_t d;
     int fresh;
 
@@ -211,6 +213,7 @@ bfs(const pz_puzzle_t *p, int max_depth, int pruned, bfs_result_t *r)
     puzzle_goal(p, &goal);
     ck_assert_int_eq(heuristic_create(p, "seed-max", &goal, &hmax, &d), 0);
     ck_assert_int_eq(heuristic_create(p, "seed", &goal, &hsum, &d), 0);
+    ck_assert_int_eq(heuristic_create(p, "pieces", &goal, &hpieces, &d), 0);
     cur[0] = goal;
     cur_e[0] = set_find(&t, &goal, &fresh);
     cur_e[0]->mask = puzzle_allowed_after(p, -1);
@@ -242,6 +245,9 @@ bfs(const pz_puzzle_t *p, int max_depth, int pruned, bfs_result_t *r)
                 if (heuristic_eval(hmax, &s) > (int)depth) {
                     r->seed_max_over++;
                 }
+                if (heuristic_eval(hpieces, &s) > (int)depth) {
+                    r->pieces_over++;
+                }
                 if (heuristic_eval(hsum, &s) > (int)depth) {
                     r->seed_over++;
                     r->seed_worst_depth = (int)depth;
@@ -266,6 +272,7 @@ bfs(const pz_puzzle_t *p, int max_depth, int pruned, bfs_result_t *r)
     }
     heuristic_destroy(hmax);
     heuristic_destroy(hsum);
+    heuristic_destroy(hpieces);
     free(t.e);
     free(cur);
     free(next);
@@ -303,7 +310,7 @@ START_TEST(test_mpyraminx_init_shape)
     ck_assert_uint_eq(p->state_size, 16);
     ck_assert_str_eq(p->metric_name, "moves");
     ck_assert_str_eq(p->id, "master-pyraminx");
-    ck_assert_str_eq(p->ops->default_heuristic, "seed-max");
+    ck_assert_str_eq(p->ops->default_heuristic, "pieces");
     puzzle_destroy(p);
 }
 END_TEST
@@ -979,17 +986,40 @@ START_TEST(test_mpyraminx_seed_sum_overestimates_block_turn)
     ck_assert_int_eq(eval_named(p, "seed-max", &goal), 0);
     ck_assert(!heuristic_find(p, "seed")->admissible);
     ck_assert(heuristic_find(p, "seed-max")->admissible);
+    ck_assert(heuristic_find(p, "pieces")->admissible);
     puzzle_destroy(p);
 }
 END_TEST
 
-/* Over every state within 5 moves (3.6 million), seed-max never exceeds
- * the distance, and seed does. */
+/* Over every state within 5 moves (3.6 million), seed-max and pieces
+ * never exceed the distance, and seed does. */
 START_TEST(test_mpyraminx_seed_max_admissible_to_depth_5)
 {
     ck_assert_uint_eq(plain.seed_max_over, 0);
+    ck_assert_uint_eq(plain.pieces_over, 0);
     ck_assert_uint_gt(plain.seed_over, 0);
     ck_assert_int_gt(plain.seed_worst_h, plain.seed_worst_depth);
+}
+END_TEST
+
+/* The tip and axial bound: four twisted tips need four turns (one per
+ * vertex); a tip and its axial twisted opposite ways need two turns of
+ * that vertex; twisted alike, one 3Uw could do it as far as tips and
+ * axials go (the third layer then needs another turn, which the bound
+ * does not see). */
+START_TEST(test_mpyraminx_pieces_counts_vertex_twists)
+{
+    pz_puzzle_t *p = make();
+    pz_state_t a = scrambled(p, "u l r b");
+    pz_state_t b = scrambled(p, "u 2U'");
+    pz_state_t c = scrambled(p, "u' 2U'");
+
+    ck_assert_int_eq(eval_named(p, "pieces", &a), 4);
+    ck_assert_int_eq(eval_named(p, "seed-max", &a), 4);
+    ck_assert_int_eq(eval_named(p, "pieces", &b), 2);
+    ck_assert_int_eq(eval_named(p, "seed-max", &b), 1);
+    ck_assert_int_eq(eval_named(p, "pieces", &c), 1);
+    puzzle_destroy(p);
 }
 END_TEST
 
@@ -999,6 +1029,7 @@ START_TEST(test_mpyraminx_seed_max_admissible_custom_goal)
     pz_puzzle_t *p = make();
     pz_rng_t rng;
     pz_heuristic_t *h = NULL;
+    pz_heuristic_t *hp = NULL;
     pz_state_t goal;
     pz_diag_t d;
     int bad = 0;
@@ -1006,7 +1037,9 @@ START_TEST(test_mpyraminx_seed_max_admissible_custom_goal)
     pz_rng_seed(&rng, 3);
     p->ops->random_state(p, pz_rng_next, &rng, &goal);
     ck_assert_int_eq(heuristic_create(p, "seed-max", &goal, &h, &d), PZ_OK);
+    ck_assert_int_eq(heuristic_create(p, "pieces", &goal, &hp, &d), PZ_OK);
     ck_assert_int_eq(heuristic_eval(h, &goal), 0);
+    ck_assert_int_eq(heuristic_eval(hp, &goal), 0);
     for (int trial = 0; trial < 200; trial++) {
         uint8_t moves[8];
         pz_state_t s;
@@ -1015,9 +1048,11 @@ START_TEST(test_mpyraminx_seed_max_admissible_custom_goal)
         puzzle_random_moves(p, &goal, k, pz_rng_next, &rng, moves);
         puzzle_replay(p, &goal, moves, k, &s);
         bad += heuristic_eval(h, &s) > k;
+        bad += heuristic_eval(hp, &s) > k;
     }
     ck_assert_int_eq(bad, 0);
     heuristic_destroy(h);
+    heuristic_destroy(hp);
     puzzle_destroy(p);
 }
 END_TEST
@@ -1092,11 +1127,11 @@ START_TEST(test_mpyraminx_engines_agree_on_short_scrambles)
 
         puzzle_random_moves(p, &goal, n, pz_rng_next, &rng, moves);
         puzzle_replay(p, &goal, moves, n, &s);
-        a = solve_with(p, "astar", "seed-max", &s, &opt);
+        a = solve_with(p, "astar", "pieces", &s, &opt);
         ck_assert(opt);
         b = solve_with(p, "bibfs", "none", &s, &opt);
         ck_assert(opt);
-        i = solve_with(p, "idastar", "seed-max", &s, &opt);
+        i = solve_with(p, "idastar", "pieces", &s, &opt);
         ck_assert(opt);
         w = solve_with(p, "wastar", "seed-max", &s, &opt);
         ck_assert_msg(a == b && b == i && a >= 1 && a <= n,
@@ -1239,6 +1274,7 @@ mpyraminx_suite(void)
 
     tcase_add_test(tc_heur, test_mpyraminx_seed_sum_overestimates_block_turn);
     tcase_add_test(tc_heur, test_mpyraminx_seed_max_admissible_custom_goal);
+    tcase_add_test(tc_heur, test_mpyraminx_pieces_counts_vertex_twists);
     suite_add_tcase(s, tc_heur);
 
     tcase_set_timeout(tc_eng, 120);

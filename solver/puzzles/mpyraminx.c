@@ -1322,6 +1322,10 @@ typedef struct seed_ctx {
     int max_moved[NPKINDS];
     int lcm; /* of max_moved: the sum's common denominator */
     uint64_t goal[2];
+    /* Tip (0) and axial (1) stickers at each vertex, sorted by face, and
+     * the goal's colours there. */
+    uint8_t vstk[NVERT][2][3];
+    uint8_t vgoal[NVERT][2][3];
 } seed_ctx_t;
 
 /* The 16 state bytes as two words, sticker i at bits 2 * (i % 32) of word
@@ -1372,6 +1376,18 @@ seed_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 
                 c->mask[kind][s][st / 32] |= UINT64_C(3) << (2 * (st % 32));
             }
+        }
+    }
+    /* Tip and axial slots are in vertex order U L R B. */
+    for (int v = 0; v < NVERT; v++) {
+        for (int j = 0; j < 3; j++) {
+            int tip = pv->kind[P_TIP].slot[v].stk[j];
+            int axial = pv->kind[P_AXIAL].slot[v].stk[j];
+
+            c->vstk[v][0][j] = (uint8_t)tip;
+            c->vstk[v][1][j] = (uint8_t)axial;
+            c->vgoal[v][0][j] = (uint8_t)get_colour(goal, tip);
+            c->vgoal[v][1][j] = (uint8_t)get_colour(goal, axial);
         }
     }
     return PZ_OK;
@@ -1430,6 +1446,41 @@ seed_max_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
     return h;
 }
 
+/*
+ * "pieces": seed-max, or the moves the tips and axials need if that is
+ * more. Only turns of vertex v touch its tip and axial, and only by twists
+ * of the same size: u twists the tip, 2U the axial, 3Uw both alike, 3U
+ * neither. So with tip twist t and axial twist a (mod 3, against the
+ * goal), vertex v needs no move when t = a = 0, one when t = 0, a = 0 or
+ * t = a, and two otherwise; a move serves one vertex, so the sum over
+ * vertices is a lower bound too (exact for tips and axials alone), and the
+ * larger of two admissible bounds is admissible.
+ */
+static int
+pieces_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
+{
+    const seed_ctx_t *c = ctx;
+    int h = seed_max_eval(p, ctx, s);
+    int need = 0;
+
+    for (int v = 0; v < NVERT; v++) {
+        int tw[2];
+
+        for (int k = 0; k < 2; k++) {
+            int col = get_colour(s, c->vstk[v][k][0]);
+
+            tw[k] = 0;
+            while (tw[k] < 2 && c->vgoal[v][k][tw[k]] != col) {
+                tw[k]++;
+            }
+        }
+        need += tw[0] == 0 && tw[1] == 0                     ? 0
+                : tw[0] == 0 || tw[1] == 0 || tw[0] == tw[1] ? 1
+                                                             : 2;
+    }
+    return need > h ? need : h;
+}
+
 static const heuristic_ops_t seed_heuristic = {
     .name = "seed",
     .summary = "the reference program's: out-of-place pieces of each kind / "
@@ -1452,7 +1503,19 @@ static const heuristic_ops_t seed_max_heuristic = {
     .update = NULL,
 };
 
+static const heuristic_ops_t pieces_heuristic = {
+    .name = "pieces",
+    .summary = "seed-max, or the turns the tips and axials need per vertex "
+               "(summed) if more (admissible)",
+    .admissible = true,
+    .ctx_size = seed_ctx_size,
+    .init = seed_init,
+    .eval = pieces_eval,
+    .update = NULL,
+};
+
 static const heuristic_ops_t *const mpyr_heuristics[] = {
+    &pieces_heuristic,
     &seed_max_heuristic,
     &seed_heuristic,
     NULL,
@@ -1468,7 +1531,7 @@ const puzzle_ops_t puzzle__mpyraminx = {
     .state_forms = "64-character facelet string, faces F L R D, 16 each, "
                    "rows from the top vertex (docs/master-pyraminx.md), or "
                    "64 integers in the same order",
-    .default_heuristic = "seed-max",
+    .default_heuristic = "pieces",
     .init = mpyr_init,
     .cleanup = mpyr_cleanup,
     .goal = mpyr_goal,
