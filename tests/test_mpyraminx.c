@@ -242,16 +242,18 @@ bfs(const pz_puzzle_t *p, int max_depth, int pruned, bfs_result_t *r)
                 }
                 e->mask = depth << DEPTH_SHIFT | puzzle_allowed_after(p, m);
                 r->counts[depth]++;
-                if (heuristic_eval(hmax, &s) > (int)depth) {
-                    r->seed_max_over++;
-                }
-                if (heuristic_eval(hpieces, &s) > (int)depth) {
-                    r->pieces_over++;
-                }
-                if (heuristic_eval(hsum, &s) > (int)depth) {
-                    r->seed_over++;
-                    r->seed_worst_depth = (int)depth;
-                    r->seed_worst_h = heuristic_eval(hsum, &s);
+                /* The pruned search finds the same states: the plain one
+                 * checks the heuristics on them. */
+                if (!pruned) {
+                    int hs = heuristic_eval(hsum, &s);
+
+                    r->seed_max_over += heuristic_eval(hmax, &s) > (int)depth;
+                    r->pieces_over += heuristic_eval(hpieces, &s) > (int)depth;
+                    if (hs > (int)depth) {
+                        r->seed_over++;
+                        r->seed_worst_depth = (int)depth;
+                        r->seed_worst_h = hs;
+                    }
                 }
                 if (depth < (uint64_t)max_depth && nnext < layer_cap) {
                     next[nnext] = s;
