@@ -472,7 +472,7 @@ add_run(api_solve_request_t *req,
         return PZ_ERANGE;
     }
     if (strcmp(name, "auto") == 0) {
-        engine_auto(req->puzzle, req->optimal, &choice);
+        engine_auto(req->puzzle, &req->spec.goal, req->optimal, &choice);
         e = choice.engine;
         if (heuristic == NULL) {
             heuristic = choice.heuristic;
@@ -753,9 +753,11 @@ api_solve_parse(const cJSON *body,
      * every puzzle but sliding boards larger than 4x4. */
     req->optimal = optimal >= 0 ? optimal != 0
                                 : req->puzzle->rows * req->puzzle->cols <= 16;
+    /* The start and goal come before the engines: "auto" depends on the
+     * goal (shared tables serve some goals only). */
     if ((rc = parse_limits(body, pol, req, d)) != PZ_OK ||
-        (rc = parse_engines(body, req, d)) != PZ_OK ||
-        (rc = parse_start(body, req, d)) != PZ_OK) {
+        (rc = parse_start(body, req, d)) != PZ_OK ||
+        (rc = parse_engines(body, req, d)) != PZ_OK) {
         goto fail;
     }
     return PZ_OK;

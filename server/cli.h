@@ -21,6 +21,10 @@ int cli_scramble(int argc, char **argv);
 /* `puzzled bench ...`: argv[0] is "bench". Thread: main. */
 int cli_bench(int argc, char **argv);
 
+/* `puzzled tables build|list|verify|stats ...`: argv[0] is "tables".
+ * Thread: main. */
+int cli_tables(int argc, char **argv);
+
 /* Parses an unsigned decimal option value; prints a usage error naming
  * flag and returns -1 when text is not a number in 0..max. */
 long long cli_parse_uint(const char *flag, const char *text, long long max);

@@ -34,7 +34,7 @@ scramble_from_state(const pz_puzzle_t *p,
     solve_spec_t spec = { 0 };
     solve_run_t run;
 
-    engine_auto(p, p->rows * p->cols <= 9, &choice);
+    engine_auto(p, NULL, p->rows * p->cols <= 9, &choice);
     spec.puzzle = p;
     spec.start = *state;
     puzzle_goal(p, &spec.goal);

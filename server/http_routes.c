@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "http_internal.h"
+#include "serve.h"
 #include "version.h"
 
 /* GET /v1/jobs page sizes. */
@@ -199,6 +200,8 @@ handle_readyz(http_conn_t *c)
                    c->http->deps.cfg->policy.default_memory_bytes >
                st.memory_cap) {
         reason = "memory_cap";
+    } else if (!serve_tables_ready()) {
+        reason = "tables";
     }
     cJSON_AddStringToObject(root, "status", reason ? "not_ready" : "ready");
     if (reason != NULL) {

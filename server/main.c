@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* main.c - the puzzled command: serve, solve, scramble, version. */
+/* main.c - the puzzled command: serve, solve, scramble, bench, tables. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +15,8 @@ usage(FILE *f)
                "  solve      solve one puzzle (puzzled solve --help)\n"
                "  scramble   print a scramble (puzzled scramble --help)\n"
                "  bench      run a benchmark (puzzled bench --help)\n"
+               "  tables     build, list, verify tables (puzzled tables "
+               "--help)\n"
                "  --version  print the version\n");
 }
 
@@ -46,6 +48,9 @@ main(int argc, char **argv)
     }
     if (strcmp(cmd, "scramble") == 0) {
         return cli_scramble(argc - 1, argv + 1);
+    }
+    if (strcmp(cmd, "tables") == 0) {
+        return cli_tables(argc - 1, argv + 1);
     }
     fprintf(stderr, "puzzled: unknown command '%s'\n", cmd);
     usage(stderr);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tables/tables.h"
+
 /* Upper bounds of the latency histogram, in seconds. */
 static const double buckets[] = { 0.001, 0.0025, 0.005, 0.01, 0.025,
                                   0.05,  0.1,    0.25,  0.5,  1,
@@ -213,7 +215,7 @@ render_jobs(FILE *f, jobs_t *jobs)
     fprintf(f, "puzzled_memory_cap_bytes %zu\n", st.memory_cap);
     family(f, "puzzled_table_memory_bytes", "gauge",
            "Bytes of shared heuristic tables loaded.");
-    fprintf(f, "puzzled_table_memory_bytes 0\n");
+    fprintf(f, "puzzled_table_memory_bytes %zu\n", tables_memory_bytes());
 }
 
 char *

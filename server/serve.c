@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 #include "metrics.h"
 #include "openapi.h"
 #include "pool.h"
+#include "tables/tables.h"
 #include "version.h"
 
 /* How long shutdown waits for open connections after answering them. */
@@ -34,6 +36,9 @@
 
 /* How long cancelled jobs get to notice their flag. */
 #define SERVE_CANCEL_WAIT_MS 2000
+
+/* Set by the table thread when the startup tables are loaded. */
+static atomic_bool tables_ready;
 
 static pthread_mutex_t stop_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t stop_cond = PTHREAD_COND_INITIALIZER;
@@ -159,6 +164,64 @@ log_listening(const config_t *cfg, int port)
     log_end(ev);
 }
 
+bool
+serve_tables_ready(void)
+{
+    return atomic_load(&tables_ready);
+}
+
+/* The tables module's messages (why a table is rebuilt) as log events. */
+static void
+on_tables_log(void *arg, int level, const char *table, const char *msg)
+{
+    cJSON *ev = log_begin(level == TABLES_LOG_ERROR  ? LOG_ERROR
+                          : level == TABLES_LOG_WARN ? LOG_WARN
+                                                     : LOG_INFO,
+                          "tables");
+
+    (void)arg;
+    cJSON_AddStringToObject(ev, "table", table);
+    cJSON_AddStringToObject(ev, "detail", msg);
+    log_end(ev);
+}
+
+/*
+ * The table thread: loads the small complete tables, building any that is
+ * missing or damaged (seconds), and maps the pattern databases already on
+ * disk (built ahead of time with `puzzled tables build --all`; missing
+ * ones are built on first use instead, which takes minutes). Then the
+ * service is ready. Solving works meanwhile: a job that needs a table
+ * being loaded waits for it.
+ */
+static void *
+tables_main(void *arg)
+{
+    tables_info_t info[32];
+    int n = tables_list(info, 32);
+    uint64_t start = pz_now_ns();
+    int failed = 0;
+    cJSON *ev;
+
+    (void)arg;
+    for (int i = 0; i < n && i < 32; i++) {
+        int rc = PZ_OK;
+
+        if (info[i].startup) {
+            rc = tables_ensure(info[i].name, NULL);
+        } else if (info[i].built) {
+            rc = tables_load_existing(info[i].name);
+        }
+        failed += rc != PZ_OK;
+    }
+    ev = log_begin(failed ? LOG_WARN : LOG_INFO, "tables loaded");
+    cJSON_AddNumberToObject(ev, "memory_bytes", (double)tables_memory_bytes());
+    cJSON_AddNumberToObject(ev, "ms", (double)(pz_now_ns() - start) / 1e6);
+    cJSON_AddNumberToObject(ev, "failed", failed);
+    log_end(ev);
+    atomic_store(&tables_ready, true);
+    return NULL;
+}
+
 /* Blocks until request_stop. */
 static int
 wait_for_stop(void)
@@ -212,6 +275,8 @@ serve_main(int argc, char **argv)
     http_t *http = NULL;
     jobs_config_t jcfg;
     http_deps_t deps;
+    pthread_t tables_thread;
+    bool tables_started = false;
     int port = 0;
     int exit_code = 1;
     int rc;
@@ -222,6 +287,13 @@ serve_main(int argc, char **argv)
         return rc == 1 ? 0 : 2;
     }
     log_set_level(cfg.log_level);
+    if (tables_set_dir(cfg.tables) != PZ_OK) {
+        fprintf(stderr, "puzzled serve: --tables: path too long\n");
+        config_cleanup(&cfg);
+        return 2;
+    }
+    tables_set_log(on_tables_log, NULL);
+    atomic_store(&tables_ready, false);
     pthread_mutex_lock(&stop_lock);
     stop_requested = false;
     stop_signo = 0;
@@ -259,6 +331,12 @@ serve_main(int argc, char **argv)
     if (loop_start(jobs, on_signal, NULL, &loop) != PZ_OK ||
         pool_start(jobs, cfg.workers, &pool) != PZ_OK) {
         log_msg(LOG_ERROR, "could not start the service threads");
+        goto out;
+    }
+    tables_started =
+        pthread_create(&tables_thread, NULL, tables_main, NULL) == 0;
+    if (!tables_started) {
+        log_msg(LOG_ERROR, "could not start the table thread");
         goto out;
     }
     deps.cfg = &cfg;
@@ -308,6 +386,10 @@ out:
         jobs_drain(jobs);
     }
     http_stop(http);
+    if (tables_started) {
+        /* Seconds at most: it loads or builds the small tables only. */
+        pthread_join(tables_thread, NULL);
+    }
     pool_stop(pool);
     loop_stop(loop);
     jobs_destroy(jobs);

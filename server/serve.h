@@ -3,6 +3,8 @@
 #ifndef PZ_SERVER_SERVE_H
 #define PZ_SERVER_SERVE_H
 
+#include <stdbool.h>
+
 /*
  * Runs the service until SIGTERM or SIGINT (or serve_stop), then shuts
  * down gracefully. argv[0] is the command name ("serve"); the options are
@@ -18,5 +20,10 @@ int serve_main(int argc, char **argv);
  * that run the service in-process. Thread: any, but not from a signal
  * handler. */
 void serve_stop(void);
+
+/* True once the tables a running service loads at startup (the complete
+ * tables of the small puzzles, and the pattern databases already on disk)
+ * are loaded; /readyz is not ready before. Thread: any. */
+bool serve_tables_ready(void);
 
 #endif

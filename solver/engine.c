@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "engine_internal.h"
+#include "tables/tables.h"
 
 static const engine_ops_t *const registry[] = {
     &engine__astar, &engine__wastar,   &engine__bibfs, &engine__idastar,
@@ -32,21 +33,36 @@ engine_find(const char *name)
 }
 
 void
-engine_auto(const pz_puzzle_t *p, bool optimal, engine_choice_t *out)
+engine_auto(const pz_puzzle_t *p,
+            const pz_state_t *goal,
+            bool optimal,
+            engine_choice_t *out)
 {
     out->weight = 1.0;
+    /* A complete table answers optimally in microseconds (the 8-puzzle,
+     * the 2x2x2, the pyraminx): use it whenever it serves this goal. */
+    if (tables_complete_shared(p, goal)) {
+        out->engine = &engine__table;
+        out->heuristic = "none";
+        return;
+    }
     if (p->rows > 0) {
         int cells = p->rows * p->cols;
 
         /* Small boards: A* holds the whole space easily and beats IDA*'s
-         * re-expansions. Larger boards: IDA* with linear conflict needs no
-         * memory; without optimality, weighted A* answers in milliseconds
-         * where optimal search would take minutes. */
+         * re-expansions. Larger boards: IDA* needs no memory; with the
+         * pattern databases already on disk it solves a random 15-puzzle
+         * in milliseconds, else linear conflict is the best that costs
+         * no table build. Without optimality, weighted A* answers in
+         * milliseconds where optimal search would take minutes. */
         out->heuristic = "linear-conflict";
         if (cells <= 9) {
             out->engine = &engine__astar;
         } else if (optimal) {
             out->engine = &engine__idastar;
+            if (cells >= 16 && tables_pdb_ready(p, goal)) {
+                out->heuristic = "pdb";
+            }
         } else {
             out->engine = &engine__wastar;
             out->weight = cells <= 16 ? 2.0 : 3.0;

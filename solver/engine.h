@@ -41,11 +41,15 @@ typedef struct engine_choice {
 } engine_choice_t;
 
 /*
- * Picks the engine and heuristic "auto" means for p: the fastest that is
- * optimal when optimal is true, else the fastest that answers well.
- * Thread: any.
+ * Picks the engine and heuristic "auto" means for p and goal (NULL: the
+ * default goal): the fastest that is optimal when optimal is true, else
+ * the fastest that answers well. The goal matters because shared tables
+ * serve some goals only. Thread: any (may look at the table directory).
  */
-void engine_auto(const pz_puzzle_t *p, bool optimal, engine_choice_t *out);
+void engine_auto(const pz_puzzle_t *p,
+                 const pz_state_t *goal,
+                 bool optimal,
+                 engine_choice_t *out);
 
 /*
  * Runs e on ctx and checks the answer: fills the start and end times and

@@ -132,6 +132,20 @@ struct puzzle_ops {
     uint64_t (*rank)(const pz_puzzle_t *p, const pz_state_t *s);
     void (*unrank)(const pz_puzzle_t *p, uint64_t index, pz_state_t *out);
     bool rank_is_partial;
+
+    /*
+     * Optional, so that tables built for the default goal serve other
+     * goals: writes to *out the state that is as far from the default
+     * goal, by the same move sequences, as s is from goal. Pieces are
+     * renamed after their places in goal; moves act on places, so they
+     * commute with the renaming. Returns false when goal is not the
+     * default goal up to such a renaming (tiles: the blank's goal cell
+     * differs). NULL: only the default goal uses shared tables.
+     */
+    bool (*relabel)(const pz_puzzle_t *p,
+                    const pz_state_t *goal,
+                    const pz_state_t *s,
+                    pz_state_t *out);
 };
 
 typedef struct puzzle_ops puzzle_ops_t;

@@ -10,6 +10,7 @@
 #include "cubeface.h"
 #include "heuristic.h"
 #include "puzzle_internal.h"
+#include "tables/tables.h"
 
 /*
  * Design: a 2x2x2 has no centres, so a state is only defined up to a
@@ -927,8 +928,134 @@ static const heuristic_ops_t seed_heuristic = {
 
 static const heuristic_ops_t *const cube2_heuristics[] = {
     &seed_heuristic,
+    &tables_heuristic_exact,
     NULL,
 };
+
+/* --- Ranks for the complete table ----------------------------------- */
+
+/* The movable positions (all but DBL) and the slot 0..6 of each piece. */
+static const uint8_t rank_pos[7] = { 0, 1, 2, 3, 4, 5, 7 };
+static const uint8_t rank_slot[NCORNERS] = { 0, 1, 2, 3, 4, 5, 7, 6 };
+
+enum {
+    NTWISTS = 729
+}; /* 3^6: the seventh twist follows from the rest */
+
+/* Bits set in x. Written out because __builtin_popcount is a library call
+ * on baseline x86-64, and ranking is the table build's inner loop. */
+static inline int
+bit_count(unsigned x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (int)((x * 0x01010101u) >> 24);
+}
+
+static uint64_t
+cube2_rank_count(const pz_puzzle_t *p)
+{
+    (void)p;
+    return UINT64_C(5040) * NTWISTS;
+}
+
+/* The Lehmer code of the seven movable pieces (7! = 5040 values) times
+ * 3^6, plus the twists of the first six movable positions in base 3:
+ * exactly the 3,674,160 positions. */
+static uint64_t
+cube2_rank(const pz_puzzle_t *p, const pz_state_t *s)
+{
+    unsigned used = 0;
+    uint64_t perm = 0;
+    uint64_t tw = 0;
+
+    (void)p;
+    for (int i = 0; i < 7; i++) {
+        int code = s->b[rank_pos[i]];
+        int v = rank_slot[code / 3];
+
+        perm = perm * (uint64_t)(7 - i) +
+               (uint64_t)(v - bit_count(used & ((1u << v) - 1)));
+        used |= 1u << v;
+        if (i < 6) {
+            tw = tw * 3 + (uint64_t)(code % 3);
+        }
+    }
+    return perm * NTWISTS + tw;
+}
+
+static void
+cube2_unrank(const pz_puzzle_t *p, uint64_t index, pz_state_t *out)
+{
+    uint64_t perm = index / NTWISTS;
+    uint64_t tw = index % NTWISTS;
+    uint8_t avail[7] = { 0, 1, 2, 3, 4, 5, 7 }; /* pieces not placed */
+    int digit[7];
+    int twist[7];
+    int sum = 0;
+
+    (void)p;
+    for (int i = 6; i >= 0; i--) {
+        digit[i] = (int)(perm % (uint64_t)(7 - i));
+        perm /= (uint64_t)(7 - i);
+    }
+    for (int i = 5; i >= 0; i--) {
+        twist[i] = (int)(tw % 3);
+        tw /= 3;
+        sum += twist[i];
+    }
+    twist[6] = (3 - sum % 3) % 3;
+    memset(out->b, 0, sizeof(out->b));
+    for (int i = 0; i < 7; i++) {
+        /* The digit[i]-th (from 0) piece not yet placed. */
+        int piece = avail[digit[i]];
+
+        memmove(avail + digit[i], avail + digit[i] + 1,
+                (size_t)(6 - i - digit[i]));
+        out->b[rank_pos[i]] = (uint8_t)(piece * 3 + twist[i]);
+    }
+    out->b[POS_DBL] = CODE_DBL;
+}
+
+/*
+ * Renames each piece after the position it has in goal, and measures its
+ * twist from the twist it has there: a piece j with twist t becomes piece
+ * where[j] with twist t - twist_in_goal[j]. A move carries a piece from a
+ * position to another and adds a twist that depends only on the
+ * positions, so it commutes with the renaming, and goal becomes solved.
+ * DBL is home in every state, so it stays home.
+ */
+static bool
+cube2_relabel(const pz_puzzle_t *p,
+              const pz_state_t *goal,
+              const pz_state_t *s,
+              pz_state_t *out)
+{
+    uint8_t where[NCORNERS];
+    uint8_t gtwist[NCORNERS];
+    uint8_t in[STATE_BYTES];
+
+    (void)p;
+    memcpy(in, s->b, STATE_BYTES);
+    for (int k = 0; k < NCORNERS; k++) {
+        int j = goal->b[k] / 3;
+
+        if (j >= NCORNERS) {
+            return false;
+        }
+        where[j] = (uint8_t)k;
+        gtwist[j] = (uint8_t)(goal->b[k] % 3);
+    }
+    memset(out->b, 0, sizeof(out->b));
+    for (int i = 0; i < NCORNERS; i++) {
+        int j = in[i] / 3;
+        int t = in[i] % 3;
+
+        out->b[i] = (uint8_t)(where[j] * 3 + (t + 3 - gtwist[j]) % 3);
+    }
+    return true;
+}
 
 const puzzle_ops_t puzzle__cube2 = {
     .name = "2x2x2",
@@ -952,4 +1079,9 @@ const puzzle_ops_t puzzle__cube2 = {
     .move_detail = NULL,
     .random_state = cube2_random_state,
     .heuristics = cube2_heuristics,
+    .rank_count = cube2_rank_count,
+    .rank = cube2_rank,
+    .unrank = cube2_unrank,
+    .rank_is_partial = false,
+    .relabel = cube2_relabel,
 };

@@ -32,6 +32,7 @@
 
 #include "heuristic.h"
 #include "puzzle_internal.h"
+#include "tables/tables.h"
 
 #define TILES_MIN   2  /* smallest side */
 #define TILES_MAX   8  /* largest side */
@@ -930,11 +931,116 @@ static const heuristic_ops_t tiles_linear_conflict = {
 };
 
 static const heuristic_ops_t *const tiles_heuristics[] = {
-    &tiles_misplaced,
-    &tiles_manhattan,
-    &tiles_linear_conflict,
-    NULL,
+    &tiles_misplaced,      &tiles_manhattan,        &tiles_linear_conflict,
+    &tables_heuristic_pdb, &tables_heuristic_exact, NULL,
 };
+
+/* ------------------------------------------------------------------------ */
+/* Ranks for complete tables (boards of up to 9 cells) */
+
+/* Boards with more cells get no complete table (12! is already 479 M). */
+#define RANK_CELLS_MAX 9
+
+/* Bits set in x (__builtin_popcount is a library call on baseline x86-64,
+ * and ranking is the table build's inner loop). */
+static inline int
+bit_count(unsigned x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (int)((x * 0x01010101u) >> 24);
+}
+
+static uint64_t
+tiles_rank_count(const pz_puzzle_t *p)
+{
+    const tiles_priv_t *t = p->priv;
+    uint64_t n = 1;
+
+    if (t->cells > RANK_CELLS_MAX) {
+        return 0;
+    }
+    for (int i = 2; i <= t->cells; i++) {
+        n *= (uint64_t)i;
+    }
+    return n;
+}
+
+/* The Lehmer code of the board read as a permutation of 0..cells-1: digit
+ * i counts the smaller values not yet placed, in radix cells - i. Both
+ * parity classes are indexed, so a table can be built for any goal. */
+static uint64_t
+tiles_rank(const pz_puzzle_t *p, const pz_state_t *s)
+{
+    const tiles_priv_t *t = p->priv;
+    unsigned used = 0;
+    uint64_t idx = 0;
+
+    for (int i = 0; i < t->cells; i++) {
+        int v = s->b[i];
+
+        idx = idx * (uint64_t)(t->cells - i) +
+              (uint64_t)(v - bit_count(used & ((1u << v) - 1)));
+        used |= 1u << v;
+    }
+    return idx;
+}
+
+static void
+tiles_unrank(const pz_puzzle_t *p, uint64_t index, pz_state_t *out)
+{
+    const tiles_priv_t *t = p->priv;
+    int digit[RANK_CELLS_MAX];
+    unsigned used = 0;
+
+    for (int i = t->cells - 1; i >= 0; i--) {
+        digit[i] = (int)(index % (uint64_t)(t->cells - i));
+        index /= (uint64_t)(t->cells - i);
+    }
+    for (int i = 0; i < t->cells; i++) {
+        int v = 0;
+
+        /* The digit[i]-th (from 0) value not yet used. */
+        for (int k = digit[i];; v++) {
+            if (used >> v & 1) {
+                continue;
+            }
+            if (k == 0) {
+                break;
+            }
+            k--;
+        }
+        used |= 1u << v;
+        out->b[i] = (uint8_t)v;
+        if (v == 0) {
+            out->b[t->cells] = (uint8_t)i;
+        }
+    }
+}
+
+/* Renames each tile after the default goal's tile on its goal cell. A
+ * move swaps the blank with a neighbour whatever the names, so it commutes
+ * with the renaming; the blank keeps its name, so its goal cell must be
+ * the default one (the last). */
+static bool
+tiles_relabel(const pz_puzzle_t *p,
+              const pz_state_t *goal,
+              const pz_state_t *s,
+              pz_state_t *out)
+{
+    const tiles_priv_t *t = p->priv;
+    uint8_t cell[CELLS_MAX];
+
+    if (!tile_cells(t, goal, cell) || cell[0] != t->cells - 1) {
+        return false;
+    }
+    for (int i = 0; i < t->cells; i++) {
+        out->b[i] = (uint8_t)(s->b[i] == 0 ? 0 : cell[s->b[i]] + 1);
+    }
+    out->b[t->cells] = s->b[t->cells];
+    return true;
+}
 
 const puzzle_ops_t puzzle__tiles = {
     .name = "tiles",
@@ -959,4 +1065,9 @@ const puzzle_ops_t puzzle__tiles = {
     .move_detail = tiles_move_detail,
     .random_state = tiles_random_state,
     .heuristics = tiles_heuristics,
+    .rank_count = tiles_rank_count,
+    .rank = tiles_rank,
+    .unrank = tiles_unrank,
+    .rank_is_partial = false,
+    .relabel = tiles_relabel,
 };

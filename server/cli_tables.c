@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/* cli_tables.c - `puzzled tables`: build, list, verify and inspect tables.
+ *
+ * Names on the command line are table names (`puzzled tables list` shows
+ * them) or group names: 8-puzzle, 2x2x2, pyraminx, 15-puzzle, 24-puzzle.
+ * `build` without names builds the small complete tables the daemon loads
+ * at startup; `--all` adds the pattern databases. The table directory is
+ * --dir, else $PUZZLED_TABLES, else the cache directory (tables.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tables/tables.h"
+
+#define LIST_MAX 32
+
+/* Groups this program knows even when a build has none of their tables
+ * (the pyraminx before its ranks exist). */
+static const char *const known_groups[] = {
+    "8-puzzle", "2x2x2", "pyraminx", "15-puzzle", "24-puzzle", NULL,
+};
+
+static void
+usage(FILE *f)
+{
+    fprintf(f,
+            "usage: puzzled tables build [NAME...|--all] [--dir DIR]\n"
+            "       puzzled tables list [--dir DIR]\n"
+            "       puzzled tables verify [NAME...] [--dir DIR]\n"
+            "       puzzled tables stats --puzzle P [--metric M] [--size RxC] "
+            "[--dir DIR]\n"
+            "  NAME is a table or a group: 8-puzzle 2x2x2 pyraminx 15-puzzle "
+            "24-puzzle\n"
+            "  build without names builds the small complete tables; --all "
+            "also the\n"
+            "  pattern databases (15-puzzle: about 600 MB and a few "
+            "minutes)\n"
+            "  the directory is --dir, else $PUZZLED_TABLES, else "
+            "$XDG_CACHE_HOME/puzzled\n");
+}
+
+static double
+now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+on_log(void *arg, int level, const char *table, const char *msg)
+{
+    static const char *const names[] = { "error", "warning", "note" };
+
+    (void)arg;
+    fprintf(stderr, "%spuzzled: %s: %s: %s\n",
+            isatty(STDERR_FILENO) ? "\r\033[K" : "",
+            names[level >= 0 && level <= 2 ? level : 2], table, msg);
+}
+
+/* Draws a progress bar on a terminal, at most ten times a second. */
+static void
+on_progress(void *arg, const char *table, uint64_t done, uint64_t total)
+{
+    static double last;
+    double t = now_s();
+    double frac = total > 0 ? (double)done / (double)total : 1;
+    char bar[41];
+    int fill;
+
+    (void)arg;
+    if (t - last < 0.1 && done < total) {
+        return;
+    }
+    last = t;
+    fill = (int)(frac * 40 + 0.5);
+    fill = fill < 0 ? 0 : fill > 40 ? 40 : fill;
+    memset(bar, '#', (size_t)fill);
+    memset(bar + fill, '.', (size_t)(40 - fill));
+    bar[40] = '\0';
+    fprintf(stderr, "\r\033[K[%s] %5.1f%% %s", bar, 100 * frac, table);
+    fflush(stderr);
+}
+
+/* Human-readable bytes. */
+static void
+show_bytes(uint64_t n, char *buf, size_t len)
+{
+    if (n >= (uint64_t)1 << 30) {
+        snprintf(buf, len, "%.2f GiB", (double)n / (1 << 30));
+    } else if (n >= (uint64_t)1 << 20) {
+        snprintf(buf, len, "%.1f MiB", (double)n / (1 << 20));
+    } else if (n >= (uint64_t)1 << 10) {
+        snprintf(buf, len, "%.1f KiB", (double)n / (1 << 10));
+    } else {
+        snprintf(buf, len, "%llu B", (unsigned long long)n);
+    }
+}
+
+static bool
+is_known_group(const char *name)
+{
+    for (int i = 0; known_groups[i] != NULL; i++) {
+        if (strcasecmp(known_groups[i], name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Marks in sel the tables that names[0..n) select (all when all; the
+ * startup ones when n is 0 and not all). Returns false after printing an
+ * error for a name that is neither a table nor a known group. */
+static bool
+select_tables(const tables_info_t *info,
+              int ninfo,
+              char **names,
+              int n,
+              bool all,
+              bool startup_default,
+              bool *sel)
+{
+    for (int i = 0; i < ninfo; i++) {
+        sel[i] = all || (n == 0 && (!startup_default || info[i].startup));
+    }
+    for (int k = 0; k < n; k++) {
+        bool hit = false;
+
+        for (int i = 0; i < ninfo; i++) {
+            if (tables_name_matches(names[k], info[i].group, info[i].name)) {
+                sel[i] = true;
+                hit = true;
+            }
+        }
+        if (!hit && is_known_group(names[k])) {
+            fprintf(stderr,
+                    "puzzled: tables: this build has no tables for "
+                    "%s yet; skipped\n",
+                    names[k]);
+        } else if (!hit) {
+            fprintf(stderr,
+                    "puzzled: tables: unknown table '%s'; "
+                    "`puzzled tables list` shows the names\n",
+                    names[k]);
+            return false;
+        }
+    }
+    return true;
+}
+
+static int
+cmd_list(void)
+{
+    tables_info_t info[LIST_MAX];
+    int n = tables_list(info, LIST_MAX);
+    char dir[TABLES_PATH_MAX];
+
+    tables_dir(dir, sizeof(dir));
+    printf("# table directory: %s\n", dir);
+    printf("%-28s %-10s %10s %-9s %s\n", "name", "group", "size", "built",
+           "path");
+    for (int i = 0; i < n && i < LIST_MAX; i++) {
+        char size[32];
+
+        show_bytes(info[i].bytes, size, sizeof(size));
+        printf("%-28s %-10s %10s %-9s %s\n", info[i].name, info[i].group, size,
+               info[i].built ? "yes" : "no", info[i].path);
+    }
+    return CLI_EXIT_OK;
+}
+
+static int
+cmd_build(char **names, int nnames, bool all)
+{
+    tables_info_t info[LIST_MAX];
+    bool sel[LIST_MAX];
+    int n = tables_list(info, LIST_MAX);
+    double total = now_s();
+    int failed = 0;
+
+    if (n > LIST_MAX) {
+        n = LIST_MAX;
+    }
+    if (!select_tables(info, n, names, nnames, all, true, sel)) {
+        return CLI_EXIT_INPUT;
+    }
+    if (isatty(STDERR_FILENO)) {
+        tables_set_progress(on_progress, NULL);
+    }
+    for (int i = 0; i < n; i++) {
+        double t0;
+        bool built = false;
+        char size[32];
+        int rc;
+
+        if (!sel[i]) {
+            continue;
+        }
+        t0 = now_s();
+        rc = tables_ensure(info[i].name, &built);
+        if (isatty(STDERR_FILENO)) {
+            fprintf(stderr, "\r\033[K");
+        }
+        show_bytes(info[i].bytes, size, sizeof(size));
+        if (rc != PZ_OK) {
+            printf("%-28s FAILED: %s\n", info[i].name, pz_strerror(rc));
+            failed++;
+            continue;
+        }
+        printf("%-28s %-8s %10s in %8.2f s  %s\n", info[i].name,
+               built ? "built" : "loaded", size, now_s() - t0, info[i].path);
+        fflush(stdout);
+    }
+    tables_set_progress(NULL, NULL);
+    printf("# total %.2f s\n", now_s() - total);
+    return failed ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
+}
+
+static int
+cmd_verify(char **names, int nnames)
+{
+    tables_info_t info[LIST_MAX];
+    bool sel[LIST_MAX];
+    int n = tables_list(info, LIST_MAX);
+    int bad = 0;
+
+    if (n > LIST_MAX) {
+        n = LIST_MAX;
+    }
+    if (!select_tables(info, n, names, nnames, false, false, sel)) {
+        return CLI_EXIT_INPUT;
+    }
+    for (int i = 0; i < n; i++) {
+        char why[TABLES_PATH_MAX + 256];
+        int rc;
+
+        if (!sel[i]) {
+            continue;
+        }
+        rc = tables_verify(info[i].name, why, sizeof(why));
+        if (rc == PZ_OK) {
+            printf("%-28s ok       %s\n", info[i].name, info[i].path);
+        } else if (rc == PZ_ENOT_FOUND) {
+            printf("%-28s missing  %s\n", info[i].name, info[i].path);
+        } else {
+            printf("%-28s CORRUPT  %s: %s\n", info[i].name, info[i].path, why);
+            bad++;
+        }
+    }
+    return bad ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
+}
+
+static int
+cmd_stats(const char *puzzle, const pz_params_t *prm)
+{
+    pz_puzzle_t *p = NULL;
+    uint64_t counts[256];
+    pz_diag_t d;
+    int n;
+
+    if (puzzle == NULL) {
+        fprintf(stderr, "puzzled: tables stats needs --puzzle\n");
+        return CLI_EXIT_INPUT;
+    }
+    if (puzzle_create(puzzle, prm, &p, &d) != PZ_OK) {
+        fprintf(stderr, "puzzled: %s: %s\n", pz_strerror(d.rc), d.detail);
+        return CLI_EXIT_INPUT;
+    }
+    if (!tables_complete_possible(p)) {
+        fprintf(stderr,
+                "puzzled: %s has no complete table (only the "
+                "8-puzzle and boards of up to 9 cells, the 2x2x2 "
+                "and the pyraminx do)\n",
+                p->id);
+        puzzle_destroy(p);
+        return CLI_EXIT_INPUT;
+    }
+    n = tables_complete_counts(p, counts, 256);
+    puzzle_destroy(p);
+    if (n < 0) {
+        fprintf(stderr, "puzzled: the table could not be made: %s\n",
+                pz_strerror(n));
+        return CLI_EXIT_INTERNAL;
+    }
+    for (int i = 0; i < n && i < 256; i++) {
+        printf("%d %llu\n", i, (unsigned long long)counts[i]);
+    }
+    return CLI_EXIT_OK;
+}
+
+int
+cli_tables(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "dir", required_argument, NULL, 'd' },
+        { "tables", required_argument, NULL, 'd' },
+        { "all", no_argument, NULL, 'a' },
+        { "puzzle", required_argument, NULL, 'p' },
+        { "metric", required_argument, NULL, 'm' },
+        { "size", required_argument, NULL, 's' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *which = argc > 1 ? argv[1] : "";
+    const char *puzzle = NULL;
+    pz_params_t prm = { 0, 0, 0 };
+    bool all = false;
+    int opt;
+
+    if (strcmp(which, "--help") == 0 || strcmp(which, "help") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    optind = 2;
+    while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'd':
+            if (tables_set_dir(optarg) != PZ_OK) {
+                fprintf(stderr, "puzzled: --dir: path too long\n");
+                return CLI_EXIT_INPUT;
+            }
+            break;
+        case 'a':
+            all = true;
+            break;
+        case 'p':
+            puzzle = optarg;
+            break;
+        case 'm':
+            prm.metric = strcasecmp(optarg, "qtm") == 0   ? PZ_METRIC_QTM
+                         : strcasecmp(optarg, "htm") == 0 ? PZ_METRIC_HTM
+                                                          : -1;
+            if (prm.metric < 0) {
+                fprintf(stderr, "puzzled: --metric is htm or qtm\n");
+                return CLI_EXIT_INPUT;
+            }
+            break;
+        case 's':
+            if (sscanf(optarg, "%dx%d", &prm.rows, &prm.cols) != 2) {
+                fprintf(stderr, "puzzled: --size is ROWSxCOLS, e.g. 3x3\n");
+                return CLI_EXIT_INPUT;
+            }
+            break;
+        case 'h':
+            usage(stdout);
+            return CLI_EXIT_OK;
+        default:
+            usage(stderr);
+            return CLI_EXIT_INPUT;
+        }
+    }
+    tables_set_log(on_log, NULL);
+    if (strcmp(which, "list") == 0 && optind == argc) {
+        return cmd_list();
+    }
+    if (strcmp(which, "build") == 0) {
+        return cmd_build(argv + optind, argc - optind, all);
+    }
+    if (strcmp(which, "verify") == 0) {
+        return cmd_verify(argv + optind, argc - optind);
+    }
+    if (strcmp(which, "stats") == 0 && optind == argc) {
+        return cmd_stats(puzzle, &prm);
+    }
+    usage(stderr);
+    return CLI_EXIT_INPUT;
+}

@@ -1,0 +1,941 @@
+/* SPDX-License-Identifier: MIT */
+/* tables.c - table directory, file format, checksums and the shared cache. */
+
+/*
+ * Design. A table file is a fixed header (file_header_t, native byte
+ * order, recorded so a foreign file is refused), zero padding up to 4 KiB,
+ * and the entries. The header names the table and carries the entry
+ * count, the bits per entry, a checksum of the entries and a checksum of
+ * the header itself. Loading checks all of it and the file size before
+ * mapping the file read-only, then checks the entries' checksum (one pass
+ * that also pulls the pages in, which the searches would do anyway).
+ *
+ * Writing goes to a unique temporary name in the same directory, is
+ * flushed, and is renamed over the final name: rename is atomic, so a
+ * reader sees the old file or the new one, never a mix, and two processes
+ * building the same table at once each publish a complete file (the last
+ * rename wins; both are identical).
+ *
+ * The cache is a fixed array of slots, one per table name. A slot's table
+ * pointer is published once with release order and never changes, so the
+ * hot path (an engine finding its table) scans the slots without the lock.
+ * The lock guards slot creation and the "building" flag; a thread that
+ * needs a table another thread is building waits on the condition
+ * variable, while threads needing other tables go on.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tables_internal.h"
+
+#define CACHE_MAX   64
+#define DATA_OFFSET 4096u
+#define ENDIAN_MARK 0x01020304u
+
+static const char file_magic[8] = { 'P', 'Z', 'T', 'A', 'B', 'L', 'E', '\n' };
+
+/* The on-disk header. Fixed-width fields, no padding (checked below). */
+typedef struct file_header {
+    char magic[8];         /* file_magic */
+    uint32_t version;      /* TABLES_FORMAT_VERSION */
+    uint32_t header_bytes; /* sizeof(file_header_t) */
+    uint32_t endian;       /* ENDIAN_MARK as the writer stored it */
+    uint32_t kind;         /* TABLES_KIND_* */
+    uint32_t bits;         /* bits per entry */
+    uint32_t max_value;    /* largest entry */
+    uint64_t entries;      /* number of entries */
+    uint64_t data_offset;  /* where the entries start: DATA_OFFSET */
+    uint64_t data_bytes;   /* bytes of entries */
+    uint64_t checksum;     /* tables__checksum of the entries */
+    char puzzle[32];       /* description, NUL-terminated */
+    char name[64];         /* table name, NUL-terminated */
+    uint64_t header_sum;   /* tables__checksum of the bytes above */
+} file_header_t;
+
+_Static_assert(sizeof(file_header_t) == 168, "file_header_t has padding");
+_Static_assert(sizeof(file_header_t) <= DATA_OFFSET, "header too large");
+
+/* One cache slot. name is written before the slot is counted; table is
+ * published once. */
+typedef struct slot {
+    char name[TABLES_NAME_MAX];
+    _Atomic(const table_t *) table;
+    bool building; /* guarded by lock */
+} slot_t;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t built_cond = PTHREAD_COND_INITIALIZER;
+static slot_t slots[CACHE_MAX];
+static atomic_int nslots;
+static atomic_size_t memory_bytes;
+
+/* Guarded by lock. */
+static char table_dir[TABLES_PATH_MAX];
+static bool dir_chosen;
+static tables_log_fn log_fn;
+static void *log_arg;
+static tables_progress_fn progress_fn;
+static void *progress_arg;
+static unsigned tmp_counter;
+
+/* ------------------------------------------------------------------------ */
+/* Directory and hooks */
+
+/* Fills table_dir with the default. Called with lock held. */
+static void
+choose_default_dir(void)
+{
+    const char *env = getenv("PUZZLED_TABLES");
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+
+    if (env != NULL && env[0] != '\0') {
+        snprintf(table_dir, sizeof(table_dir), "%s", env);
+    } else if (xdg != NULL && xdg[0] == '/') {
+        snprintf(table_dir, sizeof(table_dir), "%s/puzzled", xdg);
+    } else if (home != NULL && home[0] != '\0') {
+        snprintf(table_dir, sizeof(table_dir), "%s/.cache/puzzled", home);
+    } else {
+        snprintf(table_dir, sizeof(table_dir), "puzzled-tables");
+    }
+    dir_chosen = true;
+}
+
+int
+tables_set_dir(const char *dir)
+{
+    int rc = PZ_OK;
+
+    pthread_mutex_lock(&lock);
+    if (dir == NULL || dir[0] == '\0') {
+        choose_default_dir();
+    } else if (strlen(dir) + TABLES_NAME_MAX + 32 >= sizeof(table_dir)) {
+        rc = PZ_EINVAL;
+    } else {
+        snprintf(table_dir, sizeof(table_dir), "%s", dir);
+        dir_chosen = true;
+    }
+    pthread_mutex_unlock(&lock);
+    return rc;
+}
+
+int
+tables_dir(char *buf, size_t len)
+{
+    size_t n;
+
+    pthread_mutex_lock(&lock);
+    if (!dir_chosen) {
+        choose_default_dir();
+    }
+    n = strlen(table_dir);
+    if (n + 1 > len) {
+        pthread_mutex_unlock(&lock);
+        return PZ_EINVAL;
+    }
+    memcpy(buf, table_dir, n + 1);
+    pthread_mutex_unlock(&lock);
+    return (int)n;
+}
+
+void
+tables_set_log(tables_log_fn fn, void *arg)
+{
+    pthread_mutex_lock(&lock);
+    log_fn = fn;
+    log_arg = arg;
+    pthread_mutex_unlock(&lock);
+}
+
+void
+tables_set_progress(tables_progress_fn fn, void *arg)
+{
+    pthread_mutex_lock(&lock);
+    progress_fn = fn;
+    progress_arg = arg;
+    pthread_mutex_unlock(&lock);
+}
+
+size_t
+tables_memory_bytes(void)
+{
+    return atomic_load(&memory_bytes);
+}
+
+void
+tables__log(int level, const char *table, const char *fmt, ...)
+{
+    tables_log_fn fn;
+    void *arg;
+    char msg[512];
+    va_list ap;
+
+    pthread_mutex_lock(&lock);
+    fn = log_fn;
+    arg = log_arg;
+    pthread_mutex_unlock(&lock);
+    if (fn == NULL) {
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    fn(arg, level, table, msg);
+}
+
+void
+tables__progress(const char *name, uint64_t done, uint64_t total)
+{
+    tables_progress_fn fn;
+    void *arg;
+
+    pthread_mutex_lock(&lock);
+    fn = progress_fn;
+    arg = progress_arg;
+    pthread_mutex_unlock(&lock);
+    if (fn != NULL) {
+        fn(arg, name, done, total);
+    }
+}
+
+/* Writes <dir>/<name>.pzt into buf. */
+static void
+table_path(const char *name, char *buf, size_t len)
+{
+    char dir[TABLES_PATH_MAX];
+
+    tables_dir(dir, sizeof(dir));
+    if (snprintf(buf, len, "%s/%s.pzt", dir, name) >= (int)len) {
+        buf[0] = '\0'; /* cannot happen: tables_set_dir leaves room */
+    }
+}
+
+/* Copies the string src into dst of len bytes, cut if needed. */
+static void
+copy_str(char *dst, size_t len, const char *src)
+{
+    size_t n = strlen(src);
+
+    if (n >= len) {
+        n = len - 1;
+    }
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+/* ------------------------------------------------------------------------ */
+/* Checksum */
+
+#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+#define FNV_PRIME  UINT64_C(0x100000001b3)
+
+uint64_t
+tables__checksum(const uint8_t *data, size_t n)
+{
+    /* Four independent lanes keep four multiplications in flight; each
+     * step x -> (x ^ w) * prime is a bijection (the prime is odd), so
+     * changing any one word always changes its lane's result. */
+    uint64_t lane[4] = { FNV_OFFSET, FNV_OFFSET ^ 1, FNV_OFFSET ^ 2,
+                         FNV_OFFSET ^ 3 };
+    uint64_t h = FNV_OFFSET;
+    size_t i = 0;
+
+    for (; i + 32 <= n; i += 32) {
+        for (int k = 0; k < 4; k++) {
+            uint64_t w;
+
+            memcpy(&w, data + i + 8 * (size_t)k, 8);
+            lane[k] = (lane[k] ^ w) * FNV_PRIME;
+        }
+    }
+    for (; i < n; i++) {
+        lane[0] = (lane[0] ^ data[i]) * FNV_PRIME;
+    }
+    for (int k = 0; k < 4; k++) {
+        h = (h ^ lane[k]) * FNV_PRIME;
+    }
+    return (h ^ n) * FNV_PRIME;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Files */
+
+static uint64_t
+header_sum(const file_header_t *h)
+{
+    return tables__checksum((const uint8_t *)h,
+                            offsetof(file_header_t, header_sum));
+}
+
+/* Checks a header read from a file of file_size bytes against r. Writes
+ * why on failure. */
+static bool
+header_ok(const file_header_t *h,
+          const table_recipe_t *r,
+          uint64_t file_size,
+          char *why,
+          size_t len)
+{
+    uint64_t want;
+
+    if (memcmp(h->magic, file_magic, sizeof(file_magic)) != 0) {
+        snprintf(why, len, "not a puzzled table file (bad magic)");
+        return false;
+    }
+    if (h->endian != ENDIAN_MARK) {
+        snprintf(why, len, "written on a machine of the other byte order");
+        return false;
+    }
+    if (h->version != TABLES_FORMAT_VERSION ||
+        h->header_bytes != sizeof(file_header_t)) {
+        snprintf(why, len, "format version %u, this build reads version %d",
+                 (unsigned)h->version, TABLES_FORMAT_VERSION);
+        return false;
+    }
+    if (header_sum(h) != h->header_sum) {
+        snprintf(why, len, "header checksum mismatch (corrupt header)");
+        return false;
+    }
+    if (memchr(h->name, '\0', sizeof(h->name)) == NULL ||
+        strcmp(h->name, r->name) != 0) {
+        snprintf(why, len, "the file holds a different table");
+        return false;
+    }
+    if (h->kind != (uint32_t)r->kind || h->entries != r->entries ||
+        (h->bits != 4 && h->bits != 8) ||
+        (r->kind == TABLES_KIND_PDB && h->bits != 8) ||
+        h->data_offset != DATA_OFFSET ||
+        h->data_bytes != tables__data_bytes(h->entries, (int)h->bits)) {
+        snprintf(why, len,
+                 "the header does not describe this table "
+                 "(entries, bits or layout differ)");
+        return false;
+    }
+    want = h->data_offset + h->data_bytes;
+    if (file_size != want) {
+        snprintf(why, len, "%s: %llu bytes, expected %llu",
+                 file_size < want ? "truncated" : "too long",
+                 (unsigned long long)file_size, (unsigned long long)want);
+        return false;
+    }
+    return true;
+}
+
+/*
+ * Maps the file at path as r's table. check_data: verify the entries'
+ * checksum. Returns PZ_OK with *out (owned), PZ_ENOT_FOUND when there is
+ * no file, PZ_EIO with why otherwise.
+ */
+static int
+map_file(const table_recipe_t *r,
+         const char *path,
+         bool check_data,
+         table_t **out,
+         char *why,
+         size_t len)
+{
+    file_header_t h;
+    struct stat st;
+    table_t *t;
+    void *map;
+    int fd;
+
+    *out = NULL;
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) {
+            snprintf(why, len, "no file at %s", path);
+            return PZ_ENOT_FOUND;
+        }
+        snprintf(why, len, "cannot open %s: %s", path, strerror(errno));
+        return PZ_EIO;
+    }
+    if (fstat(fd, &st) != 0) {
+        snprintf(why, len, "cannot stat %s: %s", path, strerror(errno));
+        close(fd);
+        return PZ_EIO;
+    }
+    if ((uint64_t)st.st_size < sizeof(h)) {
+        snprintf(why, len, "truncated: %lld bytes, less than a header",
+                 (long long)st.st_size);
+        close(fd);
+        return PZ_EIO;
+    }
+    if (pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h)) {
+        snprintf(why, len, "cannot read the header of %s", path);
+        close(fd);
+        return PZ_EIO;
+    }
+    if (!header_ok(&h, r, (uint64_t)st.st_size, why, len)) {
+        close(fd);
+        return PZ_EIO;
+    }
+    map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) {
+        snprintf(why, len, "cannot map %s: %s", path, strerror(errno));
+        return PZ_EIO;
+    }
+    if (check_data && tables__checksum((const uint8_t *)map + DATA_OFFSET,
+                                       (size_t)h.data_bytes) != h.checksum) {
+        snprintf(why, len, "data checksum mismatch (corrupt entries)");
+        munmap(map, (size_t)st.st_size);
+        return PZ_EIO;
+    }
+    t = calloc(1, sizeof(*t));
+    if (t == NULL) {
+        munmap(map, (size_t)st.st_size);
+        snprintf(why, len, "out of memory");
+        return PZ_ENOMEM;
+    }
+    snprintf(t->name, sizeof(t->name), "%s", r->name);
+    t->kind = r->kind;
+    t->bits = (int)h.bits;
+    t->max_value = (int)h.max_value;
+    t->entries = h.entries;
+    t->data = (const uint8_t *)map + DATA_OFFSET;
+    t->data_bytes = (size_t)h.data_bytes;
+    t->map = map;
+    t->map_len = (size_t)st.st_size;
+    *out = t;
+    return PZ_OK;
+}
+
+/* Writes all of buf to fd. */
+static bool
+write_all(int fd, const void *buf, size_t n)
+{
+    const uint8_t *p = buf;
+
+    while (n > 0) {
+        ssize_t w = write(fd, p, n > (size_t)1 << 30 ? (size_t)1 << 30 : n);
+
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return false;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* Creates dir and its parents (mode 0755). */
+static bool
+make_dirs(const char *dir)
+{
+    char buf[TABLES_PATH_MAX];
+    size_t n = strlen(dir);
+
+    if (n == 0 || n >= sizeof(buf)) {
+        return false;
+    }
+    memcpy(buf, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char c = buf[i];
+
+            buf[i] = '\0';
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+                return false;
+            }
+            buf[i] = c;
+        }
+    }
+    return true;
+}
+
+/* Saves h and data as path through a temporary file and a rename. */
+static int
+save_file(const char *path,
+          const file_header_t *h,
+          const uint8_t *data,
+          char *why,
+          size_t len)
+{
+    static const uint8_t zeros[DATA_OFFSET];
+    char dir[TABLES_PATH_MAX];
+    char tmp[TABLES_PATH_MAX + 64];
+    unsigned k;
+    int fd;
+
+    tables_dir(dir, sizeof(dir));
+    if (!make_dirs(dir)) {
+        snprintf(why, len, "cannot create the directory %s: %s", dir,
+                 strerror(errno));
+        return PZ_EIO;
+    }
+    pthread_mutex_lock(&lock);
+    k = tmp_counter++;
+    pthread_mutex_unlock(&lock);
+    snprintf(tmp, sizeof(tmp), "%s.%ld.%u.tmp", path, (long)getpid(), k);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(why, len, "cannot create %s: %s", tmp, strerror(errno));
+        return PZ_EIO;
+    }
+    if (!write_all(fd, h, sizeof(*h)) ||
+        !write_all(fd, zeros, DATA_OFFSET - sizeof(*h)) ||
+        !write_all(fd, data, (size_t)h->data_bytes) || fsync(fd) != 0) {
+        snprintf(why, len, "cannot write %s: %s", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        return PZ_EIO;
+    }
+    if (close(fd) != 0 || rename(tmp, path) != 0) {
+        int w = snprintf(why, len, "cannot rename %s to %s: %s", tmp, path,
+                         strerror(errno));
+
+        (void)w; /* a cut message is still a message */
+        unlink(tmp);
+        return PZ_EIO;
+    }
+    return PZ_OK;
+}
+
+/* Elapsed seconds since start_ns (CLOCK_MONOTONIC). */
+static double
+seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) +
+           (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/* Builds r's table, saves it and maps the saved file; when it cannot be
+ * saved, keeps the built copy in memory. */
+static int
+build_table(const table_recipe_t *r, table_t **out)
+{
+    table_recipe_t rr = *r;
+    file_header_t h;
+    struct timespec start;
+    char path[TABLES_PATH_MAX];
+    char why[TABLES_PATH_MAX + 256];
+    uint8_t *data = NULL;
+    size_t bytes = 0;
+    int max_value = 0;
+    table_t *t;
+    int rc;
+
+    *out = NULL;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        bytes = tables__data_bytes(rr.entries, rr.bits);
+        data = malloc(bytes > 0 ? bytes : 1);
+        if (data == NULL) {
+            tables__log(TABLES_LOG_ERROR, r->name,
+                        "out of memory building the table (%zu bytes)", bytes);
+            return PZ_ENOMEM;
+        }
+        rc = rr.build(&rr, data, &max_value);
+        if (rc == PZ_ERANGE && rr.bits == 4) {
+            /* A distance passed 14: store a byte per entry instead. */
+            free(data);
+            rr.bits = 8;
+            continue;
+        }
+        break;
+    }
+    if (rc != PZ_OK) {
+        free(data);
+        tables__log(TABLES_LOG_ERROR, r->name, "building failed: %s",
+                    pz_strerror(rc));
+        return rc;
+    }
+    memset(&h, 0, sizeof(h));
+    memcpy(h.magic, file_magic, sizeof(h.magic));
+    h.version = TABLES_FORMAT_VERSION;
+    h.header_bytes = sizeof(h);
+    h.endian = ENDIAN_MARK;
+    h.kind = (uint32_t)rr.kind;
+    h.bits = (uint32_t)rr.bits;
+    h.max_value = (uint32_t)max_value;
+    h.entries = rr.entries;
+    h.data_offset = DATA_OFFSET;
+    h.data_bytes = bytes;
+    h.checksum = tables__checksum(data, bytes);
+    snprintf(h.puzzle, sizeof(h.puzzle), "%s", rr.puzzle);
+    snprintf(h.name, sizeof(h.name), "%s", rr.name);
+    h.header_sum = header_sum(&h);
+    table_path(rr.name, path, sizeof(path));
+    rc = save_file(path, &h, data, why, sizeof(why));
+    if (rc == PZ_OK) {
+        rc = map_file(&rr, path, false, &t, why, sizeof(why));
+    }
+    if (rc == PZ_OK) {
+        free(data);
+        tables__log(TABLES_LOG_INFO, r->name,
+                    "built in %.2f s (%zu bytes, largest entry %d), saved "
+                    "to %s",
+                    seconds_since(&start), bytes, max_value, path);
+        *out = t;
+        return PZ_OK;
+    }
+    tables__log(TABLES_LOG_WARN, r->name,
+                "built in %.2f s but not saved (%s); kept in memory",
+                seconds_since(&start), why);
+    t = calloc(1, sizeof(*t));
+    if (t == NULL) {
+        free(data);
+        return PZ_ENOMEM;
+    }
+    snprintf(t->name, sizeof(t->name), "%s", rr.name);
+    t->kind = rr.kind;
+    t->bits = rr.bits;
+    t->max_value = max_value;
+    t->entries = rr.entries;
+    t->data = data;
+    t->data_bytes = bytes;
+    t->heap = data;
+    *out = t;
+    return PZ_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Cache */
+
+const table_t *
+tables__cached(const char *name)
+{
+    int n = atomic_load_explicit(&nslots, memory_order_acquire);
+
+    for (int i = 0; i < n; i++) {
+        if (strcmp(slots[i].name, name) == 0) {
+            return atomic_load_explicit(&slots[i].table, memory_order_acquire);
+        }
+    }
+    return NULL;
+}
+
+/* The slot for name, created if needed. Called with lock held. */
+static slot_t *
+find_slot(const char *name)
+{
+    int n = atomic_load(&nslots);
+
+    for (int i = 0; i < n; i++) {
+        if (strcmp(slots[i].name, name) == 0) {
+            return &slots[i];
+        }
+    }
+    if (n == CACHE_MAX) {
+        return NULL;
+    }
+    snprintf(slots[n].name, sizeof(slots[n].name), "%s", name);
+    atomic_store(&slots[n].table, NULL);
+    slots[n].building = false;
+    atomic_store_explicit(&nslots, n + 1, memory_order_release);
+    return &slots[n];
+}
+
+/* Loads (may_build: or builds) r's table into its slot. */
+static int
+get_table(const table_recipe_t *r,
+          bool may_build,
+          const table_t **out,
+          bool *built)
+{
+    const table_t *t = tables__cached(r->name);
+    char path[TABLES_PATH_MAX];
+    char why[TABLES_PATH_MAX + 256];
+    table_t *made = NULL;
+    slot_t *s;
+    int rc;
+
+    if (built != NULL) {
+        *built = false;
+    }
+    *out = NULL;
+    if (t != NULL) {
+        *out = t;
+        return PZ_OK;
+    }
+    pthread_mutex_lock(&lock);
+    s = find_slot(r->name);
+    if (s == NULL) {
+        pthread_mutex_unlock(&lock);
+        tables__log(TABLES_LOG_ERROR, r->name,
+                    "too many tables loaded (at most %d)", CACHE_MAX);
+        return PZ_ENOMEM;
+    }
+    while (s->building) {
+        pthread_cond_wait(&built_cond, &lock);
+    }
+    t = atomic_load(&s->table);
+    if (t != NULL) {
+        pthread_mutex_unlock(&lock);
+        *out = t;
+        return PZ_OK;
+    }
+    s->building = true;
+    pthread_mutex_unlock(&lock);
+
+    table_path(r->name, path, sizeof(path));
+    rc = map_file(r, path, true, &made, why, sizeof(why));
+    if (rc != PZ_OK && may_build) {
+        if (rc == PZ_ENOT_FOUND) {
+            tables__log(TABLES_LOG_INFO, r->name, "%s; building it", why);
+        } else {
+            tables__log(TABLES_LOG_WARN, r->name,
+                        "%s is unusable (%s); "
+                        "rebuilding it",
+                        path, why);
+        }
+        rc = build_table(r, &made);
+        if (rc == PZ_OK && built != NULL) {
+            *built = true;
+        }
+    } else if (rc == PZ_EIO) {
+        tables__log(TABLES_LOG_WARN, r->name, "%s is unusable (%s)", path, why);
+    }
+
+    pthread_mutex_lock(&lock);
+    if (made != NULL) {
+        atomic_fetch_add(&memory_bytes,
+                         made->map != NULL ? made->map_len : made->data_bytes);
+        atomic_store_explicit(&s->table, made, memory_order_release);
+    }
+    s->building = false;
+    pthread_cond_broadcast(&built_cond);
+    pthread_mutex_unlock(&lock);
+    *out = made;
+    return rc;
+}
+
+int
+tables__get(const table_recipe_t *r, const table_t **out, bool *built)
+{
+    return get_table(r, true, out, built);
+}
+
+int
+tables__load_only(const table_recipe_t *r, const table_t **out)
+{
+    return get_table(r, false, out, NULL);
+}
+
+bool
+tables__file_exists(const table_recipe_t *r)
+{
+    char path[TABLES_PATH_MAX];
+
+    table_path(r->name, path, sizeof(path));
+    return access(path, R_OK) == 0;
+}
+
+void
+tables_unload_all(void)
+{
+    int n;
+
+    tables__complete_forget();
+    pthread_mutex_lock(&lock);
+    n = atomic_load(&nslots);
+    for (int i = 0; i < n; i++) {
+        table_t *t = (table_t *)atomic_load(&slots[i].table);
+
+        if (t != NULL) {
+            if (t->map != NULL) {
+                munmap(t->map, t->map_len);
+            }
+            free(t->heap);
+            free(t);
+        }
+        atomic_store(&slots[i].table, NULL);
+        slots[i].name[0] = '\0';
+    }
+    atomic_store(&nslots, 0);
+    atomic_store(&memory_bytes, 0);
+    pthread_mutex_unlock(&lock);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Named tables */
+
+/* Adds the complete-table recipe of puzzle name (params) to out. */
+static void
+add_complete(const char *group,
+             const char *name,
+             int rows,
+             int cols,
+             int metric,
+             table_recipe_t *out,
+             int *n,
+             int max)
+{
+    pz_params_t prm = { rows, cols, metric };
+    pz_puzzle_t *p = NULL;
+
+    if (puzzle_create(name, &prm, &p, NULL) != PZ_OK) {
+        return;
+    }
+    if (*n < max && tables__complete_recipe(p, &out[*n]) == PZ_OK) {
+        snprintf(out[*n].group, sizeof(out[*n].group), "%s", group);
+        out[*n].startup = true;
+        (*n)++;
+    }
+    puzzle_destroy(p);
+}
+
+/* Adds the pattern databases of the default rows x cols goal. */
+static void
+add_pdbs(const char *group,
+         int rows,
+         int cols,
+         table_recipe_t *out,
+         int *n,
+         int max)
+{
+    int k;
+
+    if (*n >= max) {
+        return;
+    }
+    k = tables__pdb_recipes(rows, cols, rows * cols - 1, out + *n, max - *n);
+    for (int i = 0; i < k; i++) {
+        snprintf(out[*n + i].group, sizeof(out[*n + i].group), "%s", group);
+    }
+    *n += k > 0 ? k : 0;
+}
+
+#define RECIPES_MAX 16
+
+/* Every named table of this build, in list order. */
+static int
+named_recipes(table_recipe_t *out, int max)
+{
+    int n = 0;
+
+    add_complete("8-puzzle", "tiles", 3, 3, 0, out, &n, max);
+    add_complete("2x2x2", "2x2x2", 0, 0, PZ_METRIC_HTM, out, &n, max);
+    add_complete("2x2x2", "2x2x2", 0, 0, PZ_METRIC_QTM, out, &n, max);
+    add_complete("pyraminx", "pyraminx", 0, 0, 0, out, &n, max);
+    add_pdbs("15-puzzle", 4, 4, out, &n, max);
+    add_pdbs("24-puzzle", 5, 5, out, &n, max);
+    return n;
+}
+
+bool
+tables_name_matches(const char *name, const char *group, const char *table)
+{
+    return strcasecmp(name, group) == 0 || strcasecmp(name, table) == 0;
+}
+
+int
+tables_list(tables_info_t *out, int max)
+{
+    table_recipe_t r[RECIPES_MAX];
+    int n = named_recipes(r, RECIPES_MAX);
+
+    for (int i = 0; i < n && i < max; i++) {
+        tables_info_t *o = &out[i];
+        file_header_t h;
+        struct stat st;
+        char why[256];
+        int fd;
+
+        memset(o, 0, sizeof(*o));
+        copy_str(o->name, sizeof(o->name), r[i].name);
+        copy_str(o->group, sizeof(o->group), r[i].group);
+        copy_str(o->puzzle, sizeof(o->puzzle), r[i].puzzle);
+        o->entries = r[i].entries;
+        o->bytes = DATA_OFFSET + tables__data_bytes(r[i].entries, r[i].bits);
+        o->startup = r[i].startup;
+        o->loaded = tables__cached(r[i].name) != NULL;
+        table_path(r[i].name, o->path, sizeof(o->path));
+        fd = open(o->path, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            if (fstat(fd, &st) == 0 && (uint64_t)st.st_size >= sizeof(h) &&
+                pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
+                header_ok(&h, &r[i], (uint64_t)st.st_size, why, sizeof(why))) {
+                o->built = true;
+                o->bytes = (uint64_t)st.st_size;
+            }
+            close(fd);
+        }
+    }
+    return n;
+}
+
+/* The recipe of table name into *r; false when unknown. */
+static bool
+find_named(const char *name, table_recipe_t *r)
+{
+    table_recipe_t all[RECIPES_MAX];
+    int n = named_recipes(all, RECIPES_MAX);
+
+    for (int i = 0; i < n; i++) {
+        if (strcasecmp(all[i].name, name) == 0) {
+            *r = all[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+int
+tables_ensure(const char *name, bool *built_out)
+{
+    table_recipe_t r;
+    const table_t *t;
+
+    if (built_out != NULL) {
+        *built_out = false;
+    }
+    if (!find_named(name, &r)) {
+        return PZ_ENOT_FOUND;
+    }
+    return tables__get(&r, &t, built_out);
+}
+
+int
+tables_load_existing(const char *name)
+{
+    table_recipe_t r;
+    const table_t *t;
+
+    if (!find_named(name, &r)) {
+        return PZ_ENOT_FOUND;
+    }
+    return tables__load_only(&r, &t);
+}
+
+int
+tables_verify(const char *name, char *why, size_t len)
+{
+    table_recipe_t r;
+    char path[TABLES_PATH_MAX];
+    table_t *t = NULL;
+    int rc;
+
+    if (len > 0) {
+        why[0] = '\0';
+    }
+    if (!find_named(name, &r)) {
+        snprintf(why, len, "unknown table");
+        return PZ_ENOT_FOUND;
+    }
+    table_path(r.name, path, sizeof(path));
+    rc = map_file(&r, path, true, &t, why, len);
+    if (t != NULL) {
+        munmap(t->map, t->map_len);
+        free(t);
+    }
+    return rc;
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/* tables.h - shared read-only tables: directory, cache, files, heuristics. */
+#ifndef PZ_SOLVER_TABLES_H
+#define PZ_SOLVER_TABLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "budget.h"
+#include "heuristic.h"
+#include "puzzle.h"
+
+/*
+ * Tables are large arrays the program computes itself (complete distance
+ * tables, pattern databases). Each is saved as one file in the table
+ * directory, <dir>/<name>.pzt, with a header (magic, format version,
+ * puzzle, table name, entry count, checksum), and memory-mapped read-only
+ * when loaded. A process-wide cache holds every loaded table until exit;
+ * a table is immutable once loaded, so any number of threads read it
+ * without locks. A missing, truncated or corrupt file is rebuilt (the log
+ * hook says why), written under a temporary name and renamed into place,
+ * so concurrent builders never leave a half-written file. Table memory is
+ * shared by all jobs and never charged to a job's budget; it is reported
+ * by tables_memory_bytes.
+ */
+
+/* File format version written in every header. */
+#define TABLES_FORMAT_VERSION 1
+
+/* Longest table name, including the NUL. */
+#define TABLES_NAME_MAX 64
+
+/* Longest path tables_path writes, including the NUL. */
+#define TABLES_PATH_MAX 4096
+
+/* Severity of a log hook message. */
+typedef enum tables_level {
+    TABLES_LOG_ERROR = 0,
+    TABLES_LOG_WARN,
+    TABLES_LOG_INFO,
+} tables_level_t;
+
+/* Receives what the module would log: a table name and one sentence. */
+typedef void (*tables_log_fn)(void *arg,
+                              int level,
+                              const char *table,
+                              const char *msg);
+
+/* Receives build progress: done out of total work units, at most a few
+ * hundred calls per build. */
+typedef void (*tables_progress_fn)(void *arg,
+                                   const char *table,
+                                   uint64_t done,
+                                   uint64_t total);
+
+/*
+ * Sets the table directory (copied; created on the first write). NULL
+ * restores the default: $PUZZLED_TABLES, else $XDG_CACHE_HOME/puzzled,
+ * else $HOME/.cache/puzzled, else ./puzzled-tables. Tables already loaded
+ * stay loaded. Returns PZ_OK or PZ_EINVAL (path too long). Thread: any.
+ */
+int tables_set_dir(const char *dir);
+
+/* Copies the table directory in use into buf (len bytes). Returns its
+ * length or PZ_EINVAL when buf is too small. Thread: any. */
+int tables_dir(char *buf, size_t len);
+
+/* Installs the log hook (NULL: silent). Thread: any; set it before tables
+ * are used. */
+void tables_set_log(tables_log_fn fn, void *arg);
+
+/* Installs the build progress hook (NULL: none). Thread: any. */
+void tables_set_progress(tables_progress_fn fn, void *arg);
+
+/* Bytes of every table loaded in this process (mapped or built in
+ * memory). Thread: any. */
+size_t tables_memory_bytes(void);
+
+/* Unloads every table and empties the cache. Only when no other thread
+ * can be using a table: tests, or the end of a process. Thread: any. */
+void tables_unload_all(void);
+
+/* --- Named tables (the CLI's `puzzled tables` and the daemon) --- */
+
+/* One table file as `puzzled tables list` shows it. */
+typedef struct tables_info {
+    char name[TABLES_NAME_MAX]; /* "2x2x2-htm", "tiles-4x4-pdb8-00ff-z8" */
+    char group[32];             /* "2x2x2", "15-puzzle", ... */
+    char puzzle[32];            /* puzzle description, "2x2x2 htm" */
+    uint64_t entries;           /* table entries */
+    uint64_t bytes;             /* file size when built */
+    bool built;                 /* the file exists with a valid header */
+    bool loaded;                /* mapped in this process */
+    bool startup;               /* loaded by the daemon at startup */
+    char path[TABLES_PATH_MAX]; /* where the file is or would be */
+} tables_info_t;
+
+/*
+ * Describes every table this build knows by name, in a stable order (the
+ * groups "8-puzzle", "2x2x2", "pyraminx", "15-puzzle", "24-puzzle").
+ * Writes at most max entries to out (out may be NULL when max is 0) and
+ * returns the total count. Tables of puzzles this build cannot instantiate
+ * are left out. Thread: any.
+ */
+int tables_list(tables_info_t *out, int max);
+
+/* True when name is a group ("2x2x2") or a table ("2x2x2-htm") that
+ * selects the table called table. Thread: any. */
+bool
+tables_name_matches(const char *name, const char *group, const char *table);
+
+/*
+ * Makes the named table (a name from tables_list) available: loads it,
+ * or builds and saves it when its file is missing or bad. *built_out (may
+ * be NULL) is set when it had to be built. Returns PZ_OK, PZ_ENOT_FOUND
+ * for an unknown name, PZ_ENOMEM, or PZ_EIO when a built table could not
+ * be kept. Thread: any.
+ */
+int tables_ensure(const char *name, bool *built_out);
+
+/*
+ * Loads the named table only if its file is present and sound (never
+ * builds). Returns PZ_OK, PZ_ENOT_FOUND (unknown name or no file) or the
+ * reason it was rejected (PZ_EIO). Thread: any.
+ */
+int tables_load_existing(const char *name);
+
+/*
+ * Checks the file of the named table: header and checksum. Returns PZ_OK,
+ * PZ_ENOT_FOUND when there is no file, or PZ_EIO with why (a sentence) in
+ * why[len] when it is truncated or corrupt. Thread: any.
+ */
+int tables_verify(const char *name, char *why, size_t len);
+
+/* --- Complete distance tables (the table engine, "exact", "stats") --- */
+
+/*
+ * True when p has a complete table that can serve goal (NULL: the
+ * default goal) from the shared cache: p ranks its states, the rank space
+ * is small enough, and goal is the default goal or relabels to it. Does
+ * not load anything. Thread: any.
+ */
+bool tables_complete_shared(const pz_puzzle_t *p, const pz_state_t *goal);
+
+/* True when p has rank ops and a small enough rank space for a complete
+ * table (for any goal, shared or private). Thread: any. */
+bool tables_complete_possible(const pz_puzzle_t *p);
+
+/*
+ * Distances of every rank of p from its default goal: counts[d] for d in
+ * 0..max (ranks never reached are not counted). Loads or builds the
+ * table. Writes at most ncounts values and returns the number of depths
+ * (max + 1), or PZ_EUNSUPPORTED / PZ_ENOMEM / PZ_EIO. Thread: any.
+ */
+int tables_complete_counts(const pz_puzzle_t *p, uint64_t *counts, int ncounts);
+
+/*
+ * An exact distance oracle for one puzzle and goal: the shared table
+ * (relabelling the goal away when needed) or, when the goal cannot use
+ * it, a private table built for that goal. Plain value; init/cleanup.
+ */
+typedef struct tables_dist {
+    const pz_puzzle_t *puzzle; /* borrowed */
+    const void *table;         /* shared table, or NULL */
+    uint8_t *own;              /* private entries, or NULL */
+    size_t own_bytes;          /* size of own */
+    bool own_charged;          /* own came from the budget */
+    int bits;                  /* bits per entry: 4 or 8 */
+    bool relabel;              /* states pass through ops->relabel */
+    bool partial;              /* the rank ignores part of the state */
+    pz_state_t goal;           /* the goal given to init */
+    pz_state_t target;         /* the goal in the table's terms */
+} tables_dist_t;
+
+/*
+ * Prepares td for distances of p's states to goal. A private table, when
+ * one is needed, is drawn from budget (may be NULL: uncharged). Returns
+ * PZ_OK, PZ_EUNSUPPORTED (no complete table for p), PZ_ENOMEM (also when
+ * the budget refuses) or PZ_EIO. Thread: any.
+ */
+int tables_dist_init(tables_dist_t *td,
+                     const pz_puzzle_t *p,
+                     const pz_state_t *goal,
+                     pz_budget_t *budget);
+
+/* Returns td's private memory to budget; td may be zeroed. */
+void tables_dist_cleanup(tables_dist_t *td, pz_budget_t *budget);
+
+/*
+ * Writes to moves an optimal move sequence from s to td's goal and
+ * returns its length, or PZ_EINTERNAL when the table is inconsistent with
+ * the puzzle. *probes (may be NULL) gets the number of states looked at.
+ * moves must hold PZ_SOLUTION_MAX entries. Thread: any.
+ */
+int tables_dist_solve(const tables_dist_t *td,
+                      const pz_state_t *s,
+                      uint8_t *moves,
+                      uint64_t *probes);
+
+/* The table's distance of the rank of s (s in the caller's terms; for a
+ * partial rank it ignores the unranked parts). Thread: any. */
+int tables_dist_lookup(const tables_dist_t *td, const pz_state_t *s);
+
+/* "exact": the true distance from a complete table; for puzzles whose
+ * rank is partial, the table distance plus the moves that finish the
+ * unranked parts. Listed by puzzles with rank ops. */
+extern const heuristic_ops_t tables_heuristic_exact;
+
+/* --- Pattern databases for sliding tiles --- */
+
+/* "pdb": additive disjoint pattern databases for tiles (4x4: 7-8, 5x5:
+ * 6-6-6-6, boards of up to 12 cells: two halves), each partition with
+ * its reflection about the main diagonal on square boards, the larger
+ * sum winning. Listed by tiles. */
+extern const heuristic_ops_t tables_heuristic_pdb;
+
+/* True when every table the "pdb" heuristic needs for p and goal (NULL:
+ * default) is loaded or has a file, so using it costs no build. Thread:
+ * any. */
+bool tables_pdb_ready(const pz_puzzle_t *p, const pz_state_t *goal);
+
+/* True when "pdb" supports p's board size. Thread: any. */
+bool tables_pdb_supported(const pz_puzzle_t *p);
+
+#endif

@@ -1,0 +1,1239 @@
+/* SPDX-License-Identifier: MIT */
+/* test_tables.c - table files, complete tables, the table engine, "exact"
+ * and the tiles pattern databases (small boards only). */
+
+/*
+ * Golden facts: the depth distributions of /work/shared/reference/
+ * depths.md (copied below), and breadth-first searches written here,
+ * independently of solver/tables/: a BFS over the 8-puzzle with its own
+ * Lehmer-code index, and a 0-1 BFS over each pattern of the 3x3 board
+ * (pattern tiles and the blank; moving a pattern tile costs 1, any other
+ * tile 0). Bidirectional BFS gives the optimal lengths of random 2x2x2
+ * and pyraminx states. Every test uses a temporary table directory: one
+ * shared by the tests that only read tables (made in main), and a fresh
+ * one for each test that damages files.
+ */
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "engine.h"
+#include "solve.h"
+#include "tables/tables.h"
+
+/* --- published depth counts (depths.md) --------------------------------- */
+
+static const uint64_t ref_8puzzle[] = {
+    1,     2,     4,     8,     16,    20,   39,   62,   116,   152,   286,
+    396,   748,   1024,  1893,  2512,  4485, 5638, 9529, 10878, 16993, 17110,
+    23952, 20224, 24047, 15578, 14560, 6274, 3910, 760,  221,   2,
+};
+static const uint64_t ref_cube2_htm[] = {
+    1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644,
+};
+static const uint64_t ref_cube2_qtm[] = {
+    1,      6,      27,     120,     534,    2256,  8969, 33058,
+    114149, 360508, 930588, 1350852, 782536, 90280, 276,
+};
+static const uint64_t ref_pyraminx_tipless[] = {
+    1, 8, 48, 288, 1728, 9896, 51808, 220111, 480467, 166276, 2457, 32,
+};
+
+#define NREF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* --- temporary directories ---------------------------------------------- */
+
+static char shared_dir[64];
+
+/* Removes every file in dir, then dir. */
+static void
+remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[512];
+
+    if (d == NULL) {
+        return;
+    }
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+/* Makes a fresh directory and points the tables at it. */
+static void
+use_fresh_dir(char *buf, size_t len)
+{
+    snprintf(buf, len, "/tmp/pz-tables-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(buf));
+    ck_assert_int_eq(tables_set_dir(buf), PZ_OK);
+}
+
+/* Number of files in dir whose name ends with suffix. */
+static int
+count_files(const char *dir, const char *suffix)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    size_t ls = strlen(suffix);
+    int n = 0;
+
+    ck_assert_ptr_nonnull(d);
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name);
+
+        n += l >= ls && strcmp(e->d_name + l - ls, suffix) == 0;
+    }
+    closedir(d);
+    return n;
+}
+
+static void
+table_path(const char *dir, const char *name, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s.pzt", dir, name);
+}
+
+/* --- helpers ------------------------------------------------------------ */
+
+static pz_puzzle_t *
+make(const char *name, int rows, int cols, int metric)
+{
+    pz_params_t prm = { rows, cols, metric };
+    pz_puzzle_t *p = NULL;
+    pz_diag_t d;
+
+    pz_diag_clear(&d);
+    ck_assert_msg(puzzle_create(name, &prm, &p, &d) == PZ_OK, "%s: %s", name,
+                  d.detail);
+    return p;
+}
+
+static void
+check_counts(pz_puzzle_t *p, const uint64_t *ref, int nref)
+{
+    uint64_t counts[64];
+    int n = tables_complete_counts(p, counts, 64);
+    int bad = 0;
+
+    ck_assert_int_eq(n, nref);
+    for (int i = 0; i < n; i++) {
+        if (counts[i] != ref[i]) {
+            fprintf(stderr, "depth %d: %llu, published %llu\n", i,
+                    (unsigned long long)counts[i], (unsigned long long)ref[i]);
+            bad++;
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+}
+
+/* Solves start -> goal with engine/heuristic; fills *sol. */
+static int
+run(const pz_puzzle_t *p,
+    const pz_state_t *start,
+    const pz_state_t *goal,
+    const char *engine,
+    const char *heuristic,
+    size_t memory,
+    pz_solution_t *sol)
+{
+    solve_spec_t spec = { 0 };
+    solve_run_t r;
+
+    spec.puzzle = p;
+    spec.start = *start;
+    spec.goal = *goal;
+    spec.threads = 1;
+    spec.limits.memory_bytes = memory;
+    spec.limits.time_ms = 60000;
+    solve_run_init(&r, engine_find(engine), heuristic, 1.0);
+    solve_execute(&spec, &r, NULL);
+    *sol = r.solution;
+    return r.rc;
+}
+
+/* The table engine and bidirectional BFS agree on n random states of p
+ * (random goals too when custom_goal); the table's answers are replayed
+ * by engine_run and flagged optimal. */
+static void
+check_table_engine(pz_puzzle_t *p, int n, bool custom_goal, uint64_t seed)
+{
+    pz_rng_t rng;
+    int bad = 0;
+
+    pz_rng_seed(&rng, seed);
+    for (int i = 0; i < n; i++) {
+        pz_state_t start;
+        pz_state_t goal;
+        pz_solution_t a;
+        pz_solution_t b;
+
+        ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &start),
+                         PZ_OK);
+        if (custom_goal) {
+            ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &goal),
+                             PZ_OK);
+        } else {
+            puzzle_goal(p, &goal);
+        }
+        if (puzzle_check_pair(p, &start, &goal, NULL) != PZ_OK) {
+            i--;
+            continue;
+        }
+        ck_assert_int_eq(run(p, &start, &goal, "table", "none", 64u << 20, &a),
+                         PZ_OK);
+        ck_assert_int_eq(run(p, &start, &goal, "bibfs", "none", 1u << 30, &b),
+                         PZ_OK);
+        ck_assert_int_eq(b.status, PZ_STATUS_SOLVED);
+        if (a.status != PZ_STATUS_SOLVED || !a.optimal ||
+            a.length != b.length) {
+            fprintf(stderr, "state %d: table %s length %d, bibfs %d\n", i,
+                    pz_status_name(a.status), a.length, b.length);
+            bad++;
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+}
+
+/* --- an independent BFS over the 3x3 board ------------------------------ */
+
+#define N9       9
+#define FACT9    362880
+#define UNSEEN8  0xFF
+#define PAT_SIZE 4
+
+/* Lehmer code of a permutation of 0..8 (written apart from tiles.c). */
+static int
+lehmer9(const uint8_t *b)
+{
+    int idx = 0;
+
+    for (int i = 0; i < N9; i++) {
+        int smaller = 0;
+
+        for (int j = i + 1; j < N9; j++) {
+            smaller += b[j] < b[i];
+        }
+        idx = idx * (N9 - i) + smaller;
+    }
+    return idx;
+}
+
+static void
+unlehmer9(int idx, uint8_t *b)
+{
+    int digit[N9];
+    bool used[N9] = { false };
+
+    for (int i = N9 - 1; i >= 0; i--) {
+        digit[i] = idx % (N9 - i);
+        idx /= N9 - i;
+    }
+    for (int i = 0; i < N9; i++) {
+        int v = 0;
+
+        for (int k = digit[i];; v++) {
+            if (used[v]) {
+                continue;
+            }
+            if (k-- == 0) {
+                break;
+            }
+        }
+        used[v] = true;
+        b[i] = (uint8_t)v;
+    }
+}
+
+/* Cells next to c on the 3x3 board: -1 for none. */
+static void
+neighbours9(int c, int out[4])
+{
+    out[0] = c >= 3 ? c - 3 : -1;
+    out[1] = c < 6 ? c + 3 : -1;
+    out[2] = c % 3 > 0 ? c - 1 : -1;
+    out[3] = c % 3 < 2 ? c + 1 : -1;
+}
+
+/* BFS distances (by lehmer9) of every 8-puzzle board from goal. */
+static uint8_t *
+bfs9(const uint8_t *goal)
+{
+    uint8_t *dist = malloc(FACT9);
+    int *queue = malloc(sizeof(int) * FACT9);
+    int head = 0;
+    int tail = 0;
+
+    ck_assert_ptr_nonnull(dist);
+    ck_assert_ptr_nonnull(queue);
+    memset(dist, UNSEEN8, FACT9);
+    dist[lehmer9(goal)] = 0;
+    queue[tail++] = lehmer9(goal);
+    while (head < tail) {
+        int cur = queue[head++];
+        uint8_t b[N9];
+        int z = 0;
+        int nb[4];
+
+        unlehmer9(cur, b);
+        while (b[z] != 0) {
+            z++;
+        }
+        neighbours9(z, nb);
+        for (int k = 0; k < 4; k++) {
+            int idx;
+
+            if (nb[k] < 0) {
+                continue;
+            }
+            b[z] = b[nb[k]];
+            b[nb[k]] = 0;
+            idx = lehmer9(b);
+            if (dist[idx] == UNSEEN8) {
+                dist[idx] = (uint8_t)(dist[cur] + 1);
+                queue[tail++] = idx;
+            }
+            b[nb[k]] = b[z];
+            b[z] = 0;
+        }
+    }
+    free(queue);
+    return dist;
+}
+
+/* Index of (positions of PAT_SIZE tiles, blank cell) in base 9. */
+static int
+pat_index(const int *pos, int blank)
+{
+    int idx = blank;
+
+    for (int j = 0; j < PAT_SIZE; j++) {
+        idx = idx * N9 + pos[j];
+    }
+    return idx;
+}
+
+#define PAT_STATES (N9 * N9 * N9 * N9 * N9)
+#define PAT_PLACES (N9 * N9 * N9 * N9)
+
+/*
+ * Pattern distances for the tiles tiles[0..4) of the 3x3 board with goal
+ * cells home[] and the blank's goal cell zg: a 0-1 BFS over (tile cells,
+ * blank cell) where the blank swaps with a neighbour at cost 1 if it holds
+ * a pattern tile and 0 otherwise; out[placement] is the least distance
+ * over the blank cells (placement in base 9 without the blank).
+ */
+static void
+pattern_bfs(const int *home, int zg, uint8_t *out)
+{
+    uint8_t *dist = malloc(PAT_STATES);
+    int *dq = malloc(sizeof(int) * 2 * PAT_STATES);
+    int head = PAT_STATES;
+    int tail = PAT_STATES;
+
+    ck_assert_ptr_nonnull(dist);
+    ck_assert_ptr_nonnull(dq);
+    memset(dist, UNSEEN8, PAT_STATES);
+    memset(out, UNSEEN8, PAT_PLACES);
+    dist[pat_index(home, zg)] = 0;
+    dq[tail++] = pat_index(home, zg);
+    while (head < tail) {
+        int cur = dq[head++];
+        int pos[PAT_SIZE];
+        int v = cur;
+        int blank;
+        int nb[4];
+
+        for (int j = PAT_SIZE - 1; j >= 0; j--) {
+            pos[j] = v % N9;
+            v /= N9;
+        }
+        blank = v;
+        neighbours9(blank, nb);
+        for (int k = 0; k < 4; k++) {
+            int q = nb[k];
+            int moved = -1;
+            int cost;
+            int idx;
+
+            if (q < 0) {
+                continue;
+            }
+            for (int j = 0; j < PAT_SIZE; j++) {
+                if (pos[j] == q) {
+                    moved = j;
+                }
+            }
+            cost = moved >= 0;
+            if (moved >= 0) {
+                pos[moved] = blank;
+            }
+            idx = pat_index(pos, q);
+            if (moved >= 0) {
+                pos[moved] = q;
+            }
+            if (dist[idx] == UNSEEN8 || dist[idx] > dist[cur] + cost) {
+                dist[idx] = (uint8_t)(dist[cur] + cost);
+                if (cost == 0) {
+                    dq[--head] = idx;
+                } else {
+                    dq[tail++] = idx;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < PAT_STATES; i++) {
+        int place = i % PAT_PLACES;
+
+        if (dist[i] < out[place]) {
+            out[place] = dist[i];
+        }
+    }
+    free(dist);
+    free(dq);
+}
+
+/* Placement (base 9) of the tiles tiles[] on board b. */
+static int
+placement(const uint8_t *b, const int *tiles)
+{
+    int pos[PAT_SIZE];
+
+    for (int j = 0; j < PAT_SIZE; j++) {
+        for (int c = 0; c < N9; c++) {
+            if (b[c] == tiles[j]) {
+                pos[j] = c;
+            }
+        }
+    }
+    return pat_index(pos, 0) % PAT_PLACES;
+}
+
+static void
+board_to_state(const uint8_t *b, pz_state_t *s)
+{
+    state_clear(s);
+    for (int i = 0; i < N9; i++) {
+        s->b[i] = b[i];
+        if (b[i] == 0) {
+            s->b[N9] = (uint8_t)i;
+        }
+    }
+}
+
+/* --- complete tables: distributions ------------------------------------- */
+
+START_TEST(test_tables_complete_counts_8puzzle_matches_depths)
+{
+    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+
+    check_counts(p, ref_8puzzle, NREF(ref_8puzzle));
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_complete_counts_2x2x2_htm_matches_depths)
+{
+    pz_puzzle_t *p = make("2x2x2", 0, 0, PZ_METRIC_HTM);
+
+    check_counts(p, ref_cube2_htm, NREF(ref_cube2_htm));
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_complete_counts_2x2x2_qtm_matches_depths)
+{
+    pz_puzzle_t *p = make("2x2x2", 0, 0, PZ_METRIC_QTM);
+
+    check_counts(p, ref_cube2_qtm, NREF(ref_cube2_qtm));
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_complete_counts_pyraminx_tipless_matches_depths)
+{
+    pz_puzzle_t *p = make("pyraminx", 0, 0, 0);
+
+    check_counts(p, ref_pyraminx_tipless, NREF(ref_pyraminx_tipless));
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_complete_counts_4x4_unsupported)
+{
+    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    uint64_t counts[8];
+
+    ck_assert(!tables_complete_possible(p));
+    ck_assert_int_eq(tables_complete_counts(p, counts, 8), PZ_EUNSUPPORTED);
+    puzzle_destroy(p);
+}
+END_TEST
+
+/* --- the table engine --------------------------------------------------- */
+
+START_TEST(test_tables_engine_table_matches_bibfs_2x2x2_htm)
+{
+    pz_puzzle_t *p = make("2x2x2", 0, 0, PZ_METRIC_HTM);
+
+    check_table_engine(p, 25, false, 11);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_engine_table_matches_bibfs_2x2x2_qtm)
+{
+    pz_puzzle_t *p = make("2x2x2", 0, 0, PZ_METRIC_QTM);
+
+    check_table_engine(p, 25, false, 12);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_engine_table_matches_bibfs_8puzzle)
+{
+    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+
+    check_table_engine(p, 25, false, 13);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_engine_table_matches_bibfs_pyraminx_with_tips)
+{
+    pz_puzzle_t *p = make("pyraminx", 0, 0, 0);
+
+    check_table_engine(p, 25, false, 14);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_engine_table_custom_goal_2x2x2_relabelled)
+{
+    pz_puzzle_t *p = make("2x2x2", 0, 0, PZ_METRIC_HTM);
+    pz_rng_t rng;
+    pz_state_t goal;
+
+    /* Any goal of the 2x2x2 relabels to the solved cube: shared table. */
+    pz_rng_seed(&rng, 5);
+    p->ops->random_state(p, pz_rng_next, &rng, &goal);
+    ck_assert(tables_complete_shared(p, &goal));
+    check_table_engine(p, 20, true, 15);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_engine_table_custom_goal_8puzzle_private_table)
+{
+    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+    static const int blank_first[N9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+    pz_input_t in = { .ints = blank_first, .nints = N9, .ndims = 1 };
+    pz_state_t goal;
+
+    /* The blank's goal cell differs: a private table, from the budget. */
+    ck_assert_int_eq(puzzle_parse_state(p, &in, &goal, NULL), PZ_OK);
+    ck_assert(!tables_complete_shared(p, &goal));
+    check_table_engine(p, 6, true, 16);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_engine_table_private_table_over_budget_is_memory_limit)
+{
+    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+    static const int blank_first[N9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+    static const int start_ints[N9] = { 1, 0, 2, 3, 4, 5, 6, 7, 8 };
+    pz_input_t in = { .ints = blank_first, .nints = N9, .ndims = 1 };
+    pz_state_t goal;
+    pz_state_t start;
+    pz_solution_t sol;
+
+    ck_assert_int_eq(puzzle_parse_state(p, &in, &goal, NULL), PZ_OK);
+    in.ints = start_ints;
+    ck_assert_int_eq(puzzle_parse_state(p, &in, &start, NULL), PZ_OK);
+    ck_assert_int_eq(run(p, &start, &goal, "table", "none", 4096, &sol), PZ_OK);
+    ck_assert_int_eq(sol.status, PZ_STATUS_MEMORY_LIMIT);
+    ck_assert_int_eq(run(p, &start, &goal, "table", "none", 1u << 20, &sol),
+                     PZ_OK);
+    ck_assert_int_eq(sol.status, PZ_STATUS_SOLVED);
+    ck_assert_int_eq(sol.length, 1);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_engine_table_unsupported_puzzle_fails)
+{
+    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    pz_state_t goal;
+    pz_state_t start;
+    pz_solution_t sol;
+
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(puzzle_parse_scramble(p, "R", &start, NULL), PZ_OK);
+    ck_assert_int_eq(run(p, &start, &goal, "table", "none", 1u << 20, &sol),
+                     PZ_EUNSUPPORTED);
+    ck_assert_int_eq(sol.status, PZ_STATUS_FAILED);
+    puzzle_destroy(p);
+}
+END_TEST
+
+/* --- "exact" ------------------------------------------------------------ */
+
+START_TEST(test_tables_exact_equals_bfs_on_every_8puzzle_board)
+{
+    static const uint8_t goal9[N9] = { 1, 2, 3, 4, 5, 6, 7, 8, 0 };
+    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+    uint8_t *dist = bfs9(goal9);
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    long n = 0;
+    long bad = 0;
+
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(heuristic_create(p, "exact", &goal, &h, NULL), PZ_OK);
+    for (int i = 0; i < FACT9; i++) {
+        uint8_t b[N9];
+        pz_state_t s;
+
+        if (dist[i] == UNSEEN8) {
+            continue;
+        }
+        unlehmer9(i, b);
+        board_to_state(b, &s);
+        bad += heuristic_eval(h, &s) != dist[i];
+        n++;
+    }
+    ck_assert_int_eq(n, FACT9 / 2);
+    ck_assert_int_eq(bad, 0);
+    heuristic_destroy(h);
+    free(dist);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_exact_equals_bfs_for_a_blank_first_goal)
+{
+    static const uint8_t goal9[N9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+    uint8_t *dist = bfs9(goal9);
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    long bad = 0;
+
+    board_to_state(goal9, &goal);
+    ck_assert_int_eq(heuristic_create(p, "exact", &goal, &h, NULL), PZ_OK);
+    for (int i = 0; i < FACT9; i += 7) {
+        uint8_t b[N9];
+        pz_state_t s;
+
+        if (dist[i] == UNSEEN8) {
+            continue;
+        }
+        unlehmer9(i, b);
+        board_to_state(b, &s);
+        bad += heuristic_eval(h, &s) != dist[i];
+    }
+    ck_assert_int_eq(bad, 0);
+    heuristic_destroy(h);
+    free(dist);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_exact_equals_bibfs_on_pyraminx_with_tips)
+{
+    pz_puzzle_t *p = make("pyraminx", 0, 0, 0);
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    pz_rng_t rng;
+    int bad = 0;
+
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(heuristic_create(p, "exact", &goal, &h, NULL) == PZ_OK ||
+                         heuristic_find(p, "exact") == NULL,
+                     1);
+    if (h == NULL) {
+        /* The pyraminx module does not list "exact" (yet): check the
+         * oracle directly. */
+        tables_dist_t td;
+        uint8_t moves[PZ_SOLUTION_MAX];
+
+        ck_assert_int_eq(tables_dist_init(&td, p, &goal, NULL), PZ_OK);
+        pz_rng_seed(&rng, 21);
+        for (int i = 0; i < 15; i++) {
+            pz_state_t s;
+            pz_solution_t b;
+
+            p->ops->random_state(p, pz_rng_next, &rng, &s);
+            run(p, &s, &goal, "bibfs", "none", 1u << 30, &b);
+            bad += tables_dist_solve(&td, &s, moves, NULL) != b.length;
+        }
+        tables_dist_cleanup(&td, NULL);
+    } else {
+        pz_rng_seed(&rng, 21);
+        for (int i = 0; i < 15; i++) {
+            pz_state_t s;
+            pz_solution_t b;
+
+            p->ops->random_state(p, pz_rng_next, &rng, &s);
+            run(p, &s, &goal, "bibfs", "none", 1u << 30, &b);
+            bad += heuristic_eval(h, &s) != b.length;
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_exact_on_15puzzle_is_refused)
+{
+    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(heuristic_create(p, "exact", &goal, &h, NULL),
+                     PZ_EUNSUPPORTED);
+    ck_assert_ptr_null(h);
+    puzzle_destroy(p);
+}
+END_TEST
+
+/* --- pattern databases on the 3x3 board --------------------------------- */
+
+/* The documented partition of the 3x3 board with the blank's goal in the
+ * last cell: the non-blank cells in reading order, halved (tiles 1-4 and
+ * 5-8), and its reflection about the main diagonal (tiles homed on cells
+ * 0 1 3 6, i.e. 1 2 4 7, and the others 3 5 6 8). */
+static const int part_tiles[4][PAT_SIZE] = {
+    { 1, 2, 3, 4 },
+    { 5, 6, 7, 8 },
+    { 1, 2, 4, 7 },
+    { 3, 5, 6, 8 },
+};
+
+START_TEST(test_tables_pdb_equals_pattern_bfs_on_3x3)
+{
+    static const uint8_t goal9[N9] = { 1, 2, 3, 4, 5, 6, 7, 8, 0 };
+    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+    uint8_t *dist = bfs9(goal9);
+    uint8_t *pat[4];
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    long over = 0;
+    long differ = 0;
+    long sum_h = 0;
+    long sum_d = 0;
+
+    for (int k = 0; k < 4; k++) {
+        int home[PAT_SIZE];
+
+        for (int j = 0; j < PAT_SIZE; j++) {
+            home[j] = part_tiles[k][j] - 1;
+        }
+        pat[k] = malloc(PAT_PLACES);
+        ck_assert_ptr_nonnull(pat[k]);
+        pattern_bfs(home, 8, pat[k]);
+    }
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(heuristic_create(p, "pdb", &goal, &h, NULL), PZ_OK);
+    for (int i = 0; i < FACT9; i++) {
+        uint8_t b[N9];
+        pz_state_t s;
+        int hv;
+        int want;
+        int sums[2];
+
+        if (dist[i] == UNSEEN8) {
+            continue;
+        }
+        unlehmer9(i, b);
+        board_to_state(b, &s);
+        hv = heuristic_eval(h, &s);
+        for (int k = 0; k < 2; k++) {
+            sums[k] = pat[2 * k][placement(b, part_tiles[2 * k])] +
+                      pat[2 * k + 1][placement(b, part_tiles[2 * k + 1])];
+        }
+        want = sums[0] > sums[1] ? sums[0] : sums[1];
+        differ += hv != want;
+        over += hv > dist[i];
+        sum_h += hv;
+        sum_d += dist[i];
+    }
+    /* Additive: the sums of disjoint pattern distances, the larger of the
+     * two partitions; admissible: never above the true distance. */
+    ck_assert_int_eq(differ, 0);
+    ck_assert_int_eq(over, 0);
+    ck_assert(sum_h > sum_d * 3 / 4);
+    heuristic_destroy(h);
+    for (int k = 0; k < 4; k++) {
+        free(pat[k]);
+    }
+    free(dist);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_pdb_admissible_for_a_blank_first_goal)
+{
+    static const uint8_t goal9[N9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+    uint8_t *dist = bfs9(goal9);
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    long over = 0;
+
+    board_to_state(goal9, &goal);
+    ck_assert_int_eq(heuristic_create(p, "pdb", &goal, &h, NULL), PZ_OK);
+    for (int i = 0; i < FACT9; i++) {
+        uint8_t b[N9];
+        pz_state_t s;
+
+        if (dist[i] == UNSEEN8) {
+            continue;
+        }
+        unlehmer9(i, b);
+        board_to_state(b, &s);
+        over += heuristic_eval(h, &s) > dist[i];
+        if (dist[i] == 0) {
+            ck_assert_int_eq(heuristic_eval(h, &s), 0);
+        }
+    }
+    ck_assert_int_eq(over, 0);
+    heuristic_destroy(h);
+    free(dist);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_pdb_idastar_optimal_on_2x4)
+{
+    pz_puzzle_t *p = make("tiles", 2, 4, 0);
+    pz_rng_t rng;
+    pz_state_t goal;
+    int bad = 0;
+
+    puzzle_goal(p, &goal);
+    pz_rng_seed(&rng, 31);
+    for (int i = 0; i < 20; i++) {
+        pz_state_t s;
+        pz_solution_t a;
+        pz_solution_t b;
+
+        p->ops->random_state(p, pz_rng_next, &rng, &s);
+        ck_assert_int_eq(run(p, &s, &goal, "idastar", "pdb", 1u << 20, &a),
+                         PZ_OK);
+        ck_assert_int_eq(run(p, &s, &goal, "bibfs", "none", 1u << 28, &b),
+                         PZ_OK);
+        bad +=
+            a.status != PZ_STATUS_SOLVED || !a.optimal || a.length != b.length;
+    }
+    ck_assert_int_eq(bad, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_pdb_unsupported_size_refused)
+{
+    pz_puzzle_t *p = make("tiles", 6, 6, 0);
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+
+    ck_assert(!tables_pdb_supported(p));
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(heuristic_create(p, "pdb", &goal, &h, NULL),
+                     PZ_EUNSUPPORTED);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_pdb_ready_false_without_files)
+{
+    char dir[64];
+    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+
+    use_fresh_dir(dir, sizeof(dir));
+    ck_assert(tables_pdb_supported(p));
+    ck_assert(!tables_pdb_ready(p, NULL));
+    puzzle_destroy(p);
+    remove_dir(dir);
+}
+END_TEST
+
+/* --- files: damage, rebuild, concurrency -------------------------------- */
+
+/* Builds the 8-puzzle table into a fresh directory; returns its path. */
+static void
+fresh_8puzzle_table(char *dir, size_t dlen, char *path, size_t plen)
+{
+    bool built = false;
+
+    use_fresh_dir(dir, dlen);
+    ck_assert_int_eq(tables_ensure("tiles-3x3", &built), PZ_OK);
+    ck_assert(built);
+    table_path(dir, "tiles-3x3", path, plen);
+    ck_assert_int_eq(tables_verify("tiles-3x3", NULL, 0), PZ_OK);
+    tables_unload_all();
+}
+
+/* XORs the byte at offset of path with mask. */
+static void
+flip_byte(const char *path, long offset, int mask)
+{
+    FILE *f = fopen(path, "r+b");
+    int c;
+
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fseek(f, offset, SEEK_SET), 0);
+    c = fgetc(f);
+    ck_assert_int_ne(c, EOF);
+    ck_assert_int_eq(fseek(f, offset, SEEK_SET), 0);
+    fputc(c ^ mask, f);
+    fclose(f);
+}
+
+START_TEST(test_tables_verify_flipped_data_byte_detected_and_rebuilt)
+{
+    char dir[64];
+    char path[256];
+    char why[512];
+    bool built = false;
+    pz_puzzle_t *p;
+
+    fresh_8puzzle_table(dir, sizeof(dir), path, sizeof(path));
+    flip_byte(path, 4096 + 100000, 0x10);
+    ck_assert_int_eq(tables_verify("tiles-3x3", why, sizeof(why)), PZ_EIO);
+    ck_assert_msg(strstr(why, "checksum") != NULL, "why: %s", why);
+    ck_assert_int_eq(tables_ensure("tiles-3x3", &built), PZ_OK);
+    ck_assert(built);
+    ck_assert_int_eq(tables_verify("tiles-3x3", NULL, 0), PZ_OK);
+    p = make("8-puzzle", 0, 0, 0);
+    check_counts(p, ref_8puzzle, NREF(ref_8puzzle));
+    puzzle_destroy(p);
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_tables_verify_flipped_header_byte_detected_and_rebuilt)
+{
+    char dir[64];
+    char path[256];
+    char why[512];
+    bool built = false;
+
+    fresh_8puzzle_table(dir, sizeof(dir), path, sizeof(path));
+    flip_byte(path, 40, 0x01); /* inside the entry count */
+    ck_assert_int_eq(tables_verify("tiles-3x3", why, sizeof(why)), PZ_EIO);
+    ck_assert_int_eq(tables_ensure("tiles-3x3", &built), PZ_OK);
+    ck_assert(built);
+    ck_assert_int_eq(tables_verify("tiles-3x3", NULL, 0), PZ_OK);
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_tables_ensure_truncated_file_rebuilt)
+{
+    char dir[64];
+    char path[256];
+    char why[512];
+    bool built = false;
+    struct stat st;
+
+    fresh_8puzzle_table(dir, sizeof(dir), path, sizeof(path));
+    ck_assert_int_eq(truncate(path, 4096 + 1000), 0);
+    ck_assert_int_eq(tables_verify("tiles-3x3", why, sizeof(why)), PZ_EIO);
+    ck_assert_msg(strstr(why, "truncated") != NULL, "why: %s", why);
+    ck_assert_int_eq(tables_ensure("tiles-3x3", &built), PZ_OK);
+    ck_assert(built);
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_eq(st.st_size, 4096 + 362880);
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_tables_ensure_missing_file_built_then_loaded)
+{
+    char dir[64];
+    bool built = true;
+
+    use_fresh_dir(dir, sizeof(dir));
+    ck_assert_int_eq(tables_verify("tiles-3x3", NULL, 0), PZ_ENOT_FOUND);
+    ck_assert_int_eq(tables_ensure("tiles-3x3", &built), PZ_OK);
+    ck_assert(built);
+    ck_assert_uint_ge(tables_memory_bytes(), 362880);
+    tables_unload_all();
+    ck_assert_uint_eq(tables_memory_bytes(), 0);
+    ck_assert_int_eq(tables_ensure("tiles-3x3", &built), PZ_OK);
+    ck_assert(!built);
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_tables_ensure_unknown_name_not_found)
+{
+    ck_assert_int_eq(tables_ensure("no-such-table", NULL), PZ_ENOT_FOUND);
+    ck_assert_int_eq(tables_verify("no-such-table", NULL, 0), PZ_ENOT_FOUND);
+}
+END_TEST
+
+START_TEST(test_tables_ensure_two_processes_build_at_once)
+{
+    char dir[64];
+    pid_t pid[2];
+
+    use_fresh_dir(dir, sizeof(dir));
+    /* Both start on an empty directory and build the same table. */
+    for (int k = 0; k < 2; k++) {
+        pid[k] = fork();
+        ck_assert_int_ge(pid[k], 0);
+        if (pid[k] == 0) {
+            _exit(tables_ensure("2x2x2-htm", NULL) == PZ_OK ? 0 : 1);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        int st = 0;
+
+        ck_assert_int_eq(waitpid(pid[k], &st, 0), pid[k]);
+        ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    ck_assert_int_eq(tables_verify("2x2x2-htm", NULL, 0), PZ_OK);
+    ck_assert_int_eq(count_files(dir, ".tmp"), 0);
+    ck_assert_int_eq(count_files(dir, ".pzt"), 1);
+    remove_dir(dir);
+}
+END_TEST
+
+static void *
+ensure_thread(void *arg)
+{
+    bool *built = arg;
+
+    if (tables_ensure("tiles-3x3", built) != PZ_OK) {
+        *built = true; /* counted as a second build: fails the test */
+        built[1] = true;
+    }
+    return NULL;
+}
+
+START_TEST(test_tables_ensure_threads_build_once)
+{
+    char dir[64];
+    pthread_t t[4];
+    bool built[4][2] = { { false } };
+    int nbuilt = 0;
+
+    use_fresh_dir(dir, sizeof(dir));
+    for (int k = 0; k < 4; k++) {
+        ck_assert_int_eq(pthread_create(&t[k], NULL, ensure_thread, built[k]),
+                         0);
+    }
+    for (int k = 0; k < 4; k++) {
+        pthread_join(t[k], NULL);
+        nbuilt += built[k][0];
+        ck_assert(!built[k][1]);
+    }
+    ck_assert_int_eq(nbuilt, 1);
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_tables_list_reports_built_tables)
+{
+    char dir[64];
+    tables_info_t info[32];
+    int n;
+    bool seen = false;
+
+    use_fresh_dir(dir, sizeof(dir));
+    ck_assert_int_eq(tables_ensure("tiles-3x3", NULL), PZ_OK);
+    n = tables_list(info, 32);
+    ck_assert_int_ge(n, 4);
+    for (int i = 0; i < n; i++) {
+        if (strcmp(info[i].name, "tiles-3x3") == 0) {
+            seen = true;
+            ck_assert(info[i].built && info[i].loaded && info[i].startup);
+            ck_assert_str_eq(info[i].group, "8-puzzle");
+            ck_assert_uint_eq(info[i].bytes, 4096 + 362880);
+        } else {
+            ck_assert(!info[i].built);
+        }
+    }
+    ck_assert(seen);
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_tables_set_dir_rejects_long_path)
+{
+    char longdir[TABLES_PATH_MAX + 10];
+    char buf[TABLES_PATH_MAX];
+
+    memset(longdir, 'a', sizeof(longdir) - 1);
+    longdir[sizeof(longdir) - 1] = '\0';
+    ck_assert_int_eq(tables_set_dir(longdir), PZ_EINVAL);
+    ck_assert_int_eq(tables_set_dir("/tmp/x"), PZ_OK);
+    ck_assert_int_eq(tables_dir(buf, sizeof(buf)), 6);
+    ck_assert_str_eq(buf, "/tmp/x");
+    ck_assert_int_eq(tables_dir(buf, 3), PZ_EINVAL);
+}
+END_TEST
+
+START_TEST(test_tables_set_dir_default_follows_environment)
+{
+    char buf[TABLES_PATH_MAX];
+
+    setenv("PUZZLED_TABLES", "/srv/tables", 1);
+    ck_assert_int_eq(tables_set_dir(NULL), PZ_OK);
+    tables_dir(buf, sizeof(buf));
+    ck_assert_str_eq(buf, "/srv/tables");
+    unsetenv("PUZZLED_TABLES");
+    setenv("XDG_CACHE_HOME", "/xdg", 1);
+    ck_assert_int_eq(tables_set_dir(NULL), PZ_OK);
+    tables_dir(buf, sizeof(buf));
+    ck_assert_str_eq(buf, "/xdg/puzzled");
+}
+END_TEST
+
+/* --- engine_auto -------------------------------------------------------- */
+
+START_TEST(test_tables_engine_auto_picks_table_for_small_puzzles)
+{
+    static const int blank_first[N9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+    pz_input_t in = { .ints = blank_first, .nints = N9, .ndims = 1 };
+    pz_puzzle_t *cube = make("2x2x2", 0, 0, PZ_METRIC_QTM);
+    pz_puzzle_t *eight = make("8-puzzle", 0, 0, 0);
+    engine_choice_t c;
+    pz_state_t goal;
+
+    engine_auto(cube, NULL, true, &c);
+    ck_assert_str_eq(c.engine->name, "table");
+    engine_auto(eight, NULL, true, &c);
+    ck_assert_str_eq(c.engine->name, "table");
+    ck_assert_int_eq(puzzle_parse_state(eight, &in, &goal, NULL), PZ_OK);
+    engine_auto(eight, &goal, true, &c);
+    ck_assert_str_eq(c.engine->name, "astar");
+    puzzle_destroy(cube);
+    puzzle_destroy(eight);
+}
+END_TEST
+
+START_TEST(test_tables_engine_auto_15puzzle_without_pdb_files)
+{
+    char dir[64];
+    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    engine_choice_t c;
+
+    use_fresh_dir(dir, sizeof(dir));
+    engine_auto(p, NULL, true, &c);
+    ck_assert_str_eq(c.engine->name, "idastar");
+    ck_assert_str_eq(c.heuristic, "linear-conflict");
+    puzzle_destroy(p);
+    remove_dir(dir);
+}
+END_TEST
+
+static Suite *
+tables_suite(void)
+{
+    Suite *s = suite_create("tables");
+    TCase *tc;
+
+    tc = tcase_create("complete_counts");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_tables_complete_counts_8puzzle_matches_depths);
+    tcase_add_test(tc, test_tables_complete_counts_2x2x2_htm_matches_depths);
+    tcase_add_test(tc, test_tables_complete_counts_2x2x2_qtm_matches_depths);
+    tcase_add_test(tc,
+                   test_tables_complete_counts_pyraminx_tipless_matches_depths);
+    tcase_add_test(tc, test_tables_complete_counts_4x4_unsupported);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("engine_table");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_tables_engine_table_matches_bibfs_2x2x2_htm);
+    tcase_add_test(tc, test_tables_engine_table_matches_bibfs_2x2x2_qtm);
+    tcase_add_test(tc, test_tables_engine_table_matches_bibfs_8puzzle);
+    tcase_add_test(tc,
+                   test_tables_engine_table_matches_bibfs_pyraminx_with_tips);
+    tcase_add_test(tc, test_tables_engine_table_custom_goal_2x2x2_relabelled);
+    tcase_add_test(tc,
+                   test_tables_engine_table_custom_goal_8puzzle_private_table);
+    tcase_add_test(
+        tc, test_tables_engine_table_private_table_over_budget_is_memory_limit);
+    tcase_add_test(tc, test_tables_engine_table_unsupported_puzzle_fails);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("exact");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_tables_exact_equals_bfs_on_every_8puzzle_board);
+    tcase_add_test(tc, test_tables_exact_equals_bfs_for_a_blank_first_goal);
+    tcase_add_test(tc, test_tables_exact_equals_bibfs_on_pyraminx_with_tips);
+    tcase_add_test(tc, test_tables_exact_on_15puzzle_is_refused);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("pdb");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_tables_pdb_equals_pattern_bfs_on_3x3);
+    tcase_add_test(tc, test_tables_pdb_admissible_for_a_blank_first_goal);
+    tcase_add_test(tc, test_tables_pdb_idastar_optimal_on_2x4);
+    tcase_add_test(tc, test_tables_pdb_unsupported_size_refused);
+    tcase_add_test(tc, test_tables_pdb_ready_false_without_files);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("files");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc,
+                   test_tables_verify_flipped_data_byte_detected_and_rebuilt);
+    tcase_add_test(tc,
+                   test_tables_verify_flipped_header_byte_detected_and_rebuilt);
+    tcase_add_test(tc, test_tables_ensure_truncated_file_rebuilt);
+    tcase_add_test(tc, test_tables_ensure_missing_file_built_then_loaded);
+    tcase_add_test(tc, test_tables_ensure_unknown_name_not_found);
+    tcase_add_test(tc, test_tables_ensure_two_processes_build_at_once);
+    tcase_add_test(tc, test_tables_ensure_threads_build_once);
+    tcase_add_test(tc, test_tables_list_reports_built_tables);
+    tcase_add_test(tc, test_tables_set_dir_rejects_long_path);
+    tcase_add_test(tc, test_tables_set_dir_default_follows_environment);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("engine_auto");
+    tcase_add_test(tc, test_tables_engine_auto_picks_table_for_small_puzzles);
+    tcase_add_test(tc, test_tables_engine_auto_15puzzle_without_pdb_files);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *sr = srunner_create(tables_suite());
+    int failed;
+
+    /* One directory for the tests that only read tables: each test runs
+     * in its own process, and the first to need a table builds it there
+     * for the others. */
+    snprintf(shared_dir, sizeof(shared_dir), "/tmp/pz-tables-XXXXXX");
+    if (mkdtemp(shared_dir) == NULL || tables_set_dir(shared_dir) != PZ_OK) {
+        fprintf(stderr, "cannot make a temporary table directory\n");
+        return EXIT_FAILURE;
+    }
+    srunner_run_all(sr, CK_ENV);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    remove_dir(shared_dir);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
