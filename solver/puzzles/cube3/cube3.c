@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "heuristic.h"
+#include "pdb.h"
 #include "puzzle_internal.h"
 #include "puzzles/cubeface.h"
 
@@ -614,6 +615,8 @@ static const heuristic_ops_t misplaced_heuristic = {
 
 static const heuristic_ops_t *const cube3_heuristics[] = {
     &misplaced_heuristic,
+    &cube3_pdb_heuristic,
+    &cube3_pdb_small_heuristic,
     NULL,
 };
 

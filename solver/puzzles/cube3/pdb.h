@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* pdb.h - pattern-database heuristics for optimal 3x3x3 search. */
+#ifndef PZ_SOLVER_CUBE3_PDB_H
+#define PZ_SOLVER_CUBE3_PDB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "heuristic.h"
+
+/*
+ * Two heuristics for the 3x3x3 (HTM and QTM, any goal), both admissible
+ * and consistent, each the maximum of several lookups in shared 2-bit
+ * tables built once per process on first use:
+ *
+ * - "pdb": the corner table (8! * 3^7 = 88,179,840 entries, 22 MB) looked
+ *   up for the cube and its inverse, and the "sorted slice" table (the
+ *   four E-slice edges' places and order, all edge flips and all corner
+ *   twists, reduced by the 16 symmetries of the U-D axis: 3,529,433,088
+ *   entries, 882 MB) looked up along the three axes.
+ * - "pdb-small": the same with the "slice" table (the E-slice edges'
+ *   places without their order: 151,165,440 entries, 38 MB).
+ *
+ * docs/3x3x3-optimal.md gives sizes, build times and search figures.
+ */
+
+/* The kinds of table. */
+enum cube3_pdb_kind {
+    CUBE3_PDB_CORNERS = 0, /* corner permutation x twist */
+    CUBE3_PDB_SLICE,       /* E-slice places x flip x twist, reduced */
+    CUBE3_PDB_SORTED,      /* E-slice places and order x flip x twist */
+    CUBE3_PDB_NKINDS,
+};
+
+extern const heuristic_ops_t cube3_pdb_heuristic;
+extern const heuristic_ops_t cube3_pdb_small_heuristic;
+
+/* Facts about one table. */
+typedef struct cube3_pdb_info {
+    uint64_t entries;     /* table entries (patterns up to symmetry) */
+    size_t bytes;         /* memory they take */
+    int max_depth;        /* largest distance in the table */
+    uint64_t counts[32];  /* entries at each distance 0..max_depth */
+    double build_seconds; /* time the build took in this process */
+} cube3_pdb_info_t;
+
+/*
+ * Makes sure the table kind (enum cube3_pdb_kind) of the metric (qtm or
+ * htm) is built and describes it in *out (may be NULL). Builds it on the
+ * first call in the process, which takes from a second (corners) to
+ * minutes (sorted slice); later calls return at once. Returns PZ_OK,
+ * PZ_EINVAL (unknown kind), PZ_ENOMEM or PZ_EINTERNAL. Thread: any.
+ */
+int cube3_pdb_table(int kind, bool qtm, cube3_pdb_info_t *out);
+
+/*
+ * The exact pattern distance of state s (a 20-byte cube3 state, relative
+ * to the solved cube) in table kind of the metric, found by walking down
+ * the table; the table is built if needed. Returns the distance, or a
+ * negative PZ_E* code. For tests and tools. Thread: any.
+ */
+int cube3_pdb_distance(int kind, bool qtm, const pz_state_t *s);
+
+/* Bytes of every table and helper table built in this process; these are
+ * shared by all searches and charged to no job. Thread: any. */
+size_t cube3_pdb_memory_bytes(void);
+
+#endif

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/* pdb_internal.h - what the 3x3x3 pattern-database files share. */
+#ifndef PZ_SOLVER_CUBE3_PDB_INTERNAL_H
+#define PZ_SOLVER_CUBE3_PDB_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pdb.h"
+
+/*
+ * Everything here works on the 20 bytes of a cube3 state (cube3.h): byte
+ * i < 8 is corner piece * 3 + twist at corner position i, byte 8 + i is
+ * edge piece * 2 + flip at edge position i.
+ */
+
+enum {
+    PDB_NSYM = 48,       /* symmetries of the cube: 24 rotations x mirror */
+    PDB_NUDSYM = 16,     /* those that keep the U-D axis */
+    PDB_NTWIST = 2187,   /* 3^7 */
+    PDB_NFLIP = 2048,    /* 2^11 */
+    PDB_NCPERM = 40320,  /* 8! */
+    PDB_NCOMB = 495,     /* C(12, 4): positions of the four E-slice edges */
+    PDB_NSORTED = 11880, /* 495 * 4!: those positions and the pieces' order */
+    PDB_NHTM = 18,
+    PDB_MAXMOVES = 18,
+};
+
+/*
+ * A position-wise map of 20-byte states: out.b[j] = cmap[j][in.b[csrc[j]]]
+ * for corners and the same with esrc / emap for edges (edge bytes at 8 +
+ * j). A move (in * m) and a conjugation by a symmetry are both of this
+ * form.
+ */
+typedef struct pdb_bytemap {
+    uint8_t csrc[8];
+    uint8_t cmap[8][24];
+    uint8_t esrc[12];
+    uint8_t emap[12][24];
+} pdb_bytemap_t;
+
+/* out = map(in) on 20-byte states; out must not alias in. */
+static inline void
+cube3_pdb__map(const pdb_bytemap_t *m, const uint8_t *in, uint8_t *out)
+{
+    for (int j = 0; j < 8; j++) {
+        out[j] = m->cmap[j][in[m->csrc[j]]];
+    }
+    for (int j = 0; j < 12; j++) {
+        out[8 + j] = m->emap[j][in[8 + m->esrc[j]]];
+    }
+}
+
+/*
+ * The cube's symmetries. conj[s] holds the cube turned or mirrored by s
+ * and renamed by its centres. It is an automorphism of the move group:
+ * conj(s, c * m) = conj(s, c) * move[s][m], so it keeps distances.
+ */
+typedef struct pdb_sym {
+    pdb_bytemap_t conj[PDB_NSYM];
+    pdb_bytemap_t moves[PDB_NHTM];    /* in * m for each HTM move */
+    uint8_t move[PDB_NSYM][PDB_NHTM]; /* HTM move id -> HTM move id */
+    uint8_t inv[PDB_NSYM];            /* conj(inv[s], conj(s, c)) = c */
+    uint8_t ud[PDB_NUDSYM];           /* the U-D keeping ones; ud[0] = id */
+    uint8_t udinv[PDB_NUDSYM];        /* k -> index in ud of inv[ud[k]] */
+    uint8_t axis[3];                  /* conj to U-D from U-D, R-L, F-B */
+} pdb_sym_t;
+
+/* Raw coordinates and their move and symmetry tables (all read-only). */
+typedef struct pdb_coord {
+    uint16_t twist_move[PDB_NTWIST][PDB_NHTM];
+    uint16_t flip_move[PDB_NFLIP][PDB_NHTM];
+    uint16_t cperm_move[PDB_NCPERM][PDB_NHTM];
+    uint16_t sorted_move[PDB_NSORTED][PDB_NHTM];
+    /* Conjugation by the U-D symmetry ud[k]: twist' = twist_conj[k][t];
+     * flip' = flip_perm[k][f] ^ flip_mask[k][comb] (comb: where the
+     * E-slice pieces were); sorted' = sorted_conj[k][s]. */
+    uint16_t twist_conj[PDB_NUDSYM][PDB_NTWIST];
+    uint16_t flip_perm[PDB_NUDSYM][PDB_NFLIP];
+    uint16_t flip_mask[PDB_NUDSYM][PDB_NCOMB];
+    uint16_t sorted_conj[PDB_NUDSYM][PDB_NSORTED];
+    uint16_t comb_rank[4096]; /* 12-bit position mask -> comb, or 0xFFFF */
+    uint16_t comb_mask[PDB_NCOMB];
+    uint8_t order_rank[256]; /* 4 pieces 0..3 packed 2 bits each -> 0..23 */
+} pdb_coord_t;
+
+struct pdb_base {
+    pdb_sym_t sy;
+    pdb_coord_t co;
+};
+
+/* A slice pattern's symmetry reduction: sorted (positions and order of
+ * the E-slice edges, 11880) or not (positions only, 495), reduced by the
+ * 16 U-D symmetries. */
+typedef struct pdb_slice {
+    bool sorted;
+    int nraw;       /* 11880 or 495 */
+    int nclass;     /* classes */
+    uint16_t *cls;  /* raw -> class */
+    uint8_t *sym;   /* raw -> k: ud[k] takes raw to its class's rep */
+    uint16_t *rep;  /* class -> raw representative */
+    uint16_t *stab; /* class -> bit k set when ud[k] fixes rep */
+    uint16_t (*move)[PDB_NHTM]; /* raw move table (sorted only: points into
+                                   the coordinate tables; else owned) */
+} pdb_slice_t;
+
+/* A 2-bit pattern database: entry = distance mod 3, 3 while unvisited. */
+typedef struct pdb_table {
+    int kind;                 /* CUBE3_PDB_CORNERS, _SLICE or _SORTED */
+    bool qtm;                 /* built with quarter turns only */
+    uint64_t nrows;           /* rows of PDB_NTWIST entries */
+    uint64_t entries;         /* nrows * PDB_NTWIST */
+    uint8_t *data;            /* 4 entries per byte */
+    size_t bytes;             /* of data */
+    const pdb_slice_t *slice; /* slice kinds */
+    uint64_t solved;          /* index of the solved pattern */
+    int maxdepth;             /* largest distance */
+    uint64_t counts[32];      /* entries at each distance */
+    double build_seconds;
+} pdb_table_t;
+
+/* The symmetry maps and coordinate tables every pattern uses. */
+typedef struct pdb_base pdb_base_t;
+
+/* Builds the symmetry maps. PZ_OK, or PZ_EINTERNAL when the geometry does
+ * not give 48 automorphisms (a bug). */
+int cube3_pdb__sym_init(pdb_sym_t *sy);
+
+/* Builds the coordinate tables (needs sy). PZ_OK or PZ_EINTERNAL. */
+int cube3_pdb__coord_init(pdb_coord_t *co, const pdb_sym_t *sy);
+
+/* Builds the reduction of the sorted or unsorted slice coordinate.
+ * PZ_OK or PZ_ENOMEM; free with cube3_pdb__slice_free. */
+int cube3_pdb__slice_init(pdb_slice_t *sl,
+                          const pdb_coord_t *co,
+                          const pdb_sym_t *sy,
+                          bool sorted);
+void cube3_pdb__slice_free(pdb_slice_t *sl);
+
+/* Coordinates of a 20-byte state. */
+int cube3_pdb__twist(const uint8_t *b);
+int cube3_pdb__flip(const uint8_t *b);
+int cube3_pdb__cperm(const uint8_t *b);
+int cube3_pdb__comb(const pdb_coord_t *co, const uint8_t *b);
+int cube3_pdb__sorted(const pdb_coord_t *co, const uint8_t *b);
+
+/* out = the inverse of the cube in (out must not alias in). */
+void cube3_pdb__inverse(const uint8_t *in, uint8_t *out);
+
+/* Table index of the pattern of state b. */
+uint64_t
+cube3_pdb__index(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b);
+
+/* Entry i of t (0..2, or 3 when never reached). */
+static inline int
+cube3_pdb__code(const pdb_table_t *t, uint64_t i)
+{
+    return (t->data[i >> 2] >> ((i & 3) << 1)) & 3;
+}
+
+/* Builds t of the given kind by breadth-first search (t->data from
+ * malloc; free with cube3_pdb__table_free). PZ_OK or PZ_ENOMEM. */
+int cube3_pdb__table_build(pdb_table_t *t,
+                           int kind,
+                           bool qtm,
+                           const pdb_base_t *pb,
+                           const pdb_slice_t *sl);
+void cube3_pdb__table_free(pdb_table_t *t);
+
+/*
+ * The exact distance of the pattern of state b in t, from its mod-3
+ * entries by walking down to the solved pattern (at most 18 probes per
+ * step). Returns -1 when no neighbour one step nearer exists (a corrupt
+ * table: a bug).
+ */
+int
+cube3_pdb__exact(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b);
+
+#endif

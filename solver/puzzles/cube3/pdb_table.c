@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: MIT */
+/* pdb_table.c - 2-bit 3x3x3 pattern databases: indexing, BFS, exact values. */
+
+/*
+ * Design: a table is rows of 2187 entries, one per corner twist, so that
+ * the twist, the innermost coordinate, changes within a row and a move
+ * maps a whole source row into one target row (a few hundred bytes): the
+ * breadth-first search stays in cache while it works through a row.
+ * Corners: row = corner permutation (40320 rows, 88,179,840 entries).
+ * Slice patterns: row = symmetry class of the E-slice coordinate * 2048 +
+ * flip, the flip and twist taken in the class representative's frame.
+ *
+ * Each entry is 2 bits: the pattern's distance mod 3, or 3 while the
+ * search has not reached it. Distances mod 3 are enough for a search that
+ * knows one exact value: a move changes a pattern's distance by -1, 0 or
+ * +1, which the residues tell apart. The heuristic keeps exact values
+ * along its search path (pdb.c); cube3_pdb__exact recovers one from
+ * scratch by walking down to the solved pattern.
+ *
+ * The search is level by level. A level either scans forward (every entry
+ * at the current residue tries its moves and claims unreached targets)
+ * or, once few entries are left, backward (every unreached entry looks
+ * for a neighbour at the current residue and stops at the first). Entries
+ * at the current residue from three levels earlier are scanned again
+ * forward; their neighbours are all reached, so they only cost time.
+ *
+ * Symmetry reduction: a slice class whose representative some symmetries
+ * fix holds several entries for one pattern (the fixed symmetries' images
+ * of the flip and twist). Whenever an entry is set, its images are set to
+ * the same value, so every entry of a pattern is correct no matter which
+ * symmetry a lookup uses to reach the representative.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pdb_internal.h"
+
+/* Where a move takes a row. */
+typedef struct target {
+    uint64_t row;                    /* target row */
+    const uint16_t *tw;              /* twist conjugation into it */
+    int norbit;                      /* further images to set */
+    uint64_t orow[PDB_NUDSYM];       /* their rows */
+    const uint16_t *otw[PDB_NUDSYM]; /* their twist conjugations */
+} target_t;
+
+/* The moves of a table's metric, as HTM ids. */
+static int
+metric_moves(bool qtm, int *moves)
+{
+    int n = 0;
+
+    for (int m = 0; m < PDB_NHTM; m++) {
+        if (!qtm || m % 3 != 1) {
+            moves[n++] = m;
+        }
+    }
+    return n;
+}
+
+static void
+set_code(uint8_t *data, uint64_t i, int code)
+{
+    int sh = (int)(i & 3) << 1;
+
+    data[i >> 2] = (uint8_t)((data[i >> 2] & ~(3 << sh)) | (code << sh));
+}
+
+/* The images of entry row/twist under the stabiliser of its class (not
+ * the identity). Fills out->orow / otw / norbit. */
+static void
+orbit(const pdb_base_t *pb, const pdb_slice_t *sl, uint64_t row, target_t *out)
+{
+    uint64_t c = row / PDB_NFLIP;
+    int f = (int)(row % PDB_NFLIP);
+    unsigned stab = sl->stab[c] & ~1u;
+    int rep = sl->rep[c];
+    int comb = sl->sorted ? rep / 24 : rep;
+
+    out->norbit = 0;
+    while (stab != 0) {
+        int k = __builtin_ctz(stab);
+        int f2 = pb->co.flip_perm[k][f] ^ pb->co.flip_mask[k][comb];
+
+        stab &= stab - 1;
+        out->orow[out->norbit] = c * PDB_NFLIP + (uint64_t)f2;
+        out->otw[out->norbit] = pb->co.twist_conj[k];
+        out->norbit++;
+    }
+}
+
+/* Fills tg[i] for move moves[i] from row. */
+static void
+row_targets(const pdb_table_t *t,
+            const pdb_base_t *pb,
+            uint64_t row,
+            const int *moves,
+            int nm,
+            target_t *tg)
+{
+    const pdb_coord_t *co = &pb->co;
+
+    if (t->kind == CUBE3_PDB_CORNERS) {
+        for (int i = 0; i < nm; i++) {
+            tg[i].row = co->cperm_move[row][moves[i]];
+            tg[i].tw = co->twist_conj[0];
+            tg[i].norbit = 0;
+        }
+        return;
+    }
+    const pdb_slice_t *sl = t->slice;
+    uint64_t c = row / PDB_NFLIP;
+    int f = (int)(row % PDB_NFLIP);
+    int raw = sl->rep[c];
+
+    for (int i = 0; i < nm; i++) {
+        int m = moves[i];
+        int raw2 = sl->move[raw][m];
+        int k = sl->sym[raw2];
+        int comb2 = sl->sorted ? raw2 / 24 : raw2;
+        int f2 = co->flip_move[f][m];
+        int f3 = co->flip_perm[k][f2] ^ co->flip_mask[k][comb2];
+
+        tg[i].row = (uint64_t)sl->cls[raw2] * PDB_NFLIP + (uint64_t)f3;
+        tg[i].tw = co->twist_conj[k];
+        orbit(pb, sl, tg[i].row, &tg[i]);
+    }
+}
+
+uint64_t
+cube3_pdb__index(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b)
+{
+    const pdb_coord_t *co = &pb->co;
+    const pdb_slice_t *sl = t->slice;
+    int raw;
+    int k;
+    int comb;
+    uint64_t row;
+
+    if (t->kind == CUBE3_PDB_CORNERS) {
+        return (uint64_t)cube3_pdb__cperm(b) * PDB_NTWIST +
+               (uint64_t)cube3_pdb__twist(b);
+    }
+    raw = sl->sorted ? cube3_pdb__sorted(co, b) : cube3_pdb__comb(co, b);
+    k = sl->sym[raw];
+    comb = sl->sorted ? raw / 24 : raw;
+    row = (uint64_t)sl->cls[raw] * PDB_NFLIP +
+          (uint64_t)(co->flip_perm[k][cube3_pdb__flip(b)] ^
+                     co->flip_mask[k][comb]);
+    return row * PDB_NTWIST + co->twist_conj[k][cube3_pdb__twist(b)];
+}
+
+/* Bit 2i of the result is set when entry i of word w equals code. */
+static uint64_t
+match(uint64_t w, int code)
+{
+    static const uint64_t rep[4] = {
+        UINT64_C(0),
+        UINT64_C(0x5555555555555555),
+        UINT64_C(0xAAAAAAAAAAAAAAAA),
+        UINT64_C(0xFFFFFFFFFFFFFFFF),
+    };
+    uint64_t x = w ^ rep[code];
+
+    return ~(x | x >> 1) & UINT64_C(0x5555555555555555);
+}
+
+/* Sets entry j (unreached) and its images to code. Returns how many
+ * entries it set. */
+static uint64_t
+claim(uint8_t *data, const target_t *tg, uint64_t j, int tw, int code)
+{
+    uint64_t n = 1;
+
+    set_code(data, j, code);
+    for (int o = 0; o < tg->norbit; o++) {
+        uint64_t k = tg->orow[o] * PDB_NTWIST + tg->otw[o][tw];
+        int sh = (int)(k & 3) << 1;
+
+        if ((data[k >> 2] >> sh & 3) == 3) {
+            set_code(data, k, code);
+            n++;
+        }
+    }
+    return n;
+}
+
+static uint64_t
+forward(pdb_table_t *t, const pdb_base_t *pb, int cur, const int *moves, int nm)
+{
+    const uint16_t(*twist_move)[PDB_NHTM] = pb->co.twist_move;
+    uint8_t *data = t->data;
+    uint64_t words = (t->entries + 31) / 32;
+    uint64_t cached = UINT64_MAX;
+    int next = (cur + 1) % 3;
+    uint64_t found = 0;
+    target_t tg[PDB_MAXMOVES];
+
+    for (uint64_t w = 0; w < words; w++) {
+        uint64_t word;
+        uint64_t bits;
+
+        memcpy(&word, data + 8 * w, 8);
+        bits = match(word, cur);
+        while (bits != 0) {
+            uint64_t i = 32 * w + (uint64_t)(__builtin_ctzll(bits) >> 1);
+            uint64_t row = i / PDB_NTWIST;
+            int tw = (int)(i - row * PDB_NTWIST);
+
+            bits &= bits - 1;
+            if (row != cached) {
+                row_targets(t, pb, row, moves, nm, tg);
+                cached = row;
+            }
+            for (int m = 0; m < nm; m++) {
+                int tw2 = tg[m].tw[twist_move[tw][moves[m]]];
+                uint64_t j = tg[m].row * PDB_NTWIST + (uint64_t)tw2;
+
+                if ((data[j >> 2] >> ((j & 3) << 1) & 3) == 3) {
+                    found += claim(data, &tg[m], j, tw2, next);
+                }
+            }
+        }
+    }
+    return found;
+}
+
+static uint64_t
+backward(pdb_table_t *t,
+         const pdb_base_t *pb,
+         int cur,
+         const int *moves,
+         int nm)
+{
+    const uint16_t(*twist_move)[PDB_NHTM] = pb->co.twist_move;
+    uint8_t *data = t->data;
+    uint64_t words = (t->entries + 31) / 32;
+    uint64_t cached = UINT64_MAX;
+    int next = (cur + 1) % 3;
+    uint64_t found = 0;
+    target_t tg[PDB_MAXMOVES];
+    target_t self;
+
+    self.norbit = 0;
+    for (uint64_t w = 0; w < words; w++) {
+        uint64_t word;
+        uint64_t bits;
+
+        memcpy(&word, data + 8 * w, 8);
+        bits = match(word, 3);
+        while (bits != 0) {
+            uint64_t i = 32 * w + (uint64_t)(__builtin_ctzll(bits) >> 1);
+            uint64_t row = i / PDB_NTWIST;
+            int tw = (int)(i - row * PDB_NTWIST);
+
+            bits &= bits - 1;
+            if (i >= t->entries) {
+                break;
+            }
+            /* An image set earlier in this word is no longer unreached. */
+            if ((data[i >> 2] >> ((i & 3) << 1) & 3) != 3) {
+                continue;
+            }
+            if (row != cached) {
+                row_targets(t, pb, row, moves, nm, tg);
+                if (t->kind != CUBE3_PDB_CORNERS) {
+                    orbit(pb, t->slice, row, &self);
+                }
+                cached = row;
+            }
+            for (int m = 0; m < nm; m++) {
+                int tw2 = tg[m].tw[twist_move[tw][moves[m]]];
+                uint64_t j = tg[m].row * PDB_NTWIST + (uint64_t)tw2;
+
+                if ((data[j >> 2] >> ((j & 3) << 1) & 3) == cur) {
+                    found += claim(data, &self, i, tw, next);
+                    break;
+                }
+            }
+        }
+    }
+    return found;
+}
+
+static double
+now_seconds(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int
+cube3_pdb__table_build(pdb_table_t *t,
+                       int kind,
+                       bool qtm,
+                       const pdb_base_t *pb,
+                       const pdb_slice_t *sl)
+{
+    int moves[PDB_MAXMOVES];
+    int nm = metric_moves(qtm, moves);
+    double start = now_seconds();
+    uint64_t reached;
+    uint8_t solved[20];
+    target_t self;
+
+    memset(t, 0, sizeof(*t));
+    t->kind = kind;
+    t->qtm = qtm;
+    t->slice = kind == CUBE3_PDB_CORNERS ? NULL : sl;
+    t->nrows = kind == CUBE3_PDB_CORNERS ? PDB_NCPERM
+                                         : (uint64_t)sl->nclass * PDB_NFLIP;
+    t->entries = t->nrows * PDB_NTWIST;
+    /* Whole 8-byte words, so the scans may read them. */
+    t->bytes = (size_t)((t->entries + 31) / 32 * 8);
+    t->data = malloc(t->bytes);
+    if (t->data == NULL) {
+        return PZ_ENOMEM;
+    }
+    memset(t->data, 0xFF, t->bytes);
+    for (int i = 0; i < 8; i++) {
+        solved[i] = (uint8_t)(3 * i);
+    }
+    for (int i = 0; i < 12; i++) {
+        solved[8 + i] = (uint8_t)(2 * i);
+    }
+    t->solved = cube3_pdb__index(t, pb, solved);
+    self.norbit = 0;
+    if (kind != CUBE3_PDB_CORNERS) {
+        orbit(pb, sl, t->solved / PDB_NTWIST, &self);
+    }
+    reached =
+        claim(t->data, &self, t->solved, (int)(t->solved % PDB_NTWIST), 0);
+    t->counts[0] = reached;
+    for (int d = 0; reached < t->entries && d < 31; d++) {
+        uint64_t scanned = 0;
+        uint64_t left = t->entries - reached;
+        uint64_t found;
+
+        for (int e = d; e >= 0; e -= 3) {
+            scanned += t->counts[e];
+        }
+        /* A backward probe usually stops after a few moves; a forward
+         * scan tries them all. */
+        if (left * 4 < scanned * (uint64_t)nm) {
+            found = backward(t, pb, d % 3, moves, nm);
+        } else {
+            found = forward(t, pb, d % 3, moves, nm);
+        }
+        if (found == 0) {
+            break;
+        }
+        t->counts[d + 1] = found;
+        t->maxdepth = d + 1;
+        reached += found;
+    }
+    t->build_seconds = now_seconds() - start;
+    return reached == t->entries ? PZ_OK : PZ_EINTERNAL;
+}
+
+void
+cube3_pdb__table_free(pdb_table_t *t)
+{
+    if (t == NULL) {
+        return;
+    }
+    free(t->data);
+    memset(t, 0, sizeof(*t));
+}
+
+int
+cube3_pdb__exact(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b)
+{
+    int moves[PDB_MAXMOVES];
+    int nm = metric_moves(t->qtm, moves);
+    uint8_t cur[20];
+    uint64_t idx = cube3_pdb__index(t, pb, b);
+    int code = cube3_pdb__code(t, idx);
+    int d = 0;
+
+    memcpy(cur, b, 20);
+    while (idx != t->solved) {
+        int want = (code + 2) % 3;
+        bool stepped = false;
+
+        if (code == 3 || d > 40) {
+            return -1;
+        }
+        for (int m = 0; m < nm && !stepped; m++) {
+            uint8_t nb[20];
+            uint64_t j;
+
+            cube3_pdb__map(&pb->sy.moves[moves[m]], cur, nb);
+            j = cube3_pdb__index(t, pb, nb);
+            if (cube3_pdb__code(t, j) == want) {
+                memcpy(cur, nb, 20);
+                idx = j;
+                code = want;
+                stepped = true;
+            }
+        }
+        if (!stepped) {
+            return -1;
+        }
+        d++;
+    }
+    return d;
+}

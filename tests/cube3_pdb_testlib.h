@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/* cube3_pdb_testlib.h - helpers shared by the 3x3x3 pattern-database tests. */
+#ifndef PZ_TESTS_CUBE3_PDB_TESTLIB_H
+#define PZ_TESTS_CUBE3_PDB_TESTLIB_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "engine.h"
+#include "heuristic.h"
+#include "puzzle.h"
+#include "puzzles/cube3/cube3.h"
+#include "puzzles/cube3/pdb.h"
+#include "solve.h"
+
+/* Every function is static inline so each test file uses what it needs. */
+
+static inline pz_puzzle_t *
+tl_make(int metric)
+{
+    pz_params_t prm = { 0, 0, metric };
+    pz_puzzle_t *p = NULL;
+    pz_diag_t d;
+
+    pz_diag_clear(&d);
+    ck_assert_int_eq(puzzle_create("3x3x3", &prm, &p, &d), PZ_OK);
+    return p;
+}
+
+static inline pz_heuristic_t *
+tl_heuristic(const pz_puzzle_t *p, const char *name, const pz_state_t *goal)
+{
+    pz_heuristic_t *h = NULL;
+    pz_diag_t d;
+
+    pz_diag_clear(&d);
+    ck_assert_int_eq(heuristic_create(p, name, goal, &h, &d), PZ_OK);
+    ck_assert(heuristic_admissible(h));
+    return h;
+}
+
+/* What tl_bfs found. */
+typedef struct tl_bfs {
+    uint64_t counts[16]; /* states first reached at each depth */
+    long h_over;         /* states with h above their depth */
+    long h_jump;         /* parent/child pairs whose h differ by > 1 */
+    int h_max;           /* largest h seen */
+    size_t n;            /* states kept */
+    uint8_t (*node)[20]; /* the states, in BFS order (owned) */
+    uint8_t *depth;      /* their depths (owned) */
+} tl_bfs_t;
+
+static inline void
+tl_bfs_free(tl_bfs_t *r)
+{
+    free(r->node);
+    free(r->depth);
+    r->node = NULL;
+    r->depth = NULL;
+}
+
+/*
+ * Breadth-first search from start to depth over all moves of p, keeping
+ * every state (at most cap) in an open-addressing set. With h, each new
+ * state is estimated through heuristic_update from the parent that found
+ * it (the parent itself through heuristic_eval) and h <= depth is counted,
+ * as is consistency with the parent. The counts are exact distances from
+ * start. Hot loops count failures; the caller asserts once.
+ */
+static inline void
+tl_bfs_run(const pz_puzzle_t *p,
+           const pz_state_t *start,
+           int depth,
+           size_t cap,
+           const pz_heuristic_t *h,
+           tl_bfs_t *r)
+{
+    size_t nslots = 1;
+    uint32_t *slot;
+    size_t layer_start = 0;
+
+    memset(r, 0, sizeof(*r));
+    while (nslots < 2 * cap) {
+        nslots <<= 1;
+    }
+    r->node = malloc(cap * sizeof(*r->node));
+    r->depth = malloc(cap);
+    slot = calloc(nslots, sizeof(*slot));
+    ck_assert_ptr_nonnull(r->node);
+    ck_assert_ptr_nonnull(r->depth);
+    ck_assert_ptr_nonnull(slot);
+    memcpy(r->node[0], start->b, 20);
+    r->depth[0] = 0;
+    r->n = 1;
+    slot[puzzle_hash(p, start) & (nslots - 1)] = 1;
+    r->counts[0] = 1;
+    for (int dd = 0; dd < depth; dd++) {
+        size_t layer_end = r->n;
+
+        for (size_t i = layer_start; i < layer_end; i++) {
+            pz_state_t s;
+            int hs = 0;
+
+            state_clear(&s);
+            memcpy(s.b, r->node[i], 20);
+            if (h != NULL) {
+                hs = heuristic_eval(h, &s);
+            }
+            for (int m = 0; m < p->nmoves; m++) {
+                pz_state_t t;
+                size_t k;
+
+                puzzle_apply(p, &s, m, &t);
+                if (h != NULL) {
+                    int v = heuristic_update(h, &s, hs, m, &t);
+
+                    r->h_jump += v > hs + 1 || v < hs - 1;
+                    r->h_max = v > r->h_max ? v : r->h_max;
+                    k = puzzle_hash(p, &t) & (nslots - 1);
+                    while (slot[k] != 0 &&
+                           memcmp(r->node[slot[k] - 1], t.b, 20) != 0) {
+                        k = (k + 1) & (nslots - 1);
+                    }
+                    /* Known states have their depth already. */
+                    r->h_over +=
+                        v > (slot[k] != 0 ? r->depth[slot[k] - 1] : dd + 1);
+                }
+                k = puzzle_hash(p, &t) & (nslots - 1);
+                while (slot[k] != 0 &&
+                       memcmp(r->node[slot[k] - 1], t.b, 20) != 0) {
+                    k = (k + 1) & (nslots - 1);
+                }
+                if (slot[k] != 0) {
+                    continue;
+                }
+                ck_assert_uint_lt(r->n, cap);
+                memcpy(r->node[r->n], t.b, 20);
+                r->depth[r->n] = (uint8_t)(dd + 1);
+                slot[k] = (uint32_t)++r->n;
+                r->counts[dd + 1]++;
+            }
+        }
+        layer_start = layer_end;
+    }
+    free(slot);
+}
+
+/* Runs engine (with heuristic) from start to goal and returns the run. */
+static inline pz_solution_t
+tl_solve(const pz_puzzle_t *p,
+         const pz_state_t *start,
+         const pz_state_t *goal,
+         const char *engine,
+         const char *heuristic,
+         int threads,
+         pz_stats_view_t *view)
+{
+    solve_spec_t spec;
+    solve_run_t run;
+    const engine_ops_t *e = engine_find(engine);
+
+    ck_assert_ptr_nonnull(e);
+    memset(&spec, 0, sizeof(spec));
+    spec.puzzle = p;
+    spec.start = *start;
+    spec.goal = *goal;
+    spec.limits.time_ms = 600000;
+    spec.limits.memory_bytes = (size_t)512 << 20;
+    spec.threads = threads;
+    solve_run_init(&run, e, heuristic, 1.0);
+    ck_assert_int_eq(solve_execute(&spec, &run, NULL), PZ_OK);
+    ck_assert_msg(run.solution.status == PZ_STATUS_SOLVED, "%s: %s", engine,
+                  pz_status_name(run.solution.status));
+    if (view != NULL) {
+        stats_read(&run.stats, view);
+    }
+    return run.solution;
+}
+
+/* A state n random moves (no redundant pair) from start. */
+static inline void
+tl_scramble(const pz_puzzle_t *p,
+            const pz_state_t *start,
+            int n,
+            pz_rng_t *rng,
+            pz_state_t *out)
+{
+    uint8_t mv[PZ_SOLUTION_MAX];
+
+    ck_assert_int_eq(puzzle_random_moves(p, start, n, pz_rng_next, rng, mv),
+                     PZ_OK);
+    ck_assert_int_eq(puzzle_replay(p, start, mv, n, out), PZ_OK);
+}
+
+/* The inverse cube of state s. */
+static inline void
+tl_inverse(const pz_state_t *s, pz_state_t *out)
+{
+    cube3_cubie_t c;
+
+    ck_assert_int_eq(cube3_cubie_from_state(s, &c), PZ_OK);
+    cube3_cubie_inverse(&c, &c);
+    cube3_cubie_to_state(&c, out);
+}
+
+#endif
