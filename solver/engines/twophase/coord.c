@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* coord.c - two-phase move tables and symmetry classes of coordinates. */
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "twophase_internal.h"
@@ -139,6 +140,9 @@ build_flipslice_classes(twophase_tables_t *t, const sym_set_t *ss)
             /* x = conj_s(rep), so conj_{s^-1}(x) = rep. */
             conjugate(ss, &rep, s, &x);
             other = cube3_slice(&x) * CUBE3_NFLIP + cube3_flip(&x);
+            if (other == fs) {
+                t->flipslice_stab[nclasses] |= (uint16_t)(1u << s);
+            }
             if (t->flipslice_sym[other] == UNSEEN32) {
                 t->flipslice_sym[other] =
                     (uint32_t)nclasses << 4 | (uint32_t)ss->inv_index[s];
@@ -175,6 +179,9 @@ build_corner_classes(twophase_tables_t *t, const sym_set_t *ss)
 
             conjugate(ss, &rep, s, &x);
             other = cube3_corner_perm(&x);
+            if (other == cp) {
+                t->corner_stab[nclasses] |= (uint16_t)(1u << s);
+            }
             if (t->corner_sym[other] == UNSEEN16) {
                 t->corner_sym[other] =
                     (uint16_t)(nclasses << 4 | ss->inv_index[s]);
@@ -214,5 +221,73 @@ twophase__build_syms(twophase_tables_t *t)
     if (rc == PZ_OK) {
         rc = build_corner_classes(t, &ss);
     }
+    return rc;
+}
+
+/* Inserts key at dist unless present; returns 1 when inserted, 0 when
+ * present, -1 when the hash is too full. */
+static int
+near_insert(twophase_tables_t *t, uint32_t key, int dist)
+{
+    uint32_t h = twophase__near_hash(key);
+
+    for (uint32_t probes = 0; probes < TWOPHASE_NEAR_SLOTS; probes++) {
+        if (t->near_key[h] == key) {
+            return 0;
+        }
+        if (t->near_key[h] == UINT32_MAX) {
+            t->near_key[h] = key;
+            t->near_dist[h] = (uint8_t)dist;
+            return 1;
+        }
+        h = (h + 1) & (TWOPHASE_NEAR_SLOTS - 1);
+    }
+    return -1;
+}
+
+int
+twophase__build_near(twophase_tables_t *t)
+{
+    /* Breadth-first from G1 over raw triples: the frontier of depth d is
+     * the run of keys added at d, kept in order in a list. */
+    static const int max_states = TWOPHASE_NEAR_SLOTS / 2;
+    uint32_t *list = malloc(max_states * sizeof(*list));
+    int n = 1;
+    int begin = 0;
+    int rc = PZ_OK;
+
+    if (list == NULL) {
+        return PZ_ENOMEM;
+    }
+    memset(t->near_key, 0xff, sizeof(t->near_key));
+    list[0] = twophase__near_key(0, 0, 0);
+    near_insert(t, list[0], 0);
+    for (int d = 1; d <= TWOPHASE_NEAR_DEPTH; d++) {
+        int end = n;
+
+        for (int i = begin; i < end; i++) {
+            int twist = (int)(list[i] % CUBE3_NTWIST);
+            int flip = (int)(list[i] / CUBE3_NTWIST % CUBE3_NFLIP);
+            int slice = (int)(list[i] / CUBE3_NTWIST / CUBE3_NFLIP);
+
+            for (int m = 0; m < TWOPHASE_NMOVES; m++) {
+                uint32_t key = twophase__near_key(t->twist_move[twist][m],
+                                                  t->flip_move[flip][m],
+                                                  t->slice_move[slice][m]);
+                int added = near_insert(t, key, d);
+
+                if (added < 0 || (added == 1 && n == max_states)) {
+                    rc = PZ_EINTERNAL;
+                    goto out;
+                }
+                if (added == 1) {
+                    list[n++] = key;
+                }
+            }
+        }
+        begin = end;
+    }
+out:
+    free(list);
     return rc;
 }

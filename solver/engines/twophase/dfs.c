@@ -104,42 +104,80 @@ tick(twophase_worker_t *w)
            atomic_load_explicit(&w->sh->stop, memory_order_relaxed) != 0;
 }
 
-/* Phase 2 from (corner, ud, sperm) with exactly togo left. Returns -1 to
- * stop, 0 when nothing was found, or 1 + the phase-2 length in moves. */
+int
+twophase__depth1(const twophase_tables_t *t, int twist, int flip, int slice)
+{
+    unsigned code =
+        twophase__code(t->prune1, twophase__index1(t, twist, flip, slice));
+    int depth = 0;
+
+    /* Each step goes to a neighbour one move closer, whose code is one
+     * less mod 3; there is one until G1 (distance 0). */
+    while ((twist | flip | slice) != 0) {
+        unsigned want = (code + 2) % 3;
+        size_t idx[TWOPHASE_NMOVES];
+        int m;
+
+        for (m = 0; m < TWOPHASE_NMOVES; m++) {
+            idx[m] = twophase__index1(t, t->twist_move[twist][m],
+                                      t->flip_move[flip][m],
+                                      t->slice_move[slice][m]);
+            TWOPHASE_PREFETCH(&t->prune1[idx[m] >> 2]);
+        }
+        for (m = 0; m < TWOPHASE_NMOVES; m++) {
+            if (twophase__code(t->prune1, idx[m]) == want) {
+                break;
+            }
+        }
+        if (m == TWOPHASE_NMOVES || depth > 20) {
+            return -1; /* not reached with a sound table */
+        }
+        twist = t->twist_move[twist][m];
+        flip = t->flip_move[flip][m];
+        slice = t->slice_move[slice][m];
+        code = want;
+        depth++;
+    }
+    return depth;
+}
+
+/* Phase 2 from coord = (corner, ud, sperm) with exactly togo left.
+ * Returns -1 to stop, 0 when nothing was found, or 1 + the phase-2
+ * length in moves. */
 static int
-phase2(twophase_worker_t *w, int corner, int ud, int sperm, int n, int togo)
+phase2(twophase_worker_t *w, const int *coord, int n, int togo)
 {
     const twophase_shared_t *sh = w->sh;
     const twophase_tables_t *t = sh->t;
-    int prev = n > 0 ? w->path2[n - 1] : w->n1 > 0 ? w->path1[w->n1 - 1] : -1;
+    int prev = n > 0       ? w->path2[n - 1]
+               : w->n1 > 0 ? w->cur->path1[w->n1 - 1]
+                           : -1;
     uint32_t allowed = allowed_after(prev);
 
     if (togo == 0) {
-        return (corner | ud | sperm) == 0 ? n + 1 : 0;
+        return (coord[0] | coord[1] | coord[2]) == 0 ? n + 1 : 0;
     }
     for (int k = 0; k < TWOPHASE_NMOVES2; k++) {
         int m = twophase__move2[k];
-        int c = sh->cost[m];
-        int corner2;
-        int ud2;
-        int sperm2;
+        int left = togo - sh->cost[m];
+        int child[3];
         int r;
 
-        if (!(allowed >> m & 1u) || c > togo) {
+        if (!(allowed >> m & 1u) || left < 0) {
             continue;
         }
-        corner2 = t->corner_move[corner][k];
-        ud2 = t->ud_move[ud][k];
-        sperm2 = t->slice_perm_move[sperm][k];
+        child[0] = t->corner_move[coord[0]][k];
+        child[1] = t->ud_move[coord[1]][k];
+        child[2] = t->slice_perm_move[coord[2]][k];
         w->meter.generated++;
-        if (twophase__dist2(t, corner2, ud2, sperm2) > togo - c) {
+        if (twophase__dist2(t, child[0], child[1], child[2]) > left) {
             continue;
         }
         if (tick(w)) {
             return -1;
         }
         w->path2[n] = (uint8_t)m;
-        r = phase2(w, corner2, ud2, sperm2, n + 1, togo - c);
+        r = phase2(w, child, n + 1, left);
         if (r != 0) {
             return r;
         }
@@ -147,41 +185,49 @@ phase2(twophase_worker_t *w, int corner, int ud, int sperm, int n, int togo)
     return 0;
 }
 
-/* A phase-1 path of length n (metric w->bound1) has reached G1: run
- * phase 2 below the best total. Returns true to stop the search. */
+/* A phase-1 path of length n (metric: the orientation's bound) has
+ * reached G1: run phase 2 below the best total. Returns true to stop the
+ * search. */
 static bool
-phase2_start(twophase_worker_t *w, int n)
+phase2_start(twophase_worker_t *w, twophase_orient_t *st, int n)
 {
     twophase_shared_t *sh = w->sh;
     const twophase_tables_t *t = sh->t;
     const cube3_cubie_t *c;
-    int corner;
-    int ud;
-    int sperm;
+    int coord[3];
     int most;
     int h;
 
     most =
-        atomic_load_explicit(&sh->best, memory_order_relaxed) - 1 - w->bound1;
+        atomic_load_explicit(&sh->best, memory_order_relaxed) - 1 - st->bound;
     if (most > sh->phase2_cap) {
         most = sh->phase2_cap;
     }
     if (most < 0) {
         return false;
     }
-    for (int i = w->stack_valid; i < n; i++) {
-        cube3_cubie_multiply(&w->cubes[i], cube3_move_cubie(w->path1[i]),
-                             &w->cubes[i + 1]);
+    for (unsigned i = (unsigned)st->stack_valid; i < (unsigned)n; i++) {
+        cube3_cubie_multiply(&st->cubes[i], cube3_move_cubie(st->path1[i]),
+                             &st->cubes[i + 1]);
     }
-    w->stack_valid = n;
-    c = &w->cubes[n];
-    corner = cube3_corner_perm(c);
-    ud = cube3_ud_edge_perm(c);
-    sperm = cube3_slice_perm(c);
-    h = twophase__dist2(t, corner, ud, sperm);
+    st->stack_valid = n;
+    c = &st->cubes[n];
+    coord[0] = cube3_corner_perm(c);
+    coord[2] = cube3_slice_perm(c);
+    /* The small corner and slice table (1 MB) turns most end points away
+     * before the edges are ranked and the big table is read. */
+    if (t->corner_slice_prune[coord[0] * CUBE3_NSLICE_PERM + coord[2]] > most) {
+        return false;
+    }
+    coord[1] = cube3_ud_edge_perm(c);
+    h = twophase__dist2(t, coord[0], coord[1], coord[2]);
+    if (h > most) {
+        return false;
+    }
+    w->cur = st;
     w->n1 = n;
     for (int b = h; b <= most; b++) {
-        int r = phase2(w, corner, ud, sperm, 0, b);
+        int r = phase2(w, coord, 0, b);
 
         if (r < 0) {
             return true;
@@ -191,64 +237,195 @@ phase2_start(twophase_worker_t *w, int n)
             int n2 = r - 1;
 
             for (int i = 0; i < n; i++) {
-                moves[i] = w->path1[i];
+                moves[i] = st->path1[i];
             }
             for (int i = 0; i < n2; i++) {
                 moves[n + i] = w->path2[i];
             }
-            twophase__record(w, moves, n + n2, w->bound1 + b);
+            twophase__record(w, moves, n + n2, st->bound + b);
             return atomic_load(&sh->stop) != 0;
         }
     }
     return false;
 }
 
-/* Phase 1 from (twist, flip, slice) after path1[0..n) with exactly togo
- * left. Returns true to stop the search. */
+/* The quarter turns of R, F, L and B: the moves a phase-1 path may end
+ * with, and the moves that leave G1. */
+#define PHASE1_END_MOVES                                                       \
+    ((1u << 3) | (1u << 5) | (1u << 6) | (1u << 8) | (1u << 12) | (1u << 14) | \
+     (1u << 15) | (1u << 17))
+
+/*
+ * Fills frame f (coordinates, distance and togo already set) with the
+ * moves to try after prev and their children.
+ *
+ * With at most TWOPHASE_NEAR_DEPTH + 1 moves left, a child that fits is
+ * so close to G1 that the near hash has its distance: the last levels,
+ * the widest of the tree, read no big table at all. The last move must be
+ * a quarter turn of R, F, L or B (see ends_phase1).
+ *
+ * Otherwise the children's table entries are prefetched in two rounds
+ * (symmetry class, then pruning entry) so that their cache misses
+ * overlap. In G1 with fewer than five moves to go, moves that stay in G1
+ * are skipped: such a path reaches G1 early, where phase 2 covers the
+ * continuations inside G1, and short detours out of G1 and back rarely
+ * pay (Kociemba's solver makes the same cut).
+ */
+static void
+frame_open(const twophase_shared_t *sh, twophase_frame_t *f, int prev)
+{
+    const twophase_tables_t *t = sh->t;
+    uint32_t todo = allowed_after(prev);
+
+    if (f->dist == 0 && f->togo < 5) {
+        todo &= PHASE1_END_MOVES;
+    }
+    f->near = f->togo <= TWOPHASE_NEAR_DEPTH + 1;
+    if (f->near) {
+        for (int m = 0; m < TWOPHASE_NMOVES; m++) {
+            int left = f->togo - sh->cost[m];
+            int d;
+
+            if (!(todo >> m & 1u)) {
+                continue;
+            }
+            f->child[m][0] = t->twist_move[f->coord[0]][m];
+            f->child[m][1] = t->flip_move[f->coord[1]][m];
+            f->child[m][2] = t->slice_move[f->coord[2]][m];
+            d = left < 0
+                    ? -1
+                    : twophase__near_dist(
+                          t, twophase__near_key(f->child[m][0], f->child[m][1],
+                                                f->child[m][2]));
+            /* Far children (-1) cannot fit: left < TWOPHASE_NEAR_DEPTH. */
+            if (d < 0 || d > left ||
+                (left == 0 && !(PHASE1_END_MOVES >> m & 1u))) {
+                todo &= ~(1u << m);
+            } else {
+                f->cdist[m] = (int8_t)d;
+            }
+        }
+        f->todo = todo;
+        return;
+    }
+    for (int m = 0; m < TWOPHASE_NMOVES; m++) {
+        if (!(todo >> m & 1u)) {
+            continue;
+        }
+        if (sh->cost[m] > f->togo) {
+            todo &= ~(1u << m);
+            continue;
+        }
+        f->child[m][0] = t->twist_move[f->coord[0]][m];
+        f->child[m][1] = t->flip_move[f->coord[1]][m];
+        f->child[m][2] = t->slice_move[f->coord[2]][m];
+        TWOPHASE_PREFETCH(
+            &t->flipslice_sym[f->child[m][2] * CUBE3_NFLIP + f->child[m][1]]);
+    }
+    for (int m = 0; m < TWOPHASE_NMOVES; m++) {
+        if (todo >> m & 1u) {
+            f->idx[m] = (uint32_t)twophase__index1(
+                t, f->child[m][0], f->child[m][1], f->child[m][2]);
+            TWOPHASE_PREFETCH(&t->prune1[f->idx[m] >> 2]);
+        }
+    }
+    f->todo = todo;
+}
+
+/* Starts the search of bound st->bound at the root. */
+static void
+orient_restart(const twophase_shared_t *sh, twophase_orient_t *st)
+{
+    twophase_frame_t *f = &st->frames[0];
+
+    f->togo = st->bound;
+    f->dist = st->h;
+    frame_open(sh, f, -1);
+    st->depth = 0;
+    st->stack_valid = 0;
+}
+
+/*
+ * Searches orientation st for about quantum expansions, from where it
+ * stopped last time. Returns true when the whole search must stop. Phase
+ * 1 is a depth-first search over explicit frames, exactly togo from G1:
+ * a child is entered only when its distance fits in what is left after
+ * its move, so every path ends in G1 at the bound.
+ */
 static bool
-phase1(twophase_worker_t *w, int twist, int flip, int slice, int n, int togo)
+orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
 {
     twophase_shared_t *sh = w->sh;
     const twophase_tables_t *t = sh->t;
-    int prev = n > 0 ? w->path1[n - 1] : -1;
-    uint32_t allowed;
+    uint64_t until = w->meter.expanded + quantum;
 
-    if (togo == 0) {
-        /* The parent's bound made the distance 0: this is G1. */
-        if (n > 0 && !ends_phase1(prev)) {
-            return false;
+    while (!st->done && w->meter.expanded < until) {
+        twophase_frame_t *f;
+        int m;
+        int left;
+        int d;
+
+        if (st->depth < 0) {
+            /* Between bounds: the next one, unless it cannot beat the
+             * best. A start already in G1 is a phase-1 path of length 0. */
+            st->bound++;
+            if (st->bound >= TWOPHASE_DEPTH_MAX ||
+                st->bound >= atomic_load(&sh->best)) {
+                st->done = true;
+                break;
+            }
+            if (st->bound == 0) {
+                st->stack_valid = 0;
+                if (phase2_start(w, st, 0)) {
+                    return true;
+                }
+                continue;
+            }
+            orient_restart(sh, st);
         }
-        return phase2_start(w, n);
-    }
-    if (w->bound1 >= atomic_load_explicit(&sh->best, memory_order_relaxed)) {
-        return false;
-    }
-    allowed = allowed_after(prev);
-    for (int m = 0; m < TWOPHASE_NMOVES; m++) {
-        int c = sh->cost[m];
-        int twist2;
-        int flip2;
-        int slice2;
-
-        if (!(allowed >> m & 1u) || c > togo) {
+        f = &st->frames[st->depth];
+        if (f->todo == 0 || st->bound >= atomic_load_explicit(
+                                             &sh->best, memory_order_relaxed)) {
+            st->depth--;
             continue;
         }
-        twist2 = t->twist_move[twist][m];
-        flip2 = t->flip_move[flip][m];
-        slice2 = t->slice_move[slice][m];
+        m = __builtin_ctz(f->todo);
+        f->todo &= f->todo - 1;
+        left = f->togo - sh->cost[m];
         w->meter.generated++;
-        if (twophase__dist1(t, twist2, flip2, slice2) > togo - c) {
-            continue;
+        if (f->near) {
+            d = f->cdist[m]; /* frame_open kept only children that fit */
+        } else {
+            d = twophase__step(f->dist, twophase__code(t->prune1, f->idx[m]));
+            if (d > left) {
+                continue;
+            }
         }
         if (tick(w)) {
             return true;
         }
-        w->path1[n] = (uint8_t)m;
-        if (w->stack_valid > n) {
-            w->stack_valid = n;
+        st->path1[st->depth] = (uint8_t)m;
+        if (st->stack_valid > st->depth) {
+            st->stack_valid = st->depth;
         }
-        if (phase1(w, twist2, flip2, slice2, n + 1, togo - c)) {
-            return true;
+        if (left == 0) {
+            /* In G1 (d is 0). A path ending with a phase-2 move was in
+             * G1 one move earlier, where the shorter path covers it. */
+            if (ends_phase1(m) && phase2_start(w, st, st->depth + 1)) {
+                return true;
+            }
+            continue;
+        }
+        {
+            twophase_frame_t *g = &st->frames[st->depth + 1];
+
+            g->coord[0] = f->child[m][0];
+            g->coord[1] = f->child[m][1];
+            g->coord[2] = f->child[m][2];
+            g->dist = d;
+            g->togo = left;
+            frame_open(sh, g, m);
+            st->depth++;
         }
     }
     return false;
@@ -259,39 +436,41 @@ twophase__run_worker(twophase_worker_t *w)
 {
     twophase_shared_t *sh = w->sh;
     const twophase_tables_t *t = sh->t;
-    cube3_cubie_t cube[TWOPHASE_NORIENT];
-    int twist[TWOPHASE_NORIENT];
-    int flip[TWOPHASE_NORIENT];
-    int slice[TWOPHASE_NORIENT];
-    int h[TWOPHASE_NORIENT];
-    int lowest = INT_MAX;
+    int live = 0;
 
     for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {
-        twophase__oriented(sh, o, &cube[o]);
-        twist[o] = cube3_twist(&cube[o]);
-        flip[o] = cube3_flip(&cube[o]);
-        slice[o] = cube3_slice(&cube[o]);
-        h[o] = twophase__dist1(t, twist[o], flip[o], slice[o]);
-        if (h[o] < lowest) {
-            lowest = h[o];
-        }
+        twophase_orient_t *st = &w->orient[o];
+        cube3_cubie_t *c = &st->cubes[0];
+
+        st->o = o;
+        twophase__oriented(sh, o, c);
+        st->frames[0].coord[0] = cube3_twist(c);
+        st->frames[0].coord[1] = cube3_flip(c);
+        st->frames[0].coord[2] = cube3_slice(c);
+        st->h =
+            twophase__depth1(t, st->frames[0].coord[0], st->frames[0].coord[1],
+                             st->frames[0].coord[2]);
+        st->bound = st->h - 1;
+        st->depth = -1;
+        st->done = false;
+        live++;
     }
-    for (int b = lowest; b < TWOPHASE_DEPTH_MAX; b++) {
-        if (b >= atomic_load(&sh->best)) {
-            break;
-        }
+    /* The orientations share the thread in slices of a few hundred
+     * expansions, like threads would: the first short solution usually
+     * comes from one of them much earlier than from the others. */
+    while (live > 0) {
+        live = 0;
         for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {
-            if (h[o] > b) {
+            twophase_orient_t *st = &w->orient[o];
+
+            if (st->done) {
                 continue;
             }
-            w->orient = o;
-            w->bound1 = b;
-            w->cubes[0] = cube[o];
-            w->stack_valid = 0;
-            if (phase1(w, twist[o], flip[o], slice[o], 0, b) ||
+            if (orient_run(w, st, TWOPHASE_QUANTUM) ||
                 atomic_load(&sh->stop) != 0) {
                 return;
             }
+            live += !st->done;
         }
     }
 }

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* prune.c - breadth-first builds of the two-phase pruning tables. */
+/* madvise and MADV_HUGEPAGE are outside POSIX; ask for them. */
+#define _DEFAULT_SOURCE 1
+
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "twophase_internal.h"
 
@@ -10,9 +14,9 @@
  * coordinate (a column): phase 1 is flip x slice class x twist, phase 2
  * corner class x U/D edge permutation. Entry (r, c) stands for the cube
  * whose first coordinate is row r's representative and whose second is c,
- * and its value is that cube's distance, so no entry needs special care
- * for classes with self-symmetries: each is an ordinary breadth-first
- * distance, reached through ordinary edges.
+ * and its value is that cube's distance. When symmetries fix the
+ * representative, several columns of its row stand for cubes that are
+ * conjugates of each other ("twins"), all equally far.
  *
  * A move takes the representative of row r to the class of row r' and a
  * symmetry s that depends on r and the move only, never on the column, so
@@ -25,10 +29,40 @@
  * once those are many, the remaining empty entries look backwards for a
  * neighbour at depth d, which ends at the first hit.
  *
- * The build uses one byte per entry; the result is packed to 4 bits.
+ * The build keeps the distance mod 3 in 2 bits (Kociemba's encoding; 3
+ * marks an entry not reached yet), which packs four entries per byte. A
+ * move changes a distance by at most one, so a search that knows a cube's
+ * distance learns each neighbour's from its code: phase 1 keeps this 35 MB
+ * table. Phase 2 starts from thousands of cubes per solve whose distance
+ * would each have to be walked out of such a table, so its build also
+ * writes the plain distance (4 bits, at most 15, 56 MB) and keeps that.
  */
 
-#define EMPTY 0xff
+/* Huge pages: a search reads the tables at random, and with 4 KB pages
+ * nearly every read would also miss the TLB. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *
+twophase__table_alloc(size_t size)
+{
+    void *p = NULL;
+    size_t rounded = (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+
+    if (posix_memalign(&p, HUGE_PAGE, rounded) != 0) {
+        return NULL;
+    }
+#ifdef MADV_HUGEPAGE
+    /* Advice only: without transparent huge pages it changes nothing. */
+    (void)madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+/* The 2-bit code of an entry not reached yet. */
+#define EMPTY 3u
+
+/* Byte-table sentinel of the small corner x slice table. */
+#define EMPTY8 0xff
 
 /* One row-by-column breadth-first build. */
 typedef struct bfs {
@@ -37,17 +71,82 @@ typedef struct bfs {
     int nmoves;             /* moves of the phase */
     const uint32_t *dest;   /* [nrows][nmoves]: class << 4 | sym reached */
     const uint16_t *colmap; /* [nmoves][16][rowlen]: column reached */
+    const uint16_t *stab;   /* [nrows]: symmetries fixing the row's rep */
+    const uint16_t *conj;   /* column c conjugated by s: */
+    size_t conj_s;          /*   conj[s * conj_s + c * conj_c] */
+    size_t conj_c;
+    uint8_t *exact; /* NULL, or 4-bit distances (max 15) to fill */
 } bfs_t;
 
-/* Fills table (bytes, nrows * rowlen) with distances from entry 0.
- * Returns PZ_OK, PZ_ENOMEM, or PZ_EINTERNAL when some entry stays
- * unreached (all are reachable in both phases). */
+static inline unsigned
+get2(const uint8_t *table, size_t i)
+{
+    return table[i >> 2] >> ((i & 3) << 1) & 3u;
+}
+
+/* Sets an EMPTY entry (both bits set) to v by clearing bits. */
+static inline void
+set2(uint8_t *table, size_t i, unsigned v)
+{
+    table[i >> 2] &= (uint8_t) ~((EMPTY ^ v) << ((i & 3) << 1));
+}
+
+/* Marks empty entry j of table as reached at depth, in both encodings. */
+static inline void
+reach(const bfs_t *b, uint8_t *table, size_t j, int depth)
+{
+    set2(table, j, (unsigned)depth % 3);
+    if (b->exact != NULL) {
+        unsigned v = depth > 15 ? 15u : (unsigned)depth;
+
+        b->exact[j >> 1] |= (uint8_t)(v << ((j & 1) << 2));
+    }
+}
+
+/*
+ * Sets the entries of row r equivalent to column c (conjugates by the
+ * symmetries that fix the row's representative) to code, where empty;
+ * returns how many were set. A forward step reaches only one of such
+ * twins, the one the move's symmetry happens to give, while all are that
+ * far away; the backward steps find each twin themselves.
+ */
+static uint64_t
+set_twins(const bfs_t *b, uint8_t *table, size_t r, size_t c, int depth)
+{
+    uint64_t n = 0;
+
+    for (size_t s = 1; s < 16; s++) {
+        size_t j;
+
+        if (!(b->stab[r] >> s & 1u)) {
+            continue;
+        }
+        j = r * b->rowlen + b->conj[s * b->conj_s + c * b->conj_c];
+        if (get2(table, j) == EMPTY) {
+            reach(b, table, j, depth);
+            n++;
+        }
+    }
+    return n;
+}
+
+/*
+ * Fills table (2 bits per entry, nrows * rowlen entries) with distances
+ * mod 3 from entry 0. The code 3 marks entries not reached yet, so a pass
+ * for depth d must tell depth d from d - 3, d - 6, ... where both read d
+ * mod 3. Going backwards that cannot happen: an entry still empty is at
+ * least d + 1 away, so its reached neighbours are exactly d away. Going
+ * forwards the older entries are expanded again, which only costs time:
+ * their neighbours are all reached already. Returns PZ_OK, PZ_ENOMEM, or
+ * PZ_EINTERNAL when some entry stays unreached (all are reachable in both
+ * phases).
+ */
 static int
 bfs_rows(const bfs_t *b, uint8_t *table)
 {
     uint64_t total = (uint64_t)b->nrows * b->rowlen;
     uint32_t *mask = calloc(b->nrows, sizeof(*mask)); /* depths in row */
-    uint16_t *list = malloc(b->rowlen * sizeof(*list));
+    uint32_t *list = malloc(b->rowlen * sizeof(*list));
     uint64_t filled = 1;
     uint64_t at_depth = 1;
     int rc = PZ_OK;
@@ -56,15 +155,16 @@ bfs_rows(const bfs_t *b, uint8_t *table)
         rc = PZ_ENOMEM;
         goto out;
     }
-    memset(table, EMPTY, total);
-    table[0] = 0;
+    memset(table, 0xff, (total + 3) / 4);
+    set2(table, 0, 0);
     mask[0] = 1;
     for (int d = 0; filled < total && d < 30; d++) {
+        unsigned dm = (unsigned)d % 3;
         uint64_t next = 0;
         bool forward = at_depth * 9 < total - filled;
 
         for (size_t r = 0; r < b->nrows; r++) {
-            uint8_t *row = table + r * b->rowlen;
+            size_t base = r * b->rowlen;
             const uint32_t *dest = b->dest + r * (size_t)b->nmoves;
 
             if (forward) {
@@ -74,8 +174,8 @@ bfs_rows(const bfs_t *b, uint8_t *table)
                     continue;
                 }
                 for (size_t c = 0; c < b->rowlen; c++) {
-                    if (row[c] == d) {
-                        list[n++] = (uint16_t)c;
+                    if (get2(table, base + c) == dm) {
+                        list[n++] = (uint32_t)c;
                     }
                 }
                 for (int m = 0; m < b->nmoves; m++) {
@@ -83,32 +183,38 @@ bfs_rows(const bfs_t *b, uint8_t *table)
                     const uint16_t *map =
                         b->colmap +
                         ((size_t)m * 16 + (dest[m] & 15)) * b->rowlen;
-                    uint8_t *drow = table + dr * b->rowlen;
+                    size_t dbase = dr * b->rowlen;
 
                     for (size_t i = 0; i < n; i++) {
-                        if (drow[map[list[i]]] == EMPTY) {
-                            drow[map[list[i]]] = (uint8_t)(d + 1);
+                        size_t j = dbase + map[list[i]];
+
+                        if (get2(table, j) == EMPTY) {
+                            reach(b, table, j, d + 1);
                             next++;
                             mask[dr] |= 1u << (d + 1);
+                            if (b->stab[dr] != 1) {
+                                next += set_twins(b, table, dr, map[list[i]],
+                                                  d + 1);
+                            }
                         }
                     }
                 }
             } else {
-                const uint8_t *drow[TWOPHASE_NMOVES];
+                size_t dbase[TWOPHASE_NMOVES];
                 const uint16_t *map[TWOPHASE_NMOVES];
 
                 for (int m = 0; m < b->nmoves; m++) {
-                    drow[m] = table + (dest[m] >> 4) * b->rowlen;
+                    dbase[m] = (dest[m] >> 4) * b->rowlen;
                     map[m] = b->colmap +
                              ((size_t)m * 16 + (dest[m] & 15)) * b->rowlen;
                 }
                 for (size_t c = 0; c < b->rowlen; c++) {
-                    if (row[c] != EMPTY) {
+                    if (get2(table, base + c) != EMPTY) {
                         continue;
                     }
                     for (int m = 0; m < b->nmoves; m++) {
-                        if (drow[m][map[m][c]] == d) {
-                            row[c] = (uint8_t)(d + 1);
+                        if (get2(table, dbase[m] + map[m][c]) == dm) {
+                            reach(b, table, base + c, d + 1);
                             next++;
                             mask[r] |= 1u << (d + 1);
                             break;
@@ -132,45 +238,26 @@ out:
     return rc;
 }
 
-/* Packs bytes into 4-bit entries, saturating at 15. Returns owned memory
- * (free) or NULL. */
-static uint8_t *
-pack_nibbles(const uint8_t *bytes, size_t n)
-{
-    uint8_t *out = calloc((n + 1) / 2, 1);
-
-    if (out == NULL) {
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++) {
-        unsigned v = bytes[i] > 15 ? 15u : bytes[i];
-
-        out[i >> 1] |= (uint8_t)(v << ((i & 1) << 2));
-    }
-    return out;
-}
-
-/* Runs b into a byte table and packs it into *out. */
+/* Runs b into a new 2-bit table *out (owned: free). With b->exact set,
+ * the 2-bit table is only scaffolding: it is freed and *out is NULL. */
 static int
-build_packed(const bfs_t *b, uint8_t **out)
+build_table(const bfs_t *b, uint8_t **out)
 {
     size_t n = b->nrows * b->rowlen;
-    uint8_t *bytes = malloc(n);
+    uint8_t *table = twophase__table_alloc((n + 3) / 4);
     int rc;
 
     *out = NULL;
-    if (bytes == NULL) {
+    if (table == NULL) {
         return PZ_ENOMEM;
     }
-    rc = bfs_rows(b, bytes);
-    if (rc == PZ_OK) {
-        *out = pack_nibbles(bytes, n);
-        if (*out == NULL) {
-            rc = PZ_ENOMEM;
-        }
+    rc = bfs_rows(b, table);
+    if (rc != PZ_OK || b->exact != NULL) {
+        free(table);
+        return rc;
     }
-    free(bytes);
-    return rc;
+    *out = table;
+    return PZ_OK;
 }
 
 int
@@ -180,7 +267,18 @@ twophase__build_prune1(twophase_tables_t *t)
     uint32_t *dest = malloc(nrows * TWOPHASE_NMOVES * sizeof(*dest));
     uint16_t *colmap =
         malloc((size_t)TWOPHASE_NMOVES * 16 * CUBE3_NTWIST * sizeof(*colmap));
-    bfs_t b = { nrows, CUBE3_NTWIST, TWOPHASE_NMOVES, dest, colmap };
+    bfs_t b = {
+        nrows,
+        CUBE3_NTWIST,
+        TWOPHASE_NMOVES,
+        dest,
+        colmap,
+        t->flipslice_stab,
+        &t->twist_conj[0][0],
+        1,
+        CUBE3_NSYM_UD,
+        NULL,
+    };
     int rc = PZ_ENOMEM;
 
     if (dest == NULL || colmap == NULL) {
@@ -207,7 +305,7 @@ twophase__build_prune1(twophase_tables_t *t)
             }
         }
     }
-    rc = build_packed(&b, &t->prune1);
+    rc = build_table(&b, &t->prune1);
 out:
     free(colmap);
     free(dest);
@@ -221,7 +319,11 @@ twophase__build_prune2(twophase_tables_t *t)
     uint32_t *dest = malloc(nrows * TWOPHASE_NMOVES2 * sizeof(*dest));
     uint16_t *colmap = malloc((size_t)TWOPHASE_NMOVES2 * 16 *
                               CUBE3_NUD_EDGE_PERM * sizeof(*colmap));
-    bfs_t b = { nrows, CUBE3_NUD_EDGE_PERM, TWOPHASE_NMOVES2, dest, colmap };
+    uint8_t *scratch = NULL;
+    bfs_t b = {
+        nrows,          CUBE3_NUD_EDGE_PERM, TWOPHASE_NMOVES2,    dest, colmap,
+        t->corner_stab, &t->ud_conj[0][0],   CUBE3_NUD_EDGE_PERM, 1,    NULL,
+    };
     int rc = PZ_ENOMEM;
 
     if (dest == NULL || colmap == NULL) {
@@ -243,7 +345,17 @@ twophase__build_prune2(twophase_tables_t *t)
             }
         }
     }
-    rc = build_packed(&b, &t->prune2);
+    b.exact = twophase__table_alloc((TWOPHASE_NPRUNE2 + 1) / 2);
+    if (b.exact == NULL) {
+        goto out;
+    }
+    memset(b.exact, 0, (TWOPHASE_NPRUNE2 + 1) / 2);
+    rc = build_table(&b, &scratch);
+    if (rc == PZ_OK) {
+        t->prune2 = b.exact;
+    } else {
+        free(b.exact);
+    }
 out:
     free(colmap);
     free(dest);
@@ -258,7 +370,7 @@ twophase__build_corner_slice(twophase_tables_t *t)
     size_t filled = 1;
 
     /* Small enough (under a megabyte) for plain forward layers. */
-    memset(d, EMPTY, n);
+    memset(d, EMPTY8, n);
     d[0] = 0;
     for (int depth = 0; filled < n; depth++) {
         size_t before = filled;
@@ -272,7 +384,7 @@ twophase__build_corner_slice(twophase_tables_t *t)
                                CUBE3_NSLICE_PERM +
                            t->slice_perm_move[i % CUBE3_NSLICE_PERM][k];
 
-                if (d[j] == EMPTY) {
+                if (d[j] == EMPTY8) {
                     d[j] = (uint8_t)(depth + 1);
                     filled++;
                 }

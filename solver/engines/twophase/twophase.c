@@ -34,7 +34,7 @@
 
 /* Longest phase 2 tried after each phase-1 path (metric units). Longer
  * phase 2s are almost never part of a good total and cost the most. */
-#define PHASE2_CAP_HTM 11
+#define PHASE2_CAP_HTM 20
 #define PHASE2_CAP_QTM 17
 
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
@@ -71,16 +71,20 @@ static void
 build_tables(void)
 {
     uint64_t start = pz_now_ns();
-    twophase_tables_t *t = calloc(1, sizeof(*t));
+    twophase_tables_t *t = twophase__table_alloc(sizeof(*t));
     int rc;
 
     if (t == NULL) {
         tables_rc = PZ_ENOMEM;
         return;
     }
+    memset(t, 0, sizeof(*t));
     twophase__build_moves(t);
     build_axes(t);
     rc = twophase__build_syms(t);
+    if (rc == PZ_OK) {
+        rc = twophase__build_near(t);
+    }
     if (rc == PZ_OK) {
         rc = twophase__build_prune1(t);
     }
@@ -93,7 +97,8 @@ build_tables(void)
         return;
     }
     twophase__build_corner_slice(t);
-    t->bytes = sizeof(*t) + TWOPHASE_NPRUNE1 / 2 + TWOPHASE_NPRUNE2 / 2;
+    t->bytes =
+        sizeof(*t) + (TWOPHASE_NPRUNE1 + 3) / 4 + (TWOPHASE_NPRUNE2 + 1) / 2;
     t->build_ms = (double)(pz_now_ns() - start) / 1e6;
     t->status = PZ_OK;
     tables = t;
@@ -152,7 +157,8 @@ void
 twophase__record(twophase_worker_t *w, const uint8_t *moves, int n, int length)
 {
     twophase_shared_t *sh = w->sh;
-    int a = w->orient % 3;
+    int o = w->cur->o;
+    int a = o % 3;
 
     pthread_mutex_lock(&sh->lock);
     if (length < atomic_load(&sh->best)) {
@@ -161,7 +167,7 @@ twophase__record(twophase_worker_t *w, const uint8_t *moves, int n, int length)
         for (int i = 0; i < n; i++) {
             int m = sh->t->axis_move_back[a][moves[i]];
 
-            if (w->orient >= 3) {
+            if (o >= 3) {
                 sh->moves[n - 1 - i] = (uint8_t)inverse_move(m);
             } else {
                 sh->moves[i] = (uint8_t)m;

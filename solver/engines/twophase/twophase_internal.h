@@ -26,6 +26,12 @@ enum {
     TWOPHASE_NPRUNE2 = TWOPHASE_NCORNER_CLASSES * CUBE3_NUD_EDGE_PERM,
 };
 
+/* Depth of the near-G1 hash (7,803 raw triples at depth <= 4) and its
+ * size, a power of two. */
+#define TWOPHASE_NEAR_DEPTH 4
+#define TWOPHASE_NEAR_BITS  15
+#define TWOPHASE_NEAR_SLOTS (1u << TWOPHASE_NEAR_BITS)
+
 /*
  * Every table of the engine, built once per process and read-only after.
  * Raw coordinates are those of cube3.h. "sym" entries pack a class index
@@ -45,17 +51,29 @@ typedef struct twophase_tables {
     uint16_t twist_conj[CUBE3_NTWIST][CUBE3_NSYM_UD];
     uint32_t flipslice_sym[TWOPHASE_NFLIPSLICE];         /* class << 4 | s */
     uint32_t flipslice_rep[TWOPHASE_NFLIPSLICE_CLASSES]; /* raw fs */
-    uint16_t corner_sym[CUBE3_NCORNER_PERM];             /* class << 4 | s */
-    uint16_t corner_rep[TWOPHASE_NCORNER_CLASSES];       /* raw corner perm */
+    /* Bit s set when conj_s keeps the representative's flip x slice. */
+    uint16_t flipslice_stab[TWOPHASE_NFLIPSLICE_CLASSES];
+    uint16_t corner_sym[CUBE3_NCORNER_PERM];        /* class << 4 | s */
+    uint16_t corner_rep[TWOPHASE_NCORNER_CLASSES];  /* raw corner perm */
+    uint16_t corner_stab[TWOPHASE_NCORNER_CLASSES]; /* as flipslice_stab */
     uint16_t ud_conj[CUBE3_NSYM_UD][CUBE3_NUD_EDGE_PERM];
-    /* Pruning: exact phase-1 distance of (flip x slice class, twist) and
-     * phase-2 distance of (corner class, U/D edge permutation), 4 bits per
-     * entry, the low nibble first; phase 2 saturates at 15. */
-    uint8_t *prune1; /* TWOPHASE_NPRUNE1 / 2 bytes */
-    uint8_t *prune2; /* TWOPHASE_NPRUNE2 / 2 bytes */
+    /* Pruning: phase-1 distance of (flip x slice class, twist) mod 3, 2
+     * bits per entry (entry i in bits 2 (i % 4) of byte i / 4), and the
+     * distance of (corner class, U/D edge permutation) to solved corners
+     * and U/D edges in G1, 4 bits per entry (low nibble first), at most
+     * 15. */
+    uint8_t *prune1; /* (TWOPHASE_NPRUNE1 + 3) / 4 bytes */
+    uint8_t *prune2; /* (TWOPHASE_NPRUNE2 + 1) / 2 bytes */
     /* Phase-2 distance of (corner permutation, slice permutation), one
      * byte per entry: corner * 24 + slice perm. */
     uint8_t corner_slice_prune[CUBE3_NCORNER_PERM * CUBE3_NSLICE_PERM];
+    /* Every raw (twist, flip, slice) at most TWOPHASE_NEAR_DEPTH moves
+     * from G1 with its distance, in an open-addressing hash keyed by
+     * (slice * 2048 + flip) * 2187 + twist: the last levels of the
+     * phase-1 tree, by far its widest, read this small cached table
+     * instead of the big one. */
+    uint32_t near_key[TWOPHASE_NEAR_SLOTS]; /* UINT32_MAX: empty */
+    uint8_t near_dist[TWOPHASE_NEAR_SLOTS];
     /* Axis changes: S = ROT_URF3^a and S^-1 (a = 0..2), and the move
      * S^-1 * M * S of the original frame for each move M of frame a. */
     cube3_cubie_t axis[3];
@@ -74,15 +92,23 @@ extern const uint8_t twophase__move2[TWOPHASE_NMOVES2];
  * when the build failed (out of memory). Thread: any. */
 const twophase_tables_t *twophase__tables(void);
 
+/* Allocates size bytes for a table, aligned for huge pages where the
+ * system has them. Returns owned memory (free) or NULL. */
+void *twophase__table_alloc(size_t size);
+
 /* Builders, in the order twophase__tables runs them (coord.c, prune.c). */
 void twophase__build_moves(twophase_tables_t *t);
 int twophase__build_syms(twophase_tables_t *t);
 int twophase__build_prune1(twophase_tables_t *t);
 int twophase__build_prune2(twophase_tables_t *t);
 void twophase__build_corner_slice(twophase_tables_t *t);
+int twophase__build_near(twophase_tables_t *t);
 
 /* Longest phase-1 or phase-2 move sequence the search makes. */
 #define TWOPHASE_DEPTH_MAX 48
+
+/* Expansions an orientation searches before the next one's turn. */
+#define TWOPHASE_QUANTUM 64
 
 /* Searches in three axes, each on the cube and on its inverse. */
 #define TWOPHASE_NORIENT 6
@@ -107,6 +133,32 @@ typedef struct twophase_shared {
     uint8_t moves[2 * TWOPHASE_DEPTH_MAX];
 } twophase_shared_t;
 
+/* One depth of an orientation's phase-1 search. */
+typedef struct twophase_frame {
+    int coord[3];  /* twist, flip, slice */
+    int dist;      /* exact phase-1 distance */
+    int togo;      /* moves (metric) left to the end of phase 1 */
+    uint32_t todo; /* moves still to try, as a bit mask */
+    bool near;     /* togo is small: dists are exact, from near_* */
+    int8_t cdist[TWOPHASE_NMOVES]; /* near: the children's distances */
+    int child[TWOPHASE_NMOVES][3]; /* the children's coordinates */
+    uint32_t idx[TWOPHASE_NMOVES]; /* their phase-1 table entries */
+} twophase_frame_t;
+
+/* The phase-1 search of one orientation, resumable at any node so that
+ * the orientations of a worker can share its time in small slices. */
+typedef struct twophase_orient {
+    int o;           /* 0..5: axis o % 3, inverse when o >= 3 */
+    int bound;       /* phase-1 length being searched */
+    int depth;       /* frames[0..depth] are live; -1: between bounds */
+    bool done;       /* no bound below the best is left */
+    int h;           /* phase-1 distance of the start */
+    int stack_valid; /* cubes[0..stack_valid] are current */
+    uint8_t path1[TWOPHASE_DEPTH_MAX];
+    cube3_cubie_t cubes[TWOPHASE_DEPTH_MAX + 1]; /* after path1[0..i) */
+    twophase_frame_t frames[TWOPHASE_DEPTH_MAX + 1];
+} twophase_orient_t;
+
 /* One search thread: a set of orientations and its DFS state. */
 typedef struct twophase_worker {
     twophase_shared_t *sh;
@@ -115,13 +167,10 @@ typedef struct twophase_worker {
     uint64_t published_generated;
     int first; /* orientations first, first + step, ... */
     int step;
-    int orient;      /* the one being searched */
-    int bound1;      /* phase-1 length of this iteration */
-    int n1;          /* length of the phase-1 path */
-    int stack_valid; /* cubes[0..stack_valid] are current */
-    uint8_t path1[TWOPHASE_DEPTH_MAX];
+    twophase_orient_t *cur; /* the orientation being searched */
+    int n1;                 /* length of its phase-1 path at phase 2 */
     uint8_t path2[TWOPHASE_DEPTH_MAX];
-    cube3_cubie_t cubes[TWOPHASE_DEPTH_MAX + 1]; /* cube after path1[0..i) */
+    twophase_orient_t orient[TWOPHASE_NORIENT]; /* [first], [first + step] */
 } twophase_worker_t;
 
 /* Runs worker w over its orientations until the shared stop is set or
@@ -138,33 +187,86 @@ twophase__record(twophase_worker_t *w, const uint8_t *moves, int n, int length);
 void twophase__oriented(const twophase_shared_t *sh, int o, cube3_cubie_t *out);
 
 /* Table lookups used on every node. */
-static inline int
-twophase__nibble(const uint8_t *table, size_t i)
+
+#if defined(__GNUC__)
+#define TWOPHASE_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define TWOPHASE_PREFETCH(p) ((void)(p))
+#endif
+
+/* The 2-bit code (distance mod 3) of entry i of a pruning table. */
+static inline unsigned
+twophase__code(const uint8_t *table, size_t i)
 {
-    return table[i >> 1] >> ((i & 1) << 2) & 15;
+    return table[i >> 2] >> ((i & 3) << 1) & 3u;
 }
 
-/* Phase-1 distance (exact) of the cube with these raw coordinates. */
+/* Distance of a neighbour with code code of a cube at distance dist: the
+ * two differ by at most one, and the codes tell which way. */
 static inline int
-twophase__dist1(const twophase_tables_t *t, int twist, int flip, int slice)
+twophase__step(int dist, unsigned code)
+{
+    static const int8_t delta[3] = { 0, 1, -1 };
+
+    return dist + delta[(code + 3u - (unsigned)dist % 3u) % 3u];
+}
+
+/* Entry of the phase-1 table of the cube with these raw coordinates. */
+static inline size_t
+twophase__index1(const twophase_tables_t *t, int twist, int flip, int slice)
 {
     uint32_t cs = t->flipslice_sym[slice * CUBE3_NFLIP + flip];
-    size_t i = (size_t)(cs >> 4) * CUBE3_NTWIST + t->twist_conj[twist][cs & 15];
 
-    return twophase__nibble(t->prune1, i);
+    return (size_t)(cs >> 4) * CUBE3_NTWIST + t->twist_conj[twist][cs & 15];
 }
 
-/* Phase-2 lower bound of a cube in G1. */
+/* Phase-2 lower bound of a cube in G1: the corner and U/D edge distance
+ * (saturated at 15) and the exact corner and slice edge distance. */
 static inline int
 twophase__dist2(const twophase_tables_t *t, int corner, int ud, int sperm)
 {
     uint16_t cs = t->corner_sym[corner];
     size_t i =
         (size_t)(cs >> 4) * CUBE3_NUD_EDGE_PERM + t->ud_conj[cs & 15][ud];
-    int a = twophase__nibble(t->prune2, i);
+    int a = t->prune2[i >> 1] >> ((i & 1) << 2) & 15;
     int b = t->corner_slice_prune[corner * CUBE3_NSLICE_PERM + sperm];
 
     return a > b ? a : b;
 }
+
+/* The key of the near-G1 hash. */
+static inline uint32_t
+twophase__near_key(int twist, int flip, int slice)
+{
+    return ((uint32_t)slice * CUBE3_NFLIP + (uint32_t)flip) * CUBE3_NTWIST +
+           (uint32_t)twist;
+}
+
+/* The first slot probed for key (Fibonacci hashing). */
+static inline uint32_t
+twophase__near_hash(uint32_t key)
+{
+    return (uint32_t)(key * 2654435761u) >> (32 - TWOPHASE_NEAR_BITS);
+}
+
+/* Phase-1 distance of key when it is at most TWOPHASE_NEAR_DEPTH, else
+ * -1. */
+static inline int
+twophase__near_dist(const twophase_tables_t *t, uint32_t key)
+{
+    uint32_t h = twophase__near_hash(key);
+
+    while (t->near_key[h] != key) {
+        if (t->near_key[h] == UINT32_MAX) {
+            return -1;
+        }
+        h = (h + 1) & (TWOPHASE_NEAR_SLOTS - 1);
+    }
+    return t->near_dist[h];
+}
+
+/* Exact phase-1 distance, walking down the table to G1 (dfs.c). */
+int
+twophase__depth1(const twophase_tables_t *t, int twist, int flip, int slice);
 
 #endif
