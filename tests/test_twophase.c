@@ -1,0 +1,771 @@
+/* SPDX-License-Identifier: MIT */
+/* test_twophase.c - the two-phase 3x3x3 engine and its cube3 additions. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <check.h>
+
+#include "engine.h"
+#include "engines/twophase/twophase.h"
+#include "engines/twophase/twophase_internal.h"
+#include "puzzle.h"
+#include "puzzles/cube3/cube3.h"
+#include "solve.h"
+
+/*
+ * Independent facts: God's number 20 HTM, the superflip 20 HTM, and "in
+ * QTM every solution has the parity of the permutation"
+ * (/work/shared/reference/depths.md); C(12, 4) = 495 slice positions; a
+ * symmetry of the cube conjugates a face turn into a face turn; the
+ * number of raw phase-1 coordinates (twist, flip, slice) at distance 0..4
+ * from G1, 1 4 50 592 7156, published by Kociemba with his two-phase
+ * algorithm; and optimal lengths of short scrambles from bidirectional
+ * BFS.
+ *
+ * The tables take several seconds to build, so an unchecked fixture
+ * builds them once in the parent process; every forked test inherits
+ * them. Hot loops count failures and assert once.
+ */
+
+#define SUPERFLIP \
+    "UBULURUFU"   \
+    "RURFRBRDR"   \
+    "FUFLFRFDF"   \
+    "DFDLDRDBD"   \
+    "LULBLFLDL"   \
+    "BUBRBLBDB"
+
+static void
+tables_fixture(void)
+{
+    /* Unchecked fixture: a failure here shows in every solve test. */
+    (void)twophase_tables_init();
+}
+
+static pz_puzzle_t *
+make(int metric)
+{
+    pz_params_t prm = { 0, 0, metric };
+    pz_puzzle_t *p = NULL;
+    pz_diag_t d;
+
+    ck_assert_int_eq(puzzle_create("3x3x3", &prm, &p, &d), PZ_OK);
+    return p;
+}
+
+/* A solve request for p from start to the solved cube. */
+static solve_spec_t
+spec_for(const pz_puzzle_t *p, const pz_state_t *start, int target)
+{
+    solve_spec_t spec = { 0 };
+
+    spec.puzzle = p;
+    spec.start = *start;
+    puzzle_goal(p, &spec.goal);
+    spec.target_length = target;
+    spec.threads = 1;
+    spec.limits.memory_bytes = (size_t)64 << 20;
+    spec.limits.time_ms = 20000;
+    return spec;
+}
+
+/* Runs twophase on spec; fails the test on an internal error (a wrong
+ * answer makes engine_run report PZ_EINTERNAL). */
+static void
+run_twophase(const solve_spec_t *spec,
+             const atomic_bool *cancel,
+             solve_run_t *run)
+{
+    solve_run_init(run, engine_find("twophase"), "none", 1.0);
+    ck_assert_ptr_nonnull(run->engine);
+    ck_assert_int_eq(solve_execute(spec, run, cancel), PZ_OK);
+}
+
+static pz_state_t
+random_state(const pz_puzzle_t *p, pz_rng_t *rng)
+{
+    pz_state_t s;
+
+    ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, rng, &s), PZ_OK);
+    return s;
+}
+
+/* Parity of the permutation of a state: corners and edges agree on any
+ * valid cube, so the corners say it. */
+static int
+state_parity(const pz_state_t *s)
+{
+    cube3_cubie_t c;
+
+    ck_assert_int_eq(cube3_cubie_from_state(s, &c), PZ_OK);
+    return cube3_corner_parity(&c);
+}
+
+/* ------------------------------------------------------- symmetries -- */
+
+START_TEST(test_twophase_sym_move_conjugates_moves_to_moves)
+{
+    int bad = 0;
+
+    for (int s = 0; s < CUBE3_NSYM; s++) {
+        for (int m = 0; m < CUBE3_NMOVES; m++) {
+            int k = cube3_sym_move(s, m);
+
+            bad += k < 0;
+            /* Half turns stay half turns. */
+            bad += k >= 0 && (k % 3 == 1) != (m % 3 == 1);
+            /* The first 16 keep the U-D axis. */
+            bad += s < CUBE3_NSYM_UD && k >= 0 &&
+                   (m / 3 % 3 == 0) != (k / 3 % 3 == 0);
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+}
+END_TEST
+
+START_TEST(test_twophase_sym_inverse_and_distinct)
+{
+    int bad = 0;
+    cube3_cubie_t id;
+
+    cube3_cubie_solved(&id);
+    for (int s = 0; s < CUBE3_NSYM; s++) {
+        cube3_cubie_t a;
+        cube3_cubie_t b;
+        int inv = cube3_sym_inverse(s);
+
+        cube3_sym_cubie(s, &a);
+        ck_assert_int_ge(inv, 0);
+        cube3_sym_cubie(inv, &b);
+        cube3_cubie_multiply_any(&a, &b, &b);
+        bad += !cube3_cubie_equal(&b, &id);
+        for (int t = s + 1; t < CUBE3_NSYM; t++) {
+            cube3_sym_cubie(t, &b);
+            bad += cube3_cubie_equal(&a, &b);
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+}
+END_TEST
+
+START_TEST(test_twophase_sym_conjugate_of_product)
+{
+    /* S (a b) S^-1 = (S a S^-1)(S b S^-1) for random cubes. */
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_rng_t rng;
+    int bad = 0;
+
+    pz_rng_seed(&rng, 7);
+    for (int i = 0; i < 50; i++) {
+        pz_state_t x = random_state(p, &rng);
+        pz_state_t y = random_state(p, &rng);
+        cube3_cubie_t a;
+        cube3_cubie_t b;
+        cube3_cubie_t ab;
+
+        cube3_cubie_from_state(&x, &a);
+        cube3_cubie_from_state(&y, &b);
+        cube3_cubie_multiply(&a, &b, &ab);
+        for (int s = 0; s < CUBE3_NSYM; s++) {
+            cube3_cubie_t sa;
+            cube3_cubie_t sb;
+            cube3_cubie_t sab;
+
+            cube3_cubie_conjugate(&a, s, &sa);
+            cube3_cubie_conjugate(&b, s, &sb);
+            cube3_cubie_conjugate(&ab, s, &sab);
+            cube3_cubie_multiply(&sa, &sb, &sa);
+            bad += !cube3_cubie_equal(&sa, &sab);
+            bad += cube3_cubie_check(&sab, NULL) != PZ_OK;
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
+/* ------------------------------------------------------ coordinates -- */
+
+START_TEST(test_twophase_coord_slice_is_a_bijection)
+{
+    static bool seen[CUBE3_NSLICE];
+    cube3_cubie_t c;
+    int bad = 0;
+
+    cube3_cubie_solved(&c);
+    ck_assert_int_eq(cube3_slice(&c), 0);
+    for (int r = 0; r < CUBE3_NSLICE; r++) {
+        int in_slice = 0;
+
+        cube3_cubie_solved(&c);
+        cube3_set_slice(&c, r);
+        for (int i = 0; i < CUBE3_NEDGES; i++) {
+            in_slice += c.ep[i] >= CUBE3_FR;
+        }
+        bad += in_slice != 4 || cube3_slice(&c) != r || seen[r];
+        seen[r] = true;
+    }
+    ck_assert_int_eq(bad, 0);
+}
+END_TEST
+
+START_TEST(test_twophase_coord_permutations_round_trip)
+{
+    cube3_cubie_t c;
+    int bad = 0;
+
+    for (int r = 0; r < CUBE3_NUD_EDGE_PERM; r += 7) {
+        cube3_cubie_solved(&c);
+        cube3_set_ud_edge_perm(&c, r);
+        bad += cube3_ud_edge_perm(&c) != r;
+    }
+    for (int r = 0; r < CUBE3_NSLICE_PERM; r++) {
+        cube3_cubie_solved(&c);
+        cube3_set_slice_perm(&c, r);
+        bad += cube3_slice_perm(&c) != r || cube3_slice(&c) != 0;
+    }
+    ck_assert_int_eq(bad, 0);
+}
+END_TEST
+
+/* ----------------------------------------------------------- tables -- */
+
+START_TEST(test_twophase_tables_build_reports_size)
+{
+    ck_assert_int_eq(twophase_tables_init(), PZ_OK);
+    ck_assert_uint_gt(twophase_table_bytes(), (size_t)50 << 20);
+    ck_assert_uint_le(twophase_table_bytes(), (size_t)700 << 20);
+    ck_assert(twophase_table_build_ms() > 0);
+}
+END_TEST
+
+START_TEST(test_twophase_tables_near_counts_match_published)
+{
+    static const int published[TWOPHASE_NEAR_DEPTH + 1] = { 1, 4, 50, 592,
+                                                            7156 };
+    const twophase_tables_t *t = twophase__tables();
+    int count[TWOPHASE_NEAR_DEPTH + 1] = { 0 };
+
+    ck_assert_ptr_nonnull(t);
+    for (uint32_t i = 0; i < TWOPHASE_NEAR_SLOTS; i++) {
+        if (t->near_key[i] != UINT32_MAX) {
+            count[t->near_dist[i]]++;
+        }
+    }
+    for (int d = 0; d <= TWOPHASE_NEAR_DEPTH; d++) {
+        ck_assert_int_eq(count[d], published[d]);
+    }
+}
+END_TEST
+
+START_TEST(test_twophase_tables_phase1_consistent)
+{
+    /* The walked-out distance is 0 exactly in G1, changes by at most one
+     * per move, and agrees with each neighbour's 2-bit code; and it never
+     * exceeds the length of a scramble that made the cube. */
+    const twophase_tables_t *t = twophase__tables();
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_rng_t rng;
+    pz_state_t goal;
+    int bad = 0;
+
+    puzzle_goal(p, &goal);
+    pz_rng_seed(&rng, 11);
+    for (int i = 0; i < 300; i++) {
+        int len = i % 14;
+        uint8_t moves[16];
+        pz_state_t s;
+        cube3_cubie_t c;
+        int tw;
+        int fl;
+        int sl;
+        int d;
+
+        puzzle_random_moves(p, &goal, len, pz_rng_next, &rng, moves);
+        puzzle_replay(p, &goal, moves, len, &s);
+        cube3_cubie_from_state(&s, &c);
+        tw = cube3_twist(&c);
+        fl = cube3_flip(&c);
+        sl = cube3_slice(&c);
+        d = twophase__depth1(t, tw, fl, sl);
+        bad += d < 0 || d > len || (d == 0) != ((tw | fl | sl) == 0);
+        for (int m = 0; m < CUBE3_NMOVES; m++) {
+            int tw2 = t->twist_move[tw][m];
+            int fl2 = t->flip_move[fl][m];
+            int sl2 = t->slice_move[sl][m];
+            int d2 = twophase__depth1(t, tw2, fl2, sl2);
+            unsigned code =
+                twophase__code(t->prune1, twophase__index1(t, tw2, fl2, sl2));
+
+            bad += d2 < d - 1 || d2 > d + 1 || twophase__step(d, code) != d2;
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_twophase_tables_phase2_bounds_admissible)
+{
+    /* Cubes made by k phase-2 moves are at most k away in phase 2. */
+    const twophase_tables_t *t = twophase__tables();
+    pz_rng_t rng;
+    int bad = 0;
+
+    pz_rng_seed(&rng, 12);
+    for (int i = 0; i < 2000; i++) {
+        int len = i % 19;
+        cube3_cubie_t c;
+
+        cube3_cubie_solved(&c);
+        for (int k = 0; k < len; k++) {
+            cube3_cubie_move(&c, twophase__move2[pz_rng_next(&rng) % 10]);
+        }
+        bad += twophase__dist2(t, cube3_corner_perm(&c), cube3_ud_edge_perm(&c),
+                               cube3_slice_perm(&c)) > len;
+    }
+    ck_assert_int_eq(bad, 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------ solve -- */
+
+START_TEST(test_twophase_solve_solved_cube_is_empty)
+{
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_state_t goal;
+    solve_spec_t spec;
+    solve_run_t run;
+
+    puzzle_goal(p, &goal);
+    spec = spec_for(p, &goal, 20);
+    run_twophase(&spec, NULL, &run);
+    ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
+    ck_assert_int_eq(run.solution.length, 0);
+    ck_assert(!run.solution.optimal);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_twophase_solve_random_states_within_20)
+{
+    /* God's number is 20: with target 20 every answer must reach it. */
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_rng_t rng;
+    int unsolved = 0;
+    int too_long = 0;
+    int longest = 0;
+
+    pz_rng_seed(&rng, 20261121);
+    for (int i = 0; i < 100; i++) {
+        pz_state_t s = random_state(p, &rng);
+        solve_spec_t spec = spec_for(p, &s, 20);
+        solve_run_t run;
+
+        run_twophase(&spec, NULL, &run);
+        unsolved += run.solution.status != PZ_STATUS_SOLVED;
+        too_long += run.solution.length > 20;
+        if (run.solution.length > longest) {
+            longest = run.solution.length;
+        }
+    }
+    ck_assert_int_eq(unsolved, 0);
+    ck_assert_msg(too_long == 0, "%d answers longer than 20 (longest %d)",
+                  too_long, longest);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_twophase_solve_superflip_not_below_20)
+{
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_input_t in = { .text = SUPERFLIP };
+    pz_state_t s;
+    pz_diag_t d;
+    solve_spec_t spec;
+    solve_run_t run;
+
+    ck_assert_int_eq(puzzle_parse_state(p, &in, &s, &d), PZ_OK);
+    /* Target 22: the superflip's exact 20 takes the two-phase search
+     * seconds (its symmetry makes all six orientations alike). */
+    spec = spec_for(p, &s, 22);
+    run_twophase(&spec, NULL, &run);
+    ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
+    /* Optimal is 20: nothing shorter can come out. */
+    ck_assert_int_ge(run.solution.length, 20);
+    ck_assert_int_le(run.solution.length, 22);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_twophase_solve_short_scrambles_not_below_optimum)
+{
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_rng_t rng;
+    pz_state_t goal;
+    int bad = 0;
+
+    pz_rng_seed(&rng, 6);
+    puzzle_goal(p, &goal);
+    for (int len = 1; len <= 6; len++) {
+        for (int k = 0; k < 4; k++) {
+            uint8_t moves[8];
+            pz_state_t s;
+            solve_spec_t spec;
+            solve_run_t opt;
+            solve_run_t run;
+
+            puzzle_random_moves(p, &goal, len, pz_rng_next, &rng, moves);
+            puzzle_replay(p, &goal, moves, len, &s);
+            spec = spec_for(p, &s, 0);
+            spec.limits.time_ms = 30;
+            solve_run_init(&opt, engine_find("bibfs"), "none", 1.0);
+            ck_assert_int_eq(solve_execute(&spec, &opt, NULL), PZ_OK);
+            ck_assert_int_eq(opt.solution.status, PZ_STATUS_SOLVED);
+            run_twophase(&spec, NULL, &run);
+            bad += run.solution.status != PZ_STATUS_SOLVED ||
+                   run.solution.length < opt.solution.length ||
+                   run.solution.length > len;
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_twophase_solve_qtm_answers_have_permutation_parity)
+{
+    pz_puzzle_t *p = make(PZ_METRIC_QTM);
+    pz_rng_t rng;
+    int bad = 0;
+
+    pz_rng_seed(&rng, 26);
+    for (int i = 0; i < 6; i++) {
+        pz_state_t s = random_state(p, &rng);
+        solve_spec_t spec = spec_for(p, &s, 28);
+        solve_run_t run;
+
+        run_twophase(&spec, NULL, &run);
+        bad += run.solution.status != PZ_STATUS_SOLVED ||
+               run.solution.length > 28 ||
+               (run.solution.length & 1) != state_parity(&s);
+        for (int k = 0; k < run.solution.length; k++) {
+            bad += run.solution.moves[k] >= 12;
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_twophase_solve_target_30_returns_quickly)
+{
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_rng_t rng;
+    double worst = 0;
+    int bad = 0;
+
+    pz_rng_seed(&rng, 30);
+    for (int i = 0; i < 20; i++) {
+        pz_state_t s = random_state(p, &rng);
+        solve_spec_t spec = spec_for(p, &s, 30);
+        solve_run_t run;
+        pz_stats_view_t v;
+
+        run_twophase(&spec, NULL, &run);
+        stats_read(&run.stats, &v);
+        bad +=
+            run.solution.status != PZ_STATUS_SOLVED || run.solution.length > 30;
+        if (v.elapsed_ms > worst) {
+            worst = v.elapsed_ms;
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+    /* A first two-phase answer takes well under a millisecond; allow a
+     * loaded machine a wide margin. */
+    ck_assert_msg(worst < 500, "slowest %.1f ms", worst);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_twophase_solve_time_limit_keeps_best)
+{
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_rng_t rng;
+    pz_state_t s;
+    solve_spec_t spec;
+    solve_run_t run;
+    pz_stats_view_t v;
+
+    pz_rng_seed(&rng, 100);
+    s = random_state(p, &rng);
+    spec = spec_for(p, &s, 0);
+    spec.limits.time_ms = 100;
+    run_twophase(&spec, NULL, &run);
+    stats_read(&run.stats, &v);
+    /* Target 0: improve until the time is up, then answer the best. */
+    ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
+    ck_assert_int_le(run.solution.length, 20);
+    ck_assert_int_eq(v.best_length, run.solution.length);
+    ck_assert(v.elapsed_ms >= 99);
+    ck_assert_msg(v.elapsed_ms < 1000, "took %.1f ms", v.elapsed_ms);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_twophase_solve_cancel_before_start)
+{
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_rng_t rng;
+    pz_state_t s;
+    solve_spec_t spec;
+    solve_run_t run;
+    atomic_bool cancel = true;
+
+    pz_rng_seed(&rng, 101);
+    s = random_state(p, &rng);
+    spec = spec_for(p, &s, 20);
+    run_twophase(&spec, &cancel, &run);
+    ck_assert_int_eq(run.solution.status, PZ_STATUS_CANCELLED);
+    ck_assert_int_eq(run.solution.length, -1);
+    puzzle_destroy(p);
+}
+END_TEST
+
+typedef struct bg_solve {
+    solve_spec_t spec;
+    solve_run_t run;
+    atomic_bool cancel;
+} bg_solve_t;
+
+static void *
+bg_main(void *arg)
+{
+    bg_solve_t *bg = arg;
+
+    solve_execute(&bg->spec, &bg->run, &bg->cancel);
+    return NULL;
+}
+
+static void
+sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+
+    nanosleep(&ts, NULL);
+}
+
+START_TEST(test_twophase_solve_cancel_while_running_publishes_best)
+{
+    /* Target 0 and no time limit: only the cancel ends it. The best
+     * length is published while it runs. */
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    bg_solve_t *bg = calloc(1, sizeof(*bg));
+    pz_rng_t rng;
+    pthread_t tid;
+    pz_stats_view_t v;
+    int live_best = -1;
+
+    pz_rng_seed(&rng, 102);
+    bg->spec = spec_for(p, &(pz_state_t){ 0 }, 0);
+    bg->spec.start = random_state(p, &rng);
+    bg->spec.limits.time_ms = 0;
+    atomic_init(&bg->cancel, false);
+    solve_run_init(&bg->run, engine_find("twophase"), "none", 1.0);
+    ck_assert_int_eq(pthread_create(&tid, NULL, bg_main, bg), 0);
+    for (int i = 0; i < 200 && live_best < 0; i++) {
+        sleep_ms(5);
+        stats_read(&bg->run.stats, &v);
+        if (atomic_load(&bg->run.stats.end_ns) == 0) {
+            live_best = v.best_length;
+        }
+    }
+    sleep_ms(50);
+    atomic_store(&bg->cancel, true);
+    pthread_join(tid, NULL);
+    ck_assert_int_gt(live_best, 0);
+    ck_assert_int_le(live_best, 30);
+    ck_assert_int_eq(bg->run.solution.status, PZ_STATUS_CANCELLED);
+    free(bg);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_twophase_solve_node_limit)
+{
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_rng_t rng;
+    pz_state_t s;
+    solve_spec_t spec;
+    solve_run_t run;
+    pz_stats_view_t v;
+
+    pz_rng_seed(&rng, 103);
+    s = random_state(p, &rng);
+    spec = spec_for(p, &s, 20);
+    spec.limits.max_nodes = 5;
+    run_twophase(&spec, NULL, &run);
+    stats_read(&run.stats, &v);
+    ck_assert_int_eq(run.solution.status, PZ_STATUS_NODE_LIMIT);
+    ck_assert_uint_le(v.nodes_expanded, 5);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_twophase_solve_max_depth_exhausts)
+{
+    /* Positions within 11 moves are fewer than 4e12 of 4.3e19
+     * (depths.md), so a random cube has no answer of length 10. */
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_rng_t rng;
+    pz_state_t s;
+    solve_spec_t spec;
+    solve_run_t run;
+
+    pz_rng_seed(&rng, 104);
+    s = random_state(p, &rng);
+    spec = spec_for(p, &s, 0);
+    spec.limits.max_depth = 10;
+    run_twophase(&spec, NULL, &run);
+    ck_assert_int_eq(run.solution.status, PZ_STATUS_DEPTH_LIMIT);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_twophase_solve_any_goal)
+{
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_rng_t rng;
+    int bad = 0;
+
+    pz_rng_seed(&rng, 105);
+    for (int i = 0; i < 10; i++) {
+        pz_state_t s = random_state(p, &rng);
+        solve_spec_t spec = spec_for(p, &s, 20);
+        solve_run_t run;
+
+        spec.goal = random_state(p, &rng);
+        /* engine_run replays the answer from start and compares it with
+         * this goal. */
+        run_twophase(&spec, NULL, &run);
+        bad +=
+            run.solution.status != PZ_STATUS_SOLVED || run.solution.length > 20;
+    }
+    ck_assert_int_eq(bad, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_twophase_solve_threads)
+{
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_rng_t rng;
+    int bad = 0;
+
+    pz_rng_seed(&rng, 106);
+    for (int i = 0; i < 20; i++) {
+        pz_state_t s = random_state(p, &rng);
+        solve_spec_t spec = spec_for(p, &s, 20);
+        solve_run_t run;
+        pz_stats_view_t v;
+
+        spec.threads = 1 + i % 6;
+        run_twophase(&spec, NULL, &run);
+        stats_read(&run.stats, &v);
+        bad += run.solution.status != PZ_STATUS_SOLVED ||
+               run.solution.length > 20 ||
+               v.best_length != run.solution.length || v.nodes_expanded == 0;
+    }
+    ck_assert_int_eq(bad, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_twophase_solve_other_puzzle_unsupported)
+{
+    pz_params_t prm = { 0, 0, 0 };
+    pz_puzzle_t *p = NULL;
+    pz_diag_t d;
+    pz_state_t goal;
+    solve_spec_t spec = { 0 };
+    solve_run_t run;
+
+    ck_assert_int_eq(puzzle_create("2x2x2", &prm, &p, &d), PZ_OK);
+    puzzle_goal(p, &goal);
+    spec.puzzle = p;
+    spec.start = goal;
+    spec.goal = goal;
+    spec.threads = 1;
+    solve_run_init(&run, engine_find("twophase"), "none", 1.0);
+    ck_assert_int_eq(solve_execute(&spec, &run, NULL), PZ_EUNSUPPORTED);
+    ck_assert_int_eq(run.solution.status, PZ_STATUS_FAILED);
+    puzzle_destroy(p);
+}
+END_TEST
+
+static Suite *
+twophase_suite(void)
+{
+    Suite *s = suite_create("twophase");
+    TCase *tc_sym = tcase_create("sym");
+    TCase *tc_coord = tcase_create("coord");
+    TCase *tc_tables = tcase_create("tables");
+    TCase *tc_solve = tcase_create("solve");
+
+    tcase_add_test(tc_sym, test_twophase_sym_move_conjugates_moves_to_moves);
+    tcase_add_test(tc_sym, test_twophase_sym_inverse_and_distinct);
+    tcase_add_test(tc_sym, test_twophase_sym_conjugate_of_product);
+    suite_add_tcase(s, tc_sym);
+
+    tcase_add_test(tc_coord, test_twophase_coord_slice_is_a_bijection);
+    tcase_add_test(tc_coord, test_twophase_coord_permutations_round_trip);
+    suite_add_tcase(s, tc_coord);
+
+    /* The table build runs once, in the parent process. */
+    tcase_add_unchecked_fixture(tc_tables, tables_fixture, NULL);
+    tcase_set_timeout(tc_tables, 60);
+    tcase_add_test(tc_tables, test_twophase_tables_build_reports_size);
+    tcase_add_test(tc_tables, test_twophase_tables_near_counts_match_published);
+    tcase_add_test(tc_tables, test_twophase_tables_phase1_consistent);
+    tcase_add_test(tc_tables, test_twophase_tables_phase2_bounds_admissible);
+    suite_add_tcase(s, tc_tables);
+
+    tcase_add_unchecked_fixture(tc_solve, tables_fixture, NULL);
+    tcase_set_timeout(tc_solve, 60);
+    tcase_add_test(tc_solve, test_twophase_solve_solved_cube_is_empty);
+    tcase_add_test(tc_solve, test_twophase_solve_random_states_within_20);
+    tcase_add_test(tc_solve, test_twophase_solve_superflip_not_below_20);
+    tcase_add_test(tc_solve,
+                   test_twophase_solve_short_scrambles_not_below_optimum);
+    tcase_add_test(tc_solve,
+                   test_twophase_solve_qtm_answers_have_permutation_parity);
+    tcase_add_test(tc_solve, test_twophase_solve_target_30_returns_quickly);
+    tcase_add_test(tc_solve, test_twophase_solve_time_limit_keeps_best);
+    tcase_add_test(tc_solve, test_twophase_solve_cancel_before_start);
+    tcase_add_test(tc_solve,
+                   test_twophase_solve_cancel_while_running_publishes_best);
+    tcase_add_test(tc_solve, test_twophase_solve_node_limit);
+    tcase_add_test(tc_solve, test_twophase_solve_max_depth_exhausts);
+    tcase_add_test(tc_solve, test_twophase_solve_any_goal);
+    tcase_add_test(tc_solve, test_twophase_solve_threads);
+    tcase_add_test(tc_solve, test_twophase_solve_other_puzzle_unsupported);
+    suite_add_tcase(s, tc_solve);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *sr = srunner_create(twophase_suite());
+    int failed;
+
+    srunner_run_all(sr, CK_ENV);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
