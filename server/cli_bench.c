@@ -9,15 +9,25 @@
  *
  * tiles: IDA* on Korf's 15-puzzle instances (bench/data/korf100.txt, goal
  * with the blank first) with a chosen heuristic: per-instance length,
- * nodes, time and generated nodes per second, and the totals. */
+ * nodes, time and generated nodes per second, and the totals.
+ *
+ * cube3: the two-phase engine on uniformly random 3x3x3 states (the
+ * puzzle's random_state with a fixed seed, not scrambles), side by side in
+ * two settings on the same states: "stop at the target length" and "a
+ * fixed time budget, improving until it ends" (target 0); optionally the
+ * optimal IDA* (pdb heuristic) on the first few states. Per state: length,
+ * wall and CPU time, nodes; then mean, median and 95th percentile. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "engine.h"
+#include "engines/twophase/twophase.h"
 #include "solve.h"
+#include "tables/tables.h"
 
 typedef struct bench_result {
     int status;
@@ -203,7 +213,8 @@ bench_tiles(const char *data,
             int count,
             const char *engine,
             const char *heuristic,
-            uint64_t time_ms)
+            uint64_t time_ms,
+            int threads)
 {
     static int tiles[100][16];
     static int lengths[100];
@@ -213,6 +224,7 @@ bench_tiles(const char *data,
     solve_spec_t spec = { 0 };
     pz_input_t in = { 0 };
     uint64_t total_gen = 0;
+    uint64_t total_exp = 0;
     double total_ms = 0;
     double rates[100];
     int nrates = 0;
@@ -236,11 +248,28 @@ bench_tiles(const char *data,
     in.shape[0] = 16;
     puzzle_parse_state(p, &in, &spec.goal, &d);
     spec.puzzle = p;
-    spec.threads = 1;
+    spec.threads = threads;
     spec.limits.time_ms = time_ms;
     spec.limits.memory_bytes = (size_t)1 << 30;
-    printf("# Korf 15-puzzle instances %d..%d, %s + %s, goal blank first\n",
-           first, first + count - 1, engine, heuristic);
+    /* Tables (pattern databases) load or build on first use: do it here,
+     * outside the timed searches, and say how long it took. */
+    {
+        pz_heuristic_t *h = NULL;
+        uint64_t t0 = pz_now_ns();
+
+        if (heuristic_create(p, heuristic, &spec.goal, &h, &d) != PZ_OK) {
+            fprintf(stderr, "puzzled: %s\n", d.detail);
+            puzzle_destroy(p);
+            return CLI_EXIT_INPUT;
+        }
+        heuristic_destroy(h);
+        printf("# heuristic %s ready in %.2f s (tables in memory: %.1f MiB)\n",
+               heuristic, (double)(pz_now_ns() - t0) / 1e9,
+               (double)tables_memory_bytes() / (1 << 20));
+    }
+    printf("# Korf 15-puzzle instances %d..%d, %s + %s, goal blank first, "
+           "%d thread(s)\n",
+           first, first + count - 1, engine, heuristic, threads);
     printf("%-10s %-8s %-7s %3s %12s %12s %10s %8s %9s\n", "instance", "engine",
            "status", "len", "expanded", "generated", "ms", "Mnodes/s",
            "peak MiB");
@@ -258,18 +287,233 @@ bench_tiles(const char *data,
             wrong++;
         }
         total_gen += r.generated;
+        total_exp += r.expanded;
         total_ms += r.ms;
         if (r.ms > 0) {
             rates[nrates++] = (double)r.generated / r.ms / 1e3;
         }
     }
-    printf("\n# total %.3f s, %llu generated, %.2f M nodes/s overall, "
-           "median per instance %.2f M nodes/s, %d wrong lengths\n",
-           total_ms / 1e3, (unsigned long long)total_gen,
+    printf("\n# total %.3f s, %llu expanded, %llu generated, %.2f M nodes/s "
+           "overall, median per instance %.2f M nodes/s, %d wrong lengths\n",
+           total_ms / 1e3, (unsigned long long)total_exp,
+           (unsigned long long)total_gen,
            total_ms > 0 ? (double)total_gen / total_ms / 1e3 : 0,
            nrates ? median(rates, nrates) : 0, wrong);
     puzzle_destroy(p);
     return wrong ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
+}
+
+/* --- cube3 --- */
+
+/* One solve of the cube3 bench. */
+typedef struct cube3_row {
+    int status;
+    int length;
+    double ms;     /* wall clock, from the job's statistics */
+    double cpu_ms; /* CPU time of the calling thread */
+    uint64_t nodes;
+} cube3_row_t;
+
+static double
+thread_cpu_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void
+cube3_solve(const solve_spec_t *spec,
+            const char *engine,
+            const char *heuristic,
+            cube3_row_t *row)
+{
+    solve_run_t run;
+    pz_stats_view_t v;
+    double cpu = thread_cpu_ms();
+
+    solve_run_init(&run, engine_find(engine), heuristic, 1.0);
+    solve_execute(spec, &run, NULL);
+    row->cpu_ms = thread_cpu_ms() - cpu;
+    stats_read(&run.stats, &v);
+    row->status = run.solution.status;
+    row->length = run.solution.length;
+    row->ms = v.elapsed_ms;
+    row->nodes = v.nodes_expanded;
+}
+
+/* Prints mean, median and 95th percentile of v[0..n) (sorts v). */
+static void
+print_spread(const char *what, double *v, int n)
+{
+    double sum = 0;
+
+    if (n == 0) {
+        printf("  %-12s -\n", what);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        sum += v[i];
+    }
+    qsort(v, (size_t)n, sizeof(*v), cmp_double);
+    printf("  %-12s mean %10.3f  median %10.3f  p95 %10.3f  max %10.3f\n", what,
+           sum / n, n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2,
+           v[(n * 95 + 99) / 100 - 1], v[n - 1]);
+}
+
+/* Summary of one column of the cube3 bench. */
+static void
+cube3_summary(const char *title, const cube3_row_t *rows, int n)
+{
+    double *len = calloc((size_t)n + 1, sizeof(double));
+    double *ms = calloc((size_t)n + 1, sizeof(double));
+    double *cpu = calloc((size_t)n + 1, sizeof(double));
+    double *nodes = calloc((size_t)n + 1, sizeof(double));
+    int solved = 0;
+    int hist[32] = { 0 };
+
+    if (len == NULL || ms == NULL || cpu == NULL || nodes == NULL) {
+        free(len);
+        free(ms);
+        free(cpu);
+        free(nodes);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        if (rows[i].status == PZ_STATUS_SOLVED) {
+            len[solved] = rows[i].length;
+            hist[rows[i].length < 31 ? rows[i].length : 31]++;
+            solved++;
+        }
+        ms[i] = rows[i].ms;
+        cpu[i] = rows[i].cpu_ms;
+        nodes[i] = (double)rows[i].nodes;
+    }
+    printf("%s: %d of %d solved\n", title, solved, n);
+    print_spread("length", len, solved);
+    print_spread("wall ms", ms, n);
+    print_spread("cpu ms", cpu, n);
+    print_spread("nodes", nodes, n);
+    printf("  lengths     ");
+    for (int l = 0; l < 32; l++) {
+        if (hist[l] != 0) {
+            printf(" %d:%d", l, hist[l]);
+        }
+    }
+    printf("\n");
+    free(len);
+    free(ms);
+    free(cpu);
+    free(nodes);
+}
+
+static void
+print_cube3_cell(const cube3_row_t *r)
+{
+    if (r->status == PZ_STATUS_SOLVED) {
+        printf("  %3d %9.3f %9.3f %10llu", r->length, r->ms, r->cpu_ms,
+               (unsigned long long)r->nodes);
+    } else {
+        printf("  %-13s %9.3f %10llu", pz_status_name(r->status), r->ms,
+               (unsigned long long)r->nodes);
+    }
+}
+
+/* Settings of `puzzled bench cube3`. */
+typedef struct cube3_bench {
+    int count;        /* random states */
+    uint64_t seed;    /* of the random states */
+    int target;       /* column A: stop at this length */
+    uint64_t time_ms; /* column B: budget, target 0 */
+    int optimal;      /* states also solved by optimal IDA* */
+    uint64_t opt_ms;  /* time limit of each optimal solve */
+    int threads;      /* twophase threads */
+    bool qtm;         /* quarter-turn metric */
+} cube3_bench_t;
+
+static int
+bench_cube3(const cube3_bench_t *b)
+{
+    pz_params_t prm = { 0, 0, b->qtm ? PZ_METRIC_QTM : PZ_METRIC_HTM };
+    pz_puzzle_t *p = NULL;
+    pz_diag_t d;
+    pz_rng_t rng;
+    cube3_row_t *rows = calloc((size_t)b->count * 3, sizeof(*rows));
+    uint64_t t0 = pz_now_ns();
+    int rc;
+
+    if (rows == NULL) {
+        fprintf(stderr, "puzzled: out of memory\n");
+        return CLI_EXIT_INTERNAL;
+    }
+    if (puzzle_create("3x3x3", &prm, &p, &d) != PZ_OK) {
+        fprintf(stderr, "puzzled: %s\n", d.detail);
+        free(rows);
+        return CLI_EXIT_INTERNAL;
+    }
+    rc = twophase_tables_init();
+    if (rc != PZ_OK) {
+        fprintf(stderr, "puzzled: twophase tables: %s\n", pz_strerror(rc));
+        puzzle_destroy(p);
+        free(rows);
+        return CLI_EXIT_INTERNAL;
+    }
+    printf("# 3x3x3 %s, %d uniformly random states (seed %llu), twophase "
+           "with %d thread(s)\n",
+           b->qtm ? "QTM" : "HTM", b->count, (unsigned long long)b->seed,
+           b->threads);
+    printf("# twophase tables: built in %.0f ms (this call %.0f ms), "
+           "%.1f MiB\n",
+           twophase_table_build_ms(), (double)(pz_now_ns() - t0) / 1e6,
+           (double)twophase_table_bytes() / (1 << 20));
+    printf("# A: target %d, no time limit; B: time_ms %llu, target 0 "
+           "(improve until the budget ends)",
+           b->target, (unsigned long long)b->time_ms);
+    if (b->optimal > 0) {
+        printf("; C: idastar + pdb (optimal), first %d states, time_ms "
+               "%llu each",
+               b->optimal, (unsigned long long)b->opt_ms);
+    }
+    printf("\n%-6s  %3s %9s %9s %10s  %3s %9s %9s %10s\n", "state", "A.n",
+           "wall ms", "cpu ms", "nodes", "B.n", "wall ms", "cpu ms", "nodes");
+    pz_rng_seed(&rng, b->seed);
+    for (int i = 0; i < b->count; i++) {
+        solve_spec_t spec = { 0 };
+
+        spec.puzzle = p;
+        spec.threads = b->threads;
+        spec.limits.memory_bytes = (size_t)1 << 30;
+        puzzle_goal(p, &spec.goal);
+        p->ops->random_state(p, pz_rng_next, &rng, &spec.start);
+        spec.target_length = b->target;
+        cube3_solve(&spec, "twophase", "none", &rows[i]);
+        spec.target_length = 0;
+        spec.limits.time_ms = b->time_ms;
+        cube3_solve(&spec, "twophase", "none", &rows[b->count + i]);
+        printf("%-6d", i + 1);
+        print_cube3_cell(&rows[i]);
+        print_cube3_cell(&rows[b->count + i]);
+        if (i < b->optimal) {
+            spec.threads = 1;
+            spec.limits.time_ms = b->opt_ms;
+            cube3_solve(&spec, "idastar", "pdb", &rows[2 * b->count + i]);
+            printf("  C:");
+            print_cube3_cell(&rows[2 * b->count + i]);
+        }
+        printf("\n");
+        fflush(stdout);
+    }
+    printf("\n");
+    cube3_summary("A (target)", rows, b->count);
+    cube3_summary("B (time budget)", rows + b->count, b->count);
+    if (b->optimal > 0) {
+        cube3_summary("C (optimal)", rows + 2 * b->count,
+                      b->optimal < b->count ? b->optimal : b->count);
+    }
+    puzzle_destroy(p);
+    free(rows);
+    return CLI_EXIT_OK;
 }
 
 static void
@@ -278,7 +522,12 @@ usage(FILE *f)
     fprintf(f, "usage: puzzled bench cube2 [--per-length N] [--repeat R] "
                "[--seed S]\n"
                "       puzzled bench tiles [--data FILE] [--first K] "
-               "[--count N] [--engine E] [--heuristic H] [--time-ms T]\n");
+               "[--count N] [--engine E] [--heuristic H] [--time-ms T] "
+               "[--threads N]\n"
+               "       puzzled bench cube3 [--count N] [--seed S] "
+               "[--target N] [--time-ms T] [--threads N] [--qtm]\n"
+               "                           [--optimal N] "
+               "[--optimal-time-ms T]\n");
 }
 
 int
@@ -294,11 +543,18 @@ cli_bench(int argc, char **argv)
         { "engine", required_argument, NULL, 'e' },
         { "heuristic", required_argument, NULL, 'H' },
         { "time-ms", required_argument, NULL, 't' },
+        { "target", required_argument, NULL, 'T' },
+        { "threads", required_argument, NULL, 'j' },
+        { "optimal", required_argument, NULL, 'o' },
+        { "optimal-time-ms", required_argument, NULL, 'O' },
+        { "qtm", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     long long per_length = 3, repeat = 5, seed = 20261121, first = 1;
-    long long count = 100, time_ms = 600000;
+    long long count = 100, time_ms = -1;
+    long long target_len = -1, threads = 1, optimal = 0, opt_ms = 600000;
+    bool qtm = false;
     const char *data = "bench/data/korf100.txt";
     const char *engine = "idastar";
     const char *heuristic = "manhattan";
@@ -331,10 +587,27 @@ cli_bench(int argc, char **argv)
             break;
         case 'c':
             target = &count;
-            max = 100;
+            max = 1000000;
             break;
         case 't':
             target = &time_ms;
+            break;
+        case 'T':
+            target = &target_len;
+            max = PZ_SOLUTION_MAX;
+            break;
+        case 'j':
+            target = &threads;
+            max = 64;
+            break;
+        case 'o':
+            target = &optimal;
+            break;
+        case 'O':
+            target = &opt_ms;
+            break;
+        case 'q':
+            qtm = true;
             break;
         case 'd':
             data = optarg;
@@ -364,13 +637,35 @@ cli_bench(int argc, char **argv)
     if (strcmp(which, "cube2") == 0) {
         return bench_cube2((int)per_length, (int)repeat, (uint64_t)seed);
     }
+    if (strcmp(which, "cube3") == 0) {
+        cube3_bench_t b = {
+            .count = (int)count,
+            .seed = (uint64_t)seed,
+            .target = target_len >= 0 ? (int)target_len
+                      : qtm           ? 26
+                                      : 20,
+            .time_ms = time_ms >= 0 ? (uint64_t)time_ms : 10,
+            .optimal = (int)optimal,
+            .opt_ms = (uint64_t)opt_ms,
+            .threads = threads > 0 ? (int)threads : 1,
+            .qtm = qtm,
+        };
+
+        return bench_cube3(&b);
+    }
+    if (count > 100) {
+        count = 100;
+    }
+    if (time_ms < 0) {
+        time_ms = 600000;
+    }
     if (strcmp(which, "tiles") == 0) {
         if (engine_find(engine) == NULL) {
             fprintf(stderr, "puzzled: unknown engine '%s'\n", engine);
             return CLI_EXIT_INPUT;
         }
         return bench_tiles(data, (int)first, (int)count, engine, heuristic,
-                           (uint64_t)time_ms);
+                           (uint64_t)time_ms, (int)threads);
     }
     usage(stderr);
     return CLI_EXIT_INPUT;

@@ -217,11 +217,37 @@ twophase__build_syms(twophase_tables_t *t)
             t->ud_conj[s][v] = (uint16_t)cube3_ud_edge_perm(&x);
         }
     }
+    for (int a = 0; a < CUBE3_NSYM_UD; a++) {
+        for (int b = 0; b < CUBE3_NSYM_UD; b++) {
+            cube3_cubie_multiply_any(&ss.sym[a], &ss.sym[b], &x);
+            for (int s = 0; s < CUBE3_NSYM_UD; s++) {
+                if (cube3_cubie_equal(&x, &ss.sym[s])) {
+                    t->sym_mult[a][b] = (uint8_t)s;
+                }
+            }
+        }
+        for (int m = 0; m < TWOPHASE_NMOVES; m++) {
+            t->sym_move[a][m] = (uint8_t)cube3_sym_move(a, m);
+        }
+    }
     rc = build_flipslice_classes(t, &ss);
     if (rc == PZ_OK) {
         rc = build_corner_classes(t, &ss);
     }
-    return rc;
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    for (int r = 0; r < TWOPHASE_NFLIPSLICE_CLASSES; r++) {
+        int slice = (int)(t->flipslice_rep[r] / CUBE3_NFLIP);
+        int flip = (int)(t->flipslice_rep[r] % CUBE3_NFLIP);
+
+        for (int m = 0; m < TWOPHASE_NMOVES; m++) {
+            t->flipslice_class_move[r][m] =
+                t->flipslice_sym[t->slice_move[slice][m] * CUBE3_NFLIP +
+                                 t->flip_move[flip][m]];
+        }
+    }
+    return PZ_OK;
 }
 
 /* Inserts key at dist unless present; returns 1 when inserted, 0 when

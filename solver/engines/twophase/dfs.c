@@ -66,6 +66,12 @@ poll(twophase_worker_t *w)
 
     if (!sh->threaded) {
         st = search_poll(sh->ctx, &w->meter);
+        /* Expansions here cost a fraction of a microsecond (table
+         * misses), so the standard interval would overrun a 10 ms budget
+         * by a millisecond; the clock read is cheap in comparison. */
+        if (w->meter.next_poll > w->meter.expanded + TWOPHASE_POLL) {
+            w->meter.next_poll = w->meter.expanded + TWOPHASE_POLL;
+        }
     } else {
         uint64_t de = w->meter.expanded - w->published_expanded;
         uint64_t dg = w->meter.generated - w->published_generated;
@@ -77,9 +83,9 @@ poll(twophase_worker_t *w)
         w->published_expanded = w->meter.expanded;
         w->published_generated = w->meter.generated;
         st = search_poll(sh->ctx, &total);
-        w->meter.next_poll = w->meter.expanded + PZ_POLL_INTERVAL;
+        w->meter.next_poll = w->meter.expanded + TWOPHASE_POLL;
         if (limit != 0 && total.expanded < limit &&
-            limit - total.expanded < PZ_POLL_INTERVAL) {
+            limit - total.expanded < TWOPHASE_POLL) {
             /* Near the node limit: poll more often so the threads
              * together stop close to it. */
             w->meter.next_poll = w->meter.expanded + 64;
@@ -264,9 +270,7 @@ phase2_start(twophase_worker_t *w, twophase_orient_t *st, int n)
  * the widest of the tree, read no big table at all. The last move must be
  * a quarter turn of R, F, L or B (see ends_phase1).
  *
- * Otherwise the children's table entries are prefetched in two rounds
- * (symmetry class, then pruning entry) so that their cache misses
- * overlap. In G1 with fewer than five moves to go, moves that stay in G1
+ * In G1 with fewer than five moves to go, moves that stay in G1
  * are skipped: such a path reaches G1 early, where phase 2 covers the
  * continuations inside G1, and short detours out of G1 and back rarely
  * pay (Kociemba's solver makes the same cut).
@@ -308,24 +312,35 @@ frame_open(const twophase_shared_t *sh, twophase_frame_t *f, int prev)
         f->todo = todo;
         return;
     }
-    for (int m = 0; m < TWOPHASE_NMOVES; m++) {
-        if (!(todo >> m & 1u)) {
-            continue;
-        }
-        if (sh->cost[m] > f->togo) {
-            todo &= ~(1u << m);
-            continue;
-        }
-        f->child[m][0] = t->twist_move[f->coord[0]][m];
-        f->child[m][1] = t->flip_move[f->coord[1]][m];
-        f->child[m][2] = t->slice_move[f->coord[2]][m];
-        TWOPHASE_PREFETCH(
-            &t->flipslice_sym[f->child[m][2] * CUBE3_NFLIP + f->child[m][1]]);
-    }
-    for (int m = 0; m < TWOPHASE_NMOVES; m++) {
-        if (todo >> m & 1u) {
-            f->idx[m] = (uint32_t)twophase__index1(
-                t, f->child[m][0], f->child[m][1], f->child[m][2]);
+    /* Far from G1: each child's class comes from the class move table
+     * (one row for all 18 children), its entry is prefetched, and the
+     * misses of all children overlap. conj_s(x) is the representative's
+     * flip x slice, so conj_s(x * M) = conj_s(x) * M' with M' = S M S^-1,
+     * and the class table gives conj_s'(rep * M') = rep', so the child's
+     * symmetry is S_s' * S_s. */
+    {
+        const uint32_t *row = t->flipslice_class_move[f->cs >> 4];
+        unsigned sym = f->cs & 15;
+
+        for (int m = 0; m < TWOPHASE_NMOVES; m++) {
+            uint32_t e;
+            unsigned csym;
+
+            if (!(todo >> m & 1u)) {
+                continue;
+            }
+            if (sh->cost[m] > f->togo) {
+                todo &= ~(1u << m);
+                continue;
+            }
+            f->child[m][0] = t->twist_move[f->coord[0]][m];
+            f->child[m][1] = t->flip_move[f->coord[1]][m];
+            f->child[m][2] = t->slice_move[f->coord[2]][m];
+            e = row[t->sym_move[sym][m]];
+            csym = t->sym_mult[e & 15][sym];
+            f->child_cs[m] = (e & ~15u) | csym;
+            f->idx[m] =
+                (e >> 4) * CUBE3_NTWIST + t->twist_conj[f->child[m][0]][csym];
             TWOPHASE_PREFETCH(&t->prune1[f->idx[m] >> 2]);
         }
     }
@@ -422,6 +437,7 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
             g->coord[0] = f->child[m][0];
             g->coord[1] = f->child[m][1];
             g->coord[2] = f->child[m][2];
+            g->cs = f->child_cs[m];
             g->dist = d;
             g->togo = left;
             frame_open(sh, g, m);
@@ -447,6 +463,9 @@ twophase__run_worker(twophase_worker_t *w)
         st->frames[0].coord[0] = cube3_twist(c);
         st->frames[0].coord[1] = cube3_flip(c);
         st->frames[0].coord[2] = cube3_slice(c);
+        st->frames[0].cs =
+            t->flipslice_sym[st->frames[0].coord[2] * CUBE3_NFLIP +
+                             st->frames[0].coord[1]];
         st->h =
             twophase__depth1(t, st->frames[0].coord[0], st->frames[0].coord[1],
                              st->frames[0].coord[2]);

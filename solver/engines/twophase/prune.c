@@ -264,7 +264,7 @@ int
 twophase__build_prune1(twophase_tables_t *t)
 {
     size_t nrows = TWOPHASE_NFLIPSLICE_CLASSES;
-    uint32_t *dest = malloc(nrows * TWOPHASE_NMOVES * sizeof(*dest));
+    const uint32_t *dest = &t->flipslice_class_move[0][0];
     uint16_t *colmap =
         malloc((size_t)TWOPHASE_NMOVES * 16 * CUBE3_NTWIST * sizeof(*colmap));
     bfs_t b = {
@@ -281,19 +281,8 @@ twophase__build_prune1(twophase_tables_t *t)
     };
     int rc = PZ_ENOMEM;
 
-    if (dest == NULL || colmap == NULL) {
+    if (colmap == NULL) {
         goto out;
-    }
-    for (size_t r = 0; r < nrows; r++) {
-        uint32_t fs = t->flipslice_rep[r];
-        int slice = (int)(fs / CUBE3_NFLIP);
-        int flip = (int)(fs % CUBE3_NFLIP);
-
-        for (int m = 0; m < TWOPHASE_NMOVES; m++) {
-            dest[r * TWOPHASE_NMOVES + (size_t)m] =
-                t->flipslice_sym[t->slice_move[slice][m] * CUBE3_NFLIP +
-                                 t->flip_move[flip][m]];
-        }
     }
     for (int m = 0; m < TWOPHASE_NMOVES; m++) {
         for (int s = 0; s < 16; s++) {
@@ -308,7 +297,6 @@ twophase__build_prune1(twophase_tables_t *t)
     rc = build_table(&b, &t->prune1);
 out:
     free(colmap);
-    free(dest);
     return rc;
 }
 

@@ -299,6 +299,8 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
             : ctx->threads > 1              ? ctx->threads
                                             : 1;
     size_t wbytes = (size_t)n * sizeof(*w);
+    search_ctx_t local;
+    uint64_t waited;
     int stop;
 
     if (strcmp(ctx->puzzle->ops->name, "3x3x3") != 0) {
@@ -308,10 +310,19 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
         cube3_cubie_from_state(&ctx->goal, &goal) != PZ_OK) {
         return PZ_EINTERNAL;
     }
+    waited = pz_now_ns();
     t = twophase__tables();
     if (t == NULL) {
         return PZ_EINTERNAL;
     }
+    /* A first job may have waited seconds for the shared table build;
+     * that is not its search time, so its deadline moves by as much. */
+    waited = pz_now_ns() - waited;
+    local = *ctx;
+    if (local.deadline_ns != 0 && waited > 1000000u) {
+        local.deadline_ns += waited;
+    }
+    ctx = &local;
     if (ctx->cancel != NULL && atomic_load(ctx->cancel)) {
         out->status = PZ_STATUS_CANCELLED;
         return PZ_OK;
@@ -332,6 +343,9 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
         w[i].first = i;
         w[i].step = n;
         search_meter_init(ctx, &w[i].meter);
+        if (w[i].meter.next_poll > TWOPHASE_POLL) {
+            w[i].meter.next_poll = TWOPHASE_POLL;
+        }
     }
     run_workers(w, n);
     publish_totals(ctx, w, n);

@@ -51,6 +51,12 @@ typedef struct twophase_tables {
     uint16_t twist_conj[CUBE3_NTWIST][CUBE3_NSYM_UD];
     uint32_t flipslice_sym[TWOPHASE_NFLIPSLICE];         /* class << 4 | s */
     uint32_t flipslice_rep[TWOPHASE_NFLIPSLICE_CLASSES]; /* raw fs */
+    /* class << 4 | s of each class representative after each move. */
+    uint32_t flipslice_class_move[TWOPHASE_NFLIPSLICE_CLASSES][TWOPHASE_NMOVES];
+    /* S_a * S_b = S_sym_mult[a][b], and S_s * M * S_s^-1 = M_sym_move[s]
+     * (HTM move ids), for the 16 U-D symmetries. */
+    uint8_t sym_mult[CUBE3_NSYM_UD][CUBE3_NSYM_UD];
+    uint8_t sym_move[CUBE3_NSYM_UD][TWOPHASE_NMOVES];
     /* Bit s set when conj_s keeps the representative's flip x slice. */
     uint16_t flipslice_stab[TWOPHASE_NFLIPSLICE_CLASSES];
     uint16_t corner_sym[CUBE3_NCORNER_PERM];        /* class << 4 | s */
@@ -107,6 +113,10 @@ int twophase__build_near(twophase_tables_t *t);
 /* Longest phase-1 or phase-2 move sequence the search makes. */
 #define TWOPHASE_DEPTH_MAX 48
 
+/* Expansions between two limit checks (the clock read is cheap next to
+ * 256 expansions). */
+#define TWOPHASE_POLL 256
+
 /* Expansions an orientation searches before the next one's turn. */
 #define TWOPHASE_QUANTUM 64
 
@@ -136,13 +146,15 @@ typedef struct twophase_shared {
 /* One depth of an orientation's phase-1 search. */
 typedef struct twophase_frame {
     int coord[3];  /* twist, flip, slice */
+    uint32_t cs;   /* flip x slice class << 4 | sym */
     int dist;      /* exact phase-1 distance */
     int togo;      /* moves (metric) left to the end of phase 1 */
     uint32_t todo; /* moves still to try, as a bit mask */
     bool near;     /* togo is small: dists are exact, from near_* */
-    int8_t cdist[TWOPHASE_NMOVES]; /* near: the children's distances */
-    int child[TWOPHASE_NMOVES][3]; /* the children's coordinates */
-    uint32_t idx[TWOPHASE_NMOVES]; /* their phase-1 table entries */
+    int8_t cdist[TWOPHASE_NMOVES];      /* near: the children's distances */
+    int child[TWOPHASE_NMOVES][3];      /* the children's coordinates */
+    uint32_t idx[TWOPHASE_NMOVES];      /* their phase-1 table entries */
+    uint32_t child_cs[TWOPHASE_NMOVES]; /* their class << 4 | sym */
 } twophase_frame_t;
 
 /* The phase-1 search of one orientation, resumable at any node so that
