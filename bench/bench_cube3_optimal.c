@@ -28,6 +28,7 @@ typedef struct options {
     const char *heuristic;
     const char *metric;
     const char *scramble;
+    const char *state;
     int threads;
     int random;
     int moves;
@@ -77,6 +78,8 @@ parse(int argc, char **argv, options_t *o)
             o->metric = v;
         } else if (strcmp(a, "--scramble") == 0) {
             o->scramble = v;
+        } else if (strcmp(a, "--state") == 0) {
+            o->state = v;
         } else if (strcmp(a, "--threads") == 0) {
             o->threads = atoi(v);
         } else if (strcmp(a, "--random") == 0) {
@@ -138,7 +141,9 @@ main(int argc, char **argv)
     printf("tables: %.1f s, %.1f MB\n", now() - t0,
            (double)cube3_pdb_memory_bytes() / 1e6);
     heuristic_destroy(warm);
-    n = o.scramble != NULL ? 1 : o.random > 0 ? o.random : o.count;
+    n = o.scramble != NULL || o.state != NULL ? 1
+        : o.random > 0                        ? o.random
+                                              : o.count;
     secs = calloc((size_t)n, sizeof(double));
     pz_rng_seed(&rng, o.seed);
     for (int i = 0; i < n; i++) {
@@ -154,7 +159,16 @@ main(int argc, char **argv)
         spec.threads = o.threads;
         spec.limits.time_ms = o.time_ms;
         spec.limits.memory_bytes = (size_t)64 << 20;
-        if (o.scramble != NULL) {
+        if (o.state != NULL) {
+            pz_input_t in;
+
+            memset(&in, 0, sizeof(in));
+            in.text = o.state;
+            if (puzzle_parse_state(p, &in, &spec.start, NULL) != PZ_OK) {
+                fprintf(stderr, "bad state\n");
+                return 2;
+            }
+        } else if (o.scramble != NULL) {
             if (puzzle_parse_scramble(p, o.scramble, &spec.start, NULL) !=
                 PZ_OK) {
                 fprintf(stderr, "bad scramble\n");
@@ -179,10 +193,10 @@ main(int argc, char **argv)
         stats_read(&run.stats, &view);
         puzzle_format_moves(p, run.solution.moves, run.solution.length, moves,
                             sizeof(moves));
-        printf("%2d %-8s len %2d  nodes %12llu  %8.2f s  h0 %d  %s\n", i,
-               pz_status_name(run.solution.status), run.solution.length,
+        printf("%2d %-8s len %2d  nodes %12llu  %8.2f s  h0 %d  bound %d  %s\n",
+               i, pz_status_name(run.solution.status), run.solution.length,
                (unsigned long long)view.nodes_expanded, secs[i],
-               view.heuristic_at_start, moves);
+               view.heuristic_at_start, view.depth_bound, moves);
         fflush(stdout);
     }
     qsort(secs, (size_t)n, sizeof(double), cmp_double);

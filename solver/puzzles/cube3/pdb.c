@@ -189,17 +189,38 @@ typedef struct pdb_ctx {
     const pdb_base_t *pb;
     const pdb_table_t *corners;
     const pdb_table_t *slice;
-    uint64_t id;    /* unique per init: keys the shadow */
-    bool qtm;       /* raise estimates to the right parity */
-    bool relabel;   /* goal is not the solved cube */
-    uint8_t lc[24]; /* corner byte -> byte of goal^-1 * s */
-    uint8_t le[24]; /* edge byte -> byte of goal^-1 * s */
+    uint64_t id;               /* unique per init: keys the shadow */
+    bool qtm;                  /* raise estimates to the right parity */
+    bool relabel;              /* goal is not the solved cube */
+    uint8_t htm[PDB_MAXMOVES]; /* HTM id of each of the puzzle's moves */
+    uint8_t lc[24];            /* corner byte -> byte of goal^-1 * s */
+    uint8_t le[24];            /* edge byte -> byte of goal^-1 * s */
 } pdb_ctx_t;
 
-/* One node of the search path with its exact pattern distances. */
-typedef struct shadow_node {
+/* Raw coordinates of the four patterns of a state (relative to solved):
+ * the corners, and the slice pattern in the frame of each axis. */
+typedef struct coords {
+    uint16_t cperm;    /* corner permutation */
+    uint16_t ctwist;   /* corner twist */
+    uint16_t raw[3];   /* slice coordinate (sorted or not), per axis */
+    uint16_t flip[3];  /* per axis */
+    uint16_t twist[3]; /* per axis */
+} coords_t;
+
+/* A state with its exact pattern distances and coordinates. */
+typedef struct shadow_state {
     uint8_t s[20];    /* the state as the engine has it */
     uint8_t v[NLOOK]; /* exact distances */
+    int move;         /* the puzzle move that reached it, or -1 */
+    coords_t c;       /* its coordinates */
+} shadow_state_t;
+
+/* A node of the search path, with its children once asked for. */
+typedef struct shadow_node {
+    shadow_state_t st;
+    uint32_t done;                   /* bit m: child m below is known */
+    uint8_t cv[PDB_MAXMOVES][NLOOK]; /* children's distances */
+    coords_t cc[PDB_MAXMOVES];       /* children's coordinates */
 } shadow_node_t;
 
 /* The calling thread's view of the path of its current search. */
@@ -207,7 +228,7 @@ typedef struct shadow {
     uint64_t id; /* ctx it belongs to; 0: none */
     int top;     /* nodes in stack */
     bool has_last;
-    shadow_node_t last;              /* the last child evaluated */
+    shadow_state_t last;             /* the last child evaluated */
     shadow_node_t stack[SHADOW_MAX]; /* the path, root first */
 } shadow_t;
 
@@ -232,7 +253,7 @@ init_common(const pz_puzzle_t *p,
     cube3_cubie_t ginv;
     int rc;
 
-    if (p->state_size != CUBE3_STATE_BYTES ||
+    if (p->state_size != CUBE3_STATE_BYTES || p->nmoves > PDB_MAXMOVES ||
         cube3_cubie_from_state(goal, &g) != PZ_OK ||
         cube3_cubie_check(&g, NULL) != PZ_OK) {
         return PZ_EINVAL;
@@ -247,6 +268,10 @@ init_common(const pz_puzzle_t *p,
     c->pb = g_base;
     c->qtm = qtm;
     c->id = atomic_fetch_add(&g_next_id, 1) + 1;
+    /* QTM ids are face * 2 + {0 clockwise, 1 anticlockwise} (cube3.c). */
+    for (int m = 0; m < p->nmoves; m++) {
+        c->htm[m] = (uint8_t)(qtm ? m / 2 * 3 + (m & 1) * 2 : m);
+    }
     cube3_cubie_inverse(&g, &ginv);
     c->relabel = false;
     for (int i = 0; i < 8; i++) {
@@ -295,16 +320,17 @@ relabel(const pdb_ctx_t *c, const uint8_t *s, uint8_t *x)
     }
 }
 
-/* The patterns' states of x: where lookup k reads. */
+/* The state lookup k reads (x itself, or x seen along another axis). */
 static void
-pattern_states(const pdb_ctx_t *c, const uint8_t *x, uint8_t st[NLOOK][20])
+pattern_state(const pdb_ctx_t *c, int k, const uint8_t *x, uint8_t *st)
 {
     const pdb_sym_t *sy = &c->pb->sy;
 
-    memcpy(st[0], x, 20);
-    memcpy(st[1], x, 20);
-    cube3_pdb__map(&sy->conj[sy->axis[1]], x, st[2]);
-    cube3_pdb__map(&sy->conj[sy->axis[2]], x, st[3]);
+    if (k < 2) {
+        memcpy(st, x, 20);
+    } else {
+        cube3_pdb__map(&sy->conj[sy->axis[k - 1]], x, st);
+    }
 }
 
 static const pdb_table_t *
@@ -313,45 +339,113 @@ table_of(const pdb_ctx_t *c, int k)
     return k == 0 ? c->corners : c->slice;
 }
 
-/* Exact values of x from scratch. */
+/* Coordinates of x from its bytes. */
 static void
-values_slow(const pdb_ctx_t *c, const uint8_t *x, uint8_t *v)
+coords_of(const pdb_ctx_t *c, const uint8_t *x, coords_t *out)
 {
-    uint8_t st[NLOOK][20];
+    const pdb_coord_t *co = &c->pb->co;
+    bool sorted = c->slice->slice->sorted;
 
-    pattern_states(c, x, st);
-    for (int k = 0; k < NLOOK; k++) {
-        int d = cube3_pdb__exact(table_of(c, k), c->pb, st[k]);
+    out->cperm = (uint16_t)cube3_pdb__cperm(x);
+    out->ctwist = (uint16_t)cube3_pdb__twist(x);
+    for (int a = 0; a < 3; a++) {
+        uint8_t st[20];
 
-        /* A failed walk is a bug; 0 keeps the estimate admissible. */
-        v[k] = (uint8_t)(d < 0 ? 0 : d);
+        pattern_state(c, a + 1, x, st);
+        out->raw[a] = (uint16_t)(sorted ? cube3_pdb__sorted(co, st)
+                                        : cube3_pdb__comb(co, st));
+        out->flip[a] = (uint16_t)cube3_pdb__flip(st);
+        out->twist[a] = (uint16_t)cube3_pdb__twist(st);
     }
 }
 
-/* Exact values of x from a neighbour's exact values vp. */
+/* Coordinates after HTM move m: conjugation by an axis rotation turns m
+ * into the move the rotated cube sees. */
 static void
-values_from(const pdb_ctx_t *c, const uint8_t *vp, const uint8_t *x, uint8_t *v)
+coords_move(const pdb_ctx_t *c, const coords_t *in, int m, coords_t *out)
 {
-    uint8_t st[NLOOK][20];
-    uint64_t idx[NLOOK];
+    const pdb_coord_t *co = &c->pb->co;
+    const pdb_sym_t *sy = &c->pb->sy;
+    const pdb_slice_t *sl = c->slice->slice;
 
-    pattern_states(c, x, st);
-    for (int k = 0; k < NLOOK; k++) {
-        const pdb_table_t *t = table_of(c, k);
+    out->cperm = co->cperm_move[in->cperm][m];
+    out->ctwist = co->twist_move[in->ctwist][m];
+    for (int a = 0; a < 3; a++) {
+        int ma = sy->move[sy->axis[a]][m];
 
-        idx[k] = cube3_pdb__index(t, c->pb, st[k]);
-        __builtin_prefetch(&t->data[idx[k] >> 2]);
+        out->raw[a] = sl->move[in->raw[a]][ma];
+        out->flip[a] = co->flip_move[in->flip[a]][ma];
+        out->twist[a] = co->twist_move[in->twist[a]][ma];
     }
-    for (int k = 0; k < NLOOK; k++) {
-        int code = cube3_pdb__code(table_of(c, k), idx[k]);
-        int diff = (code - vp[k] % 3 + 3) % 3;
+}
 
-        v[k] = (uint8_t)(code == 3   ? 0
-                         : diff == 0 ? vp[k]
-                         : diff == 1 ? vp[k] + 1
-                         : vp[k] > 0 ? vp[k] - 1
-                                     : 0);
+/* Table indices of the four lookups. */
+static void
+indices(const pdb_ctx_t *c, const coords_t *x, uint64_t *idx)
+{
+    idx[0] = (uint64_t)x->cperm * PDB_NTWIST + x->ctwist;
+    for (int a = 0; a < 3; a++) {
+        idx[a + 1] = cube3_pdb__slice_index(c->slice, c->pb, x->raw[a],
+                                            x->flip[a], x->twist[a]);
     }
+}
+
+/* Exact values and coordinates of x from scratch. */
+static void
+values_slow(const pdb_ctx_t *c, const uint8_t *x, shadow_state_t *n)
+{
+    for (int k = 0; k < NLOOK; k++) {
+        uint8_t st[20];
+        int d;
+
+        pattern_state(c, k, x, st);
+        d = cube3_pdb__exact(table_of(c, k), c->pb, st);
+        /* A failed walk is a bug; 0 keeps the estimate admissible. */
+        n->v[k] = (uint8_t)(d < 0 ? 0 : d);
+    }
+    coords_of(c, x, &n->c);
+}
+
+/*
+ * Fills in the children of n for the moves in want (puzzle move ids):
+ * their coordinates first, with a prefetch of every table entry they
+ * need, then their exact values from n's and the residues. The engine
+ * asks for children one at a time; doing a node's children together lets
+ * their cache misses overlap instead of each waiting for its own.
+ */
+static void
+children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want)
+{
+    uint64_t idx[PDB_MAXMOVES][NLOOK];
+    uint32_t todo = want & ~n->done;
+
+    for (uint32_t b = todo; b != 0; b &= b - 1) {
+        int m = __builtin_ctz(b);
+
+        coords_move(c, &n->st.c, c->htm[m], &n->cc[m]);
+        indices(c, &n->cc[m], idx[m]);
+        for (int k = 0; k < NLOOK; k++) {
+            __builtin_prefetch(&table_of(c, k)->data[idx[m][k] >> 2]);
+        }
+    }
+    for (uint32_t b = todo; b != 0; b &= b - 1) {
+        int m = __builtin_ctz(b);
+
+        for (int k = 0; k < NLOOK; k++) {
+            int code = cube3_pdb__code(table_of(c, k), idx[m][k]);
+            int vp = n->st.v[k];
+            int diff = (code - vp % 3 + 3) % 3;
+
+            /* Residues 0, 1, 2 above the parent's: same, one more, one
+             * less (a move changes a pattern distance by at most one). */
+            n->cv[m][k] = (uint8_t)(code == 3   ? 0
+                                    : diff == 0 ? vp
+                                    : diff == 1 ? vp + 1
+                                    : vp > 0    ? vp - 1
+                                                : 0);
+        }
+    }
+    n->done |= todo;
 }
 
 static int
@@ -384,43 +478,53 @@ shadow_for(const pdb_ctx_t *c)
     return sh;
 }
 
-/* Exact values of state s (engine form): from the path, the last child,
- * or from scratch; s becomes the top of the path. */
-static const uint8_t *
-values_of_parent(const pdb_ctx_t *c, shadow_t *sh, const uint8_t *s)
+/* Makes st the only node of the path. */
+static shadow_node_t *
+reset_path(shadow_t *sh, const shadow_state_t *st)
 {
-    shadow_node_t *n;
+    sh->stack[0].st = *st;
+    sh->stack[0].done = 0;
+    sh->top = 1;
+    return &sh->stack[0];
+}
 
-    if (sh->top > 0 && memcmp(sh->stack[sh->top - 1].s, s, 20) == 0) {
-        return sh->stack[sh->top - 1].v;
+/* The node of state s (engine form): from the path, the last child, or
+ * from scratch; s becomes the top of the path. */
+static shadow_node_t *
+parent_node(const pdb_ctx_t *c, shadow_t *sh, const uint8_t *s)
+{
+    shadow_state_t st;
+    uint8_t x[20];
+
+    if (sh->top > 0 && memcmp(sh->stack[sh->top - 1].st.s, s, 20) == 0) {
+        return &sh->stack[sh->top - 1];
     }
     if (sh->has_last && memcmp(sh->last.s, s, 20) == 0) {
+        shadow_node_t *n;
+
         if (sh->top == SHADOW_MAX) {
             /* Keep the newer half; deeper paths only cost recomputing. */
             memmove(sh->stack, sh->stack + SHADOW_MAX / 2,
                     (SHADOW_MAX / 2) * sizeof(shadow_node_t));
             sh->top = SHADOW_MAX / 2;
         }
-        sh->stack[sh->top++] = sh->last;
+        n = &sh->stack[sh->top++];
+        n->st = sh->last;
+        n->done = 0;
         sh->has_last = false;
-        return sh->stack[sh->top - 1].v;
+        return n;
     }
     for (int i = sh->top - 2; i >= 0; i--) {
-        if (memcmp(sh->stack[i].s, s, 20) == 0) {
+        if (memcmp(sh->stack[i].st.s, s, 20) == 0) {
             sh->top = i + 1;
-            return sh->stack[i].v;
+            return &sh->stack[i];
         }
     }
-    n = &sh->stack[0];
-    memcpy(n->s, s, 20);
-    {
-        uint8_t x[20];
-
-        relabel(c, s, x);
-        values_slow(c, x, n->v);
-    }
-    sh->top = 1;
-    return n->v;
+    memcpy(st.s, s, 20);
+    st.move = -1;
+    relabel(c, s, x);
+    values_slow(c, x, &st);
+    return reset_path(sh, &st);
 }
 
 static int
@@ -435,13 +539,14 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
         return combine(c, sh->last.v);
     }
     for (int i = sh->top - 1; i >= 0; i--) {
-        if (memcmp(sh->stack[i].s, s->b, 20) == 0) {
-            return combine(c, sh->stack[i].v);
+        if (memcmp(sh->stack[i].st.s, s->b, 20) == 0) {
+            return combine(c, sh->stack[i].st.v);
         }
     }
     relabel(c, s->b, x);
     memcpy(sh->last.s, s->b, 20);
-    values_slow(c, x, sh->last.v);
+    sh->last.move = -1;
+    values_slow(c, x, &sh->last);
     sh->has_last = true;
     return combine(c, sh->last.v);
 }
@@ -456,20 +561,28 @@ pdb_update(const pz_puzzle_t *p,
 {
     const pdb_ctx_t *c = ctx;
     shadow_t *sh = shadow_for(c);
-    const uint8_t *vp;
-    uint8_t x[20];
-    uint8_t v[NLOOK];
+    shadow_node_t *n;
+    shadow_state_t *last = &sh->last;
 
-    (void)p;
     (void)h_parent;
-    (void)move;
-    vp = values_of_parent(c, sh, parent->b);
-    relabel(c, child->b, x);
-    values_from(c, vp, x, v);
-    memcpy(sh->last.s, child->b, 20);
-    memcpy(sh->last.v, v, NLOOK);
+    if (move < 0 || move >= p->nmoves) {
+        return pdb_eval(p, ctx, child);
+    }
+    n = parent_node(c, sh, parent->b);
+    if (!(n->done >> move & 1u)) {
+        /* The moves a pruned search tries after the one that led here
+         * (all of them at the root), and this one in any case. */
+        uint64_t want = n->st.move >= 0 ? p->allowed_after[n->st.move]
+                                        : p->allowed_after[p->nmoves];
+
+        children(c, n, (uint32_t)want | 1u << move);
+    }
+    memcpy(last->s, child->b, 20);
+    memcpy(last->v, n->cv[move], NLOOK);
+    last->c = n->cc[move];
+    last->move = move;
     sh->has_last = true;
-    return combine(c, v);
+    return combine(c, last->v);
 }
 
 const heuristic_ops_t cube3_pdb_heuristic = {

@@ -70,6 +70,7 @@ typedef struct pdb_sym {
 /* Raw coordinates and their move and symmetry tables (all read-only). */
 typedef struct pdb_coord {
     uint16_t twist_move[PDB_NTWIST][PDB_NHTM];
+    uint16_t twist_by_move[PDB_NHTM][PDB_NTWIST]; /* the same, transposed */
     uint16_t flip_move[PDB_NFLIP][PDB_NHTM];
     uint16_t cperm_move[PDB_NCPERM][PDB_NHTM];
     uint16_t sorted_move[PDB_NSORTED][PDB_NHTM];
@@ -118,6 +119,8 @@ typedef struct pdb_table {
     int maxdepth;             /* largest distance */
     uint64_t counts[32];      /* entries at each distance */
     double build_seconds;
+    double level_seconds[32]; /* time to find each distance */
+    bool level_backward[32];  /* found by the backward scan */
 } pdb_table_t;
 
 /* The symmetry maps and coordinate tables every pattern uses. */
@@ -151,6 +154,14 @@ void cube3_pdb__inverse(const uint8_t *in, uint8_t *out);
 /* Table index of the pattern of state b. */
 uint64_t
 cube3_pdb__index(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b);
+
+/* Table index of a slice pattern from its raw coordinates (slice
+ * coordinate of t's kind, flip, twist). */
+uint64_t cube3_pdb__slice_index(const pdb_table_t *t,
+                                const pdb_base_t *pb,
+                                int raw,
+                                int flip,
+                                int twist);
 
 /* Entry i of t (0..2, or 3 when never reached). */
 static inline int

@@ -677,6 +677,7 @@ cube3_pdb__coord_init(pdb_coord_t *co, const pdb_sym_t *sy)
             cube3_cubie_move(&c, m);
             coord_bytes(&c, b);
             co->twist_move[t][m] = (uint16_t)cube3_pdb__twist(b);
+            co->twist_by_move[m][t] = co->twist_move[t][m];
         }
         for (int f = 0; f < PDB_NFLIP; f++) {
             cube3_cubie_t c;

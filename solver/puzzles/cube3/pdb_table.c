@@ -30,8 +30,12 @@
  * the same value, so every entry of a pattern is correct no matter which
  * symmetry a lookup uses to reach the representative.
  */
+/* madvise(MADV_HUGEPAGE) is a Linux extension. */
+#define _DEFAULT_SOURCE 1
+
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "pdb_internal.h"
@@ -90,6 +94,22 @@ orbit(const pdb_base_t *pb, const pdb_slice_t *sl, uint64_t row, target_t *out)
     }
 }
 
+/* Asks for the cache lines of rows tg[0..nm) (and their images), which
+ * the scans then hit in random order: their misses overlap instead of
+ * coming one after another. */
+static void
+prefetch_rows(const uint8_t *data, const target_t *tg, int nm)
+{
+    for (int i = 0; i < nm; i++) {
+        uint64_t first = tg[i].row * PDB_NTWIST / 4;
+        uint64_t last = (tg[i].row * PDB_NTWIST + PDB_NTWIST - 1) / 4;
+
+        for (uint64_t b = first & ~UINT64_C(63); b <= last; b += 64) {
+            __builtin_prefetch(data + b, 1);
+        }
+    }
+}
+
 /* Fills tg[i] for move moves[i] from row. */
 static void
 row_targets(const pdb_table_t *t,
@@ -129,26 +149,35 @@ row_targets(const pdb_table_t *t,
 }
 
 uint64_t
-cube3_pdb__index(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b)
+cube3_pdb__slice_index(const pdb_table_t *t,
+                       const pdb_base_t *pb,
+                       int raw,
+                       int flip,
+                       int twist)
 {
     const pdb_coord_t *co = &pb->co;
     const pdb_slice_t *sl = t->slice;
-    int raw;
-    int k;
-    int comb;
-    uint64_t row;
+    int k = sl->sym[raw];
+    int comb = sl->sorted ? raw / 24 : raw;
+    uint64_t row = (uint64_t)sl->cls[raw] * PDB_NFLIP +
+                   (uint64_t)(co->flip_perm[k][flip] ^ co->flip_mask[k][comb]);
+
+    return row * PDB_NTWIST + co->twist_conj[k][twist];
+}
+
+uint64_t
+cube3_pdb__index(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b)
+{
+    const pdb_coord_t *co = &pb->co;
 
     if (t->kind == CUBE3_PDB_CORNERS) {
         return (uint64_t)cube3_pdb__cperm(b) * PDB_NTWIST +
                (uint64_t)cube3_pdb__twist(b);
     }
-    raw = sl->sorted ? cube3_pdb__sorted(co, b) : cube3_pdb__comb(co, b);
-    k = sl->sym[raw];
-    comb = sl->sorted ? raw / 24 : raw;
-    row = (uint64_t)sl->cls[raw] * PDB_NFLIP +
-          (uint64_t)(co->flip_perm[k][cube3_pdb__flip(b)] ^
-                     co->flip_mask[k][comb]);
-    return row * PDB_NTWIST + co->twist_conj[k][cube3_pdb__twist(b)];
+    return cube3_pdb__slice_index(t, pb,
+                                  t->slice->sorted ? cube3_pdb__sorted(co, b)
+                                                   : cube3_pdb__comb(co, b),
+                                  cube3_pdb__flip(b), cube3_pdb__twist(b));
 }
 
 /* Bit 2i of the result is set when entry i of word w equals code. */
@@ -186,101 +215,191 @@ claim(uint8_t *data, const target_t *tg, uint64_t j, int tw, int code)
     return n;
 }
 
-static uint64_t
-forward(pdb_table_t *t, const pdb_base_t *pb, int cur, const int *moves, int nm)
-{
-    const uint16_t(*twist_move)[PDB_NHTM] = pb->co.twist_move;
-    uint8_t *data = t->data;
-    uint64_t words = (t->entries + 31) / 32;
-    uint64_t cached = UINT64_MAX;
-    int next = (cur + 1) % 3;
-    uint64_t found = 0;
+/* One scan of a level: the rows whose entries it works on, each with
+ * the twists of those entries. */
+typedef struct scan {
+    pdb_table_t *t;
+    const pdb_base_t *pb;
+    const int *moves;
+    int nm;
+    int cur;        /* residue of the level being expanded */
+    uint64_t found; /* entries set so far */
+    uint64_t row;   /* row of the twists collected */
+    int n;          /* twists collected */
+    uint16_t tw[PDB_NTWIST];
     target_t tg[PDB_MAXMOVES];
+    target_t self; /* images of the row itself (backward) */
+} scan_t;
 
-    for (uint64_t w = 0; w < words; w++) {
-        uint64_t word;
-        uint64_t bits;
+/* Forward: every collected entry (at the level's residue) claims its
+ * unreached neighbours. Moves outer, entries inner: one target row at a
+ * time is hot. */
+static void
+flush_forward(scan_t *sc)
+{
+    uint8_t *data = sc->t->data;
+    int next = (sc->cur + 1) % 3;
 
-        memcpy(&word, data + 8 * w, 8);
-        bits = match(word, cur);
-        while (bits != 0) {
-            uint64_t i = 32 * w + (uint64_t)(__builtin_ctzll(bits) >> 1);
-            uint64_t row = i / PDB_NTWIST;
-            int tw = (int)(i - row * PDB_NTWIST);
+    row_targets(sc->t, sc->pb, sc->row, sc->moves, sc->nm, sc->tg);
+    prefetch_rows(data, sc->tg, sc->nm);
+    for (int m = 0; m < sc->nm; m++) {
+        const target_t *tg = &sc->tg[m];
+        const uint16_t *conj = tg->tw;
+        const uint16_t *tm = sc->pb->co.twist_by_move[sc->moves[m]];
+        uint64_t base = tg->row * PDB_NTWIST;
 
-            bits &= bits - 1;
-            if (row != cached) {
-                row_targets(t, pb, row, moves, nm, tg);
-                cached = row;
+        for (int k = 0; k < sc->n; k++) {
+            int tw2 = conj[tm[sc->tw[k]]];
+            uint64_t j = base + (uint64_t)tw2;
+            int sh = (int)(j & 3) << 1;
+            uint8_t byte = data[j >> 2];
+
+            if ((byte >> sh & 3) != 3) {
+                continue;
             }
-            for (int m = 0; m < nm; m++) {
-                int tw2 = tg[m].tw[twist_move[tw][moves[m]]];
-                uint64_t j = tg[m].row * PDB_NTWIST + (uint64_t)tw2;
-
-                if ((data[j >> 2] >> ((j & 3) << 1) & 3) == 3) {
-                    found += claim(data, &tg[m], j, tw2, next);
-                }
+            if (tg->norbit == 0) {
+                /* From 3 (binary 11) to next: clear the other bits. */
+                data[j >> 2] = (uint8_t)(byte ^ ((3 ^ next) << sh));
+                sc->found++;
+            } else {
+                sc->found += claim(data, tg, j, tw2, next);
             }
         }
     }
-    return found;
+    sc->n = 0;
 }
 
-static uint64_t
-backward(pdb_table_t *t,
-         const pdb_base_t *pb,
-         int cur,
-         const int *moves,
-         int nm)
+/* Backward: every collected entry (unreached) looks for a neighbour at
+ * the level's residue; those found leave the list. */
+static void
+flush_backward(scan_t *sc)
 {
-    const uint16_t(*twist_move)[PDB_NHTM] = pb->co.twist_move;
-    uint8_t *data = t->data;
-    uint64_t words = (t->entries + 31) / 32;
-    uint64_t cached = UINT64_MAX;
-    int next = (cur + 1) % 3;
-    uint64_t found = 0;
-    target_t tg[PDB_MAXMOVES];
-    target_t self;
+    uint8_t *data = sc->t->data;
+    int next = (sc->cur + 1) % 3;
+    uint64_t self_base = sc->row * PDB_NTWIST;
 
-    self.norbit = 0;
+    row_targets(sc->t, sc->pb, sc->row, sc->moves, sc->nm, sc->tg);
+    prefetch_rows(data, sc->tg, sc->nm);
+    sc->self.norbit = 0;
+    if (sc->t->kind != CUBE3_PDB_CORNERS) {
+        orbit(sc->pb, sc->t->slice, sc->row, &sc->self);
+    }
+    for (int m = 0; m < sc->nm && sc->n > 0; m++) {
+        const uint16_t *conj = sc->tg[m].tw;
+        const uint16_t *tm = sc->pb->co.twist_by_move[sc->moves[m]];
+        uint64_t base = sc->tg[m].row * PDB_NTWIST;
+
+        for (int k = 0; k < sc->n;) {
+            int tw = sc->tw[k];
+            uint64_t i = self_base + (uint64_t)tw;
+            uint64_t j = base + conj[tm[tw]];
+
+            /* An image of an entry set before is no longer unreached. */
+            if (sc->self.norbit > 0 &&
+                (data[i >> 2] >> ((i & 3) << 1) & 3) != 3) {
+                sc->tw[k] = sc->tw[--sc->n];
+                continue;
+            }
+            if ((data[j >> 2] >> ((j & 3) << 1) & 3) == sc->cur) {
+                sc->found += claim(data, &sc->self, i, tw, next);
+                sc->tw[k] = sc->tw[--sc->n];
+                continue;
+            }
+            k++;
+        }
+    }
+    sc->n = 0;
+}
+
+/* Runs one level: collects, row by row, the entries with code (the
+ * level's residue forward, 3 backward) and flushes each row. */
+static uint64_t
+scan_level(pdb_table_t *t,
+           const pdb_base_t *pb,
+           int cur,
+           bool back,
+           const int *moves,
+           int nm)
+{
+    scan_t *sc = malloc(sizeof(*sc));
+    uint64_t words = (t->entries + 31) / 32;
+    uint64_t row_start = 0;
+    int code = back ? 3 : cur;
+    uint64_t found;
+
+    if (sc == NULL) {
+        return 0;
+    }
+    sc->t = t;
+    sc->pb = pb;
+    sc->moves = moves;
+    sc->nm = nm;
+    sc->cur = cur;
+    sc->found = 0;
+    sc->row = 0;
+    sc->n = 0;
     for (uint64_t w = 0; w < words; w++) {
         uint64_t word;
         uint64_t bits;
 
-        memcpy(&word, data + 8 * w, 8);
-        bits = match(word, 3);
+        memcpy(&word, t->data + 8 * w, 8);
+        bits = match(word, code);
         while (bits != 0) {
             uint64_t i = 32 * w + (uint64_t)(__builtin_ctzll(bits) >> 1);
-            uint64_t row = i / PDB_NTWIST;
-            int tw = (int)(i - row * PDB_NTWIST);
 
             bits &= bits - 1;
             if (i >= t->entries) {
                 break;
             }
-            /* An image set earlier in this word is no longer unreached. */
-            if ((data[i >> 2] >> ((i & 3) << 1) & 3) != 3) {
-                continue;
-            }
-            if (row != cached) {
-                row_targets(t, pb, row, moves, nm, tg);
-                if (t->kind != CUBE3_PDB_CORNERS) {
-                    orbit(pb, t->slice, row, &self);
+            /* Entries come in order: step the row instead of dividing. */
+            if (i >= row_start + PDB_NTWIST) {
+                if (sc->n > 0) {
+                    if (back) {
+                        flush_backward(sc);
+                    } else {
+                        flush_forward(sc);
+                    }
                 }
-                cached = row;
-            }
-            for (int m = 0; m < nm; m++) {
-                int tw2 = tg[m].tw[twist_move[tw][moves[m]]];
-                uint64_t j = tg[m].row * PDB_NTWIST + (uint64_t)tw2;
-
-                if ((data[j >> 2] >> ((j & 3) << 1) & 3) == cur) {
-                    found += claim(data, &self, i, tw, next);
-                    break;
+                while (i >= row_start + PDB_NTWIST) {
+                    row_start += PDB_NTWIST;
+                    sc->row++;
                 }
             }
+            sc->tw[sc->n++] = (uint16_t)(i - row_start);
         }
     }
+    if (sc->n > 0) {
+        if (back) {
+            flush_backward(sc);
+        } else {
+            flush_forward(sc);
+        }
+    }
+    found = sc->found;
+    free(sc);
     return found;
+}
+
+/*
+ * Table memory: aligned to 2 MiB and marked for transparent huge pages
+ * where the system has them. Lookups land anywhere in up to a gigabyte;
+ * with 4 KiB pages nearly every one would also miss the TLB.
+ */
+static uint8_t *
+alloc_table(size_t bytes)
+{
+    void *p = NULL;
+    size_t align = (size_t)2 << 20;
+    size_t whole = (bytes + align - 1) / align * align;
+
+    if (posix_memalign(&p, align, whole) != 0) {
+        return NULL;
+    }
+#ifdef MADV_HUGEPAGE
+    /* Only advice: without huge pages the table works the same. */
+    (void)madvise(p, whole, MADV_HUGEPAGE);
+#endif
+    return p;
 }
 
 static double
@@ -315,7 +434,7 @@ cube3_pdb__table_build(pdb_table_t *t,
     t->entries = t->nrows * PDB_NTWIST;
     /* Whole 8-byte words, so the scans may read them. */
     t->bytes = (size_t)((t->entries + 31) / 32 * 8);
-    t->data = malloc(t->bytes);
+    t->data = alloc_table(t->bytes);
     if (t->data == NULL) {
         return PZ_ENOMEM;
     }
@@ -344,11 +463,15 @@ cube3_pdb__table_build(pdb_table_t *t,
         }
         /* A backward probe usually stops after a few moves; a forward
          * scan tries them all. */
+        double level_start = now_seconds();
+
         if (left * 4 < scanned * (uint64_t)nm) {
-            found = backward(t, pb, d % 3, moves, nm);
+            found = scan_level(t, pb, d % 3, true, moves, nm);
+            t->level_backward[d + 1] = true;
         } else {
-            found = forward(t, pb, d % 3, moves, nm);
+            found = scan_level(t, pb, d % 3, false, moves, nm);
         }
+        t->level_seconds[d + 1] = now_seconds() - level_start;
         if (found == 0) {
             break;
         }
