@@ -25,6 +25,10 @@ int cli_bench(int argc, char **argv);
  * Thread: main. */
 int cli_tables(int argc, char **argv);
 
+/* `puzzled bench table ...` (dispatched by cli_bench): solve times from
+ * a loaded complete table. argv[0] is "table". Thread: main. */
+int cli_tables_bench(int argc, char **argv);
+
 /* Parses an unsigned decimal option value; prints a usage error naming
  * flag and returns -1 when text is not a number in 0..max. */
 long long cli_parse_uint(const char *flag, const char *text, long long max);

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "engine.h"
+#include "solve.h"
 #include "tables/tables.h"
 
 #define LIST_MAX 32
@@ -291,6 +293,134 @@ cmd_stats(const char *puzzle, const pz_params_t *prm)
     for (int i = 0; i < n && i < 256; i++) {
         printf("%d %llu\n", i, (unsigned long long)counts[i]);
     }
+    return CLI_EXIT_OK;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a;
+    double y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+int
+cli_tables_bench(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "puzzle", required_argument, NULL, 'p' },
+        { "metric", required_argument, NULL, 'm' },
+        { "count", required_argument, NULL, 'c' },
+        { "seed", required_argument, NULL, 's' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *puzzle = "2x2x2";
+    pz_params_t prm = { 0, 0, 0 };
+    long long count = 10000;
+    long long seed = 20261121;
+    pz_puzzle_t *p = NULL;
+    solve_spec_t spec = { 0 };
+    double *us;
+    double sum = 0;
+    double t0;
+    uint64_t probes = 0;
+    long lengths = 0;
+    pz_rng_t rng;
+    pz_diag_t d;
+    int opt;
+
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (opt) {
+        case 'p':
+            puzzle = optarg;
+            break;
+        case 'm':
+            prm.metric =
+                strcasecmp(optarg, "qtm") == 0 ? PZ_METRIC_QTM : PZ_METRIC_HTM;
+            break;
+        case 'c':
+            count = cli_parse_uint("--count", optarg, 10000000);
+            break;
+        case 's':
+            seed = cli_parse_uint("--seed", optarg, 9000000000000000000LL);
+            break;
+        case 'h':
+            printf("usage: puzzled bench table [--puzzle P] [--metric M] "
+                   "[--count N] [--seed S]\n");
+            return CLI_EXIT_OK;
+        default:
+            return CLI_EXIT_INPUT;
+        }
+        if (count < 1 || seed < 0) {
+            return CLI_EXIT_INPUT;
+        }
+    }
+    if (puzzle_create(puzzle, &prm, &p, &d) != PZ_OK) {
+        fprintf(stderr, "puzzled: %s\n", d.detail);
+        return CLI_EXIT_INPUT;
+    }
+    if (!tables_complete_shared(p, NULL) || p->ops->random_state == NULL) {
+        fprintf(stderr, "puzzled: %s has no complete table\n", p->id);
+        puzzle_destroy(p);
+        return CLI_EXIT_INPUT;
+    }
+    us = calloc((size_t)count, sizeof(double));
+    if (us == NULL) {
+        puzzle_destroy(p);
+        return CLI_EXIT_INTERNAL;
+    }
+    tables_set_log(on_log, NULL);
+    spec.puzzle = p;
+    spec.threads = 1;
+    spec.limits.memory_bytes = (size_t)1 << 26;
+    puzzle_goal(p, &spec.goal);
+    /* The first solve loads (or builds) the table: time it apart. */
+    t0 = now_s();
+    {
+        solve_run_t run;
+
+        spec.start = spec.goal;
+        solve_run_init(&run, engine_find("table"), "none", 1.0);
+        solve_execute(&spec, &run, NULL);
+    }
+    printf("# %s (%s): table ready in %.3f s, %.1f MiB of tables\n", p->id,
+           p->metric_name, now_s() - t0,
+           (double)tables_memory_bytes() / (1 << 20));
+    pz_rng_seed(&rng, (uint64_t)seed);
+    for (long long i = 0; i < count; i++) {
+        solve_run_t run;
+        pz_stats_view_t v;
+
+        p->ops->random_state(p, pz_rng_next, &rng, &spec.start);
+        solve_run_init(&run, engine_find("table"), "none", 1.0);
+        if (solve_execute(&spec, &run, NULL) != PZ_OK ||
+            run.solution.status != PZ_STATUS_SOLVED) {
+            fprintf(stderr, "puzzled: solve %lld failed\n", i);
+            free(us);
+            puzzle_destroy(p);
+            return CLI_EXIT_INTERNAL;
+        }
+        stats_read(&run.stats, &v);
+        us[i] = v.elapsed_ms * 1e3;
+        sum += us[i];
+        probes += v.nodes_generated;
+        lengths += run.solution.length;
+    }
+    qsort(us, (size_t)count, sizeof(double), cmp_double);
+    printf("# %lld uniformly random states, table engine (walk down, "
+           "replayed by engine_run)\n",
+           count);
+    printf("mean length %.2f, mean probes %.1f\n", (double)lengths / count,
+           (double)probes / count);
+    printf("solve time: median %.2f us, mean %.2f us, p90 %.2f us, p99 "
+           "%.2f us, max %.2f us\n",
+           us[count / 2], sum / count, us[count * 9 / 10], us[count * 99 / 100],
+           us[count - 1]);
+    free(us);
+    puzzle_destroy(p);
     return CLI_EXIT_OK;
 }
 

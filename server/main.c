@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "serve.h"
+#include "table_threads.h"
 #include "version.h"
 
 static void
@@ -37,6 +38,9 @@ main(int argc, char **argv)
         usage(stdout);
         return CLI_EXIT_OK;
     }
+    /* Table builds (first use, `tables build`, the daemon's startup)
+     * may use every CPU. */
+    table_threads_install(0);
     if (strcmp(cmd, "serve") == 0) {
         return serve_main(argc - 1, argv + 1);
     }

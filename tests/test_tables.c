@@ -15,6 +15,7 @@
  */
 #include <dirent.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -847,6 +848,96 @@ START_TEST(test_tables_pdb_idastar_optimal_on_2x4)
 }
 END_TEST
 
+/* A runner that gives each part of a build step its own thread. */
+static void *
+part_main(void *arg)
+{
+    void **a = arg;
+    tables_task_fn fn = *(tables_task_fn *)a[0];
+
+    fn(a[1], (int)(intptr_t)a[2]);
+    return NULL;
+}
+
+static void
+thread_runner(void *ctx, int n, tables_task_fn fn, void *arg)
+{
+    pthread_t t[8];
+    void *args[8][3];
+
+    (void)ctx;
+    ck_assert_int_le(n, 8);
+    for (int i = 0; i < n; i++) {
+        args[i][0] = &fn;
+        args[i][1] = arg;
+        args[i][2] = (void *)(intptr_t)i;
+        ck_assert_int_eq(pthread_create(&t[i], NULL, part_main, args[i]), 0);
+    }
+    for (int i = 0; i < n; i++) {
+        pthread_join(t[i], NULL);
+    }
+}
+
+/* Reads the whole file at path (owned). */
+static uint8_t *
+slurp(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *buf;
+
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)*len);
+    ck_assert_ptr_nonnull(buf);
+    ck_assert_int_eq(fread(buf, 1, (size_t)*len, f), (size_t)*len);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(test_tables_pdb_threaded_build_matches_sequential)
+{
+    static const char *const names[] = { "tiles-3x4-pdb5-1f-z5",
+                                         "tiles-3x4-pdb6-7e-z0" };
+    char dir[2][64];
+    pz_puzzle_t *p = make("tiles", 3, 4, 0);
+    pz_state_t goal;
+
+    puzzle_goal(p, &goal);
+    for (int k = 0; k < 2; k++) {
+        pz_heuristic_t *h = NULL;
+
+        /* First with three threads sharing each layer, then alone. */
+        tables_set_runner(k == 0 ? thread_runner : NULL, NULL, 3);
+        use_fresh_dir(dir[k], sizeof(dir[k]));
+        ck_assert_int_eq(heuristic_create(p, "pdb", &goal, &h, NULL), PZ_OK);
+        heuristic_destroy(h);
+        tables_unload_all();
+    }
+    for (int i = 0; i < 2; i++) {
+        char pa[256];
+        char pb[256];
+        long la;
+        long lb;
+        uint8_t *a;
+        uint8_t *b;
+
+        table_path(dir[0], names[i], pa, sizeof(pa));
+        table_path(dir[1], names[i], pb, sizeof(pb));
+        a = slurp(pa, &la);
+        b = slurp(pb, &lb);
+        ck_assert_int_eq(la, lb);
+        ck_assert_msg(memcmp(a, b, (size_t)la) == 0, "%s differs", names[i]);
+        free(a);
+        free(b);
+    }
+    remove_dir(dir[0]);
+    remove_dir(dir[1]);
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_tables_pdb_unsupported_size_refused)
 {
     pz_puzzle_t *p = make("tiles", 6, 6, 0);
@@ -1146,6 +1237,177 @@ START_TEST(test_tables_engine_auto_15puzzle_without_pdb_files)
 }
 END_TEST
 
+/* --- slow: the 15- and 24-puzzle pattern databases ---------------------- */
+
+/*
+ * These build (or load) the big tables in the user's table directory
+ * ($PUZZLED_TABLES or the cache), so they run only with PZ_SLOW_TESTS
+ * (ctest -L slow): the 15-puzzle's take a few minutes and 600 MB once,
+ * the 24-puzzle's longer.
+ */
+
+/* Reads Korf's instances (tiles and published optimal lengths). */
+static int
+read_korf(int tiles[][16], int *lengths, int max)
+{
+    FILE *f = fopen(PZ_SOURCE_DIR "/bench/data/korf100.txt", "r");
+    char line[512];
+    int n = 0;
+
+    ck_assert_ptr_nonnull(f);
+    while (n < max && fgets(line, sizeof(line), f) != NULL) {
+        int *t = tiles[n];
+
+        if (line[0] != '#' &&
+            sscanf(line, "%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d",
+                   &t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7],
+                   &t[8], &t[9], &t[10], &t[11], &t[12], &t[13], &t[14], &t[15],
+                   &lengths[n]) == 17) {
+            n++;
+        }
+    }
+    fclose(f);
+    return n;
+}
+
+static void
+parse_ints(const pz_puzzle_t *p, const int *ints, int n, pz_state_t *out)
+{
+    pz_input_t in = { .ints = ints, .nints = (size_t)n, .ndims = 1 };
+
+    ck_assert_int_eq(puzzle_parse_state(p, &in, out, NULL), PZ_OK);
+}
+
+START_TEST(test_tables_pdb_15puzzle_korf_instances_optimal)
+{
+    static int tiles[100][16];
+    static int lengths[100];
+    static const int blank_first[16] = { 0, 1, 2,  3,  4,  5,  6,  7,
+                                         8, 9, 10, 11, 12, 13, 14, 15 };
+    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    int n = read_korf(tiles, lengths, 100);
+    pz_state_t goal;
+    int bad = 0;
+
+    ck_assert_int_eq(tables_set_dir(NULL), PZ_OK);
+    ck_assert_int_eq(n, 100);
+    parse_ints(p, blank_first, 16, &goal);
+    /* The easier instances (the published lengths are the facts). */
+    for (int i = 0; i < n; i++) {
+        pz_state_t s;
+        pz_solution_t sol;
+
+        if (lengths[i] > 52) {
+            continue;
+        }
+        parse_ints(p, tiles[i], 16, &s);
+        ck_assert_int_eq(run(p, &s, &goal, "idastar", "pdb", 1u << 20, &sol),
+                         PZ_OK);
+        if (sol.status != PZ_STATUS_SOLVED || !sol.optimal ||
+            sol.length != lengths[i]) {
+            fprintf(stderr, "korf %d: %s length %d, published %d\n", i + 1,
+                    pz_status_name(sol.status), sol.length, lengths[i]);
+            bad++;
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_pdb_15puzzle_admissible_and_above_manhattan)
+{
+    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    pz_heuristic_t *pdb = NULL;
+    pz_heuristic_t *md = NULL;
+    pz_state_t goal;
+    pz_rng_t rng;
+    int below_md = 0;
+    int over = 0;
+
+    ck_assert_int_eq(tables_set_dir(NULL), PZ_OK);
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(heuristic_create(p, "pdb", &goal, &pdb, NULL), PZ_OK);
+    ck_assert_int_eq(heuristic_create(p, "manhattan", &goal, &md, NULL), PZ_OK);
+    ck_assert_int_eq(heuristic_eval(pdb, &goal), 0);
+    pz_rng_seed(&rng, 41);
+    /* Each pattern needs at least its tiles' Manhattan distances, so the
+     * sum is at least Manhattan; walks bound the distance from above. */
+    for (int i = 0; i < 20000; i++) {
+        uint8_t moves[60];
+        pz_state_t s;
+        int len = 1 + (int)pz_rand_below(pz_rng_next, &rng, 59);
+
+        puzzle_random_moves(p, &goal, len, pz_rng_next, &rng, moves);
+        puzzle_replay(p, &goal, moves, len, &s);
+        below_md += heuristic_eval(pdb, &s) < heuristic_eval(md, &s);
+        over += heuristic_eval(pdb, &s) > len;
+    }
+    ck_assert_int_eq(below_md, 0);
+    ck_assert_int_eq(over, 0);
+    heuristic_destroy(pdb);
+    heuristic_destroy(md);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_pdb_15puzzle_goals_share_tables)
+{
+    static const int blank_first[16] = { 0, 1, 2,  3,  4,  5,  6,  7,
+                                         8, 9, 10, 11, 12, 13, 14, 15 };
+    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    size_t before;
+
+    ck_assert_int_eq(tables_set_dir(NULL), PZ_OK);
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(heuristic_create(p, "pdb", &goal, &h, NULL), PZ_OK);
+    heuristic_destroy(h);
+    before = tables_memory_bytes();
+    /* The blank-first goal is the blank-last one turned half a turn. */
+    parse_ints(p, blank_first, 16, &goal);
+    ck_assert_int_eq(heuristic_create(p, "pdb", &goal, &h, NULL), PZ_OK);
+    ck_assert_uint_eq(tables_memory_bytes(), before);
+    ck_assert(tables_pdb_ready(p, &goal));
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_tables_pdb_24puzzle_short_walks_optimal)
+{
+    pz_puzzle_t *p = make("24-puzzle", 0, 0, 0);
+    pz_state_t goal;
+    pz_rng_t rng;
+    int bad = 0;
+
+    ck_assert_int_eq(tables_set_dir(NULL), PZ_OK);
+    puzzle_goal(p, &goal);
+    pz_rng_seed(&rng, 51);
+    /* Linear conflict IDA* proves these short distances quickly; pdb
+     * must agree. */
+    for (int i = 0; i < 10; i++) {
+        uint8_t moves[40];
+        pz_state_t s;
+        pz_solution_t a;
+        pz_solution_t b;
+
+        puzzle_random_moves(p, &goal, 40, pz_rng_next, &rng, moves);
+        puzzle_replay(p, &goal, moves, 40, &s);
+        ck_assert_int_eq(run(p, &s, &goal, "idastar", "pdb", 1u << 20, &a),
+                         PZ_OK);
+        ck_assert_int_eq(
+            run(p, &s, &goal, "idastar", "linear-conflict", 1u << 20, &b),
+            PZ_OK);
+        bad += a.status != PZ_STATUS_SOLVED || b.status != PZ_STATUS_SOLVED ||
+               a.length != b.length;
+    }
+    ck_assert_int_eq(bad, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
 static Suite *
 tables_suite(void)
 {
@@ -1190,6 +1452,7 @@ tables_suite(void)
     tcase_add_test(tc, test_tables_pdb_equals_pattern_bfs_on_3x3);
     tcase_add_test(tc, test_tables_pdb_admissible_for_a_blank_first_goal);
     tcase_add_test(tc, test_tables_pdb_idastar_optimal_on_2x4);
+    tcase_add_test(tc, test_tables_pdb_threaded_build_matches_sequential);
     tcase_add_test(tc, test_tables_pdb_unsupported_size_refused);
     tcase_add_test(tc, test_tables_pdb_ready_false_without_files);
     suite_add_tcase(s, tc);
@@ -1214,6 +1477,17 @@ tables_suite(void)
     tcase_add_test(tc, test_tables_engine_auto_picks_table_for_small_puzzles);
     tcase_add_test(tc, test_tables_engine_auto_15puzzle_without_pdb_files);
     suite_add_tcase(s, tc);
+
+    if (getenv("PZ_SLOW_TESTS") != NULL) {
+        tc = tcase_create("slow_pdb");
+        tcase_set_timeout(tc, 3000);
+        tcase_add_test(tc, test_tables_pdb_15puzzle_korf_instances_optimal);
+        tcase_add_test(tc,
+                       test_tables_pdb_15puzzle_admissible_and_above_manhattan);
+        tcase_add_test(tc, test_tables_pdb_15puzzle_goals_share_tables);
+        tcase_add_test(tc, test_tables_pdb_24puzzle_short_walks_optimal);
+        suite_add_tcase(s, tc);
+    }
     return s;
 }
 

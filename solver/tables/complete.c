@@ -436,16 +436,20 @@ tables_dist_lookup(const tables_dist_t *td, const pz_state_t *s)
 }
 
 /* Depth-first search for the target within limit moves that keep the
- * rank (mask keep); appends to moves. */
+ * rank (mask keep), pruned like the engines' searches (no inverse pair,
+ * no redundant pair after prev: the pyraminx's tip turns in one order,
+ * once each); appends to moves. */
 static bool
 finish(const tables_dist_t *td,
        const pz_state_t *s,
        uint64_t keep,
+       int prev,
        int limit,
        uint8_t *moves,
        uint64_t *probes)
 {
     const pz_puzzle_t *p = td->puzzle;
+    uint64_t todo = keep & puzzle_allowed_after(p, prev);
 
     if (puzzle_equal(p, s, &td->target)) {
         return true;
@@ -453,14 +457,16 @@ finish(const tables_dist_t *td,
     if (limit == 0) {
         return false;
     }
-    for (int m = 0; m < p->nmoves; m++) {
+    while (todo != 0) {
+        int m = __builtin_ctzll(todo);
         pz_state_t c;
 
-        if (!(keep >> m & 1) || !puzzle_apply(p, s, m, &c)) {
+        todo &= todo - 1;
+        if (!puzzle_apply(p, s, m, &c)) {
             continue;
         }
         (*probes)++;
-        if (finish(td, &c, keep, limit - 1, moves + 1, probes)) {
+        if (finish(td, &c, keep, m, limit - 1, moves + 1, probes)) {
             moves[0] = (uint8_t)m;
             return true;
         }
@@ -468,13 +474,10 @@ finish(const tables_dist_t *td,
     return false;
 }
 
-/* Finishes a partial-rank walk at s (distance 0): the fewest moves that
- * keep the rank and reach the target. Returns their count or -1. */
-static int
-finish_remainder(const tables_dist_t *td,
-                 const pz_state_t *s,
-                 uint8_t *moves,
-                 uint64_t *probes)
+/* The moves that keep the rank of s: for a partial rank, the moves that
+ * only touch the unranked parts (the pyraminx's tip turns). */
+static uint64_t
+keep_mask(const tables_dist_t *td, const pz_state_t *s)
 {
     const pz_puzzle_t *p = td->puzzle;
     uint64_t r = p->ops->rank(p, s);
@@ -487,8 +490,20 @@ finish_remainder(const tables_dist_t *td,
             keep |= UINT64_C(1) << m;
         }
     }
+    return keep;
+}
+
+/* Finishes a partial-rank walk at s (distance 0): the fewest moves that
+ * keep the rank and reach the target. Returns their count or -1. */
+static int
+finish_remainder(const tables_dist_t *td,
+                 const pz_state_t *s,
+                 uint64_t keep,
+                 uint8_t *moves,
+                 uint64_t *probes)
+{
     for (int limit = 0; limit <= REMAINDER_MAX; limit++) {
-        if (finish(td, s, keep, limit, moves, probes)) {
+        if (finish(td, s, keep, -1, limit, moves, probes)) {
             return limit;
         }
     }
@@ -503,6 +518,7 @@ tables_dist_solve(const tables_dist_t *td,
 {
     const pz_puzzle_t *p = td->puzzle;
     const int unseen = (1 << td->bits) - 1;
+    uint64_t keep = 0;
     uint64_t n = 0;
     pz_state_t s;
     int len = 0;
@@ -513,13 +529,18 @@ tables_dist_solve(const tables_dist_t *td,
     if (d == unseen || d >= PZ_SOLUTION_MAX) {
         return PZ_EINTERNAL;
     }
+    /* Moves that keep the rank never lower the distance: the walk skips
+     * them and the finishing search uses only them. */
+    if (td->partial) {
+        keep = keep_mask(td, &s);
+    }
     while (d > 0) {
         bool found = false;
 
         for (int m = 0; m < p->nmoves && !found; m++) {
             pz_state_t c;
 
-            if (!puzzle_apply(p, &s, m, &c)) {
+            if ((keep >> m & 1) || !puzzle_apply(p, &s, m, &c)) {
                 continue;
             }
             n++;
@@ -540,7 +561,7 @@ tables_dist_solve(const tables_dist_t *td,
         if (len + REMAINDER_MAX > PZ_SOLUTION_MAX) {
             return PZ_EINTERNAL;
         }
-        k = finish_remainder(td, &s, moves + len, &n);
+        k = finish_remainder(td, &s, keep, moves + len, &n);
         if (k < 0) {
             return PZ_EINTERNAL;
         }

@@ -388,8 +388,14 @@ tables__pdb_recipes(int rows, int cols, int blank, table_recipe_t *out, int max)
 /* Children are collected in batches with their bit-array words
  * prefetched, then checked: the checks are random accesses into an array
  * of up to a gigabyte, and this keeps many of them in flight. */
-#define BATCH     2048
-#define CHILD_MAX (PAT_MAX * 4) /* children of one expansion */
+#define BATCH 2048
+/* Boards up to this many cells get a table of connected free-cell masks
+ * (2^n bits: 128 KiB at 20 cells). */
+#define CONNECTED_CELLS_MAX 20
+#define CHILD_MAX           (PAT_MAX * 4) /* children of one expansion */
+/* Pieces of a layer's scan handed out to the workers. */
+#define CHUNKS_PER_WORKER 16
+#define WORKERS_MAX       64
 
 /* A state reached from the current layer, to be checked. */
 typedef struct child {
@@ -398,9 +404,12 @@ typedef struct child {
     int blank;      /* the blank's cell */
 } child_t;
 
-/* The build's working set. Each placement owns one aligned unit of 16, 32
- * or 64 bits in the bit array, 2 bits per free cell (in cell order), so
- * a placement's codes never straddle two words. */
+/*
+ * What all workers of a build share. Each placement owns one aligned unit
+ * of 16, 32 or 64 bits in the bit array, 2 bits per free cell (in cell
+ * order), so a placement's codes never straddle two words and a whole
+ * region is marked by one (atomic, when threaded) update of one word.
+ */
 typedef struct build {
     board_t b;
     int k;                    /* pattern tiles */
@@ -409,120 +418,199 @@ typedef struct build {
     uint64_t count;           /* placements */
     uint64_t *codes;          /* the units */
     uint8_t *data;            /* the table */
-    uint64_t seen;            /* placements expanded so far */
-    uint64_t found;           /* states found in this layer */
-    int next_code;            /* code of the next layer */
-    int layer;                /* depth being expanded */
     uint64_t weight[PAT_MAX]; /* place value of each digit of a rank */
-    uint64_t prefix;          /* placement / (n - k + 1) cached below */
-    uint8_t pos[PAT_MAX];
-    uint8_t last_free[CELLS_MAX]; /* cells the cached prefix leaves */
-    uint8_t ord[CELLS_MAX];       /* cell -> tile of the expansion, or 0xFF */
-    uint64_t cell_weight[CELLS_MAX]; /* cell -> weight of its tile, or 0 */
-    uint8_t rank[CELLS_MAX];         /* cell -> free cells below it */
-    /* Moves from each cell: the destination (or -1) and the cells passed
-     * over on the way in index order (a vertical move's row between). */
-    int8_t dest[CELLS_MAX][4];
-    uint8_t npass[CELLS_MAX][4];
-    uint8_t pass[CELLS_MAX][4][PAT_MAX];
-    int nbatch;
-    child_t batch[BATCH];
+    uint64_t weight_of[256];  /* weight[j] at j, 0 at 0xFF (no tile) */
+    uint8_t pop8[256];        /* bits set in each byte value */
+    uint8_t *connected;       /* bit m: free-cell mask m is one region
+                                 (boards of up to 20 cells, else NULL) */
+    uint64_t *front[2];       /* bit i: word i holds entries of the layer
+                                 of that parity, so scans skip other words */
+    uint64_t nfront;          /* words of each front bitmap */
+    int layer;                /* depth being expanded */
+    int cur;                  /* its code, 1 or 2 */
+    int next_code;            /* code of the next layer, 2 or 1 */
+    bool threaded;            /* several workers: atomic updates */
+    uint64_t nchunks;         /* pieces of this layer's scan */
+    uint64_t next_chunk;      /* next piece to take (atomic) */
 } build_t;
 
-static inline int
-code_get(const build_t *w, uint64_t e)
+/* One worker: its decoding cache, its batch and its counts. */
+typedef struct worker {
+    build_t *sh;
+    uint64_t seen;              /* placements first expanded by it */
+    uint64_t found;             /* states it found in this layer */
+    uint32_t prefix;            /* placement / (n - k + 1) decoded below */
+    uint8_t digit[PAT_MAX];     /* the prefix's digits */
+    uint64_t used[PAT_MAX + 1]; /* used[j]: cells of tiles 0..j-1 */
+    uint8_t pos[PAT_MAX];
+    uint8_t last_free[CELLS_MAX]; /* cells the cached prefix leaves */
+    int nbatch;
+    child_t batch[BATCH];
+} worker_t;
+
+static inline uint64_t
+load_word(const build_t *sh, const uint64_t *p)
 {
-    return (int)(w->codes[e >> 5] >> ((e & 31) << 1)) & 3;
+    return sh->threaded ? __atomic_load_n(p, __ATOMIC_RELAXED) : *p;
 }
 
 static inline void
-code_set(build_t *w, uint64_t e, int v)
+or_word(const build_t *sh, uint64_t *p, uint64_t bits)
 {
-    uint64_t *word = &w->codes[e >> 5];
-    int sh = (int)((e & 31) << 1);
-
-    *word = (*word & ~(UINT64_C(3) << sh)) | ((uint64_t)v << sh);
+    if (sh->threaded) {
+        __atomic_fetch_or(p, bits, __ATOMIC_RELAXED);
+    } else {
+        *p |= bits;
+    }
 }
 
-/* Fills w->pos for placement c, reusing the cached prefix. */
-static void
-unrank_placement(build_t *w, uint64_t c)
+/* Places tile j from its digit: the digit[j]-th cell the earlier tiles
+ * leave free. */
+static inline void
+set_level(worker_t *w, int j)
 {
-    int n = w->b.n;
-    int k = w->k;
-    int radix = n - k + 1;
-    uint64_t pk = c / (uint64_t)radix;
+    int p = select_bit(w->sh->b.full & ~w->used[j], w->digit[j]);
+
+    w->pos[j] = (uint8_t)p;
+    w->used[j + 1] = w->used[j] | UINT64_C(1) << p;
+}
+
+/*
+ * Fills w->pos for placement c. All but the last tile form a prefix,
+ * c / (n - k + 1), shared by runs of consecutive placements; a worker
+ * visits placements in increasing order, so the prefix usually moves on
+ * by a step or two, which an odometer over the digits follows without
+ * divisions. A longer jump decodes the prefix from scratch. Placement
+ * counts stay below 2^32, so the divisions are 32-bit ones.
+ */
+static void
+unrank_placement(worker_t *w, uint64_t c)
+{
+    const int n = w->sh->b.n;
+    const int k = w->sh->k;
+    const uint32_t radix = (uint32_t)(n - k + 1);
+    const uint32_t pk = (uint32_t)c / radix;
 
     if (pk != w->prefix) {
-        uint8_t digit[PAT_MAX];
-        uint64_t v = pk;
-        uint64_t used = 0;
-        uint64_t rest;
-        int i = 0;
+        int low = k - 1; /* lowest level whose digit changed */
 
-        for (int j = k - 2; j >= 0; j--) {
-            digit[j] = (uint8_t)(v % (uint64_t)(n - j));
-            v /= (uint64_t)(n - j);
-        }
-        for (int j = 0; j < k - 1; j++) {
-            int p = select_bit(w->b.full & ~used, digit[j]);
+        if (w->prefix != UINT32_MAX && pk > w->prefix && pk - w->prefix <= 8) {
+            while (w->prefix < pk) {
+                int j = k - 2;
 
-            w->pos[j] = (uint8_t)p;
-            used |= UINT64_C(1) << p;
+                while (j >= 0 && ++w->digit[j] == n - j) {
+                    w->digit[j--] = 0;
+                }
+                low = j < low ? j : low;
+                w->prefix++;
+            }
+        } else {
+            uint32_t v = pk;
+
+            for (int j = k - 2; j >= 0; j--) {
+                w->digit[j] = (uint8_t)(v % (uint32_t)(n - j));
+                v /= (uint32_t)(n - j);
+            }
+            low = 0;
+            w->prefix = pk;
         }
-        rest = w->b.full & ~used;
-        while (rest != 0) {
-            w->last_free[i++] = (uint8_t)__builtin_ctzll(rest);
-            rest &= rest - 1;
+        for (int j = low < 0 ? 0 : low; j < k - 1; j++) {
+            set_level(w, j);
         }
-        w->prefix = pk;
+        {
+            uint64_t rest = w->sh->b.full & ~w->used[k - 1];
+
+            for (int i = 0; rest != 0; i++) {
+                w->last_free[i] = (uint8_t)__builtin_ctzll(rest);
+                rest &= rest - 1;
+            }
+        }
     }
-    w->pos[k - 1] = w->last_free[c % (uint64_t)radix];
+    w->pos[k - 1] = w->last_free[(uint32_t)c - pk * radix];
 }
 
-/* Marks the region of placement ci with the blank at cell p (free cells
- * fc, p's rank among them rp): every cell done, p in the next layer. */
-static void
-discover(build_t *w, uint64_t ci, uint64_t fc, int p, int rp)
+/* The region of free cells holding cell start, through the table of
+ * connected masks when there is one. */
+static inline uint64_t
+build_region(const build_t *sh, uint64_t free, int start)
 {
-    uint64_t reg = region(&w->b, fc, p);
-    uint64_t base = ci << w->unit_shift;
+    if (sh->connected != NULL && (sh->connected[free >> 3] >> (free & 7) & 1)) {
+        return free;
+    }
+    return region(&sh->b, free, start);
+}
 
-    w->found++;
+/*
+ * Adds the state (placement ci, the blank at cell p of free cells fc, p
+ * being the rp-th of them) to the next layer unless it is known: every
+ * cell of the blank's region is marked done, p with the next layer's
+ * code. The region's cells are either all unmarked or all marked (they
+ * are only ever marked together, in one update of the unit's word), so
+ * checking p's code decides, and the update is a compare-and-swap when
+ * several workers may race for the same unit.
+ */
+static void
+discover(worker_t *w, uint64_t ci, uint64_t fc, int p, int rp)
+{
+    const build_t *sh = w->sh;
+    uint64_t reg = build_region(sh, fc, p);
+    uint64_t base = ci << sh->unit_shift;
+    uint64_t rep = base + (uint64_t)rp;
+    uint64_t *word = &sh->codes[base >> 5];
+    int sh0 = (int)((base & 31) << 1);
+    uint64_t repmask = UINT64_C(3) << (sh0 + 2 * rp);
+    uint64_t marks = 0;
+
     if (reg == fc) {
-        /* One region (the usual case): all entries done but p's, in one
-         * store to the placement's unit. */
+        /* One region, the usual case: every cell. */
         uint64_t ones =
-            w->nf == 32 ? ~UINT64_C(0) : (UINT64_C(1) << (2 * w->nf)) - 1;
-        uint64_t val = ones ^ ((uint64_t)(3 ^ w->next_code) << (2 * rp));
-        int sh = (int)((base & 31) << 1);
-        uint64_t *word = &w->codes[base >> 5];
+            sh->nf == 32 ? ~UINT64_C(0) : (UINT64_C(1) << (2 * sh->nf)) - 1;
 
-        *word = (*word & ~(ones << sh)) | (val << sh);
-        return;
-    }
-    /* Several regions: walk the free cells in order, counting ranks. */
-    for (int r = 0; fc != 0; r++) {
-        int x = __builtin_ctzll(fc);
+        marks = (ones ^ ((uint64_t)(3 ^ sh->next_code) << (2 * rp))) << sh0;
+    } else {
+        for (int r = 0; fc != 0; r++) {
+            int x = __builtin_ctzll(fc);
 
-        if (reg >> x & 1) {
-            code_set(w, base + (uint64_t)r, x == p ? w->next_code : 3);
+            if (reg >> x & 1) {
+                marks |= (uint64_t)(x == p ? sh->next_code : 3)
+                         << (sh0 + 2 * r);
+            }
+            fc &= fc - 1;
         }
-        fc &= fc - 1;
     }
+    if (sh->threaded) {
+        uint64_t old = __atomic_load_n(word, __ATOMIC_RELAXED);
+
+        do {
+            if (old & repmask) {
+                return;
+            }
+        } while (!__atomic_compare_exchange_n(
+            word, &old, old | marks, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    } else {
+        if (*word & repmask) {
+            return;
+        }
+        *word |= marks;
+    }
+    w->found++;
+    or_word(sh, &sh->front[sh->next_code - 1][rep >> 11],
+            UINT64_C(1) << ((rep >> 5) & 63));
 }
 
 /* Checks the batched children: the new ones join the next layer. */
 static void
-flush(build_t *w)
+flush(worker_t *w)
 {
-    uint64_t rmask = (UINT64_C(1) << w->unit_shift) - 1;
+    const build_t *sh = w->sh;
+    uint64_t rmask = (UINT64_C(1) << sh->unit_shift) - 1;
 
     for (int i = 0; i < w->nbatch; i++) {
         const child_t *ch = &w->batch[i];
+        uint64_t word = load_word(sh, &sh->codes[ch->entry >> 5]);
 
-        if (code_get(w, ch->entry) == 0) {
-            discover(w, ch->entry >> w->unit_shift, ch->free, ch->blank,
+        if ((word >> ((ch->entry & 31) << 1) & 3) == 0) {
+            discover(w, ch->entry >> sh->unit_shift, ch->free, ch->blank,
                      (int)(ch->entry & rmask));
         }
     }
@@ -539,134 +627,213 @@ flush(build_t *w)
  * Only a vertical move passes over cells.
  */
 static void
-expand(build_t *w, uint64_t e)
+expand(worker_t *w, uint64_t e)
 {
-    uint64_t c = e >> w->unit_shift;
-    int br = (int)(e & ((UINT64_C(1) << w->unit_shift) - 1));
-    uint64_t occ = 0;
+    const build_t *sh = w->sh;
+    const int k = sh->k;
+    const int cols = sh->b.cols;
+    const int shift = sh->unit_shift;
+    const uint64_t c = e >> shift;
+    const int br = (int)(e & ((UINT64_C(1) << shift) - 1));
+    const uint64_t run = (UINT64_C(1) << (cols - 1)) - 1;
+    const uint64_t *restrict wt = sh->weight_of;
+    const uint8_t *restrict pop8 = sh->pop8;
+    const uint64_t *codes = sh->codes;
+    child_t *restrict out = w->batch + w->nbatch;
+    /* Locals, not fields: the stores to the batch could otherwise alias
+     * them and force reloads in the inner loop. */
+    uint8_t ord[CELLS_MAX];    /* cell -> tile, 0xFF when free */
+    uint64_t pre[PAT_MAX + 1]; /* pre[j]: cells of tiles 0..j-1 */
     uint64_t fr;
     uint64_t reg;
+    uint64_t from[4];
+    int nout = 0;
 
-    if (w->data[c] == UNSEEN) {
-        w->data[c] = (uint8_t)w->layer;
+    /* The placement's depth is that of its first state expanded; c lies
+     * in this worker's piece of the scan, so no other worker writes it. */
+    if (sh->data[c] == UNSEEN) {
+        sh->data[c] = (uint8_t)sh->layer;
         w->seen++;
     }
     unrank_placement(w, c);
-    for (int j = 0; j < w->k; j++) {
-        occ |= UINT64_C(1) << w->pos[j];
-        w->ord[w->pos[j]] = (uint8_t)j;
-        w->cell_weight[w->pos[j]] = w->weight[j];
+    memset(ord, 0xFF, sizeof(ord));
+    pre[0] = 0;
+    for (int j = 0; j < k; j++) {
+        ord[w->pos[j]] = (uint8_t)j;
+        pre[j + 1] = pre[j] | UINT64_C(1) << w->pos[j];
     }
-    fr = w->b.full & ~occ;
-    reg = region(&w->b, fr, select_bit(fr, br));
-    for (int x = 0, r = 0; x < w->b.n; x++) {
-        w->rank[x] = (uint8_t)r;
-        r += (int)(fr >> x & 1);
-    }
-    for (int j = 0; j < w->k; j++) {
-        int p = w->pos[j];
+    fr = sh->b.full & ~pre[k];
+    reg = build_region(sh, fr, select_bit(fr, br));
+    /* The tiles that can move into the region, by direction: the cell q
+     * they move to is p - cols, p + cols, p - 1, p + 1. */
+    from[0] = (reg << cols) & pre[k];
+    from[1] = (reg >> cols) & pre[k];
+    from[2] = (reg << 1) & sh->b.not_first & pre[k];
+    from[3] = (reg >> 1) & sh->b.not_last & pre[k];
+    for (int dir = 0; dir < 4; dir++) {
+        const bool vertical = dir < 2;
+        const int delta = dir == 0   ? -cols
+                          : dir == 1 ? cols
+                          : dir == 2 ? -1
+                                     : 1;
+        uint64_t m = from[dir];
 
-        for (int dir = 0; dir < 4; dir++) {
-            int q = w->dest[p][dir];
-            child_t *ch = &w->batch[w->nbatch];
-            uint64_t later = 0;
-            uint64_t step;
-            int earlier = 0;
+        while (m != 0) {
+            const int p = __builtin_ctzll(m);
+            const int q = p + delta;
+            const int j = ord[p];
+            uint64_t step = wt[j];
+            uint64_t entry;
 
-            if (q < 0) {
-                continue;
+            m &= m - 1;
+            if (vertical) {
+                /* The move passes over the cols - 1 cells between p and
+                 * q: the earlier tiles there make digit j move less, the
+                 * later ones change their own digits by one. */
+                int lo = (p < q ? p : q) + 1;
+                uint64_t later = (run << lo) & pre[k] & ~pre[j + 1];
+
+                step *= (uint64_t)(cols - pop8[(pre[j] >> lo) & run]);
+                while (later != 0) {
+                    step += wt[ord[__builtin_ctzll(later)]];
+                    later &= later - 1;
+                }
             }
-            for (int t = 0; t < w->npass[p][dir]; t++) {
-                int x = w->pass[p][dir][t];
-
-                earlier += w->ord[x] < j;
-                later += w->cell_weight[x] & -(uint64_t)(w->ord[x] > j);
-            }
-            step =
-                (uint64_t)((q > p ? q - p : p - q) - earlier) * w->weight[j] +
-                later;
-            ch->entry = (q > p ? c + step : c - step) << w->unit_shift |
-                        (uint64_t)(w->rank[p] - (q < p));
-            ch->free = fr ^ (UINT64_C(1) << q) ^ (UINT64_C(1) << p);
-            ch->blank = p;
-            __builtin_prefetch(&w->codes[ch->entry >> 5], 1, 0);
-            w->nbatch += (int)(reg >> q & 1);
+            /* The blank's rank: free cells below p, less q. */
+            entry = (q > p ? c + step : c - step) << shift |
+                    (uint64_t)(tables__popcount(fr & ((UINT64_C(1) << p) - 1)) -
+                               (q < p));
+            __builtin_prefetch(&codes[entry >> 5], 1, 0);
+            out[nout].entry = entry;
+            out[nout].free = fr ^ (UINT64_C(1) << q) ^ (UINT64_C(1) << p);
+            out[nout].blank = p;
+            nout++;
         }
     }
-    for (int j = 0; j < w->k; j++) {
-        w->ord[w->pos[j]] = 0xFF;
-        w->cell_weight[w->pos[j]] = 0;
-    }
+    w->nbatch += nout;
     if (w->nbatch > BATCH - CHILD_MAX) {
         flush(w);
     }
 }
 
-/* Fills the move tables of w's board. */
+/* A worker's share of one layer: pieces of the scan taken in turn. */
 static void
-build_moves(build_t *w)
+layer_task(void *arg, int index)
 {
-    int cols = w->b.cols;
+    worker_t *w = (worker_t *)arg + index;
+    build_t *sh = w->sh;
+    const uint64_t lo_bits = UINT64_C(0x5555555555555555);
+    uint64_t *front = sh->front[sh->cur - 1];
+    uint64_t per = (sh->nfront + sh->nchunks - 1) / sh->nchunks;
 
-    for (int p = 0; p < w->b.n; p++) {
-        int r = p / cols;
-        int c = p % cols;
-        int dest[4] = { r > 0 ? p - cols : -1,
-                        r + 1 < w->b.rows ? p + cols : -1, c > 0 ? p - 1 : -1,
-                        c + 1 < cols ? p + 1 : -1 };
+    for (;;) {
+        uint64_t chunk =
+            __atomic_fetch_add(&sh->next_chunk, 1, __ATOMIC_RELAXED);
+        uint64_t end;
 
-        for (int dir = 0; dir < 4; dir++) {
-            int q = dest[dir];
+        if (chunk >= sh->nchunks) {
+            break;
+        }
+        end = (chunk + 1) * per < sh->nfront ? (chunk + 1) * per : sh->nfront;
+        for (uint64_t f = chunk * per; f < end; f++) {
+            /* This front word and the codes it covers are this worker's:
+             * others only add next-layer marks to unmarked cells. */
+            uint64_t bits = front[f];
 
-            w->dest[p][dir] = (int8_t)q;
-            w->npass[p][dir] = 0;
-            for (int x = (p < q ? p : q) + 1; q >= 0 && x < (p < q ? q : p);
-                 x++) {
-                w->pass[p][dir][w->npass[p][dir]++] = (uint8_t)x;
+            front[f] = 0;
+            while (bits != 0) {
+                uint64_t i = f * 64 + (uint64_t)__builtin_ctzll(bits);
+                uint64_t word = load_word(sh, &sh->codes[i]);
+                uint64_t lo = word & lo_bits;
+                uint64_t hi = (word >> 1) & lo_bits;
+                uint64_t match = sh->cur == 1 ? lo & ~hi : hi & ~lo;
+
+                bits &= bits - 1;
+                /* Done: 3 over the layer's codes 1 or 2. */
+                or_word(sh, &sh->codes[i], match | match << 1);
+                while (match != 0) {
+                    uint64_t e =
+                        i * 32 + (uint64_t)(__builtin_ctzll(match) >> 1);
+
+                    match &= match - 1;
+                    expand(w, e);
+                }
             }
         }
     }
+    flush(w);
 }
 
 static int
 pdb_build(const table_recipe_t *r, uint8_t *data, int *max_value)
 {
-    const uint64_t lo_bits = UINT64_C(0x5555555555555555);
-    build_t *w = calloc(1, sizeof(*w));
+    build_t *sh = calloc(1, sizeof(*sh));
+    int nworkers = tables__workers();
+    worker_t *workers = NULL;
     uint64_t nwords;
     uint64_t goal = 0;
     uint64_t free0;
+    uint64_t seen = 0;
     int d = 0;
     int rc;
 
-    if (w == NULL) {
+    if (sh == NULL) {
         return PZ_ENOMEM;
     }
-    board_init(&w->b, r->rows, r->cols);
-    w->k = tables__popcount(r->mask);
-    w->nf = w->b.n - w->k;
-    w->count = r->entries;
-    w->data = data;
-    w->prefix = UINT64_MAX;
-    memset(w->ord, 0xFF, sizeof(w->ord));
-    if (w->k < 1 || w->k > PAT_MAX || w->nf < 2 || w->nf > 32 ||
-        w->b.cols > PAT_MAX + 1) {
-        free(w);
+    board_init(&sh->b, r->rows, r->cols);
+    sh->k = tables__popcount(r->mask);
+    sh->nf = sh->b.n - sh->k;
+    sh->count = r->entries;
+    sh->data = data;
+    if (sh->k < 1 || sh->k > PAT_MAX || sh->nf < 2 || sh->nf > 32 ||
+        sh->b.cols > 9 || sh->count >= UINT32_MAX) {
+        free(sh);
         return PZ_EINVAL;
     }
-    w->unit_shift = w->nf <= 8 ? 3 : w->nf <= 16 ? 4 : 5;
-    build_moves(w);
-    w->weight[w->k - 1] = 1;
-    for (int j = w->k - 2; j >= 0; j--) {
-        w->weight[j] = w->weight[j + 1] * (uint64_t)(w->b.n - j - 1);
+    sh->unit_shift = sh->nf <= 8 ? 3 : sh->nf <= 16 ? 4 : 5;
+    sh->weight[sh->k - 1] = 1;
+    for (int j = sh->k - 2; j >= 0; j--) {
+        sh->weight[j] = sh->weight[j + 1] * (uint64_t)(sh->b.n - j - 1);
     }
-    nwords = ((w->count << w->unit_shift) + 31) / 32;
-    w->codes = calloc((size_t)nwords, sizeof(uint64_t));
-    if (w->codes == NULL) {
-        free(w);
-        return PZ_ENOMEM;
+    for (int j = 0; j < sh->k; j++) {
+        sh->weight_of[j] = sh->weight[j];
     }
-    memset(data, UNSEEN, (size_t)w->count);
+    for (int v = 0; v < 256; v++) {
+        sh->pop8[v] = (uint8_t)tables__popcount((uint64_t)v);
+    }
+    nwords = ((sh->count << sh->unit_shift) + 31) / 32;
+    sh->nfront = (nwords + 63) / 64;
+    /* Small tables are not worth the threads. */
+    nworkers = sh->nfront < 64          ? 1
+               : nworkers > WORKERS_MAX ? WORKERS_MAX
+                                        : nworkers;
+    sh->threaded = nworkers > 1;
+    workers = calloc((size_t)nworkers, sizeof(*workers));
+    sh->codes = calloc((size_t)nwords, sizeof(uint64_t));
+    sh->front[0] = calloc((size_t)sh->nfront, sizeof(uint64_t));
+    sh->front[1] = calloc((size_t)sh->nfront, sizeof(uint64_t));
+    if (sh->b.n <= CONNECTED_CELLS_MAX) {
+        sh->connected = calloc((size_t)1 << (sh->b.n - 3), 1);
+    }
+    if (workers == NULL || sh->codes == NULL || sh->front[0] == NULL ||
+        sh->front[1] == NULL ||
+        (sh->b.n <= CONNECTED_CELLS_MAX && sh->connected == NULL)) {
+        rc = PZ_ENOMEM;
+        goto out;
+    }
+    for (int i = 0; i < nworkers; i++) {
+        workers[i].sh = sh;
+        workers[i].prefix = UINT32_MAX;
+    }
+    if (sh->connected != NULL) {
+        /* Masks whose flood fill from their lowest cell covers them. */
+        for (uint64_t m = 1; m >> sh->b.n == 0; m++) {
+            if (region(&sh->b, m, __builtin_ctzll(m)) == m) {
+                sh->connected[m >> 3] |= (uint8_t)(1u << (m & 7));
+            }
+        }
+    }
+    memset(data, UNSEEN, (size_t)sh->count);
 
     /* The goal: pattern tile j on the j-th home cell, the blank's region
      * in layer 0. */
@@ -674,55 +841,55 @@ pdb_build(const table_recipe_t *r, uint8_t *data, int *max_value)
         uint8_t pos[PAT_MAX];
         uint64_t m = r->mask;
 
-        for (int j = 0; j < w->k; j++) {
+        for (int j = 0; j < sh->k; j++) {
             pos[j] = (uint8_t)__builtin_ctzll(m);
             m &= m - 1;
         }
-        goal = place_rank(pos, w->k, w->b.n);
+        goal = place_rank(pos, sh->k, sh->b.n);
     }
-    w->next_code = 1;
-    free0 = w->b.full & ~r->mask;
-    discover(w, goal, free0, r->blank,
+    sh->next_code = 1;
+    free0 = sh->b.full & ~r->mask;
+    discover(&workers[0], goal, free0, r->blank,
              tables__popcount(free0 & ((UINT64_C(1) << r->blank) - 1)));
 
     for (;;) {
-        int cur = (d & 1) + 1;
+        uint64_t found = 0;
 
-        w->found = 0;
-        w->layer = d;
-        w->next_code = 3 - cur;
         if (d + 1 >= UNSEEN) {
-            free(w->codes);
-            free(w);
-            return PZ_ERANGE;
+            rc = PZ_ERANGE;
+            goto out;
         }
-        for (uint64_t i = 0; i < nwords; i++) {
-            uint64_t word = w->codes[i];
-            uint64_t lo = word & lo_bits;
-            uint64_t hi = (word >> 1) & lo_bits;
-            uint64_t match = cur == 1 ? lo & ~hi : hi & ~lo;
-
-            while (match != 0) {
-                uint64_t e = i * 32 + (uint64_t)(__builtin_ctzll(match) >> 1);
-
-                match &= match - 1;
-                code_set(w, e, 3);
-                expand(w, e);
-            }
+        sh->layer = d;
+        sh->cur = (d & 1) + 1;
+        sh->next_code = 3 - sh->cur;
+        sh->nchunks = (uint64_t)nworkers * CHUNKS_PER_WORKER;
+        sh->next_chunk = 0;
+        for (int i = 0; i < nworkers; i++) {
+            workers[i].found = 0;
         }
-        flush(w);
-        tables__progress(r->name, w->seen, w->count);
-        if (w->found == 0) {
+        tables__run(layer_task, workers, nworkers);
+        seen = 0;
+        for (int i = 0; i < nworkers; i++) {
+            found += workers[i].found;
+            seen += workers[i].seen;
+        }
+        tables__progress(r->name, seen, sh->count);
+        if (found == 0) {
             break;
         }
         d++;
     }
     /* Every placement is reachable (at least two cells are free), so a
      * placement left unseen would be a bug. */
-    rc = w->seen == w->count ? PZ_OK : PZ_EINTERNAL;
+    rc = seen == sh->count ? PZ_OK : PZ_EINTERNAL;
     *max_value = d;
-    free(w->codes);
-    free(w);
+out:
+    free(workers);
+    free(sh->codes);
+    free(sh->front[0]);
+    free(sh->front[1]);
+    free(sh->connected);
+    free(sh);
     return rc;
 }
 

@@ -87,6 +87,9 @@ static tables_log_fn log_fn;
 static void *log_arg;
 static tables_progress_fn progress_fn;
 static void *progress_arg;
+static tables_run_fn run_fn;
+static void *run_ctx;
+static int run_workers = 1;
 static unsigned tmp_counter;
 
 /* ------------------------------------------------------------------------ */
@@ -165,6 +168,46 @@ tables_set_progress(tables_progress_fn fn, void *arg)
     progress_fn = fn;
     progress_arg = arg;
     pthread_mutex_unlock(&lock);
+}
+
+void
+tables_set_runner(tables_run_fn run, void *ctx, int workers)
+{
+    pthread_mutex_lock(&lock);
+    run_fn = run;
+    run_ctx = ctx;
+    run_workers = run != NULL && workers > 1 ? workers : 1;
+    pthread_mutex_unlock(&lock);
+}
+
+int
+tables__workers(void)
+{
+    int n;
+
+    pthread_mutex_lock(&lock);
+    n = run_workers;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
+void
+tables__run(tables_task_fn fn, void *arg, int n)
+{
+    tables_run_fn run;
+    void *ctx;
+
+    pthread_mutex_lock(&lock);
+    run = run_fn;
+    ctx = run_ctx;
+    pthread_mutex_unlock(&lock);
+    if (run != NULL && n > 1) {
+        run(ctx, n, fn, arg);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        fn(arg, i);
+    }
 }
 
 size_t

@@ -73,6 +73,21 @@ void tables_set_log(tables_log_fn fn, void *arg);
 /* Installs the build progress hook (NULL: none). Thread: any. */
 void tables_set_progress(tables_progress_fn fn, void *arg);
 
+/* One worker's part of a parallel build step: worker is 0..n-1. */
+typedef void (*tables_task_fn)(void *arg, int worker);
+
+/* Runs fn(arg, 0) .. fn(arg, n - 1), possibly at the same time on n
+ * threads, and returns when every call has returned. */
+typedef void (*tables_run_fn)(void *ctx, int n, tables_task_fn fn, void *arg);
+
+/*
+ * Lets long builds (the pattern databases) use threads the caller owns;
+ * solver/ starts none of its own. workers is how many parts each step is
+ * split into (>= 1). NULL run: one part, on the calling thread. Thread:
+ * any; set it before building.
+ */
+void tables_set_runner(tables_run_fn run, void *ctx, int workers);
+
 /* Bytes of every table loaded in this process (mapped or built in
  * memory). Thread: any. */
 size_t tables_memory_bytes(void);

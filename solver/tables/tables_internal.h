@@ -122,6 +122,13 @@ int tables__load_only(const table_recipe_t *r, const table_t **out);
 /* True when r's file exists (header not checked). Thread: any. */
 bool tables__file_exists(const table_recipe_t *r);
 
+/* Parts a parallel build step is split into (1 without a runner). */
+int tables__workers(void);
+
+/* Runs fn for workers 0..n-1 through the runner, or in turn without
+ * one. Thread: any. */
+void tables__run(tables_task_fn fn, void *arg, int n);
+
 /* Reports progress of the build of name to the hook. Thread: any. */
 void tables__progress(const char *name, uint64_t done, uint64_t total);
 
