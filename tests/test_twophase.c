@@ -326,8 +326,9 @@ START_TEST(test_twophase_tables_phase2_bounds_admissible)
         for (int k = 0; k < len; k++) {
             cube3_cubie_move(&c, twophase__move2[pz_rng_next(&rng) % 10]);
         }
-        bad += twophase__dist2(t, cube3_corner_perm(&c), cube3_ud_edge_perm(&c),
-                               cube3_slice_perm(&c)) > len;
+        bad +=
+            twophase__dist2(t, false, cube3_corner_perm(&c),
+                            cube3_ud_edge_perm(&c), cube3_slice_perm(&c)) > len;
     }
     ck_assert_int_eq(bad, 0);
 }

@@ -250,10 +250,10 @@ twophase__build_syms(twophase_tables_t *t)
     return PZ_OK;
 }
 
-/* Inserts key at dist unless present; returns 1 when inserted, 0 when
- * present, -1 when the hash is too full. */
+/* Inserts key at dist as near[index] unless present; returns 1 when
+ * inserted, 0 when present, -1 when the hash is too full. */
 static int
-near_insert(twophase_tables_t *t, uint32_t key, int dist)
+near_insert(twophase_tables_t *t, uint32_t key, int dist, int index)
 {
     uint32_t h = twophase__near_hash(key);
 
@@ -264,6 +264,7 @@ near_insert(twophase_tables_t *t, uint32_t key, int dist)
         if (t->near_key[h] == UINT32_MAX) {
             t->near_key[h] = key;
             t->near_dist[h] = (uint8_t)dist;
+            t->near_index[h] = (uint16_t)index;
             return 1;
         }
         h = (h + 1) & (TWOPHASE_NEAR_SLOTS - 1);
@@ -276,18 +277,21 @@ twophase__build_near(twophase_tables_t *t)
 {
     /* Breadth-first from G1 over raw triples: the frontier of depth d is
      * the run of keys added at d, kept in order in a list. */
-    static const int max_states = TWOPHASE_NEAR_SLOTS / 2;
+    static const int max_states = TWOPHASE_NEAR_MAX;
     uint32_t *list = malloc(max_states * sizeof(*list));
+    uint8_t *depth = malloc(max_states);
     int n = 1;
     int begin = 0;
     int rc = PZ_OK;
 
-    if (list == NULL) {
-        return PZ_ENOMEM;
+    if (list == NULL || depth == NULL) {
+        rc = PZ_ENOMEM;
+        goto out;
     }
     memset(t->near_key, 0xff, sizeof(t->near_key));
     list[0] = twophase__near_key(0, 0, 0);
-    near_insert(t, list[0], 0);
+    depth[0] = 0;
+    near_insert(t, list[0], 0, 0);
     for (int d = 1; d <= TWOPHASE_NEAR_DEPTH; d++) {
         int end = n;
 
@@ -300,20 +304,45 @@ twophase__build_near(twophase_tables_t *t)
                 uint32_t key = twophase__near_key(t->twist_move[twist][m],
                                                   t->flip_move[flip][m],
                                                   t->slice_move[slice][m]);
-                int added = near_insert(t, key, d);
+                int added = near_insert(t, key, d, n);
 
                 if (added < 0 || (added == 1 && n == max_states)) {
                     rc = PZ_EINTERNAL;
                     goto out;
                 }
                 if (added == 1) {
+                    depth[n] = (uint8_t)d;
                     list[n++] = key;
                 }
             }
         }
         begin = end;
     }
+    /* Every neighbour of every near cube, by index and distance. */
+    for (int i = 0; i < n; i++) {
+        twophase_near_t *e = &t->near[i];
+        int twist = (int)(list[i] % CUBE3_NTWIST);
+        int flip = (int)(list[i] / CUBE3_NTWIST % CUBE3_NFLIP);
+        int slice = (int)(list[i] / CUBE3_NTWIST / CUBE3_NFLIP);
+
+        e->child_dist = 0;
+        for (int m = 0; m < TWOPHASE_NMOVES; m++) {
+            uint32_t key = twophase__near_key(t->twist_move[twist][m],
+                                              t->flip_move[flip][m],
+                                              t->slice_move[slice][m]);
+            int j = twophase__near_find(t, key);
+            uint64_t d = 7;
+
+            e->child[m] = UINT16_MAX;
+            if (j >= 0) {
+                e->child[m] = (uint16_t)j;
+                d = depth[j];
+            }
+            e->child_dist |= d << (3 * m);
+        }
+    }
 out:
+    free(depth);
     free(list);
     return rc;
 }

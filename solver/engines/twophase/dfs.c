@@ -176,7 +176,8 @@ phase2(twophase_worker_t *w, const int *coord, int n, int togo)
         child[1] = t->ud_move[coord[1]][k];
         child[2] = t->slice_perm_move[coord[2]][k];
         w->meter.generated++;
-        if (twophase__dist2(t, child[0], child[1], child[2]) > left) {
+        if (twophase__dist2(t, sh->qtm_bounds, child[0], child[1], child[2]) >
+            left) {
             continue;
         }
         if (tick(w)) {
@@ -222,11 +223,14 @@ phase2_start(twophase_worker_t *w, twophase_orient_t *st, int n)
     coord[2] = cube3_slice_perm(c);
     /* The small corner and slice table (1 MB) turns most end points away
      * before the edges are ranked and the big table is read. */
-    if (t->corner_slice_prune[coord[0] * CUBE3_NSLICE_PERM + coord[2]] > most) {
+    if ((sh->qtm_bounds
+             ? t->corner_slice_qtm
+             : t->corner_slice_prune)[coord[0] * CUBE3_NSLICE_PERM + coord[2]] >
+        most) {
         return false;
     }
     coord[1] = cube3_ud_edge_perm(c);
-    h = twophase__dist2(t, coord[0], coord[1], coord[2]);
+    h = twophase__dist2(t, sh->qtm_bounds, coord[0], coord[1], coord[2]);
     if (h > most) {
         return false;
     }
@@ -266,8 +270,10 @@ phase2_start(twophase_worker_t *w, twophase_orient_t *st, int n)
  * moves to try after prev and their children.
  *
  * With at most TWOPHASE_NEAR_DEPTH + 1 moves left, a child that fits is
- * so close to G1 that the near hash has its distance: the last levels,
- * the widest of the tree, read no big table at all. The last move must be
+ * at most TWOPHASE_NEAR_DEPTH from G1, and so is the cube itself (the
+ * parent checked); its near[] entry lists every child's distance and
+ * entry, so the last levels, the widest of the tree, read one small entry
+ * per node and no big table at all. The last move must be
  * a quarter turn of R, F, L or B (see ends_phase1).
  *
  * In G1 with fewer than five moves to go, moves that stay in G1
@@ -284,29 +290,24 @@ frame_open(const twophase_shared_t *sh, twophase_frame_t *f, int prev)
     if (f->dist == 0 && f->togo < 5) {
         todo &= PHASE1_END_MOVES;
     }
-    f->near = f->togo <= TWOPHASE_NEAR_DEPTH + 1;
+    f->near = f->near_idx >= 0 && f->togo <= TWOPHASE_NEAR_DEPTH + 1;
     if (f->near) {
+        const twophase_near_t *e = &t->near[f->near_idx];
+
         for (int m = 0; m < TWOPHASE_NMOVES; m++) {
             int left = f->togo - sh->cost[m];
-            int d;
+            int d = (int)(e->child_dist >> (3 * m) & 7);
 
             if (!(todo >> m & 1u)) {
                 continue;
             }
-            f->child[m][0] = t->twist_move[f->coord[0]][m];
-            f->child[m][1] = t->flip_move[f->coord[1]][m];
-            f->child[m][2] = t->slice_move[f->coord[2]][m];
-            d = left < 0
-                    ? -1
-                    : twophase__near_dist(
-                          t, twophase__near_key(f->child[m][0], f->child[m][1],
-                                                f->child[m][2]));
-            /* Far children (-1) cannot fit: left < TWOPHASE_NEAR_DEPTH. */
-            if (d < 0 || d > left ||
-                (left == 0 && !(PHASE1_END_MOVES >> m & 1u))) {
+            /* Children beyond the hash (7) cannot fit: left is less than
+             * TWOPHASE_NEAR_DEPTH + 1. */
+            if (d > left || (left == 0 && !(PHASE1_END_MOVES >> m & 1u))) {
                 todo &= ~(1u << m);
             } else {
                 f->cdist[m] = (int8_t)d;
+                f->child_near[m] = e->child[m];
             }
         }
         f->todo = todo;
@@ -355,6 +356,8 @@ orient_restart(const twophase_shared_t *sh, twophase_orient_t *st)
 
     f->togo = st->bound;
     f->dist = st->h;
+    f->near_idx = twophase__near_find(
+        sh->t, twophase__near_key(f->coord[0], f->coord[1], f->coord[2]));
     frame_open(sh, f, -1);
     st->depth = 0;
     st->stack_valid = 0;
@@ -434,12 +437,23 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
         {
             twophase_frame_t *g = &st->frames[st->depth + 1];
 
-            g->coord[0] = f->child[m][0];
-            g->coord[1] = f->child[m][1];
-            g->coord[2] = f->child[m][2];
-            g->cs = f->child_cs[m];
             g->dist = d;
             g->togo = left;
+            if (f->near) {
+                /* Its children are near too; no coordinates needed. */
+                g->near_idx = f->child_near[m];
+            } else {
+                g->coord[0] = f->child[m][0];
+                g->coord[1] = f->child[m][1];
+                g->coord[2] = f->child[m][2];
+                g->cs = f->child_cs[m];
+                g->near_idx =
+                    left <= TWOPHASE_NEAR_DEPTH + 1 && d <= TWOPHASE_NEAR_DEPTH
+                        ? twophase__near_find(
+                              t, twophase__near_key(g->coord[0], g->coord[1],
+                                                    g->coord[2]))
+                        : -1;
+            }
             frame_open(sh, g, m);
             st->depth++;
         }
@@ -474,9 +488,11 @@ twophase__run_worker(twophase_worker_t *w)
         st->done = false;
         live++;
     }
-    /* The orientations share the thread in slices of a few hundred
-     * expansions, like threads would: the first short solution usually
-     * comes from one of them much earlier than from the others. */
+    /* The orientations share the thread in slices of a few expansions,
+     * like threads would: the first short solution usually comes from one
+     * of them much earlier than from the others. Small slices also let
+     * one orientation's prefetched table entries arrive while the others
+     * work. */
     while (live > 0) {
         live = 0;
         for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {

@@ -350,36 +350,55 @@ out:
     return rc;
 }
 
-void
-twophase__build_corner_slice(twophase_tables_t *t)
+/* Distances in G1 of (perm, slice perm) pairs, perm moved by
+ * move[perm][k], where phase-2 move k costs cost[k]: layers in order of
+ * distance, each relaxing its neighbours (costs are 1 or 2, so a layer is
+ * final before it is expanded). */
+static void
+build_with_slice(uint8_t *d,
+                 const uint16_t *move,
+                 const uint8_t *smove,
+                 const int *cost)
 {
-    uint8_t *d = t->corner_slice_prune;
-    size_t n = sizeof(t->corner_slice_prune);
-    size_t filled = 1;
+    size_t n = (size_t)CUBE3_NCORNER_PERM * CUBE3_NSLICE_PERM;
+    size_t done = 0;
 
-    /* Small enough (under a megabyte) for plain forward layers. */
     memset(d, EMPTY8, n);
     d[0] = 0;
-    for (int depth = 0; filled < n; depth++) {
-        size_t before = filled;
-
+    for (int depth = 0; done < n && depth < EMPTY8 - 2; depth++) {
         for (size_t i = 0; i < n; i++) {
             if (d[i] != depth) {
                 continue;
             }
+            done++;
             for (int k = 0; k < TWOPHASE_NMOVES2; k++) {
-                size_t j = (size_t)t->corner_move[i / CUBE3_NSLICE_PERM][k] *
-                               CUBE3_NSLICE_PERM +
-                           t->slice_perm_move[i % CUBE3_NSLICE_PERM][k];
+                size_t p = i / CUBE3_NSLICE_PERM * TWOPHASE_NMOVES2;
+                size_t q = i % CUBE3_NSLICE_PERM * TWOPHASE_NMOVES2;
+                size_t j = (size_t)move[p + (size_t)k] * CUBE3_NSLICE_PERM +
+                           smove[q + (size_t)k];
 
-                if (d[j] == EMPTY8) {
-                    d[j] = (uint8_t)(depth + 1);
-                    filled++;
+                if (d[j] > depth + cost[k]) {
+                    d[j] = (uint8_t)(depth + cost[k]);
                 }
             }
         }
-        if (filled == before) {
-            break;
-        }
     }
+}
+
+void
+twophase__build_corner_slice(twophase_tables_t *t)
+{
+    int htm[TWOPHASE_NMOVES2];
+    int qtm[TWOPHASE_NMOVES2];
+    const uint16_t *corner = &t->corner_move[0][0];
+    const uint16_t *ud = &t->ud_move[0][0];
+    const uint8_t *sperm = &t->slice_perm_move[0][0];
+
+    for (int k = 0; k < TWOPHASE_NMOVES2; k++) {
+        htm[k] = 1;
+        qtm[k] = twophase__move2[k] % 3 == 1 ? 2 : 1;
+    }
+    build_with_slice(t->corner_slice_prune, corner, sperm, htm);
+    build_with_slice(t->corner_slice_qtm, corner, sperm, qtm);
+    build_with_slice(t->edge_slice_qtm, ud, sperm, qtm);
 }

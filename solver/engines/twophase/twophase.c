@@ -160,7 +160,18 @@ twophase__record(twophase_worker_t *w, const uint8_t *moves, int n, int length)
     int o = w->cur->o;
     int a = o % 3;
 
+    /* The search counted with its own costs; the answer is measured in
+     * the puzzle's metric (they differ in the QTM seeding pass). */
+    length = 0;
+    for (int i = 0; i < n; i++) {
+        length += sh->real_cost[moves[i]];
+    }
     pthread_mutex_lock(&sh->lock);
+    if (sh->seeding) {
+        int zero = 0;
+
+        atomic_compare_exchange_strong(&sh->stop, &zero, TWOPHASE_SEEDED);
+    }
     if (length < atomic_load(&sh->best)) {
         /* Back to the frame of x: undo the axis change move by move, then
          * for an inverse orientation reverse and invert the sequence. */
@@ -268,8 +279,11 @@ shared_init(twophase_shared_t *sh,
     sh->ctx = ctx;
     sh->qtm = ctx->puzzle->metric == PZ_METRIC_QTM;
     for (int m = 0; m < TWOPHASE_NMOVES; m++) {
-        sh->cost[m] = (uint8_t)(sh->qtm && m % 3 == 1 ? 2 : 1);
+        sh->real_cost[m] = (uint8_t)(sh->qtm && m % 3 == 1 ? 2 : 1);
+        sh->cost[m] = sh->real_cost[m];
     }
+    sh->seeding = false;
+    sh->qtm_bounds = sh->qtm;
     sh->target = ctx->target_length > 0 ? ctx->target_length : 0;
     sh->phase2_cap = sh->qtm ? PHASE2_CAP_QTM : PHASE2_CAP_HTM;
     sh->threaded = false;
@@ -347,7 +361,28 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
             w[i].meter.next_poll = TWOPHASE_POLL;
         }
     }
-    run_workers(w, n);
+    if (sh.qtm) {
+        /* QTM: the half-turn tables bound quarter-turn lengths loosely,
+         * and a first answer can take long. A first pass that counts half
+         * turns as one move finds one in well under a millisecond; its
+         * quarter-turn length then bounds the real search. */
+        memset(sh.cost, 1, sizeof(sh.cost));
+        sh.seeding = true;
+        sh.qtm_bounds = false;
+        run_workers(w, n);
+        sh.seeding = false;
+        sh.qtm_bounds = true;
+        memcpy(sh.cost, sh.real_cost, sizeof(sh.cost));
+        if (atomic_load(&sh.stop) == TWOPHASE_SEEDED) {
+            atomic_store(&sh.stop, 0);
+        }
+        if (sh.target > 0 && atomic_load(&sh.best) <= sh.target) {
+            atomic_store(&sh.stop, PZ_STATUS_SOLVED);
+        }
+    }
+    if (atomic_load(&sh.stop) == 0) {
+        run_workers(w, n);
+    }
     publish_totals(ctx, w, n);
     pthread_mutex_destroy(&sh.lock);
     budget_free(ctx->budget, w, wbytes);

@@ -31,6 +31,13 @@ enum {
 #define TWOPHASE_NEAR_DEPTH 4
 #define TWOPHASE_NEAR_BITS  15
 #define TWOPHASE_NEAR_SLOTS (1u << TWOPHASE_NEAR_BITS)
+#define TWOPHASE_NEAR_MAX   8192
+
+/* A cube at most TWOPHASE_NEAR_DEPTH from G1 and its neighbours. */
+typedef struct twophase_near {
+    uint64_t child_dist;          /* 3 bits per move; 7: farther */
+    uint16_t child[CUBE3_NMOVES]; /* near[] index; UINT16_MAX: far */
+} twophase_near_t;
 
 /*
  * Every table of the engine, built once per process and read-only after.
@@ -73,6 +80,11 @@ typedef struct twophase_tables {
     /* Phase-2 distance of (corner permutation, slice permutation), one
      * byte per entry: corner * 24 + slice perm. */
     uint8_t corner_slice_prune[CUBE3_NCORNER_PERM * CUBE3_NSLICE_PERM];
+    /* QTM distances (half turns cost 2) of (corner permutation, slice
+     * permutation) and (U/D edge permutation, slice permutation): the
+     * half-turn tables are weak bounds on quarter-turn lengths. */
+    uint8_t corner_slice_qtm[CUBE3_NCORNER_PERM * CUBE3_NSLICE_PERM];
+    uint8_t edge_slice_qtm[CUBE3_NUD_EDGE_PERM * CUBE3_NSLICE_PERM];
     /* Every raw (twist, flip, slice) at most TWOPHASE_NEAR_DEPTH moves
      * from G1 with its distance, in an open-addressing hash keyed by
      * (slice * 2048 + flip) * 2187 + twist: the last levels of the
@@ -80,6 +92,10 @@ typedef struct twophase_tables {
      * instead of the big one. */
     uint32_t near_key[TWOPHASE_NEAR_SLOTS]; /* UINT32_MAX: empty */
     uint8_t near_dist[TWOPHASE_NEAR_SLOTS];
+    uint16_t near_index[TWOPHASE_NEAR_SLOTS]; /* into near[] */
+    /* The same cubes numbered densely, each with its 18 neighbours, so a
+     * frame this close to G1 learns every child's distance at once. */
+    twophase_near_t near[TWOPHASE_NEAR_MAX];
     /* Axis changes: S = ROT_URF3^a and S^-1 (a = 0..2), and the move
      * S^-1 * M * S of the original frame for each move M of frame a. */
     cube3_cubie_t axis[3];
@@ -110,6 +126,9 @@ int twophase__build_prune2(twophase_tables_t *t);
 void twophase__build_corner_slice(twophase_tables_t *t);
 int twophase__build_near(twophase_tables_t *t);
 
+/* The stop value of a QTM seeding pass that found its solution. */
+#define TWOPHASE_SEEDED (PZ_STATUS_COUNT_ + 1)
+
 /* Longest phase-1 or phase-2 move sequence the search makes. */
 #define TWOPHASE_DEPTH_MAX 48
 
@@ -117,8 +136,9 @@ int twophase__build_near(twophase_tables_t *t);
  * 256 expansions). */
 #define TWOPHASE_POLL 256
 
-/* Expansions an orientation searches before the next one's turn. */
-#define TWOPHASE_QUANTUM 64
+/* Expansions an orientation searches before the next one's turn (1 to
+ * 16 measure alike; 64 and more are slower). */
+#define TWOPHASE_QUANTUM 4
 
 /* Searches in three axes, each on the cube and on its inverse. */
 #define TWOPHASE_NORIENT 6
@@ -129,6 +149,9 @@ typedef struct twophase_shared {
     const search_ctx_t *ctx;
     uint8_t cost[TWOPHASE_NMOVES]; /* metric cost: 1, or 2 (QTM half turn) */
     bool qtm;                      /* lengths count quarter turns */
+    uint8_t real_cost[TWOPHASE_NMOVES]; /* metric cost of each move */
+    bool seeding;                  /* QTM: the quick first pass, see solve */
+    bool qtm_bounds;               /* search counts quarter turns */
     int target;                    /* stop at best <= target; 0: never */
     int phase2_cap;                /* longest phase 2 tried, metric units */
     bool threaded;                 /* more than one worker */
@@ -150,11 +173,13 @@ typedef struct twophase_frame {
     int dist;      /* exact phase-1 distance */
     int togo;      /* moves (metric) left to the end of phase 1 */
     uint32_t todo; /* moves still to try, as a bit mask */
-    bool near;     /* togo is small: dists are exact, from near_* */
-    int8_t cdist[TWOPHASE_NMOVES];      /* near: the children's distances */
-    int child[TWOPHASE_NMOVES][3];      /* the children's coordinates */
-    uint32_t idx[TWOPHASE_NMOVES];      /* their phase-1 table entries */
-    uint32_t child_cs[TWOPHASE_NMOVES]; /* their class << 4 | sym */
+    bool near;     /* close to G1: children from near[near_idx] */
+    int near_idx;  /* near[] index of this cube, or -1 */
+    int8_t cdist[TWOPHASE_NMOVES];        /* near: the children's distances */
+    uint16_t child_near[TWOPHASE_NMOVES]; /* near: their near[] indices */
+    int child[TWOPHASE_NMOVES][3];        /* the children's coordinates */
+    uint32_t idx[TWOPHASE_NMOVES];        /* their phase-1 table entries */
+    uint32_t child_cs[TWOPHASE_NMOVES];   /* their class << 4 | sym */
 } twophase_frame_t;
 
 /* The phase-1 search of one orientation, resumable at any node so that
@@ -233,9 +258,14 @@ twophase__index1(const twophase_tables_t *t, int twist, int flip, int slice)
 }
 
 /* Phase-2 lower bound of a cube in G1: the corner and U/D edge distance
- * (saturated at 15) and the exact corner and slice edge distance. */
+ * (saturated at 15) and the exact corner and slice edge distance; in QTM
+ * also the quarter-turn corner and slice, and edge and slice distances. */
 static inline int
-twophase__dist2(const twophase_tables_t *t, int corner, int ud, int sperm)
+twophase__dist2(const twophase_tables_t *t,
+                bool qtm,
+                int corner,
+                int ud,
+                int sperm)
 {
     uint16_t cs = t->corner_sym[corner];
     size_t i =
@@ -243,7 +273,16 @@ twophase__dist2(const twophase_tables_t *t, int corner, int ud, int sperm)
     int a = t->prune2[i >> 1] >> ((i & 1) << 2) & 15;
     int b = t->corner_slice_prune[corner * CUBE3_NSLICE_PERM + sperm];
 
-    return a > b ? a : b;
+    if (b > a) {
+        a = b;
+    }
+    if (qtm) {
+        b = t->corner_slice_qtm[corner * CUBE3_NSLICE_PERM + sperm];
+        a = b > a ? b : a;
+        b = t->edge_slice_qtm[ud * CUBE3_NSLICE_PERM + sperm];
+        a = b > a ? b : a;
+    }
+    return a;
 }
 
 /* The key of the near-G1 hash. */
@@ -261,10 +300,10 @@ twophase__near_hash(uint32_t key)
     return (uint32_t)(key * 2654435761u) >> (32 - TWOPHASE_NEAR_BITS);
 }
 
-/* Phase-1 distance of key when it is at most TWOPHASE_NEAR_DEPTH, else
- * -1. */
+/* The near[] index of key when it is at most TWOPHASE_NEAR_DEPTH from
+ * G1, else -1. */
 static inline int
-twophase__near_dist(const twophase_tables_t *t, uint32_t key)
+twophase__near_find(const twophase_tables_t *t, uint32_t key)
 {
     uint32_t h = twophase__near_hash(key);
 
@@ -274,7 +313,7 @@ twophase__near_dist(const twophase_tables_t *t, uint32_t key)
         }
         h = (h + 1) & (TWOPHASE_NEAR_SLOTS - 1);
     }
-    return t->near_dist[h];
+    return t->near_index[h];
 }
 
 /* Exact phase-1 distance, walking down the table to G1 (dfs.c). */
