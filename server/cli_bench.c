@@ -561,6 +561,9 @@ cli_bench(int argc, char **argv)
     const char *which = argc > 1 ? argv[1] : "";
     int opt;
 
+    if (strcmp(which, "table") == 0) {
+        return cli_tables_bench(argc - 1, argv + 1);
+    }
     optind = 2;
     int opt_index = 0;
 
