@@ -8,6 +8,7 @@
 
 #include "heuristic.h"
 #include "puzzle_internal.h"
+#include "tables/tables.h"
 
 /*
  * Design: the puzzle is held with one face to the front (F) and one vertex
@@ -1183,6 +1184,7 @@ static const heuristic_ops_t seed_heuristic = {
 static const heuristic_ops_t *const pyraminx_heuristics[] = {
     &pieces_heuristic,
     &seed_heuristic,
+    &tables_heuristic_exact,
     NULL,
 };
 
