@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/* test_slow_cube3_pdb.c - the full 3x3x3 "pdb" tables, QTM, the superflip. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "cube3_pdb_testlib.h"
+
+/*
+ * Slow: main() builds the sorted slice table (882 MB, one to three
+ * minutes) and the QTM tables of "pdb-small" before the tests fork. Meant
+ * for the ctest label "slow".
+ *
+ * Independent facts: depths.md (HTM counts to depth 5, QTM counts to
+ * depth 6, the superflip is 20 HTM, in QTM every solution has the
+ * parity of the position's permutation), Kociemba's published size of
+ * this pattern's table (788 symmetry classes of the sorted E-slice
+ * coordinate, 3,529,433,088 entries, largest distance 13), exact BFS
+ * distances and bibfs.
+ */
+
+/* Every edge flipped in place (test_cube3.c writes it out the same way). */
+#define SUPERFLIP \
+    "UBULURUFU"   \
+    "RURFRBRDR"   \
+    "FUFLFRFDF"   \
+    "DFDLDRDBD"   \
+    "LULBLFLDL"   \
+    "BUBRBLBDB"
+
+START_TEST(test_slow_cube3_pdb_table_sorted_matches_published_size)
+{
+    cube3_pdb_info_t info;
+    uint64_t sum = 0;
+
+    ck_assert_int_eq(cube3_pdb_table(CUBE3_PDB_SORTED, false, &info), PZ_OK);
+    ck_assert_uint_eq(info.entries, UINT64_C(3529433088));
+    ck_assert_uint_eq(info.entries, UINT64_C(788) * 2048 * 2187);
+    for (int d = 0; d <= info.max_depth; d++) {
+        sum += info.counts[d];
+    }
+    ck_assert_uint_eq(sum, info.entries);
+    ck_assert_int_eq(info.max_depth, 13);
+}
+END_TEST
+
+START_TEST(test_slow_cube3_pdb_admissible_htm_to_depth_5)
+{
+    static const uint64_t expect[] = { 1, 18, 243, 3240, 43239, 574908 };
+    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_state_t goal;
+    pz_heuristic_t *h;
+    tl_bfs_t r;
+
+    puzzle_goal(p, &goal);
+    h = tl_heuristic(p, "pdb", &goal);
+    ck_assert_int_eq(heuristic_eval(h, &goal), 0);
+    tl_bfs_run(p, &goal, 5, 700000, h, &r);
+    for (int i = 0; i <= 5; i++) {
+        ck_assert_uint_eq(r.counts[i], expect[i]);
+    }
+    ck_assert_int_eq(r.h_over, 0);
+    ck_assert_int_eq(r.h_jump, 0);
+    ck_assert_int_eq(r.h_max, 5);
+    tl_bfs_free(&r);
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+}
+END_TEST
+
+/* "pdb" never estimates less than "pdb-small": the sorted pattern
+ * refines the unsorted one. */
+START_TEST(test_slow_cube3_pdb_at_least_small)
+{
+    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_state_t goal;
+    pz_heuristic_t *big;
+    pz_heuristic_t *small;
+    pz_rng_t rng;
+    long bad = 0;
+    long higher = 0;
+
+    puzzle_goal(p, &goal);
+    big = tl_heuristic(p, "pdb", &goal);
+    small = tl_heuristic(p, "pdb-small", &goal);
+    pz_rng_seed(&rng, 11);
+    for (int i = 0; i < 100; i++) {
+        pz_state_t s;
+        int a;
+        int b;
+
+        ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &s), PZ_OK);
+        a = heuristic_eval(big, &s);
+        b = heuristic_eval(small, &s);
+        bad += a < b || a > 20;
+        higher += a > b;
+    }
+    ck_assert_int_eq(bad, 0);
+    ck_assert_int_gt(higher, 0);
+    heuristic_destroy(big);
+    heuristic_destroy(small);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_slow_cube3_pdb_solve_agrees_with_bibfs)
+{
+    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_state_t goal;
+    pz_rng_t rng;
+
+    puzzle_goal(p, &goal);
+    pz_rng_seed(&rng, 12);
+    for (int i = 0; i < 6; i++) {
+        pz_state_t s;
+        pz_solution_t a;
+        pz_solution_t b;
+
+        tl_scramble(p, &goal, 8, &rng, &s);
+        a = tl_solve(p, &s, &goal, "idastar", "pdb", 1 + i % 2, NULL);
+        b = tl_solve(p, &s, &goal, "bibfs", "none", 1, NULL);
+        ck_assert_int_eq(a.length, b.length);
+    }
+    puzzle_destroy(p);
+}
+END_TEST
+
+/*
+ * depths.md: the superflip is 20 HTM. Proving that takes IDA* through
+ * the whole bound-19 iteration, about 10^10 nodes with these tables
+ * (docs/3x3x3-optimal.md), far beyond a test; here IDA* proves that no
+ * solution of 16 moves or fewer exists (the depth limit ends it), and
+ * the estimate stays at or below 20.
+ */
+START_TEST(test_slow_cube3_pdb_superflip_beyond_16_htm)
+{
+    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_input_t in;
+    pz_state_t s;
+    pz_state_t goal;
+    pz_heuristic_t *h;
+    pz_diag_t d;
+    solve_spec_t spec;
+    solve_run_t run;
+    int h0;
+
+    memset(&in, 0, sizeof(in));
+    in.text = SUPERFLIP;
+    pz_diag_clear(&d);
+    ck_assert_int_eq(puzzle_parse_state(p, &in, &s, &d), PZ_OK);
+    puzzle_goal(p, &goal);
+    h = tl_heuristic(p, "pdb", &goal);
+    h0 = heuristic_eval(h, &s);
+    ck_assert_int_ge(h0, 10);
+    ck_assert_int_le(h0, 20);
+    heuristic_destroy(h);
+    memset(&spec, 0, sizeof(spec));
+    spec.puzzle = p;
+    spec.start = s;
+    spec.goal = goal;
+    spec.limits.time_ms = 900000;
+    spec.limits.memory_bytes = (size_t)64 << 20;
+    spec.limits.max_depth = 16;
+    spec.threads = 2;
+    solve_run_init(&run, engine_find("idastar"), "pdb", 1.0);
+    ck_assert_int_eq(solve_execute(&spec, &run, NULL), PZ_OK);
+    ck_assert_int_eq(run.solution.status, PZ_STATUS_DEPTH_LIMIT);
+    puzzle_destroy(p);
+}
+END_TEST
+
+/* --- QTM ----------------------------------------------------------------- */
+
+START_TEST(test_slow_cube3_pdb_admissible_qtm_to_depth_6)
+{
+    static const uint64_t expect[] = {
+        1, 12, 114, 1068, 10011, 93840, 878880,
+    };
+    pz_puzzle_t *p = tl_make(PZ_METRIC_QTM);
+    pz_state_t goal;
+    pz_heuristic_t *h;
+    tl_bfs_t r;
+    long parity = 0;
+
+    puzzle_goal(p, &goal);
+    h = tl_heuristic(p, "pdb-small", &goal);
+    tl_bfs_run(p, &goal, 6, 1000000, h, &r);
+    for (int i = 0; i <= 6; i++) {
+        ck_assert_uint_eq(r.counts[i], expect[i]);
+    }
+    ck_assert_int_eq(r.h_over, 0);
+    ck_assert_int_eq(r.h_max, 6);
+    /* Every estimate has the parity of its state's distance. */
+    for (size_t i = 0; i < r.n; i++) {
+        pz_state_t s;
+
+        state_clear(&s);
+        memcpy(s.b, r.node[i], 20);
+        parity += (heuristic_eval(h, &s) ^ r.depth[i]) & 1;
+    }
+    ck_assert_int_eq(parity, 0);
+    tl_bfs_free(&r);
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_slow_cube3_pdb_qtm_bound_steps_by_two)
+{
+    pz_puzzle_t *p = tl_make(PZ_METRIC_QTM);
+    pz_state_t goal;
+    pz_rng_t rng;
+
+    puzzle_goal(p, &goal);
+    pz_rng_seed(&rng, 13);
+    for (int i = 0; i < 6; i++) {
+        pz_state_t s;
+        pz_solution_t a;
+        pz_solution_t b;
+        pz_stats_view_t v;
+
+        tl_scramble(p, &goal, 9 + i % 2, &rng, &s);
+        a = tl_solve(p, &s, &goal, "idastar", "pdb-small", 1, &v);
+        b = tl_solve(p, &s, &goal, "bibfs", "none", 1, NULL);
+        ck_assert_int_eq(a.length, b.length);
+        /* The bound starts at h and rises by two per iteration. */
+        ck_assert_int_eq((a.length - v.heuristic_at_start) % 2, 0);
+        ck_assert_int_eq(v.iterations,
+                         (a.length - v.heuristic_at_start) / 2 + 1);
+    }
+    puzzle_destroy(p);
+}
+END_TEST
+
+static Suite *
+slow_cube3_pdb_suite(void)
+{
+    Suite *s = suite_create("slow_cube3_pdb");
+    TCase *tc_htm = tcase_create("htm");
+    TCase *tc_qtm = tcase_create("qtm");
+
+    tcase_set_timeout(tc_htm, 1200);
+    tcase_add_test(tc_htm,
+                   test_slow_cube3_pdb_table_sorted_matches_published_size);
+    tcase_add_test(tc_htm, test_slow_cube3_pdb_admissible_htm_to_depth_5);
+    tcase_add_test(tc_htm, test_slow_cube3_pdb_at_least_small);
+    tcase_add_test(tc_htm, test_slow_cube3_pdb_solve_agrees_with_bibfs);
+    tcase_add_test(tc_htm, test_slow_cube3_pdb_superflip_beyond_16_htm);
+    suite_add_tcase(s, tc_htm);
+
+    tcase_set_timeout(tc_qtm, 600);
+    tcase_add_test(tc_qtm, test_slow_cube3_pdb_admissible_qtm_to_depth_6);
+    tcase_add_test(tc_qtm, test_slow_cube3_pdb_qtm_bound_steps_by_two);
+    suite_add_tcase(s, tc_qtm);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *sr = srunner_create(slow_cube3_pdb_suite());
+    int failed;
+
+    /* Build the shared tables once, before the tests fork. */
+    if (cube3_pdb_table(CUBE3_PDB_CORNERS, false, NULL) != PZ_OK ||
+        cube3_pdb_table(CUBE3_PDB_SLICE, false, NULL) != PZ_OK ||
+        cube3_pdb_table(CUBE3_PDB_SORTED, false, NULL) != PZ_OK ||
+        cube3_pdb_table(CUBE3_PDB_CORNERS, true, NULL) != PZ_OK ||
+        cube3_pdb_table(CUBE3_PDB_SLICE, true, NULL) != PZ_OK) {
+        fprintf(stderr, "cannot build the pattern databases\n");
+        return EXIT_FAILURE;
+    }
+    srunner_run_all(sr, CK_ENV);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
