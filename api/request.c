@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "tables/tables.h"
+
 /* Deepest JSON nesting a request may have: a [6][3][3] state is 4 levels
  * below the body. cJSON's own limit (1000) is far too generous. */
 #define API_DEPTH_MAX 8
@@ -502,6 +504,20 @@ add_run(api_solve_request_t *req,
             pz_diag_set(d, PZ_EHEURISTIC,
                         "heuristic '%.40s' is not available for %s", heuristic,
                         req->puzzle->id);
+            pz_diag_field(d, "/heuristic");
+            return PZ_EHEURISTIC;
+        }
+        /* The table heuristics exist for some sizes only: refuse the
+         * others here rather than fail the job. */
+        if ((h == &tables_heuristic_exact &&
+             !tables_complete_possible(req->puzzle)) ||
+            (h == &tables_heuristic_pdb &&
+             !tables_pdb_supported(req->puzzle))) {
+            pz_diag_set(d, PZ_EHEURISTIC,
+                        "heuristic '%s' is not available for a %dx%d board "
+                        "(exact: up to 9 cells; pdb: up to 12 cells, 4x4 "
+                        "and 5x5)",
+                        h->name, req->puzzle->rows, req->puzzle->cols);
             pz_diag_field(d, "/heuristic");
             return PZ_EHEURISTIC;
         }
