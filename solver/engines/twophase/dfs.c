@@ -11,17 +11,18 @@
  * exactly B. Each end point starts phase 2, an iterative-deepening search
  * inside G1 (10 moves) bounded by the best total found so far, so phase-1
  * lengths grow until no total below the best is possible or the target is
- * met. The orientations a worker owns take turns at each B, so a short
+ * met. Each orientation a worker owns is a resumable search over explicit
+ * frames, and they take turns a few expansions at a time, so a short
  * solution in any of them comes out early.
  *
- * Refinements, each keeping every solution shorter than the best within
- * reach: a phase-1 path that ends with a phase-2 move (U, D or a half
- * turn) is skipped, because the same cube was already in G1 one move
+ * Refinements: a phase-1 path that ends with a phase-2 move (U, D or a
+ * half turn) is skipped, because the same cube was already in G1 one move
  * earlier and the shorter path covers it; phase 2 does not start with the
  * face of the last phase-1 move (the pair would merge, and the merged
  * sequence is another phase-1 path); an iteration stops as soon as its B
- * reaches the best length. Phase 2 is capped at phase2_cap: a longer
- * phase 2 is rarely worth its cost when other phase-1 paths are cheap.
+ * reaches the best length; in G1 with fewer than five moves to go only
+ * moves that leave G1 are tried (Kociemba's cut, see frame_open). Phase 2
+ * is capped at phase2_cap (QTM; in HTM the cap is no real limit).
  *
  * The cube at a phase-1 end point is needed only there, so the cubies
  * along the path are computed lazily from the deepest one still valid.
@@ -407,7 +408,7 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
             st->depth--;
             continue;
         }
-        m = __builtin_ctz(f->todo);
+        m = twophase__lowest_bit(f->todo);
         f->todo &= f->todo - 1;
         left = f->togo - sh->cost[m];
         w->meter.generated++;

@@ -104,7 +104,6 @@ typedef struct twophase_tables {
     /* Bookkeeping. */
     size_t bytes;    /* everything above */
     double build_ms; /* wall-clock time of the build */
-    int status;      /* PZ_OK, or why the build failed */
 } twophase_tables_t;
 
 /* HTM move id of phase-2 move k (0..9): U U2 U' R2 F2 D D2 D' L2 B2. */
@@ -230,6 +229,22 @@ void twophase__oriented(const twophase_shared_t *sh, int o, cube3_cubie_t *out);
 #else
 #define TWOPHASE_PREFETCH(p) ((void)(p))
 #endif
+
+/* Index of the lowest set bit of x (x != 0). */
+static inline int
+twophase__lowest_bit(uint32_t x)
+{
+#if defined(__GNUC__)
+    return __builtin_ctz(x);
+#else
+    int i = 0;
+
+    while (!(x >> i & 1u)) {
+        i++;
+    }
+    return i;
+#endif
+}
 
 /* The 2-bit code (distance mod 3) of entry i of a pruning table. */
 static inline unsigned
