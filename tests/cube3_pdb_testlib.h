@@ -42,15 +42,20 @@ tl_heuristic(const pz_puzzle_t *p, const char *name, const pz_state_t *goal)
     return h;
 }
 
-/* What tl_bfs found. */
+/* What tl_bfs_run found, and what tl_check_h counted. */
 typedef struct tl_bfs {
     uint64_t counts[16]; /* states first reached at each depth */
-    long h_over;         /* states with h above their depth */
-    long h_jump;         /* parent/child pairs whose h differ by > 1 */
-    int h_max;           /* largest h seen */
     size_t n;            /* states kept */
     uint8_t (*node)[20]; /* the states, in BFS order (owned) */
     uint8_t *depth;      /* their depths (owned) */
+    uint32_t *slot;      /* hash set: node index + 1, or 0 (owned) */
+    size_t nslots;       /* a power of two */
+    bool overflow;       /* more than cap states */
+    long h_over;         /* tl_check_h: estimates above the distance (or
+                            states missing from the set) */
+    long h_jump;         /* parent/child estimates more than 1 apart */
+    long h_parity;       /* estimates of the other parity than the distance */
+    int h_max;           /* largest estimate seen */
 } tl_bfs_t;
 
 static inline void
@@ -58,94 +63,145 @@ tl_bfs_free(tl_bfs_t *r)
 {
     free(r->node);
     free(r->depth);
+    free(r->slot);
     r->node = NULL;
     r->depth = NULL;
+    r->slot = NULL;
+}
+
+/* The slot of state b in r's set (holding it, or the empty one where it
+ * would go). */
+static inline size_t
+tl_find(const pz_puzzle_t *p, const tl_bfs_t *r, const pz_state_t *s)
+{
+    size_t k = puzzle_hash(p, s) & (r->nslots - 1);
+
+    while (r->slot[k] != 0 && memcmp(r->node[r->slot[k] - 1], s->b, 20) != 0) {
+        k = (k + 1) & (r->nslots - 1);
+    }
+    return k;
 }
 
 /*
  * Breadth-first search from start to depth over all moves of p, keeping
- * every state (at most cap) in an open-addressing set. With h, each new
- * state is estimated through heuristic_update from the parent that found
- * it (the parent itself through heuristic_eval) and h <= depth is counted,
- * as is consistency with the parent. The counts are exact distances from
- * start. Hot loops count failures; the caller asserts once.
+ * every state (at most cap; r->overflow when more) in an open-addressing
+ * set with its exact distance from start. Hot loops count failures; the
+ * caller asserts once.
  */
 static inline void
 tl_bfs_run(const pz_puzzle_t *p,
            const pz_state_t *start,
            int depth,
            size_t cap,
-           const pz_heuristic_t *h,
            tl_bfs_t *r)
 {
-    size_t nslots = 1;
-    uint32_t *slot;
     size_t layer_start = 0;
 
     memset(r, 0, sizeof(*r));
-    while (nslots < 2 * cap) {
-        nslots <<= 1;
+    r->nslots = 1;
+    while (r->nslots < 2 * cap) {
+        r->nslots <<= 1;
     }
     r->node = malloc(cap * sizeof(*r->node));
     r->depth = malloc(cap);
-    slot = calloc(nslots, sizeof(*slot));
+    r->slot = calloc(r->nslots, sizeof(*r->slot));
     ck_assert_ptr_nonnull(r->node);
     ck_assert_ptr_nonnull(r->depth);
-    ck_assert_ptr_nonnull(slot);
+    ck_assert_ptr_nonnull(r->slot);
     memcpy(r->node[0], start->b, 20);
     r->depth[0] = 0;
     r->n = 1;
-    slot[puzzle_hash(p, start) & (nslots - 1)] = 1;
+    r->slot[tl_find(p, r, start)] = 1;
     r->counts[0] = 1;
     for (int dd = 0; dd < depth; dd++) {
         size_t layer_end = r->n;
 
         for (size_t i = layer_start; i < layer_end; i++) {
             pz_state_t s;
-            int hs = 0;
 
             state_clear(&s);
             memcpy(s.b, r->node[i], 20);
-            if (h != NULL) {
-                hs = heuristic_eval(h, &s);
-            }
             for (int m = 0; m < p->nmoves; m++) {
                 pz_state_t t;
                 size_t k;
 
                 puzzle_apply(p, &s, m, &t);
-                if (h != NULL) {
-                    int v = heuristic_update(h, &s, hs, m, &t);
-
-                    r->h_jump += v > hs + 1 || v < hs - 1;
-                    r->h_max = v > r->h_max ? v : r->h_max;
-                    k = puzzle_hash(p, &t) & (nslots - 1);
-                    while (slot[k] != 0 &&
-                           memcmp(r->node[slot[k] - 1], t.b, 20) != 0) {
-                        k = (k + 1) & (nslots - 1);
-                    }
-                    /* Known states have their depth already. */
-                    r->h_over +=
-                        v > (slot[k] != 0 ? r->depth[slot[k] - 1] : dd + 1);
-                }
-                k = puzzle_hash(p, &t) & (nslots - 1);
-                while (slot[k] != 0 &&
-                       memcmp(r->node[slot[k] - 1], t.b, 20) != 0) {
-                    k = (k + 1) & (nslots - 1);
-                }
-                if (slot[k] != 0) {
+                k = tl_find(p, r, &t);
+                if (r->slot[k] != 0) {
                     continue;
                 }
-                ck_assert_uint_lt(r->n, cap);
+                if (r->n == cap) {
+                    r->overflow = true;
+                    return;
+                }
                 memcpy(r->node[r->n], t.b, 20);
                 r->depth[r->n] = (uint8_t)(dd + 1);
-                slot[k] = (uint32_t)++r->n;
+                r->slot[k] = (uint32_t)++r->n;
                 r->counts[dd + 1]++;
             }
         }
         layer_start = layer_end;
     }
-    free(slot);
+}
+
+/* Depth-first over every pruned move sequence of up to depth moves from
+ * s (estimate hs), estimating children through heuristic_update as IDA*
+ * does, and counting into r against the distances r holds. */
+static inline void
+tl_check_dfs(const pz_puzzle_t *p,
+             const pz_heuristic_t *h,
+             const pz_state_t *s,
+             int hs,
+             int g,
+             int depth,
+             int prev,
+             tl_bfs_t *r)
+{
+    uint64_t allowed = puzzle_allowed_after(p, prev);
+
+    if (g == depth) {
+        return;
+    }
+    for (int m = 0; m < p->nmoves; m++) {
+        pz_state_t t;
+        size_t k;
+        int v;
+        int d;
+
+        if (!(allowed >> m & 1)) {
+            continue;
+        }
+        puzzle_apply(p, s, m, &t);
+        v = heuristic_update(h, s, hs, m, &t);
+        k = tl_find(p, r, &t);
+        if (r->slot[k] == 0) {
+            r->h_over++;
+            continue;
+        }
+        d = r->depth[r->slot[k] - 1];
+        r->h_over += v > d;
+        r->h_jump += v > hs + 1 || v < hs - 1;
+        r->h_parity += (v ^ d) & 1;
+        r->h_max = v > r->h_max ? v : r->h_max;
+        tl_check_dfs(p, h, &t, v, g + 1, depth, m, r);
+    }
+}
+
+/* Checks h against the distances of r (a BFS from start to depth). */
+static inline void
+tl_check_h(const pz_puzzle_t *p,
+           const pz_heuristic_t *h,
+           const pz_state_t *start,
+           int depth,
+           tl_bfs_t *r)
+{
+    int h0 = heuristic_eval(h, start);
+
+    r->h_over = h0 > 0;
+    r->h_jump = 0;
+    r->h_parity = h0 & 1;
+    r->h_max = h0;
+    tl_check_dfs(p, h, start, h0, 0, depth, -1, r);
 }
 
 /* Runs engine (with heuristic) from start to goal and returns the run. */

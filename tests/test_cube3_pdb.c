@@ -270,7 +270,9 @@ START_TEST(test_cube3_pdb_admissible_htm_to_depth_5)
     puzzle_goal(p, &goal);
     h = tl_heuristic(p, "pdb-small", &goal);
     ck_assert_int_eq(heuristic_eval(h, &goal), 0);
-    tl_bfs_run(p, &goal, 5, 700000, h, &r);
+    tl_bfs_run(p, &goal, 5, 700000, &r);
+    ck_assert(!r.overflow);
+    tl_check_h(p, h, &goal, 5, &r);
     for (int i = 0; i <= 5; i++) {
         ck_assert_uint_eq(r.counts[i], expect[i]);
     }
@@ -300,7 +302,9 @@ START_TEST(test_cube3_pdb_admissible_custom_goal)
     h = tl_heuristic(p, "pdb-small", &goal);
     ck_assert_int_eq(heuristic_eval(h, &goal), 0);
     ck_assert_int_gt(heuristic_eval(h, &solved), 0);
-    tl_bfs_run(p, &goal, 4, 60000, h, &r);
+    tl_bfs_run(p, &goal, 4, 60000, &r);
+    ck_assert(!r.overflow);
+    tl_check_h(p, h, &goal, 4, &r);
     ck_assert_int_eq(r.h_over, 0);
     ck_assert_int_eq(r.h_jump, 0);
     ck_assert_int_eq(r.h_max, 4);
@@ -441,7 +445,8 @@ START_TEST(test_cube3_pdb_solve_every_state_to_depth_3)
     long wrong = 0;
 
     puzzle_goal(p, &goal);
-    tl_bfs_run(p, &goal, 3, 4000, NULL, &r);
+    tl_bfs_run(p, &goal, 3, 4000, &r);
+    ck_assert(!r.overflow);
     for (size_t i = 0; i < r.n; i++) {
         pz_state_t s;
         pz_solution_t sol;
