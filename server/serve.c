@@ -187,11 +187,11 @@ on_tables_log(void *arg, int level, const char *table, const char *msg)
 
 /*
  * The table thread: loads the small complete tables, building any that is
- * missing or damaged (seconds), and maps the pattern databases already on
- * disk (built ahead of time with `puzzled tables build --all`; missing
- * ones are built on first use instead, which takes minutes). Then the
- * service is ready. Solving works meanwhile: a job that needs a table
- * being loaded waits for it.
+ * missing or damaged (seconds). Then the service is ready. The pattern
+ * databases (hundreds of MB) are mapped by the first job that needs them:
+ * a replica with a small memory limit pays for them only if it serves
+ * such jobs. Solving works meanwhile: a job that needs a table being
+ * loaded waits for it.
  */
 static void *
 tables_main(void *arg)
@@ -208,8 +208,6 @@ tables_main(void *arg)
 
         if (info[i].startup) {
             rc = tables_ensure(info[i].name, NULL);
-        } else if (info[i].built) {
-            rc = tables_load_existing(info[i].name);
         }
         failed += rc != PZ_OK;
     }

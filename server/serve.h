@@ -22,8 +22,8 @@ int serve_main(int argc, char **argv);
 void serve_stop(void);
 
 /* True once the tables a running service loads at startup (the complete
- * tables of the small puzzles, and the pattern databases already on disk)
- * are loaded; /readyz is not ready before. Thread: any. */
+ * tables of the small puzzles) are loaded; /readyz is not ready before.
+ * Thread: any. */
 bool serve_tables_ready(void);
 
 #endif
