@@ -1074,6 +1074,23 @@ START_TEST(test_tables_ensure_missing_file_built_then_loaded)
 }
 END_TEST
 
+START_TEST(test_tables_load_existing_never_builds)
+{
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    ck_assert_int_eq(tables_load_existing("tiles-3x3"), PZ_ENOT_FOUND);
+    ck_assert_uint_eq(tables_memory_bytes(), 0);
+    ck_assert_int_eq(count_files(dir, ".pzt"), 0);
+    ck_assert_int_eq(tables_ensure("tiles-3x3", NULL), PZ_OK);
+    tables_unload_all();
+    ck_assert_int_eq(tables_load_existing("tiles-3x3"), PZ_OK);
+    ck_assert_uint_ge(tables_memory_bytes(), 362880);
+    ck_assert_int_eq(tables_load_existing("no-such-table"), PZ_ENOT_FOUND);
+    remove_dir(dir);
+}
+END_TEST
+
 START_TEST(test_tables_ensure_unknown_name_not_found)
 {
     ck_assert_int_eq(tables_ensure("no-such-table", NULL), PZ_ENOT_FOUND);
@@ -1462,6 +1479,7 @@ tables_suite(void)
                    test_tables_verify_flipped_header_byte_detected_and_rebuilt);
     tcase_add_test(tc, test_tables_ensure_truncated_file_rebuilt);
     tcase_add_test(tc, test_tables_ensure_missing_file_built_then_loaded);
+    tcase_add_test(tc, test_tables_load_existing_never_builds);
     tcase_add_test(tc, test_tables_ensure_unknown_name_not_found);
     tcase_add_test(tc, test_tables_ensure_two_processes_build_at_once);
     tcase_add_test(tc, test_tables_ensure_threads_build_once);
