@@ -20,7 +20,13 @@
  * Anything else (a new search, a task handed to another thread, an A*
  * open list) recomputes the parent's values by walking down each table,
  * a few hundred probes. The shadow is keyed by the heuristic instance, so
- * two searches never share it.
+ * two searches never share it. Path nodes also keep their raw
+ * coordinates, so a child's come from small move tables (a move seen
+ * along another axis is the conjugated move), never from its 20 bytes;
+ * and a node's children are decoded together (children()), so the
+ * engine's one-at-a-time requests do not each wait for their own cache
+ * misses. Only values matter for correctness: the shadow is matched by
+ * the full state, and anything not found is recomputed.
  *
  * Inverse lookups (h(s^-1), the inverse having the same distance) are not
  * used. The corners form a group whose distance is the same for a

@@ -148,9 +148,6 @@ int cube3_pdb__cperm(const uint8_t *b);
 int cube3_pdb__comb(const pdb_coord_t *co, const uint8_t *b);
 int cube3_pdb__sorted(const pdb_coord_t *co, const uint8_t *b);
 
-/* out = the inverse of the cube in (out must not alias in). */
-void cube3_pdb__inverse(const uint8_t *in, uint8_t *out);
-
 /* Table index of the pattern of state b. */
 uint64_t
 cube3_pdb__index(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b);

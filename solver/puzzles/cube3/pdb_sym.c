@@ -471,24 +471,6 @@ cube3_pdb__sorted(const pdb_coord_t *co, const uint8_t *b)
     return co->comb_rank[mask] * 24 + co->order_rank[order];
 }
 
-void
-cube3_pdb__inverse(const uint8_t *in, uint8_t *out)
-{
-    /* Piece p at position i with twist o: the inverse has piece i at
-     * position p, with the twist that cancels o. */
-    for (int i = 0; i < 8; i++) {
-        int p = in[i] / 3;
-        int o = in[i] % 3;
-
-        out[p] = (uint8_t)(i * 3 + (3 - o) % 3);
-    }
-    for (int i = 0; i < 12; i++) {
-        int p = in[8 + i] >> 1;
-
-        out[8 + p] = (uint8_t)(i * 2 + (in[8 + i] & 1));
-    }
-}
-
 /* --- Coordinate tables -------------------------------------------------- */
 
 /* A cube whose E-slice pieces sit as sorted coordinate s says, the other
@@ -525,12 +507,6 @@ set_sorted(const pdb_coord_t *co, int s, cube3_cubie_t *c)
             c->ep[j] = (uint8_t)next++;
         }
     }
-}
-
-static void
-coord_bytes(const cube3_cubie_t *c, uint8_t *b)
-{
-    cubie_bytes(c, b);
 }
 
 /* Ranks of 4-subsets and of orders. */
@@ -597,8 +573,9 @@ fill_ud_conj(pdb_coord_t *co, const pdb_sym_t *sy, int k)
     }
     /* Flips: changed per position, and per piece only by E-ness. */
     for (int j = 0; j < 12; j++) {
-        e[j][0] = (uint8_t)((m->emap[j][0] ^ 0) & 1);
-        e[j][1] = (uint8_t)((m->emap[j][16] ^ 0) & 1);
+        /* Piece 0 (UR) and piece 8 (FR) with flip 0. */
+        e[j][0] = (uint8_t)(m->emap[j][0] & 1);
+        e[j][1] = (uint8_t)(m->emap[j][16] & 1);
         for (int v = 0; v < 24; v++) {
             if (((m->emap[j][v] ^ v) & 1) != e[j][v >= 16]) {
                 return PZ_EINTERNAL;
@@ -656,7 +633,7 @@ fill_ud_conj(pdb_coord_t *co, const pdb_sym_t *sy, int k)
         uint8_t b[20];
 
         set_sorted(co, s, &c);
-        coord_bytes(&c, a);
+        cubie_bytes(&c, a);
         cube3_pdb__map(m, a, b);
         co->sorted_conj[k][s] = (uint16_t)cube3_pdb__sorted(co, b);
     }
@@ -675,7 +652,7 @@ cube3_pdb__coord_init(pdb_coord_t *co, const pdb_sym_t *sy)
             cube3_cubie_solved(&c);
             cube3_set_twist(&c, t);
             cube3_cubie_move(&c, m);
-            coord_bytes(&c, b);
+            cubie_bytes(&c, b);
             co->twist_move[t][m] = (uint16_t)cube3_pdb__twist(b);
             co->twist_by_move[m][t] = co->twist_move[t][m];
         }
@@ -686,7 +663,7 @@ cube3_pdb__coord_init(pdb_coord_t *co, const pdb_sym_t *sy)
             cube3_cubie_solved(&c);
             cube3_set_flip(&c, f);
             cube3_cubie_move(&c, m);
-            coord_bytes(&c, b);
+            cubie_bytes(&c, b);
             co->flip_move[f][m] = (uint16_t)cube3_pdb__flip(b);
         }
         for (int p = 0; p < PDB_NCPERM; p++) {
@@ -696,7 +673,7 @@ cube3_pdb__coord_init(pdb_coord_t *co, const pdb_sym_t *sy)
             cube3_cubie_solved(&c);
             cube3_set_corner_perm(&c, p);
             cube3_cubie_move(&c, m);
-            coord_bytes(&c, b);
+            cubie_bytes(&c, b);
             co->cperm_move[p][m] = (uint16_t)cube3_pdb__cperm(b);
         }
         for (int s = 0; s < PDB_NSORTED; s++) {
@@ -705,7 +682,7 @@ cube3_pdb__coord_init(pdb_coord_t *co, const pdb_sym_t *sy)
 
             set_sorted(co, s, &c);
             cube3_cubie_move(&c, m);
-            coord_bytes(&c, b);
+            cubie_bytes(&c, b);
             co->sorted_move[s][m] = (uint16_t)cube3_pdb__sorted(co, b);
         }
     }
