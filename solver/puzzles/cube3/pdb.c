@@ -164,6 +164,7 @@ cube3_pdb_table(int kind, bool qtm, cube3_pdb_info_t *out)
     out->entries = t->entries;
     out->bytes = t->bytes;
     out->max_depth = t->maxdepth;
+    out->clamp = t->clamp;
     memcpy(out->counts, t->counts, sizeof(out->counts));
     out->build_seconds = t->build_seconds;
     return PZ_OK;
@@ -438,17 +439,24 @@ children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want)
         int m = __builtin_ctz(b);
 
         for (int k = 0; k < NLOOK; k++) {
-            int code = cube3_pdb__code(table_of(c, k), idx[m][k]);
+            const pdb_table_t *t = table_of(c, k);
+            int code = cube3_pdb__code(t, idx[m][k]);
             int vp = n->st.v[k];
             int diff = (code - vp % 3 + 3) % 3;
+            int v;
 
             /* Residues 0, 1, 2 above the parent's: same, one more, one
-             * less (a move changes a pattern distance by at most one). */
-            n->cv[m][k] = (uint8_t)(code == 3   ? 0
-                                    : diff == 0 ? vp
-                                    : diff == 1 ? vp + 1
-                                    : vp > 0    ? vp - 1
-                                                : 0);
+             * less (a move changes a pattern distance by at most one).
+             * Clamped tables: an unreached child is at the clamp; a
+             * reached child of a parent at the clamp is one below. */
+            if (code == 3) {
+                v = t->clamp;
+            } else if (t->clamp != 0 && vp >= t->clamp) {
+                v = t->clamp - 1;
+            } else {
+                v = diff == 0 ? vp : diff == 1 ? vp + 1 : vp > 0 ? vp - 1 : 0;
+            }
+            n->cv[m][k] = (uint8_t)v;
         }
     }
     n->done |= todo;

@@ -14,13 +14,13 @@
  * and consistent, each the maximum of several lookups in shared 2-bit
  * tables built once per process on first use:
  *
- * - "pdb": the corner table (8! * 3^7 = 88,179,840 entries, 22 MB) looked
- *   up for the cube and its inverse, and the "sorted slice" table (the
- *   four E-slice edges' places and order, all edge flips and all corner
- *   twists, reduced by the 16 symmetries of the U-D axis: 3,529,433,088
- *   entries, 882 MB) looked up along the three axes.
+ * - "pdb": the corner table (8! * 3^7 = 88,179,840 entries, 22 MB) and
+ *   the "sorted slice" table (the four E-slice edges' places and order,
+ *   all edge flips and all corner twists, reduced by the 16 symmetries
+ *   of the U-D axis: 3,529,433,088 entries, 882 MB; in HTM distances of
+ *   11 or more are stored as 11) looked up along the three axes.
  * - "pdb-small": the same with the "slice" table (the E-slice edges'
- *   places without their order: 151,165,440 entries, 38 MB).
+ *   places without their order: 201,553,920 entries, 50 MB).
  *
  * docs/3x3x3-optimal.md gives sizes, build times and search figures.
  */
@@ -41,6 +41,8 @@ typedef struct cube3_pdb_info {
     uint64_t entries;     /* table entries (patterns up to symmetry) */
     size_t bytes;         /* memory they take */
     int max_depth;        /* largest distance in the table */
+    int clamp;            /* 0, or: counts[clamp] and every stored
+                             distance of clamp mean "clamp or more" */
     uint64_t counts[32];  /* entries at each distance 0..max_depth */
     double build_seconds; /* time the build took in this process */
 } cube3_pdb_info_t;

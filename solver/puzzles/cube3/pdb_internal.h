@@ -116,7 +116,8 @@ typedef struct pdb_table {
     size_t bytes;             /* of data */
     const pdb_slice_t *slice; /* slice kinds */
     uint64_t solved;          /* index of the solved pattern */
-    int maxdepth;             /* largest distance */
+    int clamp;                /* 0, or: entries at 3 mean this or more */
+    int maxdepth;             /* largest distance (the clamp if any) */
     uint64_t counts[32];      /* entries at each distance */
     double build_seconds;
     double level_seconds[32]; /* time to find each distance */
@@ -160,7 +161,7 @@ uint64_t cube3_pdb__slice_index(const pdb_table_t *t,
                                 int flip,
                                 int twist);
 
-/* Entry i of t (0..2, or 3 when never reached). */
+/* Entry i of t (0..2, or 3 when never reached: t->clamp or farther). */
 static inline int
 cube3_pdb__code(const pdb_table_t *t, uint64_t i)
 {
@@ -177,10 +178,10 @@ int cube3_pdb__table_build(pdb_table_t *t,
 void cube3_pdb__table_free(pdb_table_t *t);
 
 /*
- * The exact distance of the pattern of state b in t, from its mod-3
- * entries by walking down to the solved pattern (at most 18 probes per
- * step). Returns -1 when no neighbour one step nearer exists (a corrupt
- * table: a bug).
+ * The exact distance of the pattern of state b in t (clamped: at most
+ * t->clamp), from its mod-3 entries by walking down to the solved pattern
+ * (at most 18 probes per step). Returns -1 when no neighbour one step
+ * nearer exists (a corrupt table: a bug).
  */
 int
 cube3_pdb__exact(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b);

@@ -11,9 +11,12 @@
  * flip, the flip and twist taken in the class representative's frame.
  *
  * Each entry is 2 bits: the pattern's distance mod 3, or 3 while the
- * search has not reached it. Distances mod 3 are enough for a search that
- * knows one exact value: a move changes a pattern's distance by -1, 0 or
- * +1, which the residues tell apart. The heuristic keeps exact values
+ * search has not reached it. A table may stop at a clamp distance C: its
+ * entries still 3 then mean "C or more", read as C, which is still a
+ * lower bound and still decodes along a path (a child at 3 is C; a child
+ * below C of a parent at C or more is C - 1). Distances mod 3 are enough for a
+ * search that knows one exact value: a move changes a pattern's distance by -1,
+ * 0 or +1, which the residues tell apart. The heuristic keeps exact values
  * along its search path (pdb.c); cube3_pdb__exact recovers one from
  * scratch by walking down to the solved pattern.
  *
@@ -428,6 +431,10 @@ cube3_pdb__table_build(pdb_table_t *t,
     memset(t, 0, sizeof(*t));
     t->kind = kind;
     t->qtm = qtm;
+    /* The sorted HTM table stops after distance 10: finding the 1.45
+     * billion entries at 11 would take as long as everything before, and
+     * only 0.34 % of the entries lie beyond 11. */
+    t->clamp = kind == CUBE3_PDB_SORTED && !qtm ? 11 : 0;
     t->slice = kind == CUBE3_PDB_CORNERS ? NULL : sl;
     t->nrows = kind == CUBE3_PDB_CORNERS ? PDB_NCPERM
                                          : (uint64_t)sl->nclass * PDB_NFLIP;
@@ -455,6 +462,14 @@ cube3_pdb__table_build(pdb_table_t *t,
     t->counts[0] = reached;
     for (int d = 0; reached < t->entries && d < 31; d++) {
         uint64_t scanned = 0;
+
+        if (t->clamp != 0 && d + 1 >= t->clamp) {
+            /* Every entry still unreached is clamp or farther. */
+            t->counts[t->clamp] = t->entries - reached;
+            t->maxdepth = t->clamp;
+            reached = t->entries;
+            break;
+        }
         uint64_t left = t->entries - reached;
         uint64_t found;
 
@@ -504,6 +519,9 @@ cube3_pdb__exact(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b)
     int d = 0;
 
     memcpy(cur, b, 20);
+    if (code == 3 && t->clamp != 0) {
+        return t->clamp;
+    }
     while (idx != t->solved) {
         int want = (code + 2) % 3;
         bool stepped = false;
