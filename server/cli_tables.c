@@ -19,7 +19,7 @@
 #include "solve.h"
 #include "tables/tables.h"
 
-#define LIST_MAX 32
+#define LIST_MAX TABLES_LIST_MAX
 
 /* Groups this program knows even when a build has none of their tables
  * (the pyraminx before its ranks exist). */

@@ -196,14 +196,14 @@ on_tables_log(void *arg, int level, const char *table, const char *msg)
 static void *
 tables_main(void *arg)
 {
-    tables_info_t info[32];
-    int n = tables_list(info, 32);
+    static tables_info_t info[TABLES_LIST_MAX]; /* only this thread */
+    int n = tables_list(info, TABLES_LIST_MAX);
     uint64_t start = pz_now_ns();
     int failed = 0;
     cJSON *ev;
 
     (void)arg;
-    for (int i = 0; i < n && i < 32; i++) {
+    for (int i = 0; i < n && i < TABLES_LIST_MAX; i++) {
         int rc = PZ_OK;
 
         if (info[i].startup) {

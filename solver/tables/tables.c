@@ -23,6 +23,8 @@
  * needs a table another thread is building waits on the condition
  * variable, while threads needing other tables go on.
  */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, MADV_HUGEPAGE */
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -357,12 +359,19 @@ header_ok(const file_header_t *h,
     }
     if (h->kind != (uint32_t)r->kind || h->entries != r->entries ||
         (h->bits != 4 && h->bits != 8) ||
-        (r->kind == TABLES_KIND_PDB && h->bits != 8) ||
+        (r->kind != TABLES_KIND_COMPLETE && h->bits != 8) ||
         h->data_offset != DATA_OFFSET ||
         h->data_bytes != tables__data_bytes(h->entries, (int)h->bits)) {
         snprintf(why, len,
                  "the header does not describe this table "
                  "(entries, bits or layout differ)");
+        return false;
+    }
+    if (r->kind == TABLES_KIND_BLOB && h->max_value != r->blob_version) {
+        snprintf(why, len,
+                 "written with layout version %u of its module, this build "
+                 "uses version %u",
+                 (unsigned)h->max_value, (unsigned)r->blob_version);
         return false;
     }
     want = h->data_offset + h->data_bytes;
@@ -373,6 +382,127 @@ header_ok(const file_header_t *h,
         return false;
     }
     return true;
+}
+
+#define HUGE_ALIGN ((size_t)2 << 20)
+
+/*
+ * Zeroed anonymous memory of at least bytes, 2 MiB aligned and advised
+ * for transparent huge pages (random lookups into a large table would
+ * otherwise miss the TLB on most probes). *len gets the mapped length,
+ * for munmap. NULL when out of memory.
+ */
+static uint8_t *
+anon_alloc(size_t bytes, size_t *len)
+{
+    size_t n = (bytes + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
+    uint8_t *base;
+    uint8_t *p;
+    size_t head;
+
+    if (n == 0) {
+        n = HUGE_ALIGN;
+    }
+    base = mmap(NULL, n + HUGE_ALIGN, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) {
+        return NULL;
+    }
+    /* Trim the mapping to an aligned window of n bytes. */
+    head =
+        (HUGE_ALIGN - ((uintptr_t)base & (HUGE_ALIGN - 1))) & (HUGE_ALIGN - 1);
+    p = base + head;
+    if (head > 0) {
+        munmap(base, head);
+    }
+    if (HUGE_ALIGN - head > 0) {
+        munmap(p + n, HUGE_ALIGN - head);
+    }
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+    *len = n;
+    return p;
+}
+
+/* Reads n bytes at offset off of fd into buf. */
+static bool
+read_all(int fd, uint8_t *buf, size_t n, off_t off)
+{
+    while (n > 0) {
+        ssize_t r =
+            pread(fd, buf, n > (size_t)1 << 30 ? (size_t)1 << 30 : n, off);
+
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r <= 0) {
+            return false;
+        }
+        buf += r;
+        off += r;
+        n -= (size_t)r;
+    }
+    return true;
+}
+
+/*
+ * Loads the entries of the open file fd (header h, checked) into huge-page
+ * memory made read-only, for a table marked huge; closes fd. Same results
+ * as map_file.
+ */
+static int
+copy_file(const table_recipe_t *r,
+          const file_header_t *h,
+          int fd,
+          const char *path,
+          bool check_data,
+          table_t **out,
+          char *why,
+          size_t len)
+{
+    size_t anon_len = 0;
+    uint8_t *data = anon_alloc((size_t)h->data_bytes, &anon_len);
+    table_t *t;
+
+    if (data == NULL) {
+        close(fd);
+        snprintf(why, len, "out of memory (%llu bytes)",
+                 (unsigned long long)h->data_bytes);
+        return PZ_ENOMEM;
+    }
+    if (!read_all(fd, data, (size_t)h->data_bytes, DATA_OFFSET)) {
+        close(fd);
+        munmap(data, anon_len);
+        snprintf(why, len, "cannot read %s: %s", path,
+                 errno != 0 ? strerror(errno) : "end of file");
+        return PZ_EIO;
+    }
+    close(fd);
+    if (check_data &&
+        tables__checksum(data, (size_t)h->data_bytes) != h->checksum) {
+        snprintf(why, len, "data checksum mismatch (corrupt entries)");
+        munmap(data, anon_len);
+        return PZ_EIO;
+    }
+    t = calloc(1, sizeof(*t));
+    if (t == NULL) {
+        munmap(data, anon_len);
+        snprintf(why, len, "out of memory");
+        return PZ_ENOMEM;
+    }
+    (void)mprotect(data, anon_len, PROT_READ);
+    snprintf(t->name, sizeof(t->name), "%s", r->name);
+    t->kind = r->kind;
+    t->bits = (int)h->bits;
+    t->max_value = (int)h->max_value;
+    t->entries = h->entries;
+    t->data = data;
+    t->data_bytes = (size_t)h->data_bytes;
+    t->anon = data;
+    t->anon_len = anon_len;
+    *out = t;
+    return PZ_OK;
 }
 
 /*
@@ -423,6 +553,9 @@ map_file(const table_recipe_t *r,
     if (!header_ok(&h, r, (uint64_t)st.st_size, why, len)) {
         close(fd);
         return PZ_EIO;
+    }
+    if (r->huge) {
+        return copy_file(r, &h, fd, path, check_data, out, why, len);
     }
     map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
@@ -560,8 +693,39 @@ seconds_since(const struct timespec *start)
            (double)(now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
-/* Builds r's table, saves it and maps the saved file; when it cannot be
- * saved, keeps the built copy in memory. */
+/* Makes a table of the built entries data (anonymous memory of anon_len
+ * bytes), read-only from now on. */
+static int
+keep_built(const table_recipe_t *r,
+           uint8_t *data,
+           size_t bytes,
+           size_t anon_len,
+           int max_value,
+           table_t **out)
+{
+    table_t *t = calloc(1, sizeof(*t));
+
+    if (t == NULL) {
+        munmap(data, anon_len);
+        return PZ_ENOMEM;
+    }
+    (void)mprotect(data, anon_len, PROT_READ);
+    snprintf(t->name, sizeof(t->name), "%s", r->name);
+    t->kind = r->kind;
+    t->bits = r->bits;
+    t->max_value = max_value;
+    t->entries = r->entries;
+    t->data = data;
+    t->data_bytes = bytes;
+    t->anon = data;
+    t->anon_len = anon_len;
+    *out = t;
+    return PZ_OK;
+}
+
+/* Builds r's table, saves it and maps the saved file (a huge table keeps
+ * its built copy); when it cannot be saved, keeps the built copy in
+ * memory. */
 static int
 build_table(const table_recipe_t *r, table_t **out)
 {
@@ -572,6 +736,7 @@ build_table(const table_recipe_t *r, table_t **out)
     char why[TABLES_PATH_MAX + 256];
     uint8_t *data = NULL;
     size_t bytes = 0;
+    size_t anon_len = 0;
     int max_value = 0;
     table_t *t;
     int rc;
@@ -580,23 +745,28 @@ build_table(const table_recipe_t *r, table_t **out)
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (;;) {
         bytes = tables__data_bytes(rr.entries, rr.bits);
-        data = malloc(bytes > 0 ? bytes : 1);
+        data = anon_alloc(bytes, &anon_len);
         if (data == NULL) {
             tables__log(TABLES_LOG_ERROR, r->name,
                         "out of memory building the table (%zu bytes)", bytes);
             return PZ_ENOMEM;
         }
-        rc = rr.build(&rr, data, &max_value);
+        if (rr.kind == TABLES_KIND_BLOB) {
+            rc = rr.blob_build(rr.blob_arg, data, rr.entries);
+            max_value = (int)rr.blob_version;
+        } else {
+            rc = rr.build(&rr, data, &max_value);
+        }
         if (rc == PZ_ERANGE && rr.bits == 4) {
             /* A distance passed 14: store a byte per entry instead. */
-            free(data);
+            munmap(data, anon_len);
             rr.bits = 8;
             continue;
         }
         break;
     }
     if (rc != PZ_OK) {
-        free(data);
+        munmap(data, anon_len);
         tables__log(TABLES_LOG_ERROR, r->name, "building failed: %s",
                     pz_strerror(rc));
         return rc;
@@ -608,7 +778,8 @@ build_table(const table_recipe_t *r, table_t **out)
     h.endian = ENDIAN_MARK;
     h.kind = (uint32_t)rr.kind;
     h.bits = (uint32_t)rr.bits;
-    h.max_value = (uint32_t)max_value;
+    h.max_value =
+        rr.kind == TABLES_KIND_BLOB ? rr.blob_version : (uint32_t)max_value;
     h.entries = rr.entries;
     h.data_offset = DATA_OFFSET;
     h.data_bytes = bytes;
@@ -618,11 +789,18 @@ build_table(const table_recipe_t *r, table_t **out)
     h.header_sum = header_sum(&h);
     table_path(rr.name, path, sizeof(path));
     rc = save_file(path, &h, data, why, sizeof(why));
+    if (rc == PZ_OK && rr.huge) {
+        /* The built copy is already on huge pages: keep it. */
+        tables__log(TABLES_LOG_INFO, r->name,
+                    "built in %.2f s (%zu bytes), saved to %s",
+                    seconds_since(&start), bytes, path);
+        return keep_built(&rr, data, bytes, anon_len, max_value, out);
+    }
     if (rc == PZ_OK) {
         rc = map_file(&rr, path, false, &t, why, sizeof(why));
     }
     if (rc == PZ_OK) {
-        free(data);
+        munmap(data, anon_len);
         tables__log(TABLES_LOG_INFO, r->name,
                     "built in %.2f s (%zu bytes, largest entry %d), saved "
                     "to %s",
@@ -633,21 +811,7 @@ build_table(const table_recipe_t *r, table_t **out)
     tables__log(TABLES_LOG_WARN, r->name,
                 "built in %.2f s but not saved (%s); kept in memory",
                 seconds_since(&start), why);
-    t = calloc(1, sizeof(*t));
-    if (t == NULL) {
-        free(data);
-        return PZ_ENOMEM;
-    }
-    snprintf(t->name, sizeof(t->name), "%s", rr.name);
-    t->kind = rr.kind;
-    t->bits = rr.bits;
-    t->max_value = max_value;
-    t->entries = rr.entries;
-    t->data = data;
-    t->data_bytes = bytes;
-    t->heap = data;
-    *out = t;
-    return PZ_OK;
+    return keep_built(&rr, data, bytes, anon_len, max_value, out);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -750,8 +914,10 @@ get_table(const table_recipe_t *r,
 
     pthread_mutex_lock(&lock);
     if (made != NULL) {
-        atomic_fetch_add(&memory_bytes,
-                         made->map != NULL ? made->map_len : made->data_bytes);
+        atomic_fetch_add(&memory_bytes, made->map != NULL ? made->map_len
+                                        : made->anon != NULL
+                                            ? made->anon_len
+                                            : made->data_bytes);
         atomic_store_explicit(&s->table, made, memory_order_release);
     }
     s->building = false;
@@ -797,7 +963,9 @@ tables_unload_all(void)
             if (t->map != NULL) {
                 munmap(t->map, t->map_len);
             }
-            free(t->heap);
+            if (t->anon != NULL) {
+                munmap(t->anon, t->anon_len);
+            }
             free(t);
         }
         atomic_store(&slots[i].table, NULL);
@@ -857,13 +1025,91 @@ add_pdbs(const char *group,
     *n += k > 0 ? k : 0;
 }
 
-#define RECIPES_MAX 16
+#define RECIPES_MAX TABLES_LIST_MAX
+
+/* Characters allowed in a table name (it becomes a file name). */
+static bool
+name_ok(const char *name)
+{
+    size_t n = strlen(name);
+
+    if (n == 0 || n >= TABLES_NAME_MAX || name[0] == '.') {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char c = name[i];
+
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.')) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The recipe of blob def into *r; false when def is unusable. */
+static bool
+blob_recipe(const tables_blob_def_t *def, table_recipe_t *r)
+{
+    if (def == NULL || def->name == NULL || !name_ok(def->name) ||
+        def->bytes == 0 || def->build == NULL) {
+        return false;
+    }
+    memset(r, 0, sizeof(*r));
+    copy_str(r->name, sizeof(r->name), def->name);
+    copy_str(r->group, sizeof(r->group),
+             def->group != NULL ? def->group : "other");
+    copy_str(r->puzzle, sizeof(r->puzzle),
+             def->puzzle != NULL ? def->puzzle : "");
+    r->kind = TABLES_KIND_BLOB;
+    r->bits = 8;
+    r->entries = def->bytes;
+    r->startup = def->startup;
+    r->blob_build = def->build;
+    r->blob_arg = def->arg;
+    r->blob_version = def->version;
+    r->huge = def->huge;
+    return true;
+}
+
+int
+tables_blob_get(const tables_blob_def_t *def, const uint8_t **data, bool *built)
+{
+    table_recipe_t r;
+    const table_t *t;
+    int rc;
+
+    *data = NULL;
+    if (built != NULL) {
+        *built = false;
+    }
+    if (def != NULL && def->name != NULL) {
+        t = tables__cached(def->name);
+        if (t != NULL) {
+            *data = t->data;
+            return PZ_OK;
+        }
+    }
+    if (!blob_recipe(def, &r)) {
+        return PZ_EINVAL;
+    }
+    rc = tables__get(&r, &t, built);
+    if (rc == PZ_OK) {
+        if (t->kind != TABLES_KIND_BLOB || t->data_bytes != def->bytes) {
+            return PZ_EINVAL; /* the name belongs to another table */
+        }
+        *data = t->data;
+    }
+    return rc;
+}
 
 /* Every named table of this build, in list order. */
 static int
 named_recipes(table_recipe_t *out, int max)
 {
+    tables_blob_def_t defs[RECIPES_MAX];
     int n = 0;
+    int k;
 
     add_complete("8-puzzle", "tiles", 3, 3, 0, out, &n, max);
     add_complete("2x2x2", "2x2x2", 0, 0, PZ_METRIC_HTM, out, &n, max);
@@ -871,6 +1117,12 @@ named_recipes(table_recipe_t *out, int max)
     add_complete("pyraminx", "pyraminx", 0, 0, 0, out, &n, max);
     add_pdbs("15-puzzle", 4, 4, out, &n, max);
     add_pdbs("24-puzzle", 5, 5, out, &n, max);
+    k = tables__blob_defs(defs, RECIPES_MAX);
+    for (int i = 0; i < k && i < RECIPES_MAX && n < max; i++) {
+        if (blob_recipe(&defs[i], &out[n])) {
+            n++;
+        }
+    }
     return n;
 }
 
@@ -977,7 +1229,12 @@ tables_verify(const char *name, char *why, size_t len)
     table_path(r.name, path, sizeof(path));
     rc = map_file(&r, path, true, &t, why, len);
     if (t != NULL) {
-        munmap(t->map, t->map_len);
+        if (t->map != NULL) {
+            munmap(t->map, t->map_len);
+        }
+        if (t->anon != NULL) {
+            munmap(t->anon, t->anon_len);
+        }
         free(t);
     }
     return rc;

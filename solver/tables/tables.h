@@ -34,6 +34,9 @@
 /* Longest path tables_path writes, including the NUL. */
 #define TABLES_PATH_MAX 4096
 
+/* Most named tables tables_list reports (callers size arrays by it). */
+#define TABLES_LIST_MAX 64
+
 /* Severity of a log hook message. */
 typedef enum tables_level {
     TABLES_LOG_ERROR = 0,
@@ -147,6 +150,48 @@ int tables_load_existing(const char *name);
  * why[len] when it is truncated or corrupt. Thread: any.
  */
 int tables_verify(const char *name, char *why, size_t len);
+
+/* --- Tables of other modules (opaque bytes) --- */
+
+/* Fills data (bytes long, zeroed, 2 MiB aligned) with a module's table.
+ * Returns PZ_OK or a negative PZ_E* code. */
+typedef int (*tables_blob_build_fn)(void *arg, uint8_t *data, uint64_t bytes);
+
+/*
+ * A table whose layout only its module knows (the 3x3x3 pattern
+ * databases, the two-phase tables): the tables module saves, checks,
+ * maps and caches its bytes like any other table. version is the
+ * module's layout version, recorded in the file: a file written with
+ * another version is rebuilt, so a module that changes its layout bumps
+ * it.
+ */
+typedef struct tables_blob_def {
+    const char *name;           /* file stem and cache key */
+    const char *group;          /* CLI group ("3x3x3") */
+    const char *puzzle;         /* header description ("3x3x3 htm") */
+    uint64_t bytes;             /* exact size of the data */
+    uint32_t version;           /* the module's layout version */
+    bool startup;               /* the daemon loads or builds it at start */
+    bool huge;                  /* random access: keep it on huge pages */
+    tables_blob_build_fn build; /* fills the data */
+    void *arg;                  /* passed to build */
+} tables_blob_def_t;
+
+/*
+ * Loads def's table from its file, or builds, saves and maps it; later
+ * calls with the same name return the same pointer for the life of the
+ * process (until tables_unload_all), and concurrent callers wait for one
+ * build. The bytes are read-only, shared by all threads and never charged
+ * to a job. A table marked huge is copied from its file into anonymous
+ * memory advised for transparent huge pages (file mappings use 4 KiB
+ * pages, and random lookups into hundreds of megabytes would miss the
+ * TLB). *built (may be NULL) is set when this call built it. Returns
+ * PZ_OK, PZ_EINVAL (bad definition), PZ_ENOMEM, PZ_EIO or the build's
+ * error. Thread: any.
+ */
+int tables_blob_get(const tables_blob_def_t *def,
+                    const uint8_t **data,
+                    bool *built);
 
 /* --- Complete distance tables (the table engine, "exact", "stats") --- */
 

@@ -9,6 +9,7 @@
 enum {
     TABLES_KIND_COMPLETE = 1, /* distance of every rank of a puzzle */
     TABLES_KIND_PDB = 2,      /* tiles pattern database, one byte each */
+    TABLES_KIND_BLOB = 3,     /* another module's bytes (tables_blob_def_t) */
 };
 
 /* Rank spaces larger than this get no complete table (about 64 M
@@ -44,6 +45,12 @@ struct table_recipe {
     int cols;
     uint64_t mask;
     int blank;
+    /* Blobs: entries are bytes (bits 8); the header's max_value field
+     * holds the module's layout version. */
+    tables_blob_build_fn blob_build;
+    void *blob_arg;
+    uint32_t blob_version;
+    bool huge;
 };
 
 /* A table in memory: immutable once published. */
@@ -57,7 +64,8 @@ typedef struct table {
     size_t data_bytes;   /* bytes of data */
     void *map;           /* the file mapping, or NULL */
     size_t map_len;      /* bytes mapped */
-    uint8_t *heap;       /* data built in memory and not mapped, or NULL */
+    void *anon;          /* anonymous mapping holding data, or NULL */
+    size_t anon_len;     /* bytes of anon */
 } table_t;
 
 /* Bits set in x. Written out: __builtin_popcountll is a library call on
@@ -146,6 +154,10 @@ void tables__complete_forget(void);
 /* Complete-table recipe for p (default goal). PZ_EUNSUPPORTED when p has
  * no rank ops or too many ranks. (complete.c) */
 int tables__complete_recipe(const pz_puzzle_t *p, table_recipe_t *r);
+
+/* Blob tables other modules name (blobs.c): writes at most max
+ * definitions and returns how many there are. */
+int tables__blob_defs(tables_blob_def_t *out, int max);
 
 /* Recipes of the distinct tables "pdb" needs for a rows x cols board
  * whose goal has the blank at cell blank; writes at most max and returns

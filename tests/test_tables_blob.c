@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: MIT */
+/* test_tables_blob.c - opaque module tables: build, save, reload, rebuild. */
+
+/*
+ * Every test runs in its own forked process (Check's default), so the
+ * process-wide table cache starts empty, and uses a fresh temporary table
+ * directory. The build function writes a pattern that depends on the
+ * index and counts its calls, which shows whether a table was built or
+ * read back from its file.
+ */
+#include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "tables/tables.h"
+
+#define BLOB_BYTES ((uint64_t)3 * 1024 * 1024 + 17)
+
+static atomic_int build_calls;
+static atomic_int nonzero_given;
+static char last_log[512];
+
+static uint8_t
+pattern(uint64_t i, uint32_t seed)
+{
+    return (uint8_t)((i * 131u + seed * 7u + (i >> 13)) & 0xff);
+}
+
+/* Build function: counts calls, checks the buffer arrives zeroed, writes
+ * the pattern of seed (arg). */
+static int
+build_pattern(void *arg, uint8_t *data, uint64_t bytes)
+{
+    uint32_t seed = (uint32_t)(uintptr_t)arg;
+    int nonzero = 0;
+
+    atomic_fetch_add(&build_calls, 1);
+    for (uint64_t i = 0; i < bytes; i++) {
+        nonzero += data[i] != 0;
+        data[i] = pattern(i, seed);
+    }
+    atomic_fetch_add(&nonzero_given, nonzero);
+    return PZ_OK;
+}
+
+static int
+build_fails(void *arg, uint8_t *data, uint64_t bytes)
+{
+    (void)arg;
+    (void)data;
+    (void)bytes;
+    atomic_fetch_add(&build_calls, 1);
+    return PZ_ENOMEM;
+}
+
+static void
+on_log(void *arg, int level, const char *table, const char *msg)
+{
+    (void)arg;
+    (void)level;
+    snprintf(last_log, sizeof(last_log), "%s: %s", table, msg);
+}
+
+static tables_blob_def_t
+def_of(const char *name, uint32_t version, uint32_t seed, bool huge)
+{
+    tables_blob_def_t d = {
+        .name = name,
+        .group = "test",
+        .puzzle = "test blob",
+        .bytes = BLOB_BYTES,
+        .version = version,
+        .huge = huge,
+        .build = build_pattern,
+        .arg = (void *)(uintptr_t)seed,
+    };
+
+    return d;
+}
+
+/* Number of bytes of data that differ from seed's pattern. */
+static uint64_t
+mismatches(const uint8_t *data, uint32_t seed)
+{
+    uint64_t bad = 0;
+
+    for (uint64_t i = 0; i < BLOB_BYTES; i++) {
+        bad += data[i] != pattern(i, seed);
+    }
+    return bad;
+}
+
+static void
+remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[512];
+
+    if (d == NULL) {
+        return;
+    }
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+static void
+use_fresh_dir(char *buf, size_t len)
+{
+    snprintf(buf, len, "/tmp/pz-blob-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(buf));
+    ck_assert_int_eq(tables_set_dir(buf), PZ_OK);
+    tables_set_log(on_log, NULL);
+    atomic_store(&build_calls, 0);
+    atomic_store(&nonzero_given, 0);
+    last_log[0] = '\0';
+}
+
+static off_t
+file_size(const char *dir, const char *name)
+{
+    char path[512];
+    struct stat st;
+
+    snprintf(path, sizeof(path), "%s/%s.pzt", dir, name);
+    return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+static void
+flip_byte(const char *dir, const char *name, long offset)
+{
+    char path[512];
+    FILE *f;
+    int c;
+
+    snprintf(path, sizeof(path), "%s/%s.pzt", dir, name);
+    f = fopen(path, "r+b");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fseek(f, offset, SEEK_SET), 0);
+    c = fgetc(f);
+    ck_assert_int_eq(fseek(f, offset, SEEK_SET), 0);
+    fputc(c ^ 0x20, f);
+    fclose(f);
+}
+
+/* --- tables_blob_get ---------------------------------------------------- */
+
+START_TEST(test_tables_blob_get_builds_saves_and_caches)
+{
+    tables_blob_def_t d = def_of("blob-a", 1, 5, false);
+    const uint8_t *data = NULL;
+    const uint8_t *again = NULL;
+    bool built = false;
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    ck_assert_int_eq(tables_blob_get(&d, &data, &built), PZ_OK);
+    ck_assert(built);
+    ck_assert_int_eq(atomic_load(&build_calls), 1);
+    ck_assert_int_eq(atomic_load(&nonzero_given), 0);
+    ck_assert_uint_eq(mismatches(data, 5), 0);
+    ck_assert_int_eq(file_size(dir, "blob-a"), 4096 + (off_t)BLOB_BYTES);
+    ck_assert_uint_ge(tables_memory_bytes(), BLOB_BYTES);
+
+    ck_assert_int_eq(tables_blob_get(&d, &again, &built), PZ_OK);
+    ck_assert(!built);
+    ck_assert_ptr_eq(again, data);
+    ck_assert_int_eq(atomic_load(&build_calls), 1);
+    tables_unload_all();
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_tables_blob_get_reads_saved_file_without_building)
+{
+    bool huge = _i == 1;
+    tables_blob_def_t d = def_of("blob-b", 3, 9, huge);
+    const uint8_t *data = NULL;
+    bool built = true;
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_OK);
+    if (huge) {
+        ck_assert_uint_eq((uintptr_t)data & ((2u << 20) - 1), 0);
+    }
+    tables_unload_all(); /* as a new process would start */
+    ck_assert_int_eq(tables_blob_get(&d, &data, &built), PZ_OK);
+    ck_assert(!built);
+    ck_assert_int_eq(atomic_load(&build_calls), 1);
+    ck_assert_uint_eq(mismatches(data, 9), 0);
+    if (huge) {
+        ck_assert_uint_eq((uintptr_t)data & ((2u << 20) - 1), 0);
+    }
+    tables_unload_all();
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_tables_blob_get_other_version_rebuilt)
+{
+    tables_blob_def_t v1 = def_of("blob-c", 1, 2, false);
+    tables_blob_def_t v2 = def_of("blob-c", 2, 4, false);
+    const uint8_t *data = NULL;
+    bool built = false;
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    ck_assert_int_eq(tables_blob_get(&v1, &data, NULL), PZ_OK);
+    tables_unload_all();
+    ck_assert_int_eq(tables_blob_get(&v2, &data, &built), PZ_OK);
+    ck_assert(built);
+    ck_assert_int_eq(atomic_load(&build_calls), 2);
+    ck_assert_uint_eq(mismatches(data, 4), 0);
+    ck_assert_msg(strstr(last_log, "version") != NULL ||
+                      strstr(last_log, "built") != NULL,
+                  "log: %s", last_log);
+    tables_unload_all();
+    ck_assert_int_eq(tables_blob_get(&v2, &data, &built), PZ_OK);
+    ck_assert(!built);
+    tables_unload_all();
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_tables_blob_get_corrupt_file_rebuilt)
+{
+    bool huge = _i == 1;
+    tables_blob_def_t d = def_of("blob-d", 1, 6, huge);
+    const uint8_t *data = NULL;
+    bool built = false;
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_OK);
+    tables_unload_all();
+    flip_byte(dir, "blob-d", 4096 + 123457);
+    ck_assert_int_eq(tables_blob_get(&d, &data, &built), PZ_OK);
+    ck_assert(built);
+    ck_assert_int_eq(atomic_load(&build_calls), 2);
+    ck_assert_uint_eq(mismatches(data, 6), 0);
+    ck_assert_msg(strstr(last_log, "blob-d") != NULL, "log: %s", last_log);
+    tables_unload_all();
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_tables_blob_get_build_error_returned_and_nothing_kept)
+{
+    tables_blob_def_t bad = def_of("blob-e", 1, 1, false);
+    tables_blob_def_t good = def_of("blob-e", 1, 1, false);
+    const uint8_t *data = (const uint8_t *)"x";
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    bad.build = build_fails;
+    ck_assert_int_eq(tables_blob_get(&bad, &data, NULL), PZ_ENOMEM);
+    ck_assert_ptr_null(data);
+    ck_assert_int_eq(file_size(dir, "blob-e"), -1);
+    ck_assert_int_eq(tables_blob_get(&good, &data, NULL), PZ_OK);
+    ck_assert_uint_eq(mismatches(data, 1), 0);
+    ck_assert_int_eq(atomic_load(&build_calls), 2);
+    tables_unload_all();
+    remove_dir(dir);
+}
+END_TEST
+
+START_TEST(test_tables_blob_get_bad_definition_refused)
+{
+    static const char *names[] = { "", "../escape", "a/b", ".hidden",
+                                   "sp ace" };
+    tables_blob_def_t d = def_of("blob-f", 1, 1, false);
+    const uint8_t *data;
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        d.name = names[i];
+        ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_EINVAL);
+    }
+    d = def_of("blob-f", 1, 1, false);
+    d.bytes = 0;
+    ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_EINVAL);
+    d = def_of("blob-f", 1, 1, false);
+    d.build = NULL;
+    ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_EINVAL);
+    ck_assert_int_eq(tables_blob_get(NULL, &data, NULL), PZ_EINVAL);
+    ck_assert_int_eq(atomic_load(&build_calls), 0);
+    remove_dir(dir);
+}
+END_TEST
+
+static void *
+get_in_thread(void *arg)
+{
+    tables_blob_def_t d = def_of("blob-g", 1, 8, true);
+    const uint8_t **out = arg;
+
+    if (tables_blob_get(&d, out, NULL) != PZ_OK) {
+        *out = NULL;
+    }
+    return NULL;
+}
+
+START_TEST(test_tables_blob_get_threads_share_one_build)
+{
+    pthread_t th[4];
+    const uint8_t *got[4];
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(pthread_create(&th[i], NULL, get_in_thread, &got[i]),
+                         0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+    }
+    ck_assert_int_eq(atomic_load(&build_calls), 1);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_ptr_nonnull(got[i]);
+        ck_assert_ptr_eq(got[i], got[0]);
+    }
+    ck_assert_uint_eq(mismatches(got[0], 8), 0);
+    tables_unload_all();
+    remove_dir(dir);
+}
+END_TEST
+
+static Suite *
+tables_blob_suite(void)
+{
+    Suite *s = suite_create("tables_blob");
+    TCase *tc = tcase_create("get");
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_tables_blob_get_builds_saves_and_caches);
+    tcase_add_loop_test(
+        tc, test_tables_blob_get_reads_saved_file_without_building, 0, 2);
+    tcase_add_test(tc, test_tables_blob_get_other_version_rebuilt);
+    tcase_add_loop_test(tc, test_tables_blob_get_corrupt_file_rebuilt, 0, 2);
+    tcase_add_test(tc,
+                   test_tables_blob_get_build_error_returned_and_nothing_kept);
+    tcase_add_test(tc, test_tables_blob_get_bad_definition_refused);
+    tcase_add_test(tc, test_tables_blob_get_threads_share_one_build);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *sr = srunner_create(tables_blob_suite());
+    int failed;
+
+    srunner_run_all(sr, CK_ENV);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
