@@ -463,8 +463,9 @@ bench_cube3(const cube3_bench_t *b)
            "with %d thread(s)\n",
            b->qtm ? "QTM" : "HTM", b->count, (unsigned long long)b->seed,
            b->threads);
-    printf("# twophase tables: built in %.0f ms (this call %.0f ms), "
+    printf("# twophase tables: %s in %.0f ms (this call %.0f ms), "
            "%.1f MiB\n",
+           twophase_tables_were_built() ? "built" : "loaded",
            twophase_table_build_ms(), (double)(pz_now_ns() - t0) / 1e6,
            (double)twophase_table_bytes() / (1 << 20));
     printf("# A: target %d, no time limit; B: time_ms %llu, target 0 "

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <check.h>
 
@@ -16,6 +17,7 @@
 #include "puzzle.h"
 #include "puzzles/cube3/cube3.h"
 #include "solve.h"
+#include "tables/tables.h"
 
 /*
  * Independent facts: God's number 20 HTM, the superflip 20 HTM, and "in
@@ -40,11 +42,36 @@
     "LULBLFLDL"   \
     "BUBRBLBDB"
 
+/* The table directory of this run: fresh, so the tables are built and
+ * saved here, and removed at the end. */
+static char table_dir[64];
+
 static void
 tables_fixture(void)
 {
     /* Unchecked fixture: a failure here shows in every solve test. */
+    if (table_dir[0] != '\0') {
+        return;
+    }
+    snprintf(table_dir, sizeof(table_dir), "/tmp/pz-twophase-XXXXXX");
+    if (mkdtemp(table_dir) != NULL) {
+        (void)tables_set_dir(table_dir);
+    }
     (void)twophase_tables_init();
+}
+
+/* Removes the fixture's directory (main, after every test). */
+static void
+tables_teardown(void)
+{
+    char path[128];
+
+    if (table_dir[0] == '\0') {
+        return;
+    }
+    snprintf(path, sizeof(path), "%s/%s.pzt", table_dir, TWOPHASE_BLOB_NAME);
+    unlink(path);
+    rmdir(table_dir);
 }
 
 static pz_puzzle_t *
@@ -244,6 +271,31 @@ START_TEST(test_twophase_tables_build_reports_size)
 }
 END_TEST
 
+START_TEST(test_twophase_tables_init_saves_a_sound_file)
+{
+    /* The fixture's directory was empty: the tables were built and saved
+     * there, and the saved file passes the tables module's checks. */
+    char why[256];
+
+    ck_assert_int_eq(twophase_tables_init(), PZ_OK);
+    ck_assert(twophase_tables_were_built());
+    ck_assert_int_eq(tables_verify(TWOPHASE_BLOB_NAME, why, sizeof(why)),
+                     PZ_OK);
+}
+END_TEST
+
+START_TEST(test_twophase_table_defs_lists_one_startup_table)
+{
+    tables_blob_def_t def[2];
+
+    ck_assert_int_eq(twophase_table_defs(def, 2), 1);
+    ck_assert_str_eq(def[0].name, TWOPHASE_BLOB_NAME);
+    ck_assert(def[0].startup);
+    ck_assert_uint_eq(def[0].bytes, TWOPHASE_BLOB_BYTES);
+    ck_assert_uint_le(def[0].bytes, (uint64_t)700 << 20);
+}
+END_TEST
+
 START_TEST(test_twophase_tables_near_counts_match_published)
 {
     static const int published[TWOPHASE_NEAR_DEPTH + 1] = { 1, 4, 50, 592,
@@ -299,8 +351,8 @@ START_TEST(test_twophase_tables_phase1_consistent)
             int fl2 = t->flip_move[fl][m];
             int sl2 = t->slice_move[sl][m];
             int d2 = twophase__depth1(t, tw2, fl2, sl2);
-            unsigned code =
-                twophase__code(t->prune1, twophase__index1(t, tw2, fl2, sl2));
+            unsigned code = twophase__code(twophase__prune1(t),
+                                           twophase__index1(t, tw2, fl2, sl2));
 
             bad += d2 < d - 1 || d2 > d + 1 || twophase__step(d, code) != d2;
         }
@@ -731,6 +783,8 @@ twophase_suite(void)
     tcase_add_unchecked_fixture(tc_tables, tables_fixture, NULL);
     tcase_set_timeout(tc_tables, 60);
     tcase_add_test(tc_tables, test_twophase_tables_build_reports_size);
+    tcase_add_test(tc_tables, test_twophase_tables_init_saves_a_sound_file);
+    tcase_add_test(tc_tables, test_twophase_table_defs_lists_one_startup_table);
     tcase_add_test(tc_tables, test_twophase_tables_near_counts_match_published);
     tcase_add_test(tc_tables, test_twophase_tables_phase1_consistent);
     tcase_add_test(tc_tables, test_twophase_tables_phase2_bounds_admissible);
@@ -768,5 +822,6 @@ main(void)
     srunner_run_all(sr, CK_ENV);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    tables_teardown();
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

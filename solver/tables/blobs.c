@@ -7,6 +7,7 @@
  * and the daemon can load those marked startup. A provider must be cheap:
  * it describes tables, it never builds them.
  */
+#include "engines/twophase/twophase.h"
 #include "tables_internal.h"
 
 /* Writes at most max definitions to out and returns how many the module
@@ -14,6 +15,7 @@
 typedef int (*blob_provider_fn)(tables_blob_def_t *out, int max);
 
 static const blob_provider_fn providers[] = {
+    twophase_table_defs,
     NULL, /* end */
 };
 

@@ -114,8 +114,8 @@ tick(twophase_worker_t *w)
 int
 twophase__depth1(const twophase_tables_t *t, int twist, int flip, int slice)
 {
-    unsigned code =
-        twophase__code(t->prune1, twophase__index1(t, twist, flip, slice));
+    unsigned code = twophase__code(twophase__prune1(t),
+                                   twophase__index1(t, twist, flip, slice));
     int depth = 0;
 
     /* Each step goes to a neighbour one move closer, whose code is one
@@ -129,10 +129,10 @@ twophase__depth1(const twophase_tables_t *t, int twist, int flip, int slice)
             idx[m] = twophase__index1(t, t->twist_move[twist][m],
                                       t->flip_move[flip][m],
                                       t->slice_move[slice][m]);
-            TWOPHASE_PREFETCH(&t->prune1[idx[m] >> 2]);
+            TWOPHASE_PREFETCH(&twophase__prune1(t)[idx[m] >> 2]);
         }
         for (m = 0; m < TWOPHASE_NMOVES; m++) {
-            if (twophase__code(t->prune1, idx[m]) == want) {
+            if (twophase__code(twophase__prune1(t), idx[m]) == want) {
                 break;
             }
         }
@@ -343,7 +343,7 @@ frame_open(const twophase_shared_t *sh, twophase_frame_t *f, int prev)
             f->child_cs[m] = (e & ~15u) | csym;
             f->idx[m] =
                 (e >> 4) * CUBE3_NTWIST + t->twist_conj[f->child[m][0]][csym];
-            TWOPHASE_PREFETCH(&t->prune1[f->idx[m] >> 2]);
+            TWOPHASE_PREFETCH(&twophase__prune1(t)[f->idx[m] >> 2]);
         }
     }
     f->todo = todo;
@@ -415,7 +415,8 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
         if (f->near) {
             d = f->cdist[m]; /* frame_open kept only children that fit */
         } else {
-            d = twophase__step(f->dist, twophase__code(t->prune1, f->idx[m]));
+            d = twophase__step(f->dist,
+                               twophase__code(twophase__prune1(t), f->idx[m]));
             if (d > left) {
                 continue;
             }

@@ -238,28 +238,6 @@ out:
     return rc;
 }
 
-/* Runs b into a new 2-bit table *out (owned: free). With b->exact set,
- * the 2-bit table is only scaffolding: it is freed and *out is NULL. */
-static int
-build_table(const bfs_t *b, uint8_t **out)
-{
-    size_t n = b->nrows * b->rowlen;
-    uint8_t *table = twophase__table_alloc((n + 3) / 4);
-    int rc;
-
-    *out = NULL;
-    if (table == NULL) {
-        return PZ_ENOMEM;
-    }
-    rc = bfs_rows(b, table);
-    if (rc != PZ_OK || b->exact != NULL) {
-        free(table);
-        return rc;
-    }
-    *out = table;
-    return PZ_OK;
-}
-
 int
 twophase__build_prune1(twophase_tables_t *t)
 {
@@ -294,7 +272,7 @@ twophase__build_prune1(twophase_tables_t *t)
             }
         }
     }
-    rc = build_table(&b, &t->prune1);
+    rc = bfs_rows(&b, twophase__prune1_mut(t));
 out:
     free(colmap);
     return rc;
@@ -333,18 +311,16 @@ twophase__build_prune2(twophase_tables_t *t)
             }
         }
     }
-    b.exact = twophase__table_alloc((TWOPHASE_NPRUNE2 + 1) / 2);
-    if (b.exact == NULL) {
+    /* The 2-bit table is only scaffolding here: the search keeps the
+     * plain distances, written into the block's phase-2 area (zeroed). */
+    scratch = twophase__table_alloc(((size_t)TWOPHASE_NPRUNE2 + 3) / 4);
+    if (scratch == NULL) {
         goto out;
     }
-    memset(b.exact, 0, (TWOPHASE_NPRUNE2 + 1) / 2);
-    rc = build_table(&b, &scratch);
-    if (rc == PZ_OK) {
-        t->prune2 = b.exact;
-    } else {
-        free(b.exact);
-    }
+    b.exact = twophase__prune2_mut(t);
+    rc = bfs_rows(&b, scratch);
 out:
+    free(scratch);
     free(colmap);
     free(dest);
     return rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "tables/tables.h"
 #include "twophase_internal.h"
 
 /*
@@ -40,20 +41,11 @@
 #define PHASE2_CAP_QTM 17
 
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
-static twophase_tables_t *tables;
+static const twophase_tables_t *tables;
 static int tables_rc = PZ_OK;
 static atomic_size_t tables_bytes;
-static atomic_uint_fast64_t tables_build_us;
-
-static void
-tables_free(twophase_tables_t *t)
-{
-    if (t != NULL) {
-        free(t->prune1);
-        free(t->prune2);
-        free(t);
-    }
-}
+static atomic_uint_fast64_t tables_load_us;
+static atomic_bool tables_built;
 
 static void
 build_axes(twophase_tables_t *t)
@@ -69,18 +61,11 @@ build_axes(twophase_tables_t *t)
     }
 }
 
-static void
-build_tables(void)
+int
+twophase__build_all(twophase_tables_t *t)
 {
-    uint64_t start = pz_now_ns();
-    twophase_tables_t *t = twophase__table_alloc(sizeof(*t));
     int rc;
 
-    if (t == NULL) {
-        tables_rc = PZ_ENOMEM;
-        return;
-    }
-    memset(t, 0, sizeof(*t));
     twophase__build_moves(t);
     build_axes(t);
     rc = twophase__build_syms(t);
@@ -93,24 +78,72 @@ build_tables(void)
     if (rc == PZ_OK) {
         rc = twophase__build_prune2(t);
     }
-    if (rc != PZ_OK) {
-        tables_free(t);
-        tables_rc = rc;
+    if (rc == PZ_OK) {
+        twophase__build_corner_slice(t);
+    }
+    return rc;
+}
+
+/* The blob's build function: data is zeroed and 2 MiB aligned. */
+static int
+build_blob(void *arg, uint8_t *data, uint64_t bytes)
+{
+    (void)arg;
+    if (bytes != TWOPHASE_BLOB_BYTES) {
+        return PZ_EINVAL;
+    }
+    return twophase__build_all((twophase_tables_t *)(void *)data);
+}
+
+static void
+blob_def(tables_blob_def_t *def)
+{
+    memset(def, 0, sizeof(*def));
+    def->name = TWOPHASE_BLOB_NAME;
+    def->group = "3x3x3";
+    def->puzzle = "3x3x3 htm two-phase";
+    def->bytes = TWOPHASE_BLOB_BYTES;
+    def->version = TWOPHASE_BLOB_VERSION;
+    /* Small enough (about 100 MiB) to have ready before the first job. */
+    def->startup = true;
+    /* The search reads the pruning tables at random. */
+    def->huge = true;
+    def->build = build_blob;
+    def->arg = NULL;
+}
+
+int
+twophase_table_defs(tables_blob_def_t *out, int max)
+{
+    if (max > 0) {
+        blob_def(&out[0]);
+    }
+    return 1;
+}
+
+static void
+load_tables(void)
+{
+    uint64_t start = pz_now_ns();
+    tables_blob_def_t def;
+    const uint8_t *data = NULL;
+    bool built = false;
+
+    blob_def(&def);
+    tables_rc = tables_blob_get(&def, &data, &built);
+    if (tables_rc != PZ_OK) {
         return;
     }
-    twophase__build_corner_slice(t);
-    t->bytes =
-        sizeof(*t) + (TWOPHASE_NPRUNE1 + 3) / 4 + (TWOPHASE_NPRUNE2 + 1) / 2;
-    t->build_ms = (double)(pz_now_ns() - start) / 1e6;
-    tables = t;
-    atomic_store(&tables_build_us, (pz_now_ns() - start) / 1000);
-    atomic_store(&tables_bytes, t->bytes);
+    tables = (const twophase_tables_t *)(const void *)data;
+    atomic_store(&tables_built, built);
+    atomic_store(&tables_load_us, (pz_now_ns() - start) / 1000);
+    atomic_store(&tables_bytes, (size_t)TWOPHASE_BLOB_BYTES);
 }
 
 const twophase_tables_t *
 twophase__tables(void)
 {
-    pthread_once(&tables_once, build_tables);
+    pthread_once(&tables_once, load_tables);
     return tables;
 }
 
@@ -129,7 +162,13 @@ twophase_table_bytes(void)
 double
 twophase_table_build_ms(void)
 {
-    return (double)atomic_load(&tables_build_us) / 1e3;
+    return (double)atomic_load(&tables_load_us) / 1e3;
+}
+
+bool
+twophase_tables_were_built(void)
+{
+    return atomic_load(&tables_built);
 }
 
 void

@@ -70,13 +70,6 @@ typedef struct twophase_tables {
     uint16_t corner_rep[TWOPHASE_NCORNER_CLASSES];  /* raw corner perm */
     uint16_t corner_stab[TWOPHASE_NCORNER_CLASSES]; /* as flipslice_stab */
     uint16_t ud_conj[CUBE3_NSYM_UD][CUBE3_NUD_EDGE_PERM];
-    /* Pruning: phase-1 distance of (flip x slice class, twist) mod 3, 2
-     * bits per entry (entry i in bits 2 (i % 4) of byte i / 4), and the
-     * distance of (corner class, U/D edge permutation) to solved corners
-     * and U/D edges in G1, 4 bits per entry (low nibble first), at most
-     * 15. */
-    uint8_t *prune1; /* (TWOPHASE_NPRUNE1 + 3) / 4 bytes */
-    uint8_t *prune2; /* (TWOPHASE_NPRUNE2 + 1) / 2 bytes */
     /* Phase-2 distance of (corner permutation, slice permutation), one
      * byte per entry: corner * 24 + slice perm. */
     uint8_t corner_slice_prune[CUBE3_NCORNER_PERM * CUBE3_NSLICE_PERM];
@@ -101,29 +94,78 @@ typedef struct twophase_tables {
     cube3_cubie_t axis[3];
     cube3_cubie_t axis_inv[3];
     uint8_t axis_move_back[3][TWOPHASE_NMOVES];
-    /* Bookkeeping. */
-    size_t bytes;    /* everything above */
-    double build_ms; /* wall-clock time of the build */
 } twophase_tables_t;
+
+/*
+ * The tables are one position-independent block of bytes (saved and
+ * mapped by solver/tables as the blob TWOPHASE_BLOB_NAME): the struct
+ * above, then the two big pruning tables at fixed offsets:
+ * - phase 1: distance of (flip x slice class, twist) mod 3, 2 bits per
+ *   entry (entry i in bits 2 (i % 4) of byte i / 4);
+ * - phase 2: distance of (corner class, U/D edge permutation) to solved
+ *   corners and U/D edges in G1, 4 bits per entry (low nibble first), at
+ *   most 15.
+ * Bump TWOPHASE_BLOB_VERSION whenever the layout or a table changes.
+ */
+#define TWOPHASE_BLOB_NAME     "3x3x3-twophase"
+#define TWOPHASE_BLOB_VERSION  2u
+#define TWOPHASE_ALIGN_UP(x)   (((x) + (size_t)4095) & ~(size_t)4095)
+#define TWOPHASE_PRUNE1_BYTES  (((size_t)TWOPHASE_NPRUNE1 + 3) / 4)
+#define TWOPHASE_PRUNE2_BYTES  (((size_t)TWOPHASE_NPRUNE2 + 1) / 2)
+#define TWOPHASE_PRUNE1_OFFSET TWOPHASE_ALIGN_UP(sizeof(twophase_tables_t))
+#define TWOPHASE_PRUNE2_OFFSET \
+    TWOPHASE_ALIGN_UP(TWOPHASE_PRUNE1_OFFSET + TWOPHASE_PRUNE1_BYTES)
+#define TWOPHASE_BLOB_BYTES (TWOPHASE_PRUNE2_OFFSET + TWOPHASE_PRUNE2_BYTES)
+
+/* The phase-1 and phase-2 pruning tables of t (see above). */
+static inline const uint8_t *
+twophase__prune1(const twophase_tables_t *t)
+{
+    return (const uint8_t *)t + TWOPHASE_PRUNE1_OFFSET;
+}
+
+static inline const uint8_t *
+twophase__prune2(const twophase_tables_t *t)
+{
+    return (const uint8_t *)t + TWOPHASE_PRUNE2_OFFSET;
+}
+
+/* The same, writable, for the builders. */
+static inline uint8_t *
+twophase__prune1_mut(twophase_tables_t *t)
+{
+    return (uint8_t *)t + TWOPHASE_PRUNE1_OFFSET;
+}
+
+static inline uint8_t *
+twophase__prune2_mut(twophase_tables_t *t)
+{
+    return (uint8_t *)t + TWOPHASE_PRUNE2_OFFSET;
+}
 
 /* HTM move id of phase-2 move k (0..9): U U2 U' R2 F2 D D2 D' L2 B2. */
 extern const uint8_t twophase__move2[TWOPHASE_NMOVES2];
 
-/* The tables, built on the first call (any thread; others wait). NULL
- * when the build failed (out of memory). Thread: any. */
+/* The tables, loaded or built on the first call (any thread; others
+ * wait). NULL when that failed. Thread: any. */
 const twophase_tables_t *twophase__tables(void);
 
 /* Allocates size bytes for a table, aligned for huge pages where the
  * system has them. Returns owned memory (free) or NULL. */
 void *twophase__table_alloc(size_t size);
 
-/* Builders, in the order twophase__tables runs them (coord.c, prune.c). */
+/* Builders, in the order twophase__build_all runs them (coord.c,
+ * prune.c), each writing into t (zeroed) and its pruning areas. */
 void twophase__build_moves(twophase_tables_t *t);
 int twophase__build_syms(twophase_tables_t *t);
 int twophase__build_prune1(twophase_tables_t *t);
 int twophase__build_prune2(twophase_tables_t *t);
 void twophase__build_corner_slice(twophase_tables_t *t);
 int twophase__build_near(twophase_tables_t *t);
+
+/* Fills the zeroed block t (TWOPHASE_BLOB_BYTES) with every table.
+ * PZ_OK, PZ_ENOMEM or PZ_EINTERNAL (twophase.c). */
+int twophase__build_all(twophase_tables_t *t);
 
 /* The stop value of a QTM seeding pass that found its solution. */
 #define TWOPHASE_SEEDED (PZ_STATUS_COUNT_ + 1)
@@ -285,7 +327,7 @@ twophase__dist2(const twophase_tables_t *t,
     uint16_t cs = t->corner_sym[corner];
     size_t i =
         (size_t)(cs >> 4) * CUBE3_NUD_EDGE_PERM + t->ud_conj[cs & 15][ud];
-    int a = t->prune2[i >> 1] >> ((i & 1) << 2) & 15;
+    int a = twophase__prune2(t)[i >> 1] >> ((i & 1) << 2) & 15;
     int b = t->corner_slice_prune[corner * CUBE3_NSLICE_PERM + sperm];
 
     if (b > a) {
