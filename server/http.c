@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +32,7 @@
 #include "http_internal.h"
 #include "log.h"
 #include "problem.h"
+#include "rng.h"
 
 /* Seconds of inactivity after which MHD closes a connection. Suspended
  * connections do not time out: their waits have their own deadlines. */
@@ -99,7 +99,7 @@ new_request_id(char *out)
 
     /* Random when the kernel obliges, else a process-unique counter:
      * request ids correlate log lines, they guard nothing. */
-    if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+    if (rng_bytes(&r, sizeof(r)) != PZ_OK) {
         r = ++counter ^ (uint64_t)getpid() << 40;
     }
     snprintf(out, 17, "%016" PRIx64, r);

@@ -15,17 +15,15 @@
 #include "jobs.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "job.h"
 #include "log.h"
+#include "rng.h"
 
 /* How often the sweep runs when no waiter deadline is nearer. */
 
@@ -167,48 +165,6 @@ jobs_destroy(jobs_t *jobs)
     free(jobs);
 }
 
-/* Fills buf with len random bytes from the kernel. */
-static int
-random_bytes(unsigned char *buf, size_t len)
-{
-    size_t got = 0;
-    int fd;
-
-    while (got < len) {
-        ssize_t n = getrandom(buf + got, len - got, 0);
-
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            break;
-        }
-        got += (size_t)n;
-    }
-    if (got == len) {
-        return PZ_OK;
-    }
-    /* Kernels without getrandom: the device gives the same bytes. */
-    fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return PZ_EIO;
-    }
-    while (got < len) {
-        ssize_t n = read(fd, buf + got, len - got);
-
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            close(fd);
-            return PZ_EIO;
-        }
-        got += (size_t)n;
-    }
-    close(fd);
-    return PZ_OK;
-}
-
 int
 jobs_new(jobs_t *jobs, job_t **out)
 {
@@ -219,7 +175,7 @@ jobs_new(jobs_t *jobs, job_t **out)
 
     (void)jobs;
     *out = NULL;
-    rc = random_bytes(raw, sizeof(raw));
+    rc = rng_bytes(raw, sizeof(raw));
     if (rc != PZ_OK) {
         return rc;
     }

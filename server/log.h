@@ -33,10 +33,21 @@ bool log_enabled(log_level_t level);
  */
 cJSON *log_begin(log_level_t level, const char *msg);
 
-/* Writes ev as one line to stderr and frees it (takes ownership).
- * Thread: any; each line is written with one call, so lines from several
- * threads never interleave. */
+/* Writes ev as one line to stderr (at once, or later when buffered and
+ * ev is an info or debug event) and frees it (takes ownership). Thread:
+ * any; lines from several threads never interleave and keep their order. */
 void log_end(cJSON *ev);
+
+/*
+ * Turns buffering of info and debug lines on or off (off by default).
+ * While on, such lines reach stderr when 32 KiB have collected, with the
+ * next warning or error, at log_flush, or at exit(); turning it off
+ * flushes. The daemon flushes from its loop timer. Thread: any.
+ */
+void log_set_buffered(bool on);
+
+/* Writes out every buffered line. Thread: any. */
+void log_flush(void);
 
 /* Shorthand for an event without fields. */
 void log_msg(log_level_t level, const char *msg);

@@ -72,6 +72,8 @@ sweep(loop_t *loop)
     uv_timer_start(&loop->timer, on_timer,
                    next > now ? (uint64_t)(next - now) : 0, 0);
     atomic_store(&loop->armed_ms, next > now ? next : now);
+    /* Buffered log lines wait at most one interval. */
+    log_flush();
 }
 
 static void

@@ -364,9 +364,15 @@ serve_main(int argc, char **argv)
         goto out;
     }
     log_listening(&cfg, port);
+    /* Request and job lines wait up to one loop tick (100 ms) in a
+     * buffer: one write per few hundred lines under load. */
+    log_set_buffered(true);
     {
         int signo = wait_for_stop();
-        cJSON *ev = log_begin(LOG_INFO, "shutting down");
+        cJSON *ev;
+
+        log_set_buffered(false);
+        ev = log_begin(LOG_INFO, "shutting down");
 
         cJSON_AddStringToObject(ev, "signal",
                                 signo == SIGTERM  ? "SIGTERM"
