@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "heuristic.h"
+#include "mpyraminx_internal.h"
 #include "puzzle_internal.h"
 
 /*
@@ -41,76 +42,17 @@
  * stickers the move carries, from a per-move table.
  */
 
-enum {
-    NVERT = 4,
-    NFACES = 4,
-    FACE_STICKERS = 16,
-    NSTICKERS = 64,
-    NKINDS = 4, /* move kinds per vertex: tip, 2nd, 3rd, block */
-    NMOVES = NVERT * NKINDS * 2,
-    STATE_BYTES = NSTICKERS / 4,
-    MAX_MOVED = 48, /* stickers one move carries (36 for a block) */
-};
-
-/* Piece kinds, in the order the heuristics and messages use them. */
-enum {
-    P_TIP,
-    P_AXIAL,
-    P_CENTRE,
-    P_MIDGE,
-    P_WING,
-    NPKINDS,
-};
-
-enum {
-    MAX_SLOTS = 12, /* wings */
-    MAX_PSTK = 3,   /* stickers per piece */
-};
-
 static const char vertex_letter[NVERT] = { 'U', 'L', 'R', 'B' };
-static const char face_letter[NFACES] = { 'F', 'L', 'R', 'D' };
+const char mpyraminx__face_letter[NFACES] = { 'F', 'L', 'R', 'D' };
 
 /* Each face as (top, bottom-left, bottom-right) vertex, seen from outside:
  * F (front) U L R, L (left) U B L, R (right) U R B, D (bottom) B R L. */
-static const int face_vertex[NFACES][3] = {
+const int mpyraminx__face_vertex[NFACES][3] = {
     { 0, 1, 2 },
     { 0, 3, 1 },
     { 0, 2, 3 },
     { 3, 2, 1 },
 };
-
-static const char *const pkind_name[NPKINDS] = {
-    "tip", "axial", "centre", "midge", "wing",
-};
-
-/* A slot: where a piece of a kind can sit, as its sticker indices sorted
- * by face (the midge flip is counted against the lower-face sticker). */
-typedef struct slot {
-    uint8_t stk[MAX_PSTK];
-    char name[24]; /* "vertex U", "face F", "edge U-L", "edge U-L by U" */
-} slot_t;
-
-typedef struct pkind {
-    int nslots;
-    int nstk; /* stickers per piece */
-    slot_t slot[MAX_SLOTS];
-    /* reach[p][s]: bit sh set when piece p (home slot p) can sit in slot
-     * s with its sticker (k + sh) % nstk on the slot's sticker k. */
-    uint8_t reach[MAX_SLOTS][MAX_SLOTS];
-    int max_moved; /* most pieces of this kind one move carries */
-} pkind_t;
-
-typedef struct mpyr_priv {
-    /* Move m carries sticker src[m][k] to dst[m][k], k < nmoved[m]. */
-    uint8_t dst[NMOVES][MAX_MOVED];
-    uint8_t src[NMOVES][MAX_MOVED];
-    int nmoved[NMOVES];
-    uint8_t perm[NMOVES][NSTICKERS]; /* new[i] = old[perm[m][i]] */
-    bool commute[NMOVES][NMOVES];
-    pkind_t kind[NPKINDS];
-    int8_t slot_of[NPKINDS][NSTICKERS]; /* slot holding a sticker, or -1 */
-    uint8_t sticker_kind[NSTICKERS];
-} mpyr_priv_t;
 
 /* Move ids: vertex * 8 + kind * 2 + (0 clockwise, 1 anticlockwise), kind
  * 0 tip, 1 second layer, 2 third layer, 3 the three layers together. */
@@ -166,9 +108,9 @@ dot3(vec3_t a, vec3_t b)
 static vec3_t
 lattice(int f, int r, int c)
 {
-    vec3_t t = vertex_pos(face_vertex[f][0]);
-    vec3_t bl = vertex_pos(face_vertex[f][1]);
-    vec3_t br = vertex_pos(face_vertex[f][2]);
+    vec3_t t = vertex_pos(mpyraminx__face_vertex[f][0]);
+    vec3_t bl = vertex_pos(mpyraminx__face_vertex[f][1]);
+    vec3_t br = vertex_pos(mpyraminx__face_vertex[f][2]);
     vec3_t p;
 
     for (int i = 0; i < 3; i++) {
@@ -347,7 +289,8 @@ name_slot(slot_t *s, int kind, const int coord[NVERT], int face)
         snprintf(s->name, sizeof(s->name), "vertex %c", vertex_letter[a]);
         break;
     case P_CENTRE:
-        snprintf(s->name, sizeof(s->name), "face %c", face_letter[face]);
+        snprintf(s->name, sizeof(s->name), "face %c",
+                 mpyraminx__face_letter[face]);
         break;
     case P_MIDGE:
         snprintf(s->name, sizeof(s->name), "edge %c-%c", vertex_letter[a],
@@ -541,30 +484,6 @@ build_reach(mpyr_priv_t *pv)
     return true;
 }
 
-/* Home colour (face) of sticker j of piece p of kind. */
-static int
-home_colour(const mpyr_priv_t *pv, int kind, int p, int j)
-{
-    return pv->kind[kind].slot[p].stk[j] / FACE_STICKERS;
-}
-
-/* --- State packing ----------------------------------------------------- */
-
-static int
-get_colour(const pz_state_t *s, int i)
-{
-    return s->b[i >> 2] >> (2 * (i & 3)) & 3;
-}
-
-static void
-pack(const int col[NSTICKERS], pz_state_t *out)
-{
-    memset(out->b, 0, sizeof(out->b));
-    for (int i = 0; i < NSTICKERS; i++) {
-        out->b[i >> 2] |= (uint8_t)(col[i] << (2 * (i & 3)));
-    }
-}
-
 static void
 mpyr_goal(const pz_puzzle_t *p, pz_state_t *out)
 {
@@ -685,411 +604,6 @@ mpyr_cleanup(pz_puzzle_t *p)
 {
     free(p->priv);
     p->priv = NULL;
-}
-
-/* --- State input ------------------------------------------------------- */
-
-/* How symbols of a sticker picture are shown in messages. */
-typedef enum sym_kind {
-    SYM_CHAR, /* text input: the character */
-    SYM_INT,  /* integer input: the number */
-} sym_kind_t;
-
-typedef struct picture {
-    int sym[NSTICKERS]; /* input symbol of each sticker */
-    sym_kind_t kind;
-    int syms[NSTICKERS]; /* distinct symbols in order of appearance */
-    int nsyms;
-    int col[NSTICKERS];  /* index into syms */
-    int face_of[NFACES]; /* colour index -> face it belongs to */
-} picture_t;
-
-static void
-sym_show(const picture_t *pic, int c, char *buf, size_t len)
-{
-    int v = pic->syms[c];
-
-    if (pic->kind == SYM_CHAR) {
-        snprintf(buf, len, "%c", (char)v);
-    } else {
-        snprintf(buf, len, "%d", v);
-    }
-}
-
-/* "a, b, c" for the stickers of slot s of kind (input symbols). */
-static void
-slot_colours(const mpyr_priv_t *pv,
-             const picture_t *pic,
-             int kind,
-             int s,
-             char *buf,
-             size_t len)
-{
-    size_t at = 0;
-
-    buf[0] = '\0';
-    for (int j = 0; j < pv->kind[kind].nstk && at < len; j++) {
-        char one[16];
-        int st = pv->kind[kind].slot[s].stk[j];
-
-        sym_show(pic, pic->col[st], one, sizeof(one));
-        at += (size_t)snprintf(buf + at, len - at, "%s%s%c%d", j ? ", " : "",
-                               one, face_letter[st / FACE_STICKERS],
-                               st % FACE_STICKERS + 1);
-    }
-}
-
-/*
- * Counts colours, then reads the colour scheme off the axials: the axial
- * at a vertex shows the three faces around it, so the colour it lacks is
- * the colour of the face opposite that vertex.
- */
-static int
-read_scheme(const mpyr_priv_t *pv, picture_t *pic, pz_diag_t *d)
-{
-    int count[NSTICKERS] = { 0 };
-    int lacks[NVERT];
-    const pkind_t *ax = &pv->kind[P_AXIAL];
-    char buf[96];
-
-    pic->nsyms = 0;
-    for (int i = 0; i < NSTICKERS; i++) {
-        int c = 0;
-
-        while (c < pic->nsyms && pic->syms[c] != pic->sym[i]) {
-            c++;
-        }
-        if (c == pic->nsyms) {
-            pic->syms[pic->nsyms++] = pic->sym[i];
-        }
-        pic->col[i] = c;
-        count[c]++;
-    }
-    if (pic->nsyms > NFACES) {
-        int rare = 0;
-
-        for (int c = 1; c < pic->nsyms; c++) {
-            rare = count[c] < count[rare] ? c : rare;
-        }
-        sym_show(pic, rare, buf, sizeof(buf));
-        return pz_diag_set(d, PZ_ECOLOUR_COUNT,
-                           "the state has %d colours ('%s' appears %d "
-                           "times); a master pyraminx has 4 colours, each "
-                           "appearing 16 times",
-                           pic->nsyms, buf, count[rare]);
-    }
-    for (int pass = 0; pass < 2; pass++) {
-        for (int c = 0; c < pic->nsyms; c++) {
-            if (pass == 0 ? count[c] > 16 : count[c] != 16) {
-                sym_show(pic, c, buf, sizeof(buf));
-                return pz_diag_set(d, PZ_ECOLOUR_COUNT,
-                                   "colour '%s' appears %d times; each of "
-                                   "the 4 colours must appear 16 times",
-                                   buf, count[c]);
-            }
-        }
-    }
-    for (int s = 0; s < ax->nslots; s++) {
-        const uint8_t *st = ax->slot[s].stk;
-        int seen = 0;
-
-        for (int j = 0; j < 3; j++) {
-            seen |= 1 << pic->col[st[j]];
-        }
-        if (pic->col[st[0]] == pic->col[st[1]] ||
-            pic->col[st[1]] == pic->col[st[2]] ||
-            pic->col[st[0]] == pic->col[st[2]]) {
-            slot_colours(pv, pic, P_AXIAL, s, buf, sizeof(buf));
-            return pz_diag_set(d, PZ_ECORNER,
-                               "the axial at %s has colours %s: it shows "
-                               "three different colours on a real puzzle; a "
-                               "sticker is misread",
-                               ax->slot[s].name, buf);
-        }
-        lacks[s] = 0;
-        while (seen >> lacks[s] & 1) {
-            lacks[s]++;
-        }
-        for (int t = 0; t < s; t++) {
-            if (lacks[t] == lacks[s]) {
-                sym_show(pic, lacks[s], buf, sizeof(buf));
-                return pz_diag_set(d, PZ_ECORNER,
-                                   "the axials at %s and %s both lack "
-                                   "colour '%s'; each colour is missing "
-                                   "from exactly one axial",
-                                   ax->slot[t].name, ax->slot[s].name, buf);
-            }
-        }
-    }
-    /* Axial slot s sits at vertex s (slots are in vertex order); the face
-     * opposite vertex v is the one not among its three faces. */
-    for (int s = 0; s < NVERT; s++) {
-        for (int f = 0; f < NFACES; f++) {
-            bool at_vertex = false;
-
-            for (int j = 0; j < 3; j++) {
-                at_vertex = at_vertex || face_vertex[f][j] == s;
-            }
-            if (!at_vertex) {
-                pic->face_of[lacks[s]] = f;
-            }
-        }
-    }
-    return PZ_OK;
-}
-
-/* Finds the piece in slot s: returns p * 4 + shift, or -1. */
-static int
-match_piece(const mpyr_priv_t *pv, const int *face, int kind, int s)
-{
-    const pkind_t *k = &pv->kind[kind];
-
-    for (int p = 0; p < k->nslots; p++) {
-        for (int sh = 0; sh < k->nstk; sh++) {
-            int j = 0;
-
-            if (!(k->reach[p][s] >> sh & 1)) {
-                continue;
-            }
-            while (j < k->nstk &&
-                   face[k->slot[s].stk[j]] ==
-                       home_colour(pv, kind, p, (j + sh) % k->nstk)) {
-                j++;
-            }
-            if (j == k->nstk) {
-                return p * 4 + sh;
-            }
-        }
-    }
-    return -1;
-}
-
-/* Parity of the permutation slot -> piece (0 even, 1 odd). */
-static int
-perm_parity(const int *piece, int n)
-{
-    int parity = 0;
-
-    for (int i = 0; i < n; i++) {
-        for (int j = i + 1; j < n; j++) {
-            parity ^= piece[i] > piece[j];
-        }
-    }
-    return parity;
-}
-
-/* Why a piece of kind with the colours of slot s is not a real piece. */
-static int
-bad_piece(const mpyr_priv_t *pv,
-          const picture_t *pic,
-          const int *face,
-          int kind,
-          int s,
-          pz_diag_t *d)
-{
-    const pkind_t *k = &pv->kind[kind];
-    const uint8_t *st = k->slot[s].stk;
-    char buf[96];
-    bool repeated = false;
-
-    slot_colours(pv, pic, kind, s, buf, sizeof(buf));
-    for (int i = 0; i < k->nstk; i++) {
-        for (int j = i + 1; j < k->nstk; j++) {
-            repeated = repeated || face[st[i]] == face[st[j]];
-        }
-    }
-    if (kind == P_MIDGE || kind == P_WING) {
-        return pz_diag_set(d, PZ_EEDGE,
-                           "the %s at %s has colours %s: a %s shows two "
-                           "different colours; a sticker is misread",
-                           pkind_name[kind], k->slot[s].name, buf,
-                           pkind_name[kind]);
-    }
-    if (repeated) {
-        return pz_diag_set(d, PZ_ECORNER,
-                           "the %s at %s has colours %s: a sticker is "
-                           "misread",
-                           pkind_name[kind], k->slot[s].name, buf);
-    }
-    /* Three different colours that the axials put elsewhere, or the
-     * right three in mirror order. */
-    for (int j = 0; j < 3; j++) {
-        bool found = false;
-
-        for (int i = 0; i < 3; i++) {
-            found = found || face[st[i]] == home_colour(pv, kind, s, j);
-        }
-        if (!found) {
-            return pz_diag_set(d, PZ_ECORNER,
-                               "the %s at %s has colours %s, but the "
-                               "axials say the faces there are other "
-                               "colours: a sticker is misread",
-                               pkind_name[kind], k->slot[s].name, buf);
-        }
-    }
-    return pz_diag_set(d, PZ_ECORNER,
-                       "the %s at %s has colours %s in mirror order: two "
-                       "stickers are swapped",
-                       pkind_name[kind], k->slot[s].name, buf);
-}
-
-/*
- * Validates a picture and writes the state. Order: colour count, axials
- * (they fix the scheme), then per kind (axials, tips, centres, midges,
- * wings): real pieces, duplicates, then the invariants of the group
- * (docs/master-pyraminx.md): centres, midges and wings each in an even
- * permutation (every turn is a product of 3-cycles) and an even number of
- * flipped midges (every turn flips two or none of the three it carries).
- * Tips and axials twist freely; a wing cannot flip in place (its flipped
- * picture is its twin's, so it shows up as a duplicate or a parity error).
- */
-static int
-picture_to_state(const mpyr_priv_t *pv,
-                 picture_t *pic,
-                 pz_state_t *out,
-                 pz_diag_t *d)
-{
-    int face[NSTICKERS];
-    int rc = read_scheme(pv, pic, d);
-
-    if (rc != PZ_OK) {
-        return rc;
-    }
-    for (int i = 0; i < NSTICKERS; i++) {
-        face[i] = pic->face_of[pic->col[i]];
-    }
-    for (int o = 0; o < NPKINDS; o++) {
-        /* Axials first: they named the colours. */
-        int kind = o == 0 ? P_AXIAL : o == 1 ? P_TIP : o;
-        const pkind_t *k = &pv->kind[kind];
-        int piece[MAX_SLOTS];
-        int where[MAX_SLOTS];
-        int flips = 0;
-        char buf[96];
-
-        for (int p = 0; p < k->nslots; p++) {
-            where[p] = -1;
-        }
-        for (int s = 0; s < k->nslots; s++) {
-            int code = match_piece(pv, face, kind, s);
-
-            if (code < 0) {
-                return bad_piece(pv, pic, face, kind, s, d);
-            }
-            piece[s] = code / 4;
-            flips += code % 4;
-            if (where[piece[s]] >= 0) {
-                slot_colours(pv, pic, kind, s, buf, sizeof(buf));
-                return pz_diag_set(d, PZ_EDUPLICATE,
-                                   "the %s with colours %s appears twice, "
-                                   "at %s and %s: a sticker is misread",
-                                   pkind_name[kind], buf,
-                                   k->slot[where[piece[s]]].name,
-                                   k->slot[s].name);
-            }
-            where[piece[s]] = s;
-        }
-        if (kind != P_TIP && kind != P_AXIAL &&
-            perm_parity(piece, k->nslots) != 0) {
-            return pz_diag_set(d, PZ_EPARITY,
-                               "the %ss are in an odd permutation: every "
-                               "turn moves them in 3-cycles, so two %ss "
-                               "are swapped (a misread or a reassembled "
-                               "puzzle)",
-                               pkind_name[kind], pkind_name[kind]);
-        }
-        if (kind == P_MIDGE && flips % 2 != 0) {
-            return pz_diag_set(d, PZ_EFLIP,
-                               "an odd number of midges is flipped: one "
-                               "midge is flipped in place");
-        }
-    }
-    pack(face, out);
-    return PZ_OK;
-}
-
-static bool
-is_space(int c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-static int
-mpyr_parse_state(const pz_puzzle_t *p,
-                 const pz_input_t *in,
-                 pz_state_t *out,
-                 pz_diag_t *d)
-{
-    const mpyr_priv_t *pv = p->priv;
-    picture_t pic;
-    int n = 0;
-    int rc;
-
-    if (in == NULL || (in->text == NULL && in->ints == NULL)) {
-        return pz_diag_set(d, PZ_EINVAL, "no state given");
-    }
-    memset(&pic, 0, sizeof(pic));
-    if (in->text != NULL) {
-        pic.kind = SYM_CHAR;
-        for (const unsigned char *c = (const unsigned char *)in->text;
-             *c != '\0'; c++) {
-            if (is_space(*c)) {
-                continue;
-            }
-            if (*c < 0x20 || *c >= 0x7f) {
-                return pz_diag_set(d, PZ_ESTATE_SYMBOL,
-                                   "character %d of the state is not a "
-                                   "printable ASCII character; use one "
-                                   "letter or digit per colour",
-                                   (int)(c - (const unsigned char *)in->text));
-            }
-            if (n < NSTICKERS) {
-                pic.sym[n] = *c;
-            }
-            n++;
-        }
-        if (n != NSTICKERS) {
-            return pz_diag_set(d, PZ_ESTATE_LENGTH,
-                               "the state has %d stickers; a master "
-                               "pyraminx facelet string has 64 (faces F L R "
-                               "D, 16 each, rows read from the top vertex)",
-                               n);
-        }
-    } else {
-        pic.kind = SYM_INT;
-        if (in->nints != NSTICKERS) {
-            return pz_diag_set(d, PZ_ESTATE_LENGTH,
-                               "the state has %zu numbers; a master "
-                               "pyraminx array has 64 (faces F L R D, 16 "
-                               "each)",
-                               in->nints);
-        }
-        for (int i = 0; i < NSTICKERS; i++) {
-            pic.sym[i] = in->ints[i];
-        }
-    }
-    rc = picture_to_state(pv, &pic, out, d);
-    if (rc != PZ_OK) {
-        state_clear(out);
-    }
-    return rc;
-}
-
-static int
-mpyr_format_state(const pz_puzzle_t *p,
-                  const pz_state_t *s,
-                  char *buf,
-                  size_t len)
-{
-    (void)p;
-    if (len < NSTICKERS + 1) {
-        return PZ_EINVAL;
-    }
-    for (int i = 0; i < NSTICKERS; i++) {
-        buf[i] = face_letter[get_colour(s, i)];
-    }
-    buf[NSTICKERS] = '\0';
-    return NSTICKERS;
 }
 
 /* --- Scrambles --------------------------------------------------------- */
@@ -1298,227 +812,10 @@ mpyr_random_state(const pz_puzzle_t *p,
     return PZ_OK;
 }
 
-/* --- Heuristics -------------------------------------------------------- */
-
-/*
- * Both heuristics count, per piece kind, the slots whose stickers differ
- * from the goal (a piece out of place or turned), and divide by the most
- * slots of that kind one move changes: 1 tip, 1 axial, 3 centres, 3
- * midges, 6 wings (computed from the move tables at init).
- *
- * "seed" is the reference C++ program's: the quotients summed. It is not
- * admissible: one 3Uw turn moves a tip, an axial, 3 centres, 3 midges and
- * 6 wings, so h = 5 one move from the goal.
- *
- * "seed-max" takes the largest quotient, each rounded up. A move changes
- * at most max_moved slots of a kind, so each quotient drops by at most 1
- * per move and is 0 at the goal: admissible, for any goal.
- */
-typedef struct seed_ctx {
-    /* Sticker i's two bits set when it belongs to a slot (2 bits per
-     * sticker, as in the state, split in two 64-bit halves). */
-    uint64_t mask[NPKINDS][MAX_SLOTS][2];
-    int nslots[NPKINDS];
-    int max_moved[NPKINDS];
-    int lcm; /* of max_moved: the sum's common denominator */
-    uint64_t goal[2];
-    /* Tip (0) and axial (1) stickers at each vertex, sorted by face, and
-     * the goal's colours there. */
-    uint8_t vstk[NVERT][2][3];
-    uint8_t vgoal[NVERT][2][3];
-} seed_ctx_t;
-
-/* The 16 state bytes as two words, sticker i at bits 2 * (i % 32) of word
- * i / 32 whatever the byte order. */
-static void
-load_words(const uint8_t *b, uint64_t w[2])
-{
-    for (int h = 0; h < 2; h++) {
-        w[h] = 0;
-        for (int j = 7; j >= 0; j--) {
-            w[h] = w[h] << 8 | b[8 * h + j];
-        }
-    }
-}
-
-static size_t
-seed_ctx_size(const pz_puzzle_t *p)
-{
-    (void)p;
-    return sizeof(seed_ctx_t);
-}
-
-static int
-seed_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
-{
-    const mpyr_priv_t *pv = p->priv;
-    seed_ctx_t *c = ctx;
-
-    load_words(goal->b, c->goal);
-    c->lcm = 1;
-    for (int kind = 0; kind < NPKINDS; kind++) {
-        const pkind_t *k = &pv->kind[kind];
-        int a = c->lcm;
-        int b = k->max_moved;
-
-        while (b != 0) {
-            int t = a % b;
-
-            a = b;
-            b = t;
-        }
-        c->lcm = c->lcm / a * k->max_moved;
-        c->nslots[kind] = k->nslots;
-        c->max_moved[kind] = k->max_moved;
-        for (int s = 0; s < k->nslots; s++) {
-            for (int j = 0; j < k->nstk; j++) {
-                int st = k->slot[s].stk[j];
-
-                c->mask[kind][s][st / 32] |= UINT64_C(3) << (2 * (st % 32));
-            }
-        }
-    }
-    /* Tip and axial slots are in vertex order U L R B. */
-    for (int v = 0; v < NVERT; v++) {
-        for (int j = 0; j < 3; j++) {
-            int tip = pv->kind[P_TIP].slot[v].stk[j];
-            int axial = pv->kind[P_AXIAL].slot[v].stk[j];
-
-            c->vstk[v][0][j] = (uint8_t)tip;
-            c->vstk[v][1][j] = (uint8_t)axial;
-            c->vgoal[v][0][j] = (uint8_t)get_colour(goal, tip);
-            c->vgoal[v][1][j] = (uint8_t)get_colour(goal, axial);
-        }
-    }
-    return PZ_OK;
-}
-
-/* Slots of each kind whose stickers differ from the goal. */
-static void
-count_wrong(const seed_ctx_t *c, const pz_state_t *s, int wrong[NPKINDS])
-{
-    uint64_t w[2];
-
-    load_words(s->b, w);
-    w[0] ^= c->goal[0];
-    w[1] ^= c->goal[1];
-    for (int kind = 0; kind < NPKINDS; kind++) {
-        int n = 0;
-
-        for (int i = 0; i < c->nslots[kind]; i++) {
-            n += ((w[0] & c->mask[kind][i][0]) |
-                  (w[1] & c->mask[kind][i][1])) != 0;
-        }
-        wrong[kind] = n;
-    }
-}
-
-static int
-seed_sum_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
-{
-    const seed_ctx_t *c = ctx;
-    int wrong[NPKINDS];
-    int num = 0;
-
-    (void)p;
-    count_wrong(c, s, wrong);
-    for (int kind = 0; kind < NPKINDS; kind++) {
-        num += wrong[kind] * (c->lcm / c->max_moved[kind]);
-    }
-    /* The sum of the quotients, rounded up. */
-    return (num + c->lcm - 1) / c->lcm;
-}
-
-static int
-seed_max_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
-{
-    const seed_ctx_t *c = ctx;
-    int wrong[NPKINDS];
-    int h = 0;
-
-    (void)p;
-    count_wrong(c, s, wrong);
-    for (int kind = 0; kind < NPKINDS; kind++) {
-        int q = (wrong[kind] + c->max_moved[kind] - 1) / c->max_moved[kind];
-
-        h = q > h ? q : h;
-    }
-    return h;
-}
-
-/*
- * "pieces": seed-max, or the moves the tips and axials need if that is
- * more. Only turns of vertex v touch its tip and axial, and only by twists
- * of the same size: u twists the tip, 2U the axial, 3Uw both alike, 3U
- * neither. So with tip twist t and axial twist a (mod 3, against the
- * goal), vertex v needs no move when t = a = 0, one when t = 0, a = 0 or
- * t = a, and two otherwise; a move serves one vertex, so the sum over
- * vertices is a lower bound too (exact for tips and axials alone), and the
- * larger of two admissible bounds is admissible.
- */
-static int
-pieces_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
-{
-    const seed_ctx_t *c = ctx;
-    int h = seed_max_eval(p, ctx, s);
-    int need = 0;
-
-    for (int v = 0; v < NVERT; v++) {
-        int tw[2];
-
-        for (int k = 0; k < 2; k++) {
-            int col = get_colour(s, c->vstk[v][k][0]);
-
-            tw[k] = 0;
-            while (tw[k] < 2 && c->vgoal[v][k][tw[k]] != col) {
-                tw[k]++;
-            }
-        }
-        need += tw[0] == 0 && tw[1] == 0                     ? 0
-                : tw[0] == 0 || tw[1] == 0 || tw[0] == tw[1] ? 1
-                                                             : 2;
-    }
-    return need > h ? need : h;
-}
-
-static const heuristic_ops_t seed_heuristic = {
-    .name = "seed",
-    .summary = "the reference program's: out-of-place pieces of each kind / "
-               "most one turn moves, summed (not admissible)",
-    .admissible = false,
-    .ctx_size = seed_ctx_size,
-    .init = seed_init,
-    .eval = seed_sum_eval,
-    .update = NULL,
-};
-
-static const heuristic_ops_t seed_max_heuristic = {
-    .name = "seed-max",
-    .summary = "out-of-place pieces of each kind / most one turn moves, "
-               "rounded up; the largest over kinds (admissible)",
-    .admissible = true,
-    .ctx_size = seed_ctx_size,
-    .init = seed_init,
-    .eval = seed_max_eval,
-    .update = NULL,
-};
-
-static const heuristic_ops_t pieces_heuristic = {
-    .name = "pieces",
-    .summary = "seed-max, or the turns the tips and axials need per vertex "
-               "(summed) if more (admissible)",
-    .admissible = true,
-    .ctx_size = seed_ctx_size,
-    .init = seed_init,
-    .eval = pieces_eval,
-    .update = NULL,
-};
-
 static const heuristic_ops_t *const mpyr_heuristics[] = {
-    &pieces_heuristic,
-    &seed_max_heuristic,
-    &seed_heuristic,
-    NULL,
+    &mpyraminx__pieces_heuristic,    &mpyraminx__pdb_heuristic,
+    &mpyraminx__pdb_small_heuristic, &mpyraminx__seed_max_heuristic,
+    &mpyraminx__seed_heuristic,      NULL,
 };
 
 const puzzle_ops_t puzzle__mpyraminx = {
@@ -1535,10 +832,10 @@ const puzzle_ops_t puzzle__mpyraminx = {
     .init = mpyr_init,
     .cleanup = mpyr_cleanup,
     .goal = mpyr_goal,
-    .parse_state = mpyr_parse_state,
+    .parse_state = mpyraminx__parse_state,
     .apply_scramble = mpyr_apply_scramble,
     .check_pair = NULL,
-    .format_state = mpyr_format_state,
+    .format_state = mpyraminx__format_state,
     .apply = mpyr_apply,
     .inverse = mpyr_inverse,
     .redundant = mpyr_redundant,

@@ -8,6 +8,7 @@
  * it describes tables, it never builds them.
  */
 #include "engines/twophase/twophase.h"
+#include "puzzles/mpyraminx.h"
 #include "tables_internal.h"
 
 /* Writes at most max definitions to out and returns how many the module
@@ -16,6 +17,7 @@ typedef int (*blob_provider_fn)(tables_blob_def_t *out, int max);
 
 static const blob_provider_fn providers[] = {
     twophase_table_defs,
+    mpyraminx_table_defs,
     NULL, /* end */
 };
 

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* mpyraminx.h - the Master Pyraminx's pattern databases, for the table
+ * catalogue, tests and benchmarks. */
+#ifndef PZ_SOLVER_MPYRAMINX_H
+#define PZ_SOLVER_MPYRAMINX_H
+
+#include <stdint.h>
+
+#include "tables/tables.h"
+
+/* The pattern databases, as mpyraminx_pdb_build numbers them. */
+enum {
+    MPYRAMINX_PDB_WINGS = 0, /* the 12 wings: 239,500,800 entries */
+    MPYRAMINX_PDB_TAM = 1,   /* tips, axials, midges: 75,582,720 */
+    MPYRAMINX_PDB_ACM = 2,   /* axials, centres, midges: 11,197,440 */
+    MPYRAMINX_PDB_COUNT = 3,
+};
+
+/* Table provider for solver/tables/blobs.c: writes at most max
+ * definitions to out and returns how many there are. Thread: any. */
+int mpyraminx_table_defs(tables_blob_def_t *out, int max);
+
+/* Bytes of table (4 bits per entry), 0 for an unknown table. */
+uint64_t mpyraminx_pdb_bytes(int table);
+
+/*
+ * Builds table into data (mpyraminx_pdb_bytes(table) bytes, borrowed),
+ * without the table cache: for tests and benchmarks. counts (may be NULL,
+ * else 16 entries) gets the number of entries at each stored distance.
+ * Returns PZ_OK, PZ_EINVAL (wrong size) or PZ_ENOMEM. Thread: any.
+ */
+int
+mpyraminx_pdb_build(int table, uint8_t *data, uint64_t bytes, uint64_t *counts);
+
+#endif

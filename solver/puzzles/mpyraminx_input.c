@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: MIT */
+/* mpyraminx_input.c - Master Pyraminx facelet input, validation and output. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mpyraminx_internal.h"
+
+static const char *const pkind_name[NPKINDS] = {
+    "tip", "axial", "centre", "midge", "wing",
+};
+
+/* How symbols of a sticker picture are shown in messages. */
+typedef enum sym_kind {
+    SYM_CHAR, /* text input: the character */
+    SYM_INT,  /* integer input: the number */
+} sym_kind_t;
+
+typedef struct picture {
+    int sym[NSTICKERS]; /* input symbol of each sticker */
+    sym_kind_t kind;
+    int syms[NSTICKERS]; /* distinct symbols in order of appearance */
+    int nsyms;
+    int col[NSTICKERS];  /* index into syms */
+    int face_of[NFACES]; /* colour index -> face it belongs to */
+} picture_t;
+
+static void
+sym_show(const picture_t *pic, int c, char *buf, size_t len)
+{
+    int v = pic->syms[c];
+
+    if (pic->kind == SYM_CHAR) {
+        snprintf(buf, len, "%c", (char)v);
+    } else {
+        snprintf(buf, len, "%d", v);
+    }
+}
+
+/* "a, b, c" for the stickers of slot s of kind (input symbols). */
+static void
+slot_colours(const mpyr_priv_t *pv,
+             const picture_t *pic,
+             int kind,
+             int s,
+             char *buf,
+             size_t len)
+{
+    size_t at = 0;
+
+    buf[0] = '\0';
+    for (int j = 0; j < pv->kind[kind].nstk && at < len; j++) {
+        char one[16];
+        int st = pv->kind[kind].slot[s].stk[j];
+
+        sym_show(pic, pic->col[st], one, sizeof(one));
+        at += (size_t)snprintf(buf + at, len - at, "%s%s%c%d", j ? ", " : "",
+                               one, mpyraminx__face_letter[st / FACE_STICKERS],
+                               st % FACE_STICKERS + 1);
+    }
+}
+
+/*
+ * Counts colours, then reads the colour scheme off the axials: the axial
+ * at a vertex shows the three faces around it, so the colour it lacks is
+ * the colour of the face opposite that vertex.
+ */
+static int
+read_scheme(const mpyr_priv_t *pv, picture_t *pic, pz_diag_t *d)
+{
+    int count[NSTICKERS] = { 0 };
+    int lacks[NVERT];
+    const pkind_t *ax = &pv->kind[P_AXIAL];
+    char buf[96];
+
+    pic->nsyms = 0;
+    for (int i = 0; i < NSTICKERS; i++) {
+        int c = 0;
+
+        while (c < pic->nsyms && pic->syms[c] != pic->sym[i]) {
+            c++;
+        }
+        if (c == pic->nsyms) {
+            pic->syms[pic->nsyms++] = pic->sym[i];
+        }
+        pic->col[i] = c;
+        count[c]++;
+    }
+    if (pic->nsyms > NFACES) {
+        int rare = 0;
+
+        for (int c = 1; c < pic->nsyms; c++) {
+            rare = count[c] < count[rare] ? c : rare;
+        }
+        sym_show(pic, rare, buf, sizeof(buf));
+        return pz_diag_set(d, PZ_ECOLOUR_COUNT,
+                           "the state has %d colours ('%s' appears %d "
+                           "times); a master pyraminx has 4 colours, each "
+                           "appearing 16 times",
+                           pic->nsyms, buf, count[rare]);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (int c = 0; c < pic->nsyms; c++) {
+            if (pass == 0 ? count[c] > 16 : count[c] != 16) {
+                sym_show(pic, c, buf, sizeof(buf));
+                return pz_diag_set(d, PZ_ECOLOUR_COUNT,
+                                   "colour '%s' appears %d times; each of "
+                                   "the 4 colours must appear 16 times",
+                                   buf, count[c]);
+            }
+        }
+    }
+    for (int s = 0; s < ax->nslots; s++) {
+        const uint8_t *st = ax->slot[s].stk;
+        int seen = 0;
+
+        for (int j = 0; j < 3; j++) {
+            seen |= 1 << pic->col[st[j]];
+        }
+        if (pic->col[st[0]] == pic->col[st[1]] ||
+            pic->col[st[1]] == pic->col[st[2]] ||
+            pic->col[st[0]] == pic->col[st[2]]) {
+            slot_colours(pv, pic, P_AXIAL, s, buf, sizeof(buf));
+            return pz_diag_set(d, PZ_ECORNER,
+                               "the axial at %s has colours %s: it shows "
+                               "three different colours on a real puzzle; a "
+                               "sticker is misread",
+                               ax->slot[s].name, buf);
+        }
+        lacks[s] = 0;
+        while (seen >> lacks[s] & 1) {
+            lacks[s]++;
+        }
+        for (int t = 0; t < s; t++) {
+            if (lacks[t] == lacks[s]) {
+                sym_show(pic, lacks[s], buf, sizeof(buf));
+                return pz_diag_set(d, PZ_ECORNER,
+                                   "the axials at %s and %s both lack "
+                                   "colour '%s'; each colour is missing "
+                                   "from exactly one axial",
+                                   ax->slot[t].name, ax->slot[s].name, buf);
+            }
+        }
+    }
+    /* Axial slot s sits at vertex s (slots are in vertex order); the face
+     * opposite vertex v is the one not among its three faces. */
+    for (int s = 0; s < NVERT; s++) {
+        for (int f = 0; f < NFACES; f++) {
+            bool at_vertex = false;
+
+            for (int j = 0; j < 3; j++) {
+                at_vertex = at_vertex || mpyraminx__face_vertex[f][j] == s;
+            }
+            if (!at_vertex) {
+                pic->face_of[lacks[s]] = f;
+            }
+        }
+    }
+    return PZ_OK;
+}
+
+/* Finds the piece in slot s: returns p * 4 + shift, or -1. */
+static int
+match_piece(const mpyr_priv_t *pv, const int *face, int kind, int s)
+{
+    const pkind_t *k = &pv->kind[kind];
+
+    for (int p = 0; p < k->nslots; p++) {
+        for (int sh = 0; sh < k->nstk; sh++) {
+            int j = 0;
+
+            if (!(k->reach[p][s] >> sh & 1)) {
+                continue;
+            }
+            while (j < k->nstk &&
+                   face[k->slot[s].stk[j]] ==
+                       home_colour(pv, kind, p, (j + sh) % k->nstk)) {
+                j++;
+            }
+            if (j == k->nstk) {
+                return p * 4 + sh;
+            }
+        }
+    }
+    return -1;
+}
+
+/* Why a piece of kind with the colours of slot s is not a real piece. */
+static int
+bad_piece(const mpyr_priv_t *pv,
+          const picture_t *pic,
+          const int *face,
+          int kind,
+          int s,
+          pz_diag_t *d)
+{
+    const pkind_t *k = &pv->kind[kind];
+    const uint8_t *st = k->slot[s].stk;
+    char buf[96];
+    bool repeated = false;
+
+    slot_colours(pv, pic, kind, s, buf, sizeof(buf));
+    for (int i = 0; i < k->nstk; i++) {
+        for (int j = i + 1; j < k->nstk; j++) {
+            repeated = repeated || face[st[i]] == face[st[j]];
+        }
+    }
+    if (kind == P_MIDGE || kind == P_WING) {
+        return pz_diag_set(d, PZ_EEDGE,
+                           "the %s at %s has colours %s: a %s shows two "
+                           "different colours; a sticker is misread",
+                           pkind_name[kind], k->slot[s].name, buf,
+                           pkind_name[kind]);
+    }
+    if (repeated) {
+        return pz_diag_set(d, PZ_ECORNER,
+                           "the %s at %s has colours %s: a sticker is "
+                           "misread",
+                           pkind_name[kind], k->slot[s].name, buf);
+    }
+    /* Three different colours that the axials put elsewhere, or the
+     * right three in mirror order. */
+    for (int j = 0; j < 3; j++) {
+        bool found = false;
+
+        for (int i = 0; i < 3; i++) {
+            found = found || face[st[i]] == home_colour(pv, kind, s, j);
+        }
+        if (!found) {
+            return pz_diag_set(d, PZ_ECORNER,
+                               "the %s at %s has colours %s, but the "
+                               "axials say the faces there are other "
+                               "colours: a sticker is misread",
+                               pkind_name[kind], k->slot[s].name, buf);
+        }
+    }
+    return pz_diag_set(d, PZ_ECORNER,
+                       "the %s at %s has colours %s in mirror order: two "
+                       "stickers are swapped",
+                       pkind_name[kind], k->slot[s].name, buf);
+}
+
+/*
+ * Validates a picture and writes the state. Order: colour count, axials
+ * (they fix the scheme), then per kind (axials, tips, centres, midges,
+ * wings): real pieces, duplicates, then the invariants of the group
+ * (docs/master-pyraminx.md): centres, midges and wings each in an even
+ * permutation (every turn is a product of 3-cycles) and an even number of
+ * flipped midges (every turn flips two or none of the three it carries).
+ * Tips and axials twist freely; a wing cannot flip in place (its flipped
+ * picture is its twin's, so it shows up as a duplicate or a parity error).
+ */
+static int
+picture_to_state(const mpyr_priv_t *pv,
+                 picture_t *pic,
+                 pz_state_t *out,
+                 pz_diag_t *d)
+{
+    int face[NSTICKERS];
+    int rc = read_scheme(pv, pic, d);
+
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    for (int i = 0; i < NSTICKERS; i++) {
+        face[i] = pic->face_of[pic->col[i]];
+    }
+    for (int o = 0; o < NPKINDS; o++) {
+        /* Axials first: they named the colours. */
+        int kind = o == 0 ? P_AXIAL : o == 1 ? P_TIP : o;
+        const pkind_t *k = &pv->kind[kind];
+        int piece[MAX_SLOTS];
+        int where[MAX_SLOTS];
+        int flips = 0;
+        char buf[96];
+
+        for (int p = 0; p < k->nslots; p++) {
+            where[p] = -1;
+        }
+        for (int s = 0; s < k->nslots; s++) {
+            int code = match_piece(pv, face, kind, s);
+
+            if (code < 0) {
+                return bad_piece(pv, pic, face, kind, s, d);
+            }
+            piece[s] = code / 4;
+            flips += code % 4;
+            if (where[piece[s]] >= 0) {
+                slot_colours(pv, pic, kind, s, buf, sizeof(buf));
+                return pz_diag_set(d, PZ_EDUPLICATE,
+                                   "the %s with colours %s appears twice, "
+                                   "at %s and %s: a sticker is misread",
+                                   pkind_name[kind], buf,
+                                   k->slot[where[piece[s]]].name,
+                                   k->slot[s].name);
+            }
+            where[piece[s]] = s;
+        }
+        if (kind != P_TIP && kind != P_AXIAL &&
+            perm_parity(piece, k->nslots) != 0) {
+            return pz_diag_set(d, PZ_EPARITY,
+                               "the %ss are in an odd permutation: every "
+                               "turn moves them in 3-cycles, so two %ss "
+                               "are swapped (a misread or a reassembled "
+                               "puzzle)",
+                               pkind_name[kind], pkind_name[kind]);
+        }
+        if (kind == P_MIDGE && flips % 2 != 0) {
+            return pz_diag_set(d, PZ_EFLIP,
+                               "an odd number of midges is flipped: one "
+                               "midge is flipped in place");
+        }
+    }
+    pack(face, out);
+    return PZ_OK;
+}
+
+int
+mpyraminx__parse_state(const pz_puzzle_t *p,
+                       const pz_input_t *in,
+                       pz_state_t *out,
+                       pz_diag_t *d)
+{
+    const mpyr_priv_t *pv = p->priv;
+    picture_t pic;
+    int n = 0;
+    int rc;
+
+    if (in == NULL || (in->text == NULL && in->ints == NULL)) {
+        return pz_diag_set(d, PZ_EINVAL, "no state given");
+    }
+    memset(&pic, 0, sizeof(pic));
+    if (in->text != NULL) {
+        pic.kind = SYM_CHAR;
+        for (const unsigned char *c = (const unsigned char *)in->text;
+             *c != '\0'; c++) {
+            if (is_space(*c)) {
+                continue;
+            }
+            if (*c < 0x20 || *c >= 0x7f) {
+                return pz_diag_set(d, PZ_ESTATE_SYMBOL,
+                                   "character %d of the state is not a "
+                                   "printable ASCII character; use one "
+                                   "letter or digit per colour",
+                                   (int)(c - (const unsigned char *)in->text));
+            }
+            if (n < NSTICKERS) {
+                pic.sym[n] = *c;
+            }
+            n++;
+        }
+        if (n != NSTICKERS) {
+            return pz_diag_set(d, PZ_ESTATE_LENGTH,
+                               "the state has %d stickers; a master "
+                               "pyraminx facelet string has 64 (faces F L R "
+                               "D, 16 each, rows read from the top vertex)",
+                               n);
+        }
+    } else {
+        pic.kind = SYM_INT;
+        if (in->nints != NSTICKERS) {
+            return pz_diag_set(d, PZ_ESTATE_LENGTH,
+                               "the state has %zu numbers; a master "
+                               "pyraminx array has 64 (faces F L R D, 16 "
+                               "each)",
+                               in->nints);
+        }
+        for (int i = 0; i < NSTICKERS; i++) {
+            pic.sym[i] = in->ints[i];
+        }
+    }
+    rc = picture_to_state(pv, &pic, out, d);
+    if (rc != PZ_OK) {
+        state_clear(out);
+    }
+    return rc;
+}
+
+int
+mpyraminx__format_state(const pz_puzzle_t *p,
+                        const pz_state_t *s,
+                        char *buf,
+                        size_t len)
+{
+    (void)p;
+    if (len < NSTICKERS + 1) {
+        return PZ_EINVAL;
+    }
+    for (int i = 0; i < NSTICKERS; i++) {
+        buf[i] = mpyraminx__face_letter[get_colour(s, i)];
+    }
+    buf[NSTICKERS] = '\0';
+    return NSTICKERS;
+}

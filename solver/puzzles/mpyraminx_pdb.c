@@ -1,0 +1,998 @@
+/* SPDX-License-Identifier: MIT */
+/* mpyraminx_pdb.c - Master Pyraminx pattern databases over piece groups. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpyraminx.h"
+#include "mpyraminx_internal.h"
+#include "tables/tables.h"
+
+/*
+ * Design: three pattern databases, each the exact distance (in the full
+ * 32-move metric) of a projection of the puzzle onto some piece kinds:
+ *
+ *   wings  the 12 wings:                 12!/2           = 239,500,800
+ *   tam    tips, axials and midges:      3^8 * 6!/2 * 2^5 =  75,582,720
+ *   acm    axials, centres and midges:   3^4 * 12 * 11,520 = 11,197,440
+ *
+ * stored as 4-bit distances (120 MB, 38 MB and 5.6 MB), built by
+ * breadth-first search over the rank space with move tables on the
+ * coordinates, saved and memory-mapped through tables_blob_get.
+ *
+ * Admissibility: a coordinate of a child depends only on the parent's
+ * coordinate and the move (each move permutes the slots of a kind and adds
+ * a fixed twist per slot), so every move sequence that solves the puzzle
+ * also takes the projection to its goal in as many moves. The breadth-first
+ * distance of the projection is therefore a lower bound on the true
+ * distance; a stored value is either that distance or, past the clamp,
+ * the clamp, which is less; and the largest of lower bounds is a lower
+ * bound. Tip moves never move a wing, so the wing search leaves them out.
+ *
+ * Other goals: pieces are renamed after the goal (the piece the goal puts
+ * in slot q becomes piece q, with the goal's twist there as zero). Moves
+ * act on slots, not on names, so renaming commutes with moves and the
+ * distance from s to the goal is the distance of the renamed s to the
+ * solved puzzle: the tables serve every goal.
+ *
+ * Ranks. Even permutations of n pieces are ranked by their Lehmer code
+ * halved: two permutations whose codes differ only in the last pair differ
+ * by one swap, so exactly one of them is even. Wings: X ranks the ordered
+ * slots of wings 0..5 (12 * 11 * 10 * 9 * 8 * 7 = 665,280), and the
+ * order of wings 6..11 within the six remaining slots is ranked by its
+ * Lehmer code halved (parity then fixes the last pair), so the index is
+ * X * 360 + order / 2. The move table of X serves the slots of wings
+ * 6..11 too (the same coordinate for the other six pieces), so a child
+ * costs two table reads and one small lookup. A table is a sequence of
+ * blocks, one per value of its major coordinate (X; the midges for the
+ * other tables), and one move takes a block to one block, so the search
+ * writes a few kilobytes at a time instead of all over the table.
+ */
+
+/* Layout version of the tables: bump when ranks or contents change. */
+#define PDB_VERSION 1
+
+/* Stored distances stop here: a state first reached later reads as CLAMP
+ * (less than its distance, so still a lower bound). 15 marks "unseen"
+ * during a build. */
+#define CLAMP  14
+#define UNSEEN 15
+
+enum {
+    NX = 665280,    /* ordered slots of six of the 12 wings */
+    NYR = 360,      /* order of the other six, halved */
+    NMIDGE = 11520, /* 6!/2 * 2^5 */
+    NTA = 6561,     /* 3^8: tip and axial twists */
+    NAX = 81,       /* 3^4: axial twists */
+    NCEN = 12,      /* 4!/2 */
+    NSETS = 924,    /* 6-subsets of 12 */
+};
+
+/* The tables, in the order of table_ids and the heuristic's lookups. */
+enum {
+    T_WINGS,
+    T_TAM,
+    T_ACM,
+    NTABLES,
+};
+
+static const uint64_t table_entries[NTABLES] = {
+    (uint64_t)NX * NYR,
+    (uint64_t)NMIDGE *NTA,
+    (uint64_t)NMIDGE *NAX *NCEN,
+};
+
+static const char *const table_names[NTABLES] = {
+    "master-pyraminx-pdb-wings",
+    "master-pyraminx-pdb-tips-axials-midges",
+    "master-pyraminx-pdb-axials-centres-midges",
+};
+
+static const int table_ids[NTABLES] = { T_WINGS, T_TAM, T_ACM };
+
+/* How each move takes the slots of each kind: slot s goes to to[s] and a
+ * piece there gains twist add[s] (mod the kind's sticker count). */
+typedef struct slot_moves {
+    uint8_t to[NMOVES][NPKINDS][MAX_SLOTS];
+    uint8_t add[NMOVES][NPKINDS][MAX_SLOTS];
+} slot_moves_t;
+
+static void
+build_slot_moves(const mpyr_priv_t *pv, slot_moves_t *sm)
+{
+    for (int m = 0; m < NMOVES; m++) {
+        uint8_t dest[NSTICKERS];
+
+        /* new[i] = old[perm[i]]: old sticker perm[i] lands on i. */
+        for (int i = 0; i < NSTICKERS; i++) {
+            dest[pv->perm[m][i]] = (uint8_t)i;
+        }
+        for (int kind = 0; kind < NPKINDS; kind++) {
+            const pkind_t *k = &pv->kind[kind];
+
+            for (int s = 0; s < k->nslots; s++) {
+                int d0 = dest[k->slot[s].stk[0]];
+                int t = pv->slot_of[kind][d0];
+                int kk = 0;
+
+                while (k->slot[t].stk[kk] != d0) {
+                    kk++;
+                }
+                /* Slot sticker j lands on t's sticker j + kk, so the
+                 * piece's shift drops by kk (see build_reach). */
+                sm->to[m][kind][s] = (uint8_t)t;
+                sm->add[m][kind][s] = (uint8_t)((k->nstk - kk) % k->nstk);
+            }
+        }
+    }
+}
+
+/* --- Ranks --------------------------------------------------------------- */
+
+/* Lehmer rank of the permutation a[0..n) of 0..n-1 (n <= 12). */
+static uint32_t
+lehmer_rank(const int *a, int n)
+{
+    uint32_t r = 0;
+
+    for (int i = 0; i < n; i++) {
+        int d = 0;
+
+        for (int j = i + 1; j < n; j++) {
+            d += a[j] < a[i];
+        }
+        r = r * (uint32_t)(n - i) + (uint32_t)d;
+    }
+    return r;
+}
+
+/* Inverse of lehmer_rank. */
+static void
+lehmer_unrank(uint32_t r, int n, int *a)
+{
+    int digit[12];
+    bool used[12] = { false };
+
+    for (int i = n - 1; i >= 0; i--) {
+        digit[i] = (int)(r % (uint32_t)(n - i));
+        r /= (uint32_t)(n - i);
+    }
+    for (int i = 0; i < n; i++) {
+        int v = 0;
+        int d = digit[i];
+
+        while (used[v] || d > 0) {
+            if (!used[v]) {
+                d--;
+            }
+            v++;
+        }
+        used[v] = true;
+        a[i] = v;
+    }
+}
+
+/* Rank of an even permutation: the Lehmer rank halved. */
+static uint32_t
+even_rank(const int *a, int n)
+{
+    return lehmer_rank(a, n) >> 1;
+}
+
+/* Inverse of even_rank. */
+static void
+even_unrank(uint32_t r, int n, int *a)
+{
+    lehmer_unrank(r << 1, n, a);
+    if (perm_parity(a, n) != 0) {
+        int t = a[n - 1];
+
+        a[n - 1] = a[n - 2];
+        a[n - 2] = t;
+    }
+}
+
+/* Rank of six distinct slots (0..11) in order: 0..NX-1. */
+static uint32_t
+six_rank(const int *p)
+{
+    uint32_t r = 0;
+
+    for (int i = 0; i < 6; i++) {
+        int d = p[i];
+
+        for (int j = 0; j < i; j++) {
+            d -= p[j] < p[i];
+        }
+        r = r * (uint32_t)(12 - i) + (uint32_t)d;
+    }
+    return r;
+}
+
+static void
+six_unrank(uint32_t r, int *p)
+{
+    int digit[6];
+    bool used[12] = { false };
+
+    for (int i = 5; i >= 0; i--) {
+        digit[i] = (int)(r % (uint32_t)(12 - i));
+        r /= (uint32_t)(12 - i);
+    }
+    for (int i = 0; i < 6; i++) {
+        int v = 0;
+        int d = digit[i];
+
+        while (used[v] || d > 0) {
+            if (!used[v]) {
+                d--;
+            }
+            v++;
+        }
+        used[v] = true;
+        p[i] = v;
+    }
+}
+
+/* Lehmer rank (0..719) of the order of six distinct slots. */
+static uint32_t
+six_order(const int *p)
+{
+    int o[6];
+
+    for (int i = 0; i < 6; i++) {
+        o[i] = 0;
+        for (int j = 0; j < 6; j++) {
+            o[i] += p[j] < p[i];
+        }
+    }
+    return lehmer_rank(o, 6);
+}
+
+/*
+ * The parity the order of wings 6..11 must have for the whole wing
+ * permutation (wing -> slot) to be even, given the slots p of wings 0..5:
+ * the inversions among wings 0..5, plus those between the two halves
+ * (which depend only on which slots the first half holds).
+ */
+static int
+order_parity_needed(const int *p)
+{
+    int inv = 0;
+    bool mine[12] = { false };
+
+    for (int i = 0; i < 6; i++) {
+        mine[p[i]] = true;
+        for (int j = i + 1; j < 6; j++) {
+            inv += p[i] > p[j];
+        }
+    }
+    /* Each (first-half wing at slot a, second-half wing at slot b < a) is
+     * an inversion. */
+    for (int a = 0; a < 12; a++) {
+        if (mine[a]) {
+            for (int b = 0; b < a; b++) {
+                inv += !mine[b];
+            }
+        }
+    }
+    return inv & 1;
+}
+
+/* The index of the wing permutation pos (wing -> slot). */
+static uint32_t
+wing_index(const int *pos)
+{
+    return six_rank(pos) * NYR + (six_order(pos + 6) >> 1);
+}
+
+/* --- Reading a state ------------------------------------------------------ */
+
+/*
+ * Per goal: for each kind and slot, the colours there (2 bits per sticker
+ * in slot order) give the renamed piece (the goal slot it belongs in) and
+ * its twist against the goal, packed as piece << 2 | twist; 0xff for
+ * colours no piece shows there.
+ */
+typedef struct pdb_ctx {
+    uint8_t lut[NPKINDS][MAX_SLOTS][64];
+    uint8_t stk[NPKINDS][MAX_SLOTS][MAX_PSTK];
+    int nslots[NPKINDS];
+    int nstk[NPKINDS];
+    const uint8_t *table[NTABLES]; /* NULL: not used */
+} pdb_ctx_t;
+
+/* The renamed pieces of s: piece[kind][slot] and twist[kind][slot]. */
+typedef struct pieces {
+    int piece[NPKINDS][MAX_SLOTS];
+    int twist[NPKINDS][MAX_SLOTS];
+} pieces_t;
+
+/* Fills the lookup of c for goal (any legal state). */
+static int
+ctx_fill(const mpyr_priv_t *pv, const pz_state_t *goal, pdb_ctx_t *c)
+{
+    memset(c->lut, 0xff, sizeof(c->lut));
+    for (int kind = 0; kind < NPKINDS; kind++) {
+        const pkind_t *k = &pv->kind[kind];
+        int n = k->nstk;
+        int goal_piece[MAX_SLOTS];
+        int goal_shift[MAX_SLOTS];
+
+        c->nslots[kind] = k->nslots;
+        c->nstk[kind] = n;
+        for (int s = 0; s < k->nslots; s++) {
+            for (int j = 0; j < n; j++) {
+                c->stk[kind][s][j] = k->slot[s].stk[j];
+            }
+        }
+        /* Which piece (home numbering), with which shift, the goal holds
+         * in each slot. */
+        for (int q = 0; q < k->nslots; q++) {
+            goal_piece[q] = -1;
+            for (int p = 0; p < k->nslots && goal_piece[q] < 0; p++) {
+                for (int sh = 0; sh < n; sh++) {
+                    int j = 0;
+
+                    if (!(k->reach[p][q] >> sh & 1)) {
+                        continue;
+                    }
+                    while (j < n &&
+                           get_colour(goal, k->slot[q].stk[j]) ==
+                               home_colour(pv, kind, p, (j + sh) % n)) {
+                        j++;
+                    }
+                    if (j == n) {
+                        goal_piece[q] = p;
+                        goal_shift[q] = sh;
+                        break;
+                    }
+                }
+            }
+            if (goal_piece[q] < 0) {
+                return PZ_EINVAL;
+            }
+        }
+        /* Piece p in slot s with shift sh is renamed to the slot q where
+         * the goal has p, with twist sh - goal_shift[q]. */
+        for (int q = 0; q < k->nslots; q++) {
+            int p = goal_piece[q];
+
+            for (int s = 0; s < k->nslots; s++) {
+                for (int sh = 0; sh < n; sh++) {
+                    int code = 0;
+
+                    if (!(k->reach[p][s] >> sh & 1)) {
+                        continue;
+                    }
+                    for (int j = n - 1; j >= 0; j--) {
+                        code =
+                            code << 2 | home_colour(pv, kind, p, (j + sh) % n);
+                    }
+                    c->lut[kind][s][code] =
+                        (uint8_t)(q << 2 | (sh - goal_shift[q] + n) % n);
+                }
+            }
+        }
+    }
+    return PZ_OK;
+}
+
+/* Reads the renamed pieces of s; false when s shows a piece the goal's
+ * colours do not have (not a legal state). */
+static bool
+read_pieces(const pdb_ctx_t *c, const pz_state_t *s, pieces_t *out)
+{
+    for (int kind = 0; kind < NPKINDS; kind++) {
+        for (int sl = 0; sl < c->nslots[kind]; sl++) {
+            int code = 0;
+            int v;
+
+            for (int j = c->nstk[kind] - 1; j >= 0; j--) {
+                code = code << 2 | get_colour(s, c->stk[kind][sl][j]);
+            }
+            v = c->lut[kind][sl][code];
+            if (v == 0xff) {
+                return false;
+            }
+            out->piece[kind][sl] = v >> 2;
+            out->twist[kind][sl] = v & 3;
+        }
+    }
+    return true;
+}
+
+/* --- Coordinates ---------------------------------------------------------- */
+
+/* Tip and axial twists: sum over vertices of (3 tip + axial) 9^v. */
+static uint32_t
+ta_coord(const pieces_t *pc)
+{
+    uint32_t r = 0;
+
+    for (int v = NVERT - 1; v >= 0; v--) {
+        r = r * 9 + (uint32_t)(3 * pc->twist[P_TIP][v] + pc->twist[P_AXIAL][v]);
+    }
+    return r;
+}
+
+static uint32_t
+ax_coord(const pieces_t *pc)
+{
+    uint32_t r = 0;
+
+    for (int v = NVERT - 1; v >= 0; v--) {
+        r = r * 3 + (uint32_t)pc->twist[P_AXIAL][v];
+    }
+    return r;
+}
+
+static uint32_t
+centre_coord(const pieces_t *pc)
+{
+    return even_rank(pc->piece[P_CENTRE], 4);
+}
+
+/* Midges: the even permutation, then the flips of slots 0..4 (the sixth
+ * follows, the sum being even). */
+static uint32_t
+midge_coord(const pieces_t *pc)
+{
+    uint32_t flips = 0;
+
+    for (int s = 4; s >= 0; s--) {
+        flips = flips << 1 | (uint32_t)pc->twist[P_MIDGE][s];
+    }
+    return even_rank(pc->piece[P_MIDGE], 6) * 32 + flips;
+}
+
+static uint32_t
+wing_coord(const pieces_t *pc)
+{
+    int pos[12];
+
+    for (int s = 0; s < 12; s++) {
+        pos[pc->piece[P_WING][s]] = s;
+    }
+    return wing_index(pos);
+}
+
+static uint64_t
+table_index(int t, const pieces_t *pc)
+{
+    switch (t) {
+    case T_WINGS:
+        return wing_coord(pc);
+    case T_TAM:
+        return (uint64_t)midge_coord(pc) * NTA + ta_coord(pc);
+    default:
+        return ((uint64_t)midge_coord(pc) * NAX + ax_coord(pc)) * NCEN +
+               centre_coord(pc);
+    }
+}
+
+static int
+nibble(const uint8_t *t, uint64_t i)
+{
+    return t[i >> 1] >> (4 * (i & 1)) & 15;
+}
+
+/* --- Move tables of the coordinates --------------------------------------- */
+
+/* The pieces at home (identity), as a starting point for coordinates. */
+static void
+pieces_home(pieces_t *pc)
+{
+    memset(pc, 0, sizeof(*pc));
+    for (int kind = 0; kind < NPKINDS; kind++) {
+        for (int s = 0; s < MAX_SLOTS; s++) {
+            pc->piece[kind][s] = s;
+        }
+    }
+}
+
+/* Applies move m to the pieces of kind in pc (slot view). */
+static void
+move_pieces(const slot_moves_t *sm,
+            int m,
+            int kind,
+            int n,
+            int nstk,
+            pieces_t *pc)
+{
+    int piece[MAX_SLOTS];
+    int twist[MAX_SLOTS];
+
+    for (int s = 0; s < n; s++) {
+        int t = sm->to[m][kind][s];
+
+        piece[t] = pc->piece[kind][s];
+        twist[t] = (pc->twist[kind][s] + sm->add[m][kind][s]) % nstk;
+    }
+    memcpy(pc->piece[kind], piece, sizeof(int) * (size_t)n);
+    memcpy(pc->twist[kind], twist, sizeof(int) * (size_t)n);
+}
+
+/* Sets pc's midges (relative to home) from a midge coordinate. */
+static void
+midge_set(uint32_t coord, pieces_t *pc)
+{
+    int sum = 0;
+
+    even_unrank(coord / 32, 6, pc->piece[P_MIDGE]);
+    for (int s = 0; s < 5; s++) {
+        pc->twist[P_MIDGE][s] = (int)(coord >> s & 1);
+        sum += pc->twist[P_MIDGE][s];
+    }
+    pc->twist[P_MIDGE][5] = sum & 1;
+}
+
+static void
+ta_set(uint32_t coord, bool tips, pieces_t *pc)
+{
+    for (int v = 0; v < NVERT; v++) {
+        if (tips) {
+            pc->twist[P_AXIAL][v] = (int)(coord % 3);
+            pc->twist[P_TIP][v] = (int)(coord / 3 % 3);
+            coord /= 9;
+        } else {
+            pc->twist[P_AXIAL][v] = (int)(coord % 3);
+            coord /= 3;
+        }
+    }
+}
+
+/* --- Breadth-first builds ------------------------------------------------- */
+
+/*
+ * A table as blocks: index = major * nminor + minor. One move takes every
+ * entry of a major block to one major block; the minors move through
+ * minor_mv (move-major order, so a block reads one row) or, for the wings,
+ * through the slots of wings 6..11.
+ */
+typedef struct bfs {
+    int table;
+    uint32_t nmajor;
+    uint32_t nminor;
+    int nmoves;
+    uint8_t moves[NMOVES];
+    uint32_t *major_mv; /* [major * NMOVES + m] */
+    uint32_t *minor_mv; /* [m * nminor + minor]; NULL for the wings */
+    /* Wings: the 12P6 move table serves both halves. */
+    uint16_t *xmask;         /* slots of wings 0..5, as a bit set */
+    uint8_t *xpar;           /* parity the order of wings 6..11 needs */
+    uint16_t set_rank[4096]; /* 6-subset bit set -> 0..NSETS-1 */
+    uint32_t *ylist;         /* [(set * 2 + parity) * NYR + yr] -> Y */
+    uint16_t *yorder;        /* [Y] -> Lehmer order of its slots */
+    uint8_t *data;
+    uint64_t counts[UNSEEN + 1];
+} bfs_t;
+
+static void
+set_nibble(uint8_t *t, uint64_t i, int v)
+{
+    int sh = 4 * (int)(i & 1);
+
+    t[i >> 1] = (uint8_t)((t[i >> 1] & ~(15 << sh)) | (v << sh));
+}
+
+/* Children minors of the minors mi[0..n) of block major under move m. */
+static void
+child_minors(const bfs_t *b,
+             uint32_t major,
+             int m,
+             const uint32_t *mi,
+             int n,
+             uint32_t *out)
+{
+    if (b->minor_mv != NULL) {
+        const uint32_t *row = b->minor_mv + (size_t)m * b->nminor;
+
+        for (int i = 0; i < n; i++) {
+            out[i] = row[mi[i]];
+        }
+        return;
+    }
+    {
+        const uint32_t *ys =
+            b->ylist +
+            ((size_t)b->set_rank[b->xmask[major]] * 2 + b->xpar[major]) * NYR;
+
+        for (int i = 0; i < n; i++) {
+            uint32_t y = b->major_mv[(size_t)ys[mi[i]] * NMOVES + m];
+
+            out[i] = (uint32_t)(b->yorder[y] >> 1);
+        }
+    }
+}
+
+/* One level: entries at depth d give depth d + 1. Forward from the
+ * frontier while it is smaller than what is unseen, else backward (each
+ * unseen entry looks for a neighbour at depth d). Returns the count. */
+static uint64_t
+bfs_level(bfs_t *b, int d, bool backward, uint32_t *mi, uint32_t *out)
+{
+    uint64_t found = 0;
+    int want = backward ? UNSEEN : d;
+
+    for (uint32_t major = 0; major < b->nmajor; major++) {
+        uint64_t base = (uint64_t)major * b->nminor;
+        int n = 0;
+
+        for (uint32_t minor = 0; minor < b->nminor; minor++) {
+            if (nibble(b->data, base + minor) == want) {
+                mi[n++] = minor;
+            }
+        }
+        for (int k = 0; k < b->nmoves && n > 0; k++) {
+            int m = b->moves[k];
+            uint32_t major2 = b->major_mv[(size_t)major * NMOVES + m];
+            uint64_t base2 = (uint64_t)major2 * b->nminor;
+
+            child_minors(b, major, m, mi, n, out);
+            if (!backward) {
+                for (int i = 0; i < n; i++) {
+                    if (nibble(b->data, base2 + out[i]) == UNSEEN) {
+                        set_nibble(b->data, base2 + out[i], d + 1);
+                        found++;
+                    }
+                }
+                continue;
+            }
+            /* Backward: drop each entry that found a parent. */
+            for (int i = 0; i < n; i++) {
+                if (nibble(b->data, base2 + out[i]) == d) {
+                    set_nibble(b->data, base + mi[i], d + 1);
+                    found++;
+                    mi[i] = mi[--n];
+                    out[i] = out[n];
+                    i--;
+                }
+            }
+        }
+    }
+    return found;
+}
+
+/* Builds the coordinate move tables of b's table. */
+static int
+bfs_tables(bfs_t *b, const slot_moves_t *sm)
+{
+    pieces_t pc;
+
+    if (b->table == T_WINGS) {
+        b->major_mv = malloc((size_t)NX * NMOVES * sizeof(uint32_t));
+        b->xmask = malloc(NX * sizeof(uint16_t));
+        b->xpar = malloc(NX);
+        b->yorder = malloc(NX * sizeof(uint16_t));
+        b->ylist = malloc((size_t)NSETS * 2 * NYR * sizeof(uint32_t));
+        if (b->major_mv == NULL || b->xmask == NULL || b->xpar == NULL ||
+            b->yorder == NULL || b->ylist == NULL) {
+            return PZ_ENOMEM;
+        }
+        {
+            int nsets = 0;
+
+            for (int mask = 0; mask < 4096; mask++) {
+                if (__builtin_popcount((unsigned)mask) == 6) {
+                    b->set_rank[mask] = (uint16_t)nsets++;
+                }
+            }
+        }
+        for (uint32_t x = 0; x < NX; x++) {
+            int p[6];
+            int mask = 0;
+
+            six_unrank(x, p);
+            for (int i = 0; i < 6; i++) {
+                mask |= 1 << p[i];
+            }
+            b->xmask[x] = (uint16_t)mask;
+            b->xpar[x] = (uint8_t)order_parity_needed(p);
+            b->yorder[x] = (uint16_t)six_order(p);
+            for (int m = 0; m < NMOVES; m++) {
+                int q[6];
+
+                for (int i = 0; i < 6; i++) {
+                    q[i] = sm->to[m][P_WING][p[i]];
+                }
+                b->major_mv[(size_t)x * NMOVES + m] = six_rank(q);
+            }
+        }
+        /* ylist: the Y (slots of wings 6..11 in order) of each half order
+         * rank, given the free slots and the parity needed. */
+        for (int mask = 0; mask < 4096; mask++) {
+            int free_slots[6];
+            int nf = 0;
+
+            if (__builtin_popcount((unsigned)mask) != 6) {
+                continue;
+            }
+            for (int s = 0; s < 12; s++) {
+                if (!(mask >> s & 1)) {
+                    free_slots[nf++] = s;
+                }
+            }
+            for (uint32_t r = 0; r < 720; r++) {
+                int o[6];
+                int q[6];
+
+                lehmer_unrank(r, 6, o);
+                for (int i = 0; i < 6; i++) {
+                    q[i] = free_slots[o[i]];
+                }
+                b->ylist[((size_t)b->set_rank[mask] * 2 + perm_parity(o, 6)) *
+                             NYR +
+                         r / 2] = six_rank(q);
+            }
+        }
+        b->nmajor = NX;
+        b->nminor = NYR;
+        b->nmoves = 0;
+        for (int m = 0; m < NMOVES; m++) {
+            if (m / 2 % NKINDS != 0) {
+                b->moves[b->nmoves++] = (uint8_t)m; /* tips move no wing */
+            }
+        }
+        return PZ_OK;
+    }
+    b->nmajor = NMIDGE;
+    b->nminor = b->table == T_TAM ? NTA : NAX * NCEN;
+    b->nmoves = NMOVES;
+    for (int m = 0; m < NMOVES; m++) {
+        b->moves[m] = (uint8_t)m;
+    }
+    b->major_mv = malloc((size_t)NMIDGE * NMOVES * sizeof(uint32_t));
+    b->minor_mv = malloc((size_t)b->nminor * NMOVES * sizeof(uint32_t));
+    if (b->major_mv == NULL || b->minor_mv == NULL) {
+        return PZ_ENOMEM;
+    }
+    for (uint32_t c = 0; c < NMIDGE; c++) {
+        for (int m = 0; m < NMOVES; m++) {
+            pieces_home(&pc);
+            midge_set(c, &pc);
+            move_pieces(sm, m, P_MIDGE, 6, 2, &pc);
+            b->major_mv[(size_t)c * NMOVES + m] = midge_coord(&pc);
+        }
+    }
+    for (uint32_t c = 0; c < b->nminor; c++) {
+        for (int m = 0; m < NMOVES; m++) {
+            pieces_home(&pc);
+            if (b->table == T_TAM) {
+                ta_set(c, true, &pc);
+            } else {
+                ta_set(c / NCEN, false, &pc);
+                even_unrank(c % NCEN, 4, pc.piece[P_CENTRE]);
+            }
+            move_pieces(sm, m, P_TIP, 4, 3, &pc);
+            move_pieces(sm, m, P_AXIAL, 4, 3, &pc);
+            move_pieces(sm, m, P_CENTRE, 4, 1, &pc);
+            b->minor_mv[(size_t)m * b->nminor + c] =
+                b->table == T_TAM ? ta_coord(&pc)
+                                  : ax_coord(&pc) * NCEN + centre_coord(&pc);
+        }
+    }
+    return PZ_OK;
+}
+
+static void
+bfs_free(bfs_t *b)
+{
+    free(b->major_mv);
+    free(b->minor_mv);
+    free(b->xmask);
+    free(b->xpar);
+    free(b->ylist);
+    free(b->yorder);
+}
+
+/* Fills data (table t, zeroed, table_entries[t] / 2 bytes). */
+static int
+build_table(int t, uint8_t *data, uint64_t *counts)
+{
+    pz_puzzle_t *p = NULL;
+    slot_moves_t *sm = NULL;
+    bfs_t *b = NULL;
+    uint32_t *mi = NULL;
+    uint64_t entries = table_entries[t];
+    uint64_t seen = 1;
+    int rc;
+    pz_diag_t d;
+
+    pz_diag_clear(&d);
+    rc = puzzle_create("master-pyraminx", NULL, &p, &d);
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    sm = malloc(sizeof(*sm));
+    b = calloc(1, sizeof(*b));
+    if (sm == NULL || b == NULL) {
+        rc = PZ_ENOMEM;
+        goto out;
+    }
+    build_slot_moves(p->priv, sm);
+    b->table = t;
+    b->data = data;
+    rc = bfs_tables(b, sm);
+    if (rc != PZ_OK) {
+        goto out;
+    }
+    mi = malloc(2 * (size_t)b->nminor * sizeof(uint32_t));
+    if (mi == NULL) {
+        rc = PZ_ENOMEM;
+        goto out;
+    }
+    memset(data, 0xff, (size_t)(entries / 2));
+    set_nibble(data, 0, 0); /* the goal: every coordinate 0 */
+    b->counts[0] = 1;
+    for (int dd = 0; dd < CLAMP && seen < entries; dd++) {
+        uint64_t frontier = b->counts[dd];
+        uint64_t found;
+
+        if (frontier == 0) {
+            break;
+        }
+        found = bfs_level(b, dd, frontier > entries - seen, mi, mi + b->nminor);
+        b->counts[dd + 1] = found;
+        seen += found;
+    }
+    if (seen < entries) {
+        /* Past the clamp: at least CLAMP + 1 moves, stored as CLAMP. */
+        for (uint64_t i = 0; i < entries; i++) {
+            if (nibble(data, i) == UNSEEN) {
+                set_nibble(data, i, CLAMP);
+                b->counts[CLAMP]++;
+            }
+        }
+    }
+    if (counts != NULL) {
+        memcpy(counts, b->counts, sizeof(b->counts));
+    }
+out:
+    free(mi);
+    if (b != NULL) {
+        bfs_free(b);
+    }
+    free(b);
+    free(sm);
+    puzzle_destroy(p);
+    return rc;
+}
+
+static int
+blob_build(void *arg, uint8_t *data, uint64_t bytes)
+{
+    int t = *(const int *)arg;
+
+    if (bytes != table_entries[t] / 2) {
+        return PZ_EINVAL;
+    }
+    return build_table(t, data, NULL);
+}
+
+static void
+table_def(int t, tables_blob_def_t *def)
+{
+    memset(def, 0, sizeof(*def));
+    def->name = table_names[t];
+    def->group = "master-pyraminx";
+    def->puzzle = "master-pyraminx";
+    def->bytes = table_entries[t] / 2;
+    def->version = PDB_VERSION;
+    def->startup = false;
+    def->huge = t == T_WINGS;
+    def->build = blob_build;
+    def->arg = (void *)&table_ids[t];
+}
+
+int
+mpyraminx_table_defs(tables_blob_def_t *out, int max)
+{
+    for (int t = 0; t < NTABLES && t < max; t++) {
+        table_def(t, &out[t]);
+    }
+    return NTABLES;
+}
+
+int
+mpyraminx_pdb_build(int table, uint8_t *data, uint64_t bytes, uint64_t *counts)
+{
+    if (table < 0 || table >= NTABLES || bytes != table_entries[table] / 2) {
+        return PZ_EINVAL;
+    }
+    return build_table(table, data, counts);
+}
+
+uint64_t
+mpyraminx_pdb_bytes(int table)
+{
+    return table >= 0 && table < NTABLES ? table_entries[table] / 2 : 0;
+}
+
+/* --- Heuristics ----------------------------------------------------------- */
+
+static size_t
+pdb_ctx_size(const pz_puzzle_t *p)
+{
+    (void)p;
+    return sizeof(pdb_ctx_t);
+}
+
+static int
+pdb_init_tables(const pz_puzzle_t *p,
+                const pz_state_t *goal,
+                void *ctx,
+                bool wings)
+{
+    pdb_ctx_t *c = ctx;
+    int rc = ctx_fill(p->priv, goal, c);
+
+    for (int t = 0; t < NTABLES && rc == PZ_OK; t++) {
+        tables_blob_def_t def;
+
+        if (t == T_WINGS && !wings) {
+            continue;
+        }
+        table_def(t, &def);
+        rc = tables_blob_get(&def, &c->table[t], NULL);
+    }
+    return rc;
+}
+
+static int
+pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
+{
+    return pdb_init_tables(p, goal, ctx, true);
+}
+
+static int
+pdb_small_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
+{
+    return pdb_init_tables(p, goal, ctx, false);
+}
+
+static int
+pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
+{
+    const pdb_ctx_t *c = ctx;
+    pieces_t pc;
+    int h = 0;
+
+    (void)p;
+    if (!read_pieces(c, s, &pc)) {
+        return 0;
+    }
+    for (int t = 0; t < NTABLES; t++) {
+        if (c->table[t] != NULL) {
+            int v = nibble(c->table[t], table_index(t, &pc));
+
+            h = v > h ? v : h;
+        }
+    }
+    return h;
+}
+
+const heuristic_ops_t mpyraminx__pdb_heuristic = {
+    .name = "pdb",
+    .summary = "pattern databases (wings 120 MB; tips, axials and midges "
+               "38 MB; axials, centres and midges 6 MB), the largest "
+               "(admissible; built on first use)",
+    .admissible = true,
+    .ctx_size = pdb_ctx_size,
+    .init = pdb_init,
+    .eval = pdb_eval,
+    .update = NULL,
+};
+
+const heuristic_ops_t mpyraminx__pdb_small_heuristic = {
+    .name = "pdb-small",
+    .summary = "pattern databases without the wings (tips, axials and "
+               "midges; axials, centres and midges: 44 MB), the larger "
+               "(admissible; built on first use in seconds)",
+    .admissible = true,
+    .ctx_size = pdb_ctx_size,
+    .init = pdb_small_init,
+    .eval = pdb_eval,
+    .update = NULL,
+};
