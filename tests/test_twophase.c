@@ -318,8 +318,9 @@ END_TEST
 START_TEST(test_twophase_tables_phase1_consistent)
 {
     /* The walked-out distance is 0 exactly in G1, changes by at most one
-     * per move, and agrees with each neighbour's 2-bit code; and it never
-     * exceeds the length of a scramble that made the cube. */
+     * per move, and agrees with the change each entry's word records for
+     * every move; and it never exceeds the length of a scramble that made
+     * the cube. */
     const twophase_tables_t *t = twophase__tables();
     pz_puzzle_t *p = make(PZ_METRIC_HTM);
     pz_rng_t rng;
@@ -337,6 +338,9 @@ START_TEST(test_twophase_tables_phase1_consistent)
         int fl;
         int sl;
         int d;
+        uint32_t cs;
+        uint32_t dec;
+        uint32_t same;
 
         puzzle_random_moves(p, &goal, len, pz_rng_next, &rng, moves);
         puzzle_replay(p, &goal, moves, len, &s);
@@ -346,15 +350,19 @@ START_TEST(test_twophase_tables_phase1_consistent)
         sl = cube3_slice(&c);
         d = twophase__depth1(t, tw, fl, sl);
         bad += d < 0 || d > len || (d == 0) != ((tw | fl | sl) == 0);
+        cs = t->flipslice_sym[sl * CUBE3_NFLIP + fl];
+        twophase__decode1(t,
+                          twophase__phase1(t)[twophase__index1(t, tw, fl, sl)],
+                          &dec, &same);
         for (int m = 0; m < CUBE3_NMOVES; m++) {
             int tw2 = t->twist_move[tw][m];
             int fl2 = t->flip_move[fl][m];
             int sl2 = t->slice_move[sl][m];
             int d2 = twophase__depth1(t, tw2, fl2, sl2);
-            unsigned code = twophase__code(twophase__prune1(t),
-                                           twophase__index1(t, tw2, fl2, sl2));
+            int mr = t->sym_move[cs & 15][m];
+            int delta = dec >> mr & 1u ? -1 : same >> mr & 1u ? 0 : 1;
 
-            bad += d2 < d - 1 || d2 > d + 1 || twophase__step(d, code) != d2;
+            bad += d2 < d - 1 || d2 > d + 1 || d + delta != d2;
         }
     }
     ck_assert_int_eq(bad, 0);

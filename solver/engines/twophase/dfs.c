@@ -50,15 +50,6 @@ allowed_after(int prev)
     return all;
 }
 
-/* A phase-1 path may end only with a quarter turn of R, F, L or B. */
-static inline bool
-ends_phase1(int move)
-{
-    int face = move / 3;
-
-    return move % 3 != 1 && face != 0 && face != 3;
-}
-
 static bool
 poll(twophase_worker_t *w)
 {
@@ -114,25 +105,22 @@ tick(twophase_worker_t *w)
 int
 twophase__depth1(const twophase_tables_t *t, int twist, int flip, int slice)
 {
-    unsigned code = twophase__code(twophase__prune1(t),
-                                   twophase__index1(t, twist, flip, slice));
     int depth = 0;
 
-    /* Each step goes to a neighbour one move closer, whose code is one
-     * less mod 3; there is one until G1 (distance 0). */
+    /* Each step takes a move that brings the cube one closer, as its
+     * phase-1 word says; there is one until G1 (distance 0). */
     while ((twist | flip | slice) != 0) {
-        unsigned want = (code + 2) % 3;
-        size_t idx[TWOPHASE_NMOVES];
+        uint32_t cs = t->flipslice_sym[slice * CUBE3_NFLIP + flip];
+        size_t i =
+            (size_t)(cs >> 4) * CUBE3_NTWIST + t->twist_conj[twist][cs & 15];
+        const uint8_t *sm = t->sym_move[cs & 15];
+        uint32_t dec;
+        uint32_t same;
         int m;
 
+        twophase__decode1(t, twophase__phase1(t)[i], &dec, &same);
         for (m = 0; m < TWOPHASE_NMOVES; m++) {
-            idx[m] = twophase__index1(t, t->twist_move[twist][m],
-                                      t->flip_move[flip][m],
-                                      t->slice_move[slice][m]);
-            TWOPHASE_PREFETCH(&twophase__prune1(t)[idx[m] >> 2]);
-        }
-        for (m = 0; m < TWOPHASE_NMOVES; m++) {
-            if (twophase__code(twophase__prune1(t), idx[m]) == want) {
+            if (dec >> sm[m] & 1u) {
                 break;
             }
         }
@@ -142,7 +130,6 @@ twophase__depth1(const twophase_tables_t *t, int twist, int flip, int slice)
         twist = t->twist_move[twist][m];
         flip = t->flip_move[flip][m];
         slice = t->slice_move[slice][m];
-        code = want;
         depth++;
     }
     return depth;
@@ -267,15 +254,20 @@ phase2_start(twophase_worker_t *w, twophase_orient_t *st, int n)
      (1u << 15) | (1u << 17))
 
 /*
- * Fills frame f (coordinates, distance and togo already set) with the
- * moves to try after prev and their children.
+ * Fills frame f (distance, togo, prev and either near_idx or the
+ * coordinates, class and entry already set) with the moves to try and
+ * the children's distances; only children that fit are kept, and a child
+ * that ends the phase-1 path must end it with a quarter turn of R, F, L
+ * or B: a path that ends with a phase-2 move (U, D or a half turn) was
+ * in G1 one move earlier, where a shorter path covers it.
  *
  * With at most TWOPHASE_NEAR_DEPTH + 1 moves left, a child that fits is
  * at most TWOPHASE_NEAR_DEPTH from G1, and so is the cube itself (the
  * parent checked); its near[] entry lists every child's distance and
  * entry, so the last levels, the widest of the tree, read one small entry
- * per node and no big table at all. The last move must be
- * a quarter turn of R, F, L or B (see ends_phase1).
+ * per node and no big table at all. Farther out, the node's own phase-1
+ * word gives every child's distance: one read per node, which the parent
+ * prefetched when it entered it.
  *
  * In G1 with fewer than five moves to go, moves that stay in G1
  * are skipped: such a path reaches G1 early, where phase 2 covers the
@@ -283,14 +275,15 @@ phase2_start(twophase_worker_t *w, twophase_orient_t *st, int n)
  * pay (Kociemba's solver makes the same cut).
  */
 static void
-frame_open(const twophase_shared_t *sh, twophase_frame_t *f, int prev)
+frame_open(const twophase_shared_t *sh, twophase_frame_t *f)
 {
     const twophase_tables_t *t = sh->t;
-    uint32_t todo = allowed_after(prev);
+    uint32_t todo = allowed_after(f->prev);
 
     if (f->dist == 0 && f->togo < 5) {
         todo &= PHASE1_END_MOVES;
     }
+    f->opened = true;
     f->near = f->near_idx >= 0 && f->togo <= TWOPHASE_NEAR_DEPTH + 1;
     if (f->near) {
         const twophase_near_t *e = &t->near[f->near_idx];
@@ -314,36 +307,26 @@ frame_open(const twophase_shared_t *sh, twophase_frame_t *f, int prev)
         f->todo = todo;
         return;
     }
-    /* Far from G1: each child's class comes from the class move table
-     * (one row for all 18 children), its entry is prefetched, and the
-     * misses of all children overlap. conj_s(x) is the representative's
-     * flip x slice, so conj_s(x * M) = conj_s(x) * M' with M' = S M S^-1,
-     * and the class table gives conj_s'(rep * M') = rep', so the child's
-     * symmetry is S_s' * S_s. */
     {
-        const uint32_t *row = t->flipslice_class_move[f->cs >> 4];
-        unsigned sym = f->cs & 15;
+        /* conj_s(x) is the entry's cube, and conj_s(x * M) = conj_s(x) *
+         * M' with M' = S M S^-1, so move M of x is move M' of the
+         * entry. */
+        const uint8_t *sm = t->sym_move[f->cs & 15];
+        uint32_t dec;
+        uint32_t same;
 
-        for (int m = 0; m < TWOPHASE_NMOVES; m++) {
-            uint32_t e;
-            unsigned csym;
+        twophase__decode1(t, twophase__phase1(t)[f->idx], &dec, &same);
+        for (uint32_t rest = todo; rest != 0; rest &= rest - 1) {
+            int m = twophase__lowest_bit(rest);
+            int left = f->togo - sh->cost[m];
+            unsigned mr = sm[m];
+            int d = f->dist + (dec >> mr & 1u ? -1 : same >> mr & 1u ? 0 : 1);
 
-            if (!(todo >> m & 1u)) {
-                continue;
-            }
-            if (sh->cost[m] > f->togo) {
+            if (d > left || (left == 0 && !(PHASE1_END_MOVES >> m & 1u))) {
                 todo &= ~(1u << m);
-                continue;
+            } else {
+                f->cdist[m] = (int8_t)d;
             }
-            f->child[m][0] = t->twist_move[f->coord[0]][m];
-            f->child[m][1] = t->flip_move[f->coord[1]][m];
-            f->child[m][2] = t->slice_move[f->coord[2]][m];
-            e = row[t->sym_move[sym][m]];
-            csym = t->sym_mult[e & 15][sym];
-            f->child_cs[m] = (e & ~15u) | csym;
-            f->idx[m] =
-                (e >> 4) * CUBE3_NTWIST + t->twist_conj[f->child[m][0]][csym];
-            TWOPHASE_PREFETCH(&twophase__prune1(t)[f->idx[m] >> 2]);
         }
     }
     f->todo = todo;
@@ -353,15 +336,52 @@ frame_open(const twophase_shared_t *sh, twophase_frame_t *f, int prev)
 static void
 orient_restart(const twophase_shared_t *sh, twophase_orient_t *st)
 {
+    const twophase_tables_t *t = sh->t;
     twophase_frame_t *f = &st->frames[0];
 
     f->togo = st->bound;
     f->dist = st->h;
+    f->prev = -1;
+    f->idx =
+        (uint32_t)twophase__index1(t, f->coord[0], f->coord[1], f->coord[2]);
     f->near_idx = twophase__near_find(
-        sh->t, twophase__near_key(f->coord[0], f->coord[1], f->coord[2]));
-    frame_open(sh, f, -1);
+        t, twophase__near_key(f->coord[0], f->coord[1], f->coord[2]));
+    frame_open(sh, f);
     st->depth = 0;
     st->stack_valid = 0;
+}
+
+/* Sets up frame g, the child of f by move m (far frames only): its
+ * coordinates, class and entry, and prefetches what opening it reads. */
+static void
+frame_enter_far(const twophase_tables_t *t,
+                const twophase_frame_t *f,
+                twophase_frame_t *g,
+                int m)
+{
+    const uint32_t *row = t->flipslice_class_move[f->cs >> 4];
+    unsigned sym = f->cs & 15;
+    uint32_t e = row[t->sym_move[sym][m]];
+    unsigned csym = t->sym_mult[e & 15][sym];
+
+    /* The class move table gives conj_s'(rep * M') = rep', so the child's
+     * symmetry is S_s' * S_s. */
+    g->coord[0] = t->twist_move[f->coord[0]][m];
+    g->coord[1] = t->flip_move[f->coord[1]][m];
+    g->coord[2] = t->slice_move[f->coord[2]][m];
+    g->cs = (e & ~15u) | csym;
+    g->idx = (e >> 4) * CUBE3_NTWIST + t->twist_conj[g->coord[0]][csym];
+    g->near_idx =
+        g->togo <= TWOPHASE_NEAR_DEPTH + 1 && g->dist <= TWOPHASE_NEAR_DEPTH
+            ? twophase__near_find(
+                  t, twophase__near_key(g->coord[0], g->coord[1], g->coord[2]))
+            : -1;
+    if (g->near_idx < 0) {
+        TWOPHASE_PREFETCH(&twophase__phase1(t)[g->idx]);
+        TWOPHASE_PREFETCH(t->flipslice_class_move[g->cs >> 4]);
+    } else {
+        TWOPHASE_PREFETCH(&t->near[g->near_idx]);
+    }
 }
 
 /*
@@ -382,7 +402,6 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
         twophase_frame_t *f;
         int m;
         int left;
-        int d;
 
         if (st->depth < 0) {
             /* Between bounds: the next one, unless it cannot beat the
@@ -403,6 +422,9 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
             orient_restart(sh, st);
         }
         f = &st->frames[st->depth];
+        if (!f->opened) {
+            frame_open(sh, f);
+        }
         if (f->todo == 0 || st->bound >= atomic_load_explicit(
                                              &sh->best, memory_order_relaxed)) {
             st->depth--;
@@ -412,15 +434,6 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
         f->todo &= f->todo - 1;
         left = f->togo - sh->cost[m];
         w->meter.generated++;
-        if (f->near) {
-            d = f->cdist[m]; /* frame_open kept only children that fit */
-        } else {
-            d = twophase__step(f->dist,
-                               twophase__code(twophase__prune1(t), f->idx[m]));
-            if (d > left) {
-                continue;
-            }
-        }
         if (tick(w)) {
             return true;
         }
@@ -429,9 +442,8 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
             st->stack_valid = st->depth;
         }
         if (left == 0) {
-            /* In G1 (d is 0). A path ending with a phase-2 move was in
-             * G1 one move earlier, where the shorter path covers it. */
-            if (ends_phase1(m) && phase2_start(w, st, st->depth + 1)) {
+            /* In G1 (frame_open kept only quarter turns of R F L B). */
+            if (phase2_start(w, st, st->depth + 1)) {
                 return true;
             }
             continue;
@@ -439,25 +451,22 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
         {
             twophase_frame_t *g = &st->frames[st->depth + 1];
 
-            g->dist = d;
+            g->dist = f->cdist[m];
             g->togo = left;
+            g->prev = m;
+            g->opened = false;
+            st->depth++;
             if (f->near) {
                 /* Its children are near too; no coordinates needed. */
                 g->near_idx = f->child_near[m];
             } else {
-                g->coord[0] = f->child[m][0];
-                g->coord[1] = f->child[m][1];
-                g->coord[2] = f->child[m][2];
-                g->cs = f->child_cs[m];
-                g->near_idx =
-                    left <= TWOPHASE_NEAR_DEPTH + 1 && d <= TWOPHASE_NEAR_DEPTH
-                        ? twophase__near_find(
-                              t, twophase__near_key(g->coord[0], g->coord[1],
-                                                    g->coord[2]))
-                        : -1;
+                frame_enter_far(t, f, g, m);
+                if (TWOPHASE_YIELD && g->near_idx < 0) {
+                    /* Its entry is on its way from memory: let the other
+                     * orientations work meanwhile. */
+                    break;
+                }
             }
-            frame_open(sh, g, m);
-            st->depth++;
         }
     }
     return false;

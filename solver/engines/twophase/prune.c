@@ -238,6 +238,60 @@ out:
     return rc;
 }
 
+/*
+ * Writes the phase-1 word of every entry from the 2-bit table: for entry
+ * (r, c) and move m, the change of distance to the neighbour, read from
+ * the neighbour's code (a move changes the distance by at most one, so
+ * the codes tell which way). Row by row, as in the build: a move sends
+ * row r into one row through a column map, so the rows stay in cache.
+ */
+static void
+build_phase1_words(twophase_tables_t *t,
+                   const uint8_t *table,
+                   const uint16_t *colmap)
+{
+    /* nb - own mod 3: 0 as far (1), 1 farther (2), 2 closer (0). */
+    static const uint8_t trit[3] = { 1, 2, 0 };
+    uint32_t *out = twophase__phase1_mut(t);
+    uint32_t pow3[TWOPHASE_NMOVES];
+
+    pow3[0] = 1;
+    for (int m = 1; m < TWOPHASE_NMOVES; m++) {
+        pow3[m] = pow3[m - 1] * 3;
+    }
+    for (size_t r = 0; r < TWOPHASE_NFLIPSLICE_CLASSES; r++) {
+        size_t base = r * CUBE3_NTWIST;
+
+        for (int m = 0; m < TWOPHASE_NMOVES; m++) {
+            uint32_t dest = t->flipslice_class_move[r][m];
+            const uint16_t *map =
+                colmap + ((size_t)m * 16 + (dest & 15)) * CUBE3_NTWIST;
+            size_t dbase = (size_t)(dest >> 4) * CUBE3_NTWIST;
+
+            for (size_t c = 0; c < CUBE3_NTWIST; c++) {
+                unsigned own = get2(table, base + c);
+                unsigned nb = get2(table, dbase + map[c]);
+
+                out[base + c] += trit[(nb + 3u - own) % 3u] * pow3[m];
+            }
+        }
+    }
+    for (uint32_t v = 0; v < TWOPHASE_TRIT9; v++) {
+        uint32_t x = v;
+        uint32_t mask = 0;
+
+        for (int k = 0; k < 9; k++) {
+            if (x % 3 == 0) {
+                mask |= 1u << k;
+            } else if (x % 3 == 1) {
+                mask |= 1u << (16 + k);
+            }
+            x /= 3;
+        }
+        t->trit_masks[v] = mask;
+    }
+}
+
 int
 twophase__build_prune1(twophase_tables_t *t)
 {
@@ -245,6 +299,7 @@ twophase__build_prune1(twophase_tables_t *t)
     const uint32_t *dest = &t->flipslice_class_move[0][0];
     uint16_t *colmap =
         malloc((size_t)TWOPHASE_NMOVES * 16 * CUBE3_NTWIST * sizeof(*colmap));
+    uint8_t *table = twophase__table_alloc(((size_t)TWOPHASE_NPRUNE1 + 3) / 4);
     bfs_t b = {
         nrows,
         CUBE3_NTWIST,
@@ -259,7 +314,7 @@ twophase__build_prune1(twophase_tables_t *t)
     };
     int rc = PZ_ENOMEM;
 
-    if (colmap == NULL) {
+    if (colmap == NULL || table == NULL) {
         goto out;
     }
     for (int m = 0; m < TWOPHASE_NMOVES; m++) {
@@ -272,8 +327,13 @@ twophase__build_prune1(twophase_tables_t *t)
             }
         }
     }
-    rc = bfs_rows(&b, twophase__prune1_mut(t));
+    /* The 2-bit distances are scaffolding for the per-entry words. */
+    rc = bfs_rows(&b, table);
+    if (rc == PZ_OK) {
+        build_phase1_words(t, table, colmap);
+    }
 out:
+    free(table);
     free(colmap);
     return rc;
 }

@@ -24,6 +24,7 @@ enum {
     /* Entries of the two big pruning tables. */
     TWOPHASE_NPRUNE1 = TWOPHASE_NFLIPSLICE_CLASSES * CUBE3_NTWIST,
     TWOPHASE_NPRUNE2 = TWOPHASE_NCORNER_CLASSES * CUBE3_NUD_EDGE_PERM,
+    TWOPHASE_TRIT9 = 19683, /* 3^9 */
 };
 
 /* Depth of the near-G1 hash (7,803 raw triples at depth <= 4) and its
@@ -78,6 +79,10 @@ typedef struct twophase_tables {
      * half-turn tables are weak bounds on quarter-turn lengths. */
     uint8_t corner_slice_qtm[CUBE3_NCORNER_PERM * CUBE3_NSLICE_PERM];
     uint8_t edge_slice_qtm[CUBE3_NUD_EDGE_PERM * CUBE3_NSLICE_PERM];
+    /* Decoding of 9 moves' distance changes (a base-3 number, see
+     * twophase__phase1): bit k set in bits 0..8 when move k brings the
+     * cube one closer to G1, in bits 16..24 when it keeps the distance. */
+    uint32_t trit_masks[TWOPHASE_TRIT9];
     /* Every raw (twist, flip, slice) at most TWOPHASE_NEAR_DEPTH moves
      * from G1 with its distance, in an open-addressing hash keyed by
      * (slice * 2048 + flip) * 2187 + twist: the last levels of the
@@ -99,29 +104,34 @@ typedef struct twophase_tables {
 /*
  * The tables are one position-independent block of bytes (saved and
  * mapped by solver/tables as the blob TWOPHASE_BLOB_NAME): the struct
- * above, then the two big pruning tables at fixed offsets:
- * - phase 1: distance of (flip x slice class, twist) mod 3, 2 bits per
- *   entry (entry i in bits 2 (i % 4) of byte i / 4);
+ * above, then the two big tables at fixed offsets:
+ * - phase 1, one 32-bit word per (flip x slice class, twist) entry: how
+ *   each of the 18 moves changes the phase-1 distance of the entry's cube
+ *   (the class representative with that twist), as the base-3 number
+ *   sum of c_m 3^m, c_m = 0 closer, 1 as far, 2 farther (3^18 < 2^32).
+ *   A node's one entry says which children fit, so the search reads one
+ *   word per node instead of one per child;
  * - phase 2: distance of (corner class, U/D edge permutation) to solved
  *   corners and U/D edges in G1, 4 bits per entry (low nibble first), at
  *   most 15.
  * Bump TWOPHASE_BLOB_VERSION whenever the layout or a table changes.
  */
 #define TWOPHASE_BLOB_NAME     "3x3x3-twophase"
-#define TWOPHASE_BLOB_VERSION  2u
+#define TWOPHASE_BLOB_VERSION  3u
 #define TWOPHASE_ALIGN_UP(x)   (((x) + (size_t)4095) & ~(size_t)4095)
-#define TWOPHASE_PRUNE1_BYTES  (((size_t)TWOPHASE_NPRUNE1 + 3) / 4)
+#define TWOPHASE_PHASE1_BYTES  ((size_t)TWOPHASE_NPRUNE1 * 4)
 #define TWOPHASE_PRUNE2_BYTES  (((size_t)TWOPHASE_NPRUNE2 + 1) / 2)
-#define TWOPHASE_PRUNE1_OFFSET TWOPHASE_ALIGN_UP(sizeof(twophase_tables_t))
+#define TWOPHASE_PHASE1_OFFSET TWOPHASE_ALIGN_UP(sizeof(twophase_tables_t))
 #define TWOPHASE_PRUNE2_OFFSET \
-    TWOPHASE_ALIGN_UP(TWOPHASE_PRUNE1_OFFSET + TWOPHASE_PRUNE1_BYTES)
+    TWOPHASE_ALIGN_UP(TWOPHASE_PHASE1_OFFSET + TWOPHASE_PHASE1_BYTES)
 #define TWOPHASE_BLOB_BYTES (TWOPHASE_PRUNE2_OFFSET + TWOPHASE_PRUNE2_BYTES)
 
-/* The phase-1 and phase-2 pruning tables of t (see above). */
-static inline const uint8_t *
-twophase__prune1(const twophase_tables_t *t)
+/* The phase-1 and phase-2 tables of t (see above). */
+static inline const uint32_t *
+twophase__phase1(const twophase_tables_t *t)
 {
-    return (const uint8_t *)t + TWOPHASE_PRUNE1_OFFSET;
+    return (const uint32_t *)(const void *)((const uint8_t *)t +
+                                            TWOPHASE_PHASE1_OFFSET);
 }
 
 static inline const uint8_t *
@@ -131,16 +141,33 @@ twophase__prune2(const twophase_tables_t *t)
 }
 
 /* The same, writable, for the builders. */
-static inline uint8_t *
-twophase__prune1_mut(twophase_tables_t *t)
+static inline uint32_t *
+twophase__phase1_mut(twophase_tables_t *t)
 {
-    return (uint8_t *)t + TWOPHASE_PRUNE1_OFFSET;
+    return (uint32_t *)(void *)((uint8_t *)t + TWOPHASE_PHASE1_OFFSET);
 }
 
 static inline uint8_t *
 twophase__prune2_mut(twophase_tables_t *t)
 {
     return (uint8_t *)t + TWOPHASE_PRUNE2_OFFSET;
+}
+
+/* The moves (bits 0..17, in the frame of the entry's representative)
+ * that bring the cube of phase-1 entry word e one move closer to G1
+ * (*dec) and that keep its distance (*same); the others take it one
+ * farther. */
+static inline void
+twophase__decode1(const twophase_tables_t *t,
+                  uint32_t e,
+                  uint32_t *dec,
+                  uint32_t *same)
+{
+    uint32_t lo = t->trit_masks[e % TWOPHASE_TRIT9];
+    uint32_t hi = t->trit_masks[e / TWOPHASE_TRIT9];
+
+    *dec = (lo & 0x1ffu) | (hi & 0x1ffu) << 9;
+    *same = (lo >> 16 & 0x1ffu) | (hi >> 16 & 0x1ffu) << 9;
 }
 
 /* HTM move id of phase-2 move k (0..9): U U2 U' R2 F2 D D2 D' L2 B2. */
@@ -181,6 +208,12 @@ int twophase__build_all(twophase_tables_t *t);
  * 16 measure alike; 64 and more are slower). */
 #define TWOPHASE_QUANTUM 4
 
+/* 1: after entering a far phase-1 node, whose word comes from memory,
+ * the orientation yields to the next one. */
+#ifndef TWOPHASE_YIELD
+#define TWOPHASE_YIELD 1
+#endif
+
 /* Searches in three axes, each on the cube and on its inverse. */
 #define TWOPHASE_NORIENT 6
 
@@ -211,16 +244,16 @@ typedef struct twophase_shared {
 typedef struct twophase_frame {
     int coord[3];  /* twist, flip, slice */
     uint32_t cs;   /* flip x slice class << 4 | sym */
+    uint32_t idx;  /* phase-1 entry */
     int dist;      /* exact phase-1 distance */
     int togo;      /* moves (metric) left to the end of phase 1 */
+    int prev;      /* the move that made this cube, or -1 */
+    bool opened;   /* todo and cdist are filled (see frame_open) */
     uint32_t todo; /* moves still to try, as a bit mask */
     bool near;     /* close to G1: children from near[near_idx] */
     int near_idx;  /* near[] index of this cube, or -1 */
-    int8_t cdist[TWOPHASE_NMOVES];        /* near: the children's distances */
+    int8_t cdist[TWOPHASE_NMOVES];        /* the children's distances */
     uint16_t child_near[TWOPHASE_NMOVES]; /* near: their near[] indices */
-    int child[TWOPHASE_NMOVES][3];        /* the children's coordinates */
-    uint32_t idx[TWOPHASE_NMOVES];        /* their phase-1 table entries */
-    uint32_t child_cs[TWOPHASE_NMOVES];   /* their class << 4 | sym */
 } twophase_frame_t;
 
 /* The phase-1 search of one orientation, resumable at any node so that
@@ -286,23 +319,6 @@ twophase__lowest_bit(uint32_t x)
     }
     return i;
 #endif
-}
-
-/* The 2-bit code (distance mod 3) of entry i of a pruning table. */
-static inline unsigned
-twophase__code(const uint8_t *table, size_t i)
-{
-    return table[i >> 2] >> ((i & 3) << 1) & 3u;
-}
-
-/* Distance of a neighbour with code code of a cube at distance dist: the
- * two differ by at most one, and the codes tell which way. */
-static inline int
-twophase__step(int dist, unsigned code)
-{
-    static const int8_t delta[3] = { 0, 1, -1 };
-
-    return dist + delta[(code + 3u - (unsigned)dist % 3u) % 3u];
 }
 
 /* Entry of the phase-1 table of the cube with these raw coordinates. */
