@@ -370,6 +370,76 @@ START_TEST(test_twophase_tables_phase1_consistent)
 }
 END_TEST
 
+/* The ordered positions of pieces first..first + 3 of perm[0..n),
+ * ranked as the engine ranks them. */
+static int
+tuple_of(const uint8_t *perm, int n, int first)
+{
+    int p[4];
+
+    for (int i = 0; i < n; i++) {
+        if (perm[i] >= first && perm[i] < first + 4) {
+            p[perm[i] - first] = i;
+        }
+    }
+    return twophase__rank4(p, n);
+}
+
+START_TEST(test_twophase_tables_tuples_follow_the_cube)
+{
+    /* Tuples moved by the tables stay those of the cube moved by cubie
+     * products; in G1 their merges are its corner, U/D edge and slice
+     * permutations, and the class-reduced corner x slice distance equals
+     * the plain one. */
+    static const uint8_t first[5] = { 0, 4, 8, 0, 4 };
+    const twophase_tables_t *t = twophase__tables();
+    pz_rng_t rng;
+    int bad = 0;
+
+    pz_rng_seed(&rng, 13);
+    for (int i = 0; i < 400; i++) {
+        bool g1 = i % 2 == 1;
+        cube3_cubie_t c;
+        int tup[5];
+
+        cube3_cubie_solved(&c);
+        for (int k = 0; k < 5; k++) {
+            tup[k] = tuple_of(k < 2 ? c.cp : c.ep, k < 2 ? 8 : 12, first[k]);
+        }
+        for (int j = 0; j < 12; j++) {
+            int m = g1 ? twophase__move2[pz_rng_next(&rng) % 10]
+                       : (int)(pz_rng_next(&rng) % CUBE3_NMOVES);
+
+            cube3_cubie_move(&c, m);
+            tup[0] = t->corner4_move[tup[0]][m];
+            tup[1] = t->corner4_move[tup[1]][m];
+            for (int k = 2; k < 5; k++) {
+                tup[k] = t->edge4_move[tup[k]][m];
+            }
+        }
+        for (int k = 0; k < 5; k++) {
+            bad += tup[k] !=
+                   tuple_of(k < 2 ? c.cp : c.ep, k < 2 ? 8 : 12, first[k]);
+        }
+        if (g1) {
+            int cp = t->corner_merge[tup[0]][t->corner4_order[tup[1]]];
+            int sp = t->edge4_sperm[tup[2]];
+            int ud = t->ud_merge[t->edge4_ud[tup[3]]][t->edge4_order[tup[4]]];
+            uint16_t cs = t->corner_sym[cp];
+
+            bad += cp != cube3_corner_perm(&c) || sp != cube3_slice_perm(&c) ||
+                   ud != cube3_ud_edge_perm(&c);
+            bad += t->corner_slice_sym[(cs >> 4) * 24 +
+                                       t->sperm_conj[cs & 15][sp]] !=
+                   t->corner_slice_prune[cp * 24 + sp];
+        } else {
+            bad += t->edge4_sperm[tup[2]] != UINT8_MAX && cube3_slice(&c) != 0;
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+}
+END_TEST
+
 START_TEST(test_twophase_tables_phase2_bounds_admissible)
 {
     /* Cubes made by k phase-2 moves are at most k away in phase 2. */
@@ -795,6 +865,7 @@ twophase_suite(void)
     tcase_add_test(tc_tables, test_twophase_table_defs_lists_one_startup_table);
     tcase_add_test(tc_tables, test_twophase_tables_near_counts_match_published);
     tcase_add_test(tc_tables, test_twophase_tables_phase1_consistent);
+    tcase_add_test(tc_tables, test_twophase_tables_tuples_follow_the_cube);
     tcase_add_test(tc_tables, test_twophase_tables_phase2_bounds_admissible);
     suite_add_tcase(s, tc_tables);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* dfs.c - the two-phase search: phase-1 and phase-2 depth-first searches. */
 #include <limits.h>
+#include <string.h>
 
 #include "twophase_internal.h"
 
@@ -188,10 +189,8 @@ phase2_start(twophase_worker_t *w, twophase_orient_t *st, int n)
 {
     twophase_shared_t *sh = w->sh;
     const twophase_tables_t *t = sh->t;
-    const cube3_cubie_t *c;
     int coord[3];
     int most;
-    int h;
 
     most =
         atomic_load_explicit(&sh->best, memory_order_relaxed) - 1 - st->bound;
@@ -201,23 +200,78 @@ phase2_start(twophase_worker_t *w, twophase_orient_t *st, int n)
     if (most < 0) {
         return false;
     }
-    for (unsigned i = (unsigned)st->stack_valid; i < (unsigned)n; i++) {
-        cube3_cubie_multiply(&st->cubes[i], cube3_move_cubie(st->path1[i]),
-                             &st->cubes[i + 1]);
+    /* The corners and the slice edges first: the small corner x slice
+     * table turns most end points away before any edge work. */
+    for (int i = st->cs_valid; i < n; i++) {
+        int m = st->path1[i];
+
+        st->tup[i + 1][0] = t->corner4_move[st->tup[i][0]][m];
+        st->tup[i + 1][1] = t->corner4_move[st->tup[i][1]][m];
+        st->tup[i + 1][2] = t->edge4_move[st->tup[i][2]][m];
     }
-    st->stack_valid = n;
-    c = &st->cubes[n];
-    coord[0] = cube3_corner_perm(c);
-    coord[2] = cube3_slice_perm(c);
-    /* The small corner and slice table (1 MB) turns most end points away
-     * before the edges are ranked and the big table is read. */
-    if ((sh->qtm_bounds
-             ? t->corner_slice_qtm
-             : t->corner_slice_prune)[coord[0] * CUBE3_NSLICE_PERM + coord[2]] >
-        most) {
+    st->cs_valid = n;
+    coord[0] = t->corner_merge[st->tup[n][0]][t->corner4_order[st->tup[n][1]]];
+    coord[2] = t->edge4_sperm[st->tup[n][2]];
+    if (sh->qtm_bounds) {
+        if (t->corner_slice_qtm[coord[0] * CUBE3_NSLICE_PERM + coord[2]] >
+            most) {
+            return false;
+        }
+    } else {
+        uint16_t ccs = t->corner_sym[coord[0]];
+
+        if (t->corner_slice_sym[(ccs >> 4) * CUBE3_NSLICE_PERM +
+                                t->sperm_conj[ccs & 15][coord[2]]] > most) {
+            return false;
+        }
+    }
+    for (int i = st->ud_valid; i < n; i++) {
+        int m = st->path1[i];
+
+        st->tup[i + 1][3] = t->edge4_move[st->tup[i][3]][m];
+        st->tup[i + 1][4] = t->edge4_move[st->tup[i][4]][m];
+    }
+    st->ud_valid = n;
+    coord[1] =
+        t->ud_merge[t->edge4_ud[st->tup[n][3]]][t->edge4_order[st->tup[n][4]]];
+    /* The big phase-2 table is read through two dependent lookups that
+     * miss the caches: prefetch the first and let the other orientations
+     * work (phase2_resume continues). */
+    st->pend = 1;
+    st->pend_n = n;
+    memcpy(st->pend_coord, coord, sizeof(coord));
+    TWOPHASE_PREFETCH(&t->ud_conj[t->corner_sym[coord[0]] & 15][coord[1]]);
+    return false;
+}
+
+/* Continues the pending end point of st (see phase2_start): the second
+ * prefetch, then the phase-2 bound and search. Returns true to stop the
+ * search. */
+static bool
+phase2_resume(twophase_worker_t *w, twophase_orient_t *st)
+{
+    twophase_shared_t *sh = w->sh;
+    const twophase_tables_t *t = sh->t;
+    const int *coord = st->pend_coord;
+    int n = st->pend_n;
+    int most;
+    int h;
+
+    if (st->pend == 1) {
+        uint16_t cs = t->corner_sym[coord[0]];
+        size_t i = (size_t)(cs >> 4) * CUBE3_NUD_EDGE_PERM +
+                   t->ud_conj[cs & 15][coord[1]];
+
+        TWOPHASE_PREFETCH(&twophase__prune2(t)[i >> 1]);
+        st->pend = 2;
         return false;
     }
-    coord[1] = cube3_ud_edge_perm(c);
+    st->pend = 0;
+    most =
+        atomic_load_explicit(&sh->best, memory_order_relaxed) - 1 - st->bound;
+    if (most > sh->phase2_cap) {
+        most = sh->phase2_cap;
+    }
     h = twophase__dist2(t, sh->qtm_bounds, coord[0], coord[1], coord[2]);
     if (h > most) {
         return false;
@@ -348,7 +402,6 @@ orient_restart(const twophase_shared_t *sh, twophase_orient_t *st)
         t, twophase__near_key(f->coord[0], f->coord[1], f->coord[2]));
     frame_open(sh, f);
     st->depth = 0;
-    st->stack_valid = 0;
 }
 
 /* Sets up frame g, the child of f by move m (far frames only): its
@@ -403,9 +456,25 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
         int m;
         int left;
 
+        if (st->pend != 0) {
+            if (phase2_resume(w, st)) {
+                return true;
+            }
+            if (st->pend != 0) {
+                break; /* its entry is on its way */
+            }
+            continue;
+        }
+
         if (st->depth < 0) {
             /* Between bounds: the next one, unless it cannot beat the
              * best. A start already in G1 is a phase-1 path of length 0. */
+            if (st->bound + 1 > w->level) {
+                /* The others have not finished this length yet. */
+                st->waiting = true;
+                break;
+            }
+            st->waiting = false;
             st->bound++;
             if (st->bound >= TWOPHASE_DEPTH_MAX ||
                 st->bound >= atomic_load(&sh->best)) {
@@ -413,7 +482,6 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
                 break;
             }
             if (st->bound == 0) {
-                st->stack_valid = 0;
                 if (phase2_start(w, st, 0)) {
                     return true;
                 }
@@ -438,13 +506,19 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
             return true;
         }
         st->path1[st->depth] = (uint8_t)m;
-        if (st->stack_valid > st->depth) {
-            st->stack_valid = st->depth;
+        if (st->cs_valid > st->depth) {
+            st->cs_valid = st->depth;
+        }
+        if (st->ud_valid > st->depth) {
+            st->ud_valid = st->depth;
         }
         if (left == 0) {
             /* In G1 (frame_open kept only quarter turns of R F L B). */
             if (phase2_start(w, st, st->depth + 1)) {
                 return true;
+            }
+            if (st->pend != 0) {
+                break;
             }
             continue;
         }
@@ -481,7 +555,9 @@ twophase__run_worker(twophase_worker_t *w)
 
     for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {
         twophase_orient_t *st = &w->orient[o];
-        cube3_cubie_t *c = &st->cubes[0];
+        cube3_cubie_t cube;
+        cube3_cubie_t *c = &cube;
+        int p[4];
 
         st->o = o;
         twophase__oriented(sh, o, c);
@@ -491,6 +567,23 @@ twophase__run_worker(twophase_worker_t *w)
         st->frames[0].cs =
             t->flipslice_sym[st->frames[0].coord[2] * CUBE3_NFLIP +
                              st->frames[0].coord[1]];
+        for (int k = 0; k < 5; k++) {
+            /* U corners, D corners, slice, U and D edges. */
+            static const uint8_t first[5] = { 0, 4, 8, 0, 4 };
+            const uint8_t *perm = k < 2 ? c->cp : c->ep;
+            int n = k < 2 ? CUBE3_NCORNERS : CUBE3_NEDGES;
+
+            for (int i = 0; i < n; i++) {
+                if (perm[i] >= first[k] && perm[i] < first[k] + 4) {
+                    p[perm[i] - first[k]] = i;
+                }
+            }
+            st->tup[0][k] = (uint16_t)twophase__rank4(p, n);
+        }
+        st->cs_valid = 0;
+        st->ud_valid = 0;
+        st->pend = 0;
+        st->waiting = false;
         st->h =
             twophase__depth1(t, st->frames[0].coord[0], st->frames[0].coord[1],
                              st->frames[0].coord[2]);
@@ -504,7 +597,21 @@ twophase__run_worker(twophase_worker_t *w)
      * of them much earlier than from the others. Small slices also let
      * one orientation's prefetched table entries arrive while the others
      * work. */
+    /* Phase-1 lengths in step: no orientation starts length B + 1 before
+     * every orientation has searched length B. A phase-1 path of length B
+     * leads to a total of at most L only with a phase 2 of at most L - B
+     * moves, which is the less likely the longer B is, whatever the
+     * orientation; so the shorter lengths of all orientations are the
+     * cheapest chances and come first. */
+    w->level = TWOPHASE_DEPTH_MAX;
+    for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {
+        if (w->orient[o].h < w->level) {
+            w->level = w->orient[o].h;
+        }
+    }
     while (live > 0) {
+        int waiting = 0;
+
         live = 0;
         for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {
             twophase_orient_t *st = &w->orient[o];
@@ -517,6 +624,10 @@ twophase__run_worker(twophase_worker_t *w)
                 return;
             }
             live += !st->done;
+            waiting += !st->done && st->waiting;
+        }
+        if (live > 0 && waiting == live) {
+            w->level++;
         }
     }
 }

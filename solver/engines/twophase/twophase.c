@@ -80,6 +80,7 @@ twophase__build_all(twophase_tables_t *t)
     }
     if (rc == PZ_OK) {
         twophase__build_corner_slice(t);
+        twophase__build_tuples(t);
     }
     return rc;
 }

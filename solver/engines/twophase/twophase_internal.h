@@ -25,6 +25,10 @@ enum {
     TWOPHASE_NPRUNE1 = TWOPHASE_NFLIPSLICE_CLASSES * CUBE3_NTWIST,
     TWOPHASE_NPRUNE2 = TWOPHASE_NCORNER_CLASSES * CUBE3_NUD_EDGE_PERM,
     TWOPHASE_TRIT9 = 19683, /* 3^9 */
+    /* Ordered positions of four given pieces: among the 8 corner
+     * positions (8 * 7 * 6 * 5) and among the 12 edge positions. */
+    TWOPHASE_NCORNER4 = 1680,
+    TWOPHASE_NEDGE4 = 11880,
 };
 
 /* Depth of the near-G1 hash (7,803 raw triples at depth <= 4) and its
@@ -79,6 +83,34 @@ typedef struct twophase_tables {
      * half-turn tables are weak bounds on quarter-turn lengths. */
     uint8_t corner_slice_qtm[CUBE3_NCORNER_PERM * CUBE3_NSLICE_PERM];
     uint8_t edge_slice_qtm[CUBE3_NUD_EDGE_PERM * CUBE3_NSLICE_PERM];
+    /* Phase-2 coordinates along phase-1 paths. A "4-tuple" is the
+     * ordered positions of four given pieces (twophase__rank4): the U
+     * corners URF UFL ULB UBR and the D corners; the U edges UR UF UL UB,
+     * the D edges and the slice edges FR FL BL BR. A move moves positions
+     * whatever the pieces, so one table serves each kind. At a phase-1
+     * end point (in G1) the tuples give the phase-2 coordinates: */
+    uint16_t corner4_move[TWOPHASE_NCORNER4][TWOPHASE_NMOVES];
+    uint16_t edge4_move[TWOPHASE_NEDGE4][TWOPHASE_NMOVES];
+    /* Relative order (0..23) of a tuple's four positions. */
+    uint8_t corner4_order[TWOPHASE_NCORNER4];
+    uint8_t edge4_order[TWOPHASE_NEDGE4];
+    /* Corner permutation of U corners at uc and D corners in the other
+     * four positions in order o: corner_merge[uc][o]. */
+    uint16_t corner_merge[TWOPHASE_NCORNER4][24];
+    /* U edges at ue (all in positions 0..7): its index 0..1679 for
+     * ud_merge, else UINT16_MAX; and the U/D edge permutation with the D
+     * edges in the other four of positions 0..7 in order o. */
+    uint16_t edge4_ud[TWOPHASE_NEDGE4];
+    uint16_t ud_merge[TWOPHASE_NCORNER4][24];
+    /* Slice permutation of slice edges at se, or UINT8_MAX when they are
+     * not all in the middle layer. */
+    uint8_t edge4_sperm[TWOPHASE_NEDGE4];
+    /* The slice permutation conjugated by each U-D symmetry, and the
+     * corner x slice distance by corner class: corner_slice_sym[class *
+     * 24 + sperm_conj[s][sp]] = corner_slice_prune[cp * 24 + sp] when
+     * corner_sym[cp] = class << 4 | s (66 KB: stays in cache). */
+    uint8_t sperm_conj[CUBE3_NSYM_UD][CUBE3_NSLICE_PERM];
+    uint8_t corner_slice_sym[TWOPHASE_NCORNER_CLASSES * CUBE3_NSLICE_PERM];
     /* Decoding of 9 moves' distance changes (a base-3 number, see
      * twophase__phase1): bit k set in bits 0..8 when move k brings the
      * cube one closer to G1, in bits 16..24 when it keeps the distance. */
@@ -181,6 +213,24 @@ const twophase_tables_t *twophase__tables(void);
  * system has them. Returns owned memory (free) or NULL. */
 void *twophase__table_alloc(size_t size);
 
+/* Rank of the ordered positions p[0..3] (distinct, below n) among the
+ * n (n - 1) (n - 2) (n - 3) such tuples. */
+static inline int
+twophase__rank4(const int *p, int n)
+{
+    int r = 0;
+
+    for (int i = 0; i < 4; i++) {
+        int q = p[i];
+
+        for (int j = 0; j < i; j++) {
+            q -= p[j] < p[i];
+        }
+        r = r * (n - i) + q;
+    }
+    return r;
+}
+
 /* Builders, in the order twophase__build_all runs them (coord.c,
  * prune.c), each writing into t (zeroed) and its pruning areas. */
 void twophase__build_moves(twophase_tables_t *t);
@@ -188,6 +238,7 @@ int twophase__build_syms(twophase_tables_t *t);
 int twophase__build_prune1(twophase_tables_t *t);
 int twophase__build_prune2(twophase_tables_t *t);
 void twophase__build_corner_slice(twophase_tables_t *t);
+void twophase__build_tuples(twophase_tables_t *t);
 int twophase__build_near(twophase_tables_t *t);
 
 /* Fills the zeroed block t (TWOPHASE_BLOB_BYTES) with every table.
@@ -259,14 +310,26 @@ typedef struct twophase_frame {
 /* The phase-1 search of one orientation, resumable at any node so that
  * the orientations of a worker can share its time in small slices. */
 typedef struct twophase_orient {
-    int o;           /* 0..5: axis o % 3, inverse when o >= 3 */
-    int bound;       /* phase-1 length being searched */
-    int depth;       /* frames[0..depth] are live; -1: between bounds */
-    bool done;       /* no bound below the best is left */
-    int h;           /* phase-1 distance of the start */
-    int stack_valid; /* cubes[0..stack_valid] are current */
+    int o;        /* 0..5: axis o % 3, inverse when o >= 3 */
+    int bound;    /* phase-1 length being searched */
+    int depth;    /* frames[0..depth] are live; -1: between bounds */
+    bool done;    /* no bound below the best is left */
+    bool waiting; /* for the others to finish the bound (see level) */
+    int h;        /* phase-1 distance of the start */
     uint8_t path1[TWOPHASE_DEPTH_MAX];
-    cube3_cubie_t cubes[TWOPHASE_DEPTH_MAX + 1]; /* after path1[0..i) */
+    /* Phase-2 4-tuples after path1[0..i): U and D corners, slice, U and D
+     * edges (see twophase_tables_t), made only at end points and only as
+     * far as needed: tup[0..cs_valid] have the corners and slice current,
+     * tup[0..ud_valid] the U and D edges. */
+    uint16_t tup[TWOPHASE_DEPTH_MAX + 1][5];
+    int cs_valid;
+    int ud_valid;
+    /* An end point waiting for its phase-2 table entry: 0 none, 1 and 2
+     * the two prefetches issued (see phase2_resume), its path length and
+     * corner, U/D edge and slice permutations. */
+    int pend;
+    int pend_n;
+    int pend_coord[3];
     twophase_frame_t frames[TWOPHASE_DEPTH_MAX + 1];
 } twophase_orient_t;
 
@@ -280,6 +343,7 @@ typedef struct twophase_worker {
     int step;
     twophase_orient_t *cur; /* the orientation being searched */
     int n1;                 /* length of its phase-1 path at phase 2 */
+    int level;              /* longest phase-1 length any may search */
     uint8_t path2[TWOPHASE_DEPTH_MAX];
     twophase_orient_t orient[TWOPHASE_NORIENT]; /* [first], [first + step] */
 } twophase_worker_t;
