@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: MIT */
+/* test_mpyraminx_pdb.c - the Master Pyraminx pattern databases: complete
+ * rank spaces, admissibility against breadth-first depths, any goal. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <check.h>
+
+#include "engine.h"
+#include "heuristic.h"
+#include "puzzle.h"
+#include "puzzles/mpyraminx.h"
+#include "solve.h"
+#include "tables/tables.h"
+
+/*
+ * Golden facts (/work/shared/reference/depths.md): the positions at depth
+ * 0..4 with the 32-move set, 1 32 648 11536 198736, and the number of
+ * positions without tips, 2,681,795,837,952,000 = 3^4 (axial twists) x
+ * 4!/2 (centres) x 6!/2 x 2^5 (midges) x 12!/2 (wings), with 3^4 tip
+ * twists on top. Each table's rank space is a product of these factors,
+ * so a table whose search reaches every rank agrees with the group.
+ */
+static const uint64_t published[5] = { 1, 32, 648, 11536, 198736 };
+
+static char table_dir[64];
+
+static void
+dir_setup(void)
+{
+    snprintf(table_dir, sizeof(table_dir), "/tmp/test-mpyr-pdb-XXXXXX");
+    if (mkdtemp(table_dir) == NULL || tables_set_dir(table_dir) != PZ_OK) {
+        abort();
+    }
+}
+
+static void
+dir_teardown(void)
+{
+    tables_blob_def_t defs[MPYRAMINX_PDB_COUNT];
+    int n = mpyraminx_table_defs(defs, MPYRAMINX_PDB_COUNT);
+
+    tables_unload_all();
+    for (int i = 0; i < n; i++) {
+        char path[160];
+
+        snprintf(path, sizeof(path), "%s/%s.pzt", table_dir, defs[i].name);
+        unlink(path);
+    }
+    rmdir(table_dir);
+}
+
+static pz_puzzle_t *
+make(void)
+{
+    pz_puzzle_t *p = NULL;
+    pz_diag_t d;
+
+    pz_diag_clear(&d);
+    ck_assert_msg(puzzle_create("master-pyraminx", NULL, &p, &d) == PZ_OK, "%s",
+                  d.detail);
+    return p;
+}
+
+/* Builds table t in memory; returns the entries reached in total and
+ * the counts per stored distance in counts[16]. */
+static uint64_t
+build_counts(int t, uint64_t *counts)
+{
+    uint64_t bytes = mpyraminx_pdb_bytes(t);
+    uint8_t *data = calloc(1, bytes);
+    uint64_t total = 0;
+
+    ck_assert_ptr_nonnull(data);
+    ck_assert_int_eq(mpyraminx_pdb_build(t, data, bytes, counts), PZ_OK);
+    for (int d = 0; d < 16; d++) {
+        total += counts[d];
+    }
+    free(data);
+    return total;
+}
+
+/* --- Open-addressing set of 16-byte states for the BFS ---------------- */
+
+typedef struct set {
+    pz_state_t *e;
+    uint8_t *used;
+    size_t cap;
+} set_t;
+
+static bool
+set_add(set_t *t, const pz_state_t *s)
+{
+    size_t h = state_hash_bytes(s->b, 16) & (t->cap - 1);
+
+    while (t->used[h]) {
+        if (memcmp(t->e[h].b, s->b, 16) == 0) {
+            return false;
+        }
+        h = (h + 1) & (t->cap - 1);
+    }
+    t->used[h] = 1;
+    t->e[h] = *s;
+    return true;
+}
+
+/*
+ * Breadth-first search to depth 4 from goal; checks the layer sizes
+ * against the published counts (for the default goal) and, for every
+ * state, that h never exceeds its depth and changes by at most one per
+ * move (a consistent estimate). Returns the failures (0 expected).
+ */
+static int
+bfs_check(const pz_puzzle_t *p,
+          const pz_heuristic_t *h,
+          const pz_state_t *goal,
+          bool counts_published,
+          int *h_max)
+{
+    set_t t = { NULL, NULL, (size_t)1 << 20 };
+    pz_state_t *layer = malloc(250000 * sizeof(pz_state_t));
+    pz_state_t *next = malloc(250000 * sizeof(pz_state_t));
+    size_t n = 1;
+    int bad = 0;
+
+    t.e = malloc(t.cap * sizeof(pz_state_t));
+    t.used = calloc(t.cap, 1);
+    ck_assert(layer != NULL && next != NULL && t.e != NULL && t.used != NULL);
+    layer[0] = *goal;
+    set_add(&t, goal);
+    bad += heuristic_eval(h, goal) != 0;
+    *h_max = 0;
+    for (int depth = 1; depth <= 4; depth++) {
+        size_t nn = 0;
+
+        for (size_t i = 0; i < n; i++) {
+            int hp = heuristic_eval(h, &layer[i]);
+
+            for (int m = 0; m < 32; m++) {
+                pz_state_t s;
+                int hc;
+
+                puzzle_apply(p, &layer[i], m, &s);
+                hc = heuristic_eval(h, &s);
+                bad += hc > hp + 1 || hc < hp - 1;
+                if (set_add(&t, &s)) {
+                    bad += hc > depth;
+                    *h_max = hc > *h_max ? hc : *h_max;
+                    next[nn++] = s;
+                }
+            }
+        }
+        if (counts_published && nn != published[depth]) {
+            bad++;
+        }
+        memcpy(layer, next, nn * sizeof(pz_state_t));
+        n = nn;
+    }
+    free(t.e);
+    free(t.used);
+    free(layer);
+    free(next);
+    return bad;
+}
+
+/* --- build ------------------------------------------------------------ */
+
+START_TEST(test_mpyraminx_pdb_build_acm_reaches_every_rank)
+{
+    uint64_t counts[16] = { 0 };
+
+    /* 3^4 axial twists x 4!/2 centres x 6!/2 x 2^5 midges. */
+    ck_assert_uint_eq(build_counts(MPYRAMINX_PDB_ACM, counts),
+                      UINT64_C(81) * 12 * 360 * 32);
+    ck_assert_uint_eq(counts[0], 1);
+    ck_assert_uint_eq(counts[15], 0);
+}
+END_TEST
+
+START_TEST(test_mpyraminx_pdb_build_tam_reaches_every_rank)
+{
+    uint64_t counts[16] = { 0 };
+
+    /* 3^4 tip x 3^4 axial twists x 6!/2 x 2^5 midges; every move changes
+     * one of these, and the 32 moves of depth 1 are all different. */
+    ck_assert_uint_eq(build_counts(MPYRAMINX_PDB_TAM, counts),
+                      UINT64_C(81) * 81 * 360 * 32);
+    ck_assert_uint_eq(counts[0], 1);
+    ck_assert_uint_eq(counts[1], published[1]);
+    ck_assert_uint_eq(counts[15], 0);
+}
+END_TEST
+
+START_TEST(test_mpyraminx_pdb_build_wrong_size_rejected)
+{
+    uint8_t byte = 0;
+
+    ck_assert_int_eq(mpyraminx_pdb_build(MPYRAMINX_PDB_ACM, &byte, 1, NULL),
+                     PZ_EINVAL);
+    ck_assert_int_eq(mpyraminx_pdb_build(7, &byte, 1, NULL), PZ_EINVAL);
+    ck_assert_uint_eq(mpyraminx_pdb_bytes(-1), 0);
+}
+END_TEST
+
+START_TEST(test_mpyraminx_pdb_table_defs_listed)
+{
+    tables_blob_def_t defs[MPYRAMINX_PDB_COUNT];
+    int n = mpyraminx_table_defs(defs, MPYRAMINX_PDB_COUNT);
+
+    ck_assert_int_eq(n, MPYRAMINX_PDB_COUNT);
+    for (int i = 0; i < n; i++) {
+        ck_assert_uint_eq(defs[i].bytes, mpyraminx_pdb_bytes(i));
+        ck_assert(defs[i].build != NULL);
+    }
+    /* 12!/2 wings at 4 bits each. */
+    ck_assert_uint_eq(defs[MPYRAMINX_PDB_WINGS].bytes, 239500800 / 2);
+}
+END_TEST
+
+/* --- heuristic ---------------------------------------------------------- */
+
+START_TEST(test_mpyraminx_pdb_small_admissible_to_depth_4)
+{
+    pz_puzzle_t *p = make();
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    int h_max;
+
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(heuristic_create(p, "pdb-small", &goal, &h, NULL), PZ_OK);
+    ck_assert(heuristic_admissible(h));
+    ck_assert_int_eq(bfs_check(p, h, &goal, true, &h_max), 0);
+    /* Informative: some depth-4 state is seen to need 4 moves. */
+    ck_assert_int_eq(h_max, 4);
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_mpyraminx_pdb_small_admissible_random_goal)
+{
+    pz_puzzle_t *p = make();
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    pz_rng_t rng;
+    int h_max;
+
+    pz_rng_seed(&rng, 7);
+    ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &goal), PZ_OK);
+    ck_assert_int_eq(heuristic_create(p, "pdb-small", &goal, &h, NULL), PZ_OK);
+    /* Depths from a random goal: the same tables, renamed pieces. */
+    ck_assert_int_eq(bfs_check(p, h, &goal, false, &h_max), 0);
+    ck_assert_int_eq(h_max, 4);
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+}
+END_TEST
+
+/* IDA* with pdb-small finds the same optimal lengths as IDA* with the
+ * independent 'pieces' heuristic. */
+START_TEST(test_mpyraminx_pdb_small_idastar_agrees_with_pieces)
+{
+    pz_puzzle_t *p = make();
+    pz_rng_t rng;
+    int bad = 0;
+
+    pz_rng_seed(&rng, 11);
+    for (int i = 0; i < 4; i++) {
+        uint8_t mv[PZ_SOLUTION_MAX];
+        solve_spec_t spec;
+        solve_run_t a;
+        solve_run_t b;
+
+        memset(&spec, 0, sizeof(spec));
+        spec.puzzle = p;
+        spec.threads = 1;
+        spec.limits.time_ms = 60000;
+        spec.limits.memory_bytes = 64 << 20;
+        puzzle_goal(p, &spec.goal);
+        puzzle_random_moves(p, &spec.goal, 5, pz_rng_next, &rng, mv);
+        puzzle_replay(p, &spec.goal, mv, 5, &spec.start);
+        solve_run_init(&a, engine_find("idastar"), "pdb-small", 1.0);
+        solve_run_init(&b, engine_find("idastar"), "pieces", 1.0);
+        ck_assert_int_eq(solve_execute(&spec, &a, NULL), PZ_OK);
+        ck_assert_int_eq(solve_execute(&spec, &b, NULL), PZ_OK);
+        bad += a.solution.length != b.solution.length || !a.solution.optimal;
+    }
+    ck_assert_int_eq(bad, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
+/* --- slow: the wing table ------------------------------------------------ */
+
+START_TEST(test_mpyraminx_pdb_build_wings_reaches_every_rank_slow)
+{
+    uint64_t counts[16] = { 0 };
+
+    /* 12!/2 wing permutations; tip moves carry no wing, so depth 1 holds
+     * the 24 other moves. */
+    ck_assert_uint_eq(build_counts(MPYRAMINX_PDB_WINGS, counts),
+                      UINT64_C(239500800));
+    ck_assert_uint_eq(counts[1], 24);
+    ck_assert_uint_eq(counts[15], 0);
+}
+END_TEST
+
+START_TEST(test_mpyraminx_pdb_admissible_to_depth_4_slow)
+{
+    pz_puzzle_t *p = make();
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    int h_max;
+
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(heuristic_create(p, "pdb", &goal, &h, NULL), PZ_OK);
+    ck_assert_int_eq(bfs_check(p, h, &goal, true, &h_max), 0);
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+}
+END_TEST
+
+static Suite *
+mpyraminx_pdb_suite(void)
+{
+    Suite *s = suite_create("mpyraminx_pdb");
+    TCase *tc_build = tcase_create("build");
+    TCase *tc_heur = tcase_create("heuristic");
+
+    tcase_set_timeout(tc_build, 120);
+    tcase_add_test(tc_build, test_mpyraminx_pdb_build_acm_reaches_every_rank);
+    tcase_add_test(tc_build, test_mpyraminx_pdb_build_tam_reaches_every_rank);
+    tcase_add_test(tc_build, test_mpyraminx_pdb_build_wrong_size_rejected);
+    tcase_add_test(tc_build, test_mpyraminx_pdb_table_defs_listed);
+    suite_add_tcase(s, tc_build);
+
+    /* The small tables are built once into a temporary directory by the
+     * parent, so each forked test maps them. */
+    tcase_add_unchecked_fixture(tc_heur, dir_setup, dir_teardown);
+    tcase_set_timeout(tc_heur, 120);
+    tcase_add_test(tc_heur, test_mpyraminx_pdb_small_admissible_to_depth_4);
+    tcase_add_test(tc_heur, test_mpyraminx_pdb_small_admissible_random_goal);
+    tcase_add_test(tc_heur,
+                   test_mpyraminx_pdb_small_idastar_agrees_with_pieces);
+    suite_add_tcase(s, tc_heur);
+
+    /* The wing table takes about a minute and 300 MB: only on request. */
+    if (getenv("PZ_SLOW_TESTS") != NULL) {
+        TCase *tc_slow = tcase_create("slow");
+
+        tcase_set_timeout(tc_slow, 1800);
+        tcase_add_unchecked_fixture(tc_slow, dir_setup, dir_teardown);
+        tcase_add_test(tc_slow,
+                       test_mpyraminx_pdb_build_wings_reaches_every_rank_slow);
+        tcase_add_test(tc_slow, test_mpyraminx_pdb_admissible_to_depth_4_slow);
+        suite_add_tcase(s, tc_slow);
+    }
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *sr = srunner_create(mpyraminx_pdb_suite());
+    int failed;
+
+    srunner_run_all(sr, CK_ENV);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
