@@ -100,6 +100,31 @@ parse(int argc, char **argv, options_t *o)
     return 0;
 }
 
+/* Prints the size, build time and distance counts of the slice table the
+ * heuristic uses (already built by then). */
+static void
+print_tables(const options_t *o)
+{
+    int kind = strcmp(o->heuristic, "pdb") == 0         ? CUBE3_PDB_SORTED
+               : strcmp(o->heuristic, "pdb-small") == 0 ? CUBE3_PDB_SLICE
+               : strcmp(o->heuristic, "pdb-large") == 0 ? CUBE3_PDB_CSPLIT
+                                                        : -1;
+    cube3_pdb_info_t info;
+
+    if (kind < 0 ||
+        cube3_pdb_table(kind, strcmp(o->metric, "qtm") == 0, &info) != PZ_OK) {
+        return;
+    }
+    printf("table: %llu entries, %.1f MB, built in %.1f s, depth %d%s:",
+           (unsigned long long)info.entries, (double)info.bytes / 1e6,
+           info.build_seconds, info.max_depth,
+           info.clamp != 0 ? " (clamped)" : "");
+    for (int d = 0; d <= info.max_depth; d++) {
+        printf(" %llu", (unsigned long long)info.counts[d]);
+    }
+    printf("\n");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -141,6 +166,7 @@ main(int argc, char **argv)
     printf("tables: %.1f s, %.1f MB\n", now() - t0,
            (double)cube3_pdb_memory_bytes() / 1e6);
     heuristic_destroy(warm);
+    print_tables(&o);
     n = o.scramble != NULL || o.state != NULL ? 1
         : o.random > 0                        ? o.random
                                               : o.count;

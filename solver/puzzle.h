@@ -146,6 +146,17 @@ struct puzzle_ops {
                     const pz_state_t *goal,
                     const pz_state_t *s,
                     pz_state_t *out);
+
+    /*
+     * Optional: the first moves a search from start to goal must try, a
+     * subset of allowed_after[nmoves] (never empty). A puzzle whose
+     * symmetries fix both start and goal may keep one move of each class
+     * the symmetries map onto each other, since their subtrees hold
+     * solutions of the same lengths (the superflip: 2 of 18). NULL: all.
+     */
+    uint64_t (*root_moves)(const pz_puzzle_t *p,
+                           const pz_state_t *start,
+                           const pz_state_t *goal);
 };
 
 typedef struct puzzle_ops puzzle_ops_t;

@@ -4,11 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <check.h>
 
 #include "cube3_pdb_testlib.h"
 #include "puzzles/cube3/pdb_internal.h"
+#include "tables/tables.h"
 
 /*
  * The quick suite uses "pdb-small" in HTM (the corner table and the
@@ -493,6 +495,94 @@ START_TEST(test_cube3_pdb_solve_agrees_with_bibfs)
 }
 END_TEST
 
+/* A well-known 20-move superflip: every edge flipped in place, corners
+ * solved. */
+static const char superflip[] =
+    "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+
+static int
+popcount64(uint64_t x)
+{
+    int n = 0;
+
+    for (; x != 0; x &= x - 1) {
+        n++;
+    }
+    return n;
+}
+
+START_TEST(test_cube3_pdb_root_moves_superflip_one_per_class)
+{
+    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *q = tl_make(PZ_METRIC_QTM);
+    pz_state_t goal;
+    pz_state_t s;
+    int bad = 0;
+
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(puzzle_parse_scramble(p, superflip, &s, NULL), PZ_OK);
+    /* It is the superflip: corners home, every edge home and flipped. */
+    for (int i = 0; i < 8; i++) {
+        bad += s.b[i] != 3 * i;
+    }
+    for (int i = 0; i < 12; i++) {
+        bad += s.b[8 + i] != 2 * i + 1;
+    }
+    ck_assert_int_eq(bad, 0);
+    /* All 48 symmetries fix it: the 18 moves fall into two classes
+     * (quarter and half turns), the 12 quarter turns into one. */
+    ck_assert_int_eq(popcount64(cube3_pdb_root_moves(p, &s, &goal)), 2);
+    ck_assert_int_eq(popcount64(cube3_pdb_root_moves(q, &s, &goal)), 1);
+    puzzle_destroy(p);
+    puzzle_destroy(q);
+}
+END_TEST
+
+START_TEST(test_cube3_pdb_root_moves_all_for_asymmetric_start)
+{
+    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_state_t goal;
+    pz_state_t s;
+
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(puzzle_parse_scramble(p, "R U F' L2 D B", &s, NULL),
+                     PZ_OK);
+    ck_assert_int_eq(popcount64(cube3_pdb_root_moves(p, &s, &goal)), 18);
+    /* A symmetric start toward an asymmetric goal keeps every move. */
+    ck_assert_int_eq(popcount64(cube3_pdb_root_moves(p, &goal, &s)), 18);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_cube3_pdb_solve_symmetric_starts_agree_with_bibfs)
+{
+    static const char *const starts[] = {
+        "R2 L2 U2 D2 F2 B2", /* fixed by many symmetries */
+        "U2 D2 R2 L2",
+        "U D'",
+    };
+    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_state_t goal;
+
+    puzzle_goal(p, &goal);
+    for (int i = 0; i < 3; i++) {
+        pz_state_t s;
+        pz_state_t end;
+        pz_solution_t a;
+        pz_solution_t b;
+
+        ck_assert_int_eq(puzzle_parse_scramble(p, starts[i], &s, NULL), PZ_OK);
+        ck_assert_int_lt(popcount64(cube3_pdb_root_moves(p, &s, &goal)), 18);
+        a = tl_solve(p, &s, &goal, "idastar", "pdb-small", 1 + i % 2, NULL);
+        b = tl_solve(p, &s, &goal, "bibfs", "none", 1, NULL);
+        ck_assert_int_eq(a.length, b.length);
+        ck_assert_int_eq(puzzle_replay(p, &s, a.moves, a.length, &end), PZ_OK);
+        ck_assert(puzzle_equal(p, &end, &goal));
+    }
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_cube3_pdb_solve_to_custom_goal)
 {
     pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
@@ -551,6 +641,11 @@ cube3_pdb_suite(void)
     tcase_add_test(tc_solve, test_cube3_pdb_solve_every_state_to_depth_3);
     tcase_add_test(tc_solve, test_cube3_pdb_solve_agrees_with_bibfs);
     tcase_add_test(tc_solve, test_cube3_pdb_solve_to_custom_goal);
+    tcase_add_test(tc_solve, test_cube3_pdb_root_moves_superflip_one_per_class);
+    tcase_add_test(tc_solve,
+                   test_cube3_pdb_root_moves_all_for_asymmetric_start);
+    tcase_add_test(tc_solve,
+                   test_cube3_pdb_solve_symmetric_starts_agree_with_bibfs);
     suite_add_tcase(s, tc_solve);
     return s;
 }
@@ -559,9 +654,19 @@ int
 main(void)
 {
     SRunner *sr = srunner_create(cube3_pdb_suite());
+    char dir[64];
+    tables_blob_def_t defs[16];
+    int ndefs = cube3_pdb_table_defs(defs, 16);
     int failed;
 
-    /* Build the shared tables once, before the tests fork. */
+    /* Build the shared tables once, before the tests fork, through the
+     * table files of a directory of our own (so saving and mapping them
+     * is tested too); removed at the end. */
+    snprintf(dir, sizeof(dir), "/tmp/test-cube3-pdb-XXXXXX");
+    if (mkdtemp(dir) == NULL || tables_set_dir(dir) != PZ_OK) {
+        fprintf(stderr, "cannot make a table directory\n");
+        return EXIT_FAILURE;
+    }
     if (cube3_pdb_table(CUBE3_PDB_CORNERS, false, NULL) != PZ_OK ||
         cube3_pdb_table(CUBE3_PDB_SLICE, false, NULL) != PZ_OK) {
         fprintf(stderr, "cannot build the pattern databases\n");
@@ -570,5 +675,13 @@ main(void)
     srunner_run_all(sr, CK_ENV);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    tables_unload_all();
+    for (int i = 0; i < ndefs && i < 16; i++) {
+        char path[160];
+
+        snprintf(path, sizeof(path), "%s/%s.pzt", dir, defs[i].name);
+        unlink(path);
+    }
+    rmdir(dir);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -13,7 +13,9 @@
  * (puzzle_allowed_after the last move: no inverse, no redundant pair) is
  * the only duplicate detection; there is no transposition table. The goal
  * is tested when a child passes the bound, and only when its h is 0 (an
- * admissible h is 0 at the goal), so the full comparison is rare.
+ * admissible h is 0 at the goal), so the full comparison is rare. At the
+ * root, a puzzle may name fewer first moves (puzzle_ops root_moves: one
+ * per class of moves that symmetries of the start and goal exchange).
  *
  * Frames are drawn from the budget and grown when the bound grows: a path
  * never exceeds the bound (h >= 0), so bound + 2 frames always suffice.
@@ -63,11 +65,12 @@ typedef struct shared {
     const search_ctx_t *ctx;
     const pz_puzzle_t *p;
     const pz_heuristic_t *h;
-    bool check_all; /* compare with the goal even when h > 0 */
-    bool threaded;  /* more than one worker */
-    int nthreads;   /* workers */
-    int bound;      /* of the current iteration */
-    task_t *tasks;  /* from the budget */
+    bool check_all;     /* compare with the goal even when h > 0 */
+    bool threaded;      /* more than one worker */
+    int nthreads;       /* workers */
+    int bound;          /* of the current iteration */
+    uint64_t root_todo; /* first moves to try (puzzle_root_moves) */
+    task_t *tasks;      /* from the budget */
     size_t ntasks;
     size_t tasks_cap;
     atomic_size_t next_task;          /* next task to take */
@@ -305,7 +308,7 @@ set_root(worker_t *w, int h0)
 {
     w->frames[0].s = w->sh->ctx->start;
     w->frames[0].h = h0;
-    w->frames[0].todo = puzzle_allowed_after(w->sh->p, -1);
+    w->frames[0].todo = w->sh->root_todo;
 }
 
 /* Takes tasks until none is left or the iteration ends; w->status says
@@ -507,6 +510,12 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
     sh.p = ctx->puzzle;
     sh.h = ctx->heuristic;
     sh.check_all = !heuristic_admissible(ctx->heuristic);
+    /* A symmetric start needs one first move per class of moves its
+     * symmetries exchange (the puzzle's root_moves, when it has one). */
+    sh.root_todo = puzzle_allowed_after(sh.p, -1);
+    if (sh.p->ops->root_moves != NULL) {
+        sh.root_todo &= sh.p->ops->root_moves(sh.p, &ctx->start, &ctx->goal);
+    }
     sh.threaded = nthreads > 1;
     sh.nthreads = nthreads;
     atomic_init(&sh.next_task, 0);

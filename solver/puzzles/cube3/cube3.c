@@ -617,6 +617,7 @@ static const heuristic_ops_t *const cube3_heuristics[] = {
     &misplaced_heuristic,
     &cube3_pdb_heuristic,
     &cube3_pdb_small_heuristic,
+    &cube3_pdb_large_heuristic,
     NULL,
 };
 
@@ -644,4 +645,5 @@ const puzzle_ops_t puzzle__cube3 = {
     .move_detail = NULL,
     .random_state = cube3_random_state,
     .heuristics = cube3_heuristics,
+    .root_moves = cube3_pdb_root_moves,
 };

@@ -55,6 +55,7 @@
 
 #include "cube3.h"
 #include "pdb_internal.h"
+#include "tables/tables.h"
 
 enum {
     NLOOK = 4,       /* corners, slice on three axes */
@@ -65,19 +66,23 @@ enum {
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static pdb_base_t *g_base;                       /* under g_lock */
-static pdb_slice_t g_slice[2];                   /* unsorted, sorted */
-static bool g_slice_ready[2];                    /* under g_lock */
+static pdb_slice_t g_slice[CUBE3_PDB_NKINDS];    /* by kind */
+static bool g_slice_ready[CUBE3_PDB_NKINDS];     /* under g_lock */
 static pdb_table_t g_table[CUBE3_PDB_NKINDS][2]; /* [kind][qtm] */
 static atomic_bool g_ready[CUBE3_PDB_NKINDS][2];
 static int g_rc[CUBE3_PDB_NKINDS][2]; /* build failures */
 static atomic_size_t g_bytes;         /* all of the above */
 static atomic_uint_fast64_t g_next_id;
 
-/* Builds what table kind/qtm needs; call with g_lock held. */
+/* The symmetry and coordinate tables and the reduction of table kind's
+ * raw coordinate, built on first use (small: milliseconds). Under their
+ * own lock, since a table build may run from tables_blob_get on any
+ * thread while another thread holds g_lock waiting for it. */
+static pthread_mutex_t g_base_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int
-build_locked(int kind, bool qtm)
+base_locked(int kind)
 {
-    int s = kind == CUBE3_PDB_SORTED;
     int rc;
 
     if (g_base == NULL) {
@@ -97,23 +102,141 @@ build_locked(int kind, bool qtm)
         g_base = pb;
         atomic_fetch_add(&g_bytes, sizeof(*pb));
     }
-    if (kind != CUBE3_PDB_CORNERS && !g_slice_ready[s]) {
-        rc = cube3_pdb__slice_init(&g_slice[s], &g_base->co, &g_base->sy,
-                                   s != 0);
+    if (kind != CUBE3_PDB_CORNERS && !g_slice_ready[kind]) {
+        rc = cube3_pdb__slice_init(&g_slice[kind], &g_base->co, &g_base->sy,
+                                   kind);
         if (rc != PZ_OK) {
             return rc;
         }
-        g_slice_ready[s] = true;
-        atomic_fetch_add(&g_bytes, (size_t)g_slice[s].nraw *
-                                       (sizeof(*g_slice[s].move) + 7));
+        g_slice_ready[kind] = true;
+        atomic_fetch_add(&g_bytes, (size_t)g_slice[kind].nraw *
+                                       (sizeof(*g_slice[kind].move) + 9));
     }
-    rc = cube3_pdb__table_build(&g_table[kind][qtm], kind, qtm, g_base,
-                                kind == CUBE3_PDB_CORNERS ? NULL : &g_slice[s]);
+    return PZ_OK;
+}
+
+static int
+ensure_base(int kind)
+{
+    int rc;
+
+    pthread_mutex_lock(&g_base_lock);
+    rc = base_locked(kind);
+    pthread_mutex_unlock(&g_base_lock);
+    return rc;
+}
+
+/* --- Table files ---------------------------------------------------------- */
+
+typedef struct blob_arg {
+    int kind;
+    bool qtm;
+} blob_arg_t;
+
+static const blob_arg_t g_args[CUBE3_PDB_NKINDS][2] = {
+    { { CUBE3_PDB_CORNERS, false }, { CUBE3_PDB_CORNERS, true } },
+    { { CUBE3_PDB_SLICE, false }, { CUBE3_PDB_SLICE, true } },
+    { { CUBE3_PDB_SORTED, false }, { CUBE3_PDB_SORTED, true } },
+    { { CUBE3_PDB_CSPLIT, false }, { CUBE3_PDB_CSPLIT, true } },
+};
+
+static const char *const g_names[CUBE3_PDB_NKINDS][2] = {
+    { "3x3x3-pdb-corners-htm", "3x3x3-pdb-corners-qtm" },
+    { "3x3x3-pdb-slice-htm", "3x3x3-pdb-slice-qtm" },
+    { "3x3x3-pdb-sorted-htm", "3x3x3-pdb-sorted-qtm" },
+    { "3x3x3-pdb-csplit-htm", "3x3x3-pdb-csplit-qtm" },
+};
+
+/* Fills the table file's bytes (the tables module's build callback). */
+static int
+blob_build(void *arg, uint8_t *data, uint64_t bytes)
+{
+    const blob_arg_t *a = arg;
+    pdb_table_t t;
+    int rc;
+
+    if (bytes != cube3_pdb__blob_bytes(a->kind)) {
+        return PZ_EINVAL;
+    }
+    rc = ensure_base(a->kind);
     if (rc != PZ_OK) {
-        cube3_pdb__table_free(&g_table[kind][qtm]);
         return rc;
     }
-    atomic_fetch_add(&g_bytes, g_table[kind][qtm].bytes);
+    return cube3_pdb__table_build(
+        &t, a->kind, a->qtm, g_base,
+        a->kind == CUBE3_PDB_CORNERS ? NULL : &g_slice[a->kind], data);
+}
+
+static void
+fill_def(int kind, bool qtm, tables_blob_def_t *def)
+{
+    memset(def, 0, sizeof(*def));
+    def->name = g_names[kind][qtm];
+    def->group = "3x3x3";
+    def->puzzle = qtm ? "3x3x3 qtm" : "3x3x3 htm";
+    def->bytes = cube3_pdb__blob_bytes(kind);
+    def->version = 1;
+    def->startup = false;
+    def->huge = true;
+    def->build = blob_build;
+    /* The tables module only passes arg back to blob_build. */
+    def->arg = (void *)(uintptr_t)&g_args[kind][qtm];
+}
+
+int
+cube3_pdb_table_defs(tables_blob_def_t *out, int max)
+{
+    /* The tables a 'puzzled tables build 3x3x3' makes: those the
+     * heuristics use in HTM, and the small ones in QTM. */
+    static const blob_arg_t listed[] = {
+        { CUBE3_PDB_CORNERS, false }, { CUBE3_PDB_SLICE, false },
+        { CUBE3_PDB_SORTED, false },  { CUBE3_PDB_CSPLIT, false },
+        { CUBE3_PDB_CORNERS, true },  { CUBE3_PDB_SLICE, true },
+    };
+    int n = (int)(sizeof(listed) / sizeof(listed[0]));
+
+    for (int i = 0; i < n && i < max; i++) {
+        fill_def(listed[i].kind, listed[i].qtm, &out[i]);
+    }
+    return n;
+}
+
+/* Loads (or builds and saves) table kind/qtm; call with g_lock held. A
+ * table that cannot be saved (no writable table directory) is built in
+ * memory for this process. */
+static int
+build_locked(int kind, bool qtm)
+{
+    tables_blob_def_t def;
+    const uint8_t *data = NULL;
+    pdb_table_t *t = &g_table[kind][qtm];
+    int rc = ensure_base(kind);
+
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    fill_def(kind, qtm, &def);
+    rc = tables_blob_get(&def, &data, NULL);
+    if (rc == PZ_OK) {
+        rc = cube3_pdb__table_attach(
+            t, kind, qtm, g_base,
+            kind == CUBE3_PDB_CORNERS ? NULL : &g_slice[kind], data);
+        if (rc == PZ_OK) {
+            atomic_fetch_add(&g_bytes, t->bytes);
+        }
+        return rc;
+    }
+    if (rc != PZ_EIO) {
+        return rc;
+    }
+    rc = cube3_pdb__table_build(
+        t, kind, qtm, g_base, kind == CUBE3_PDB_CORNERS ? NULL : &g_slice[kind],
+        NULL);
+    if (rc != PZ_OK) {
+        cube3_pdb__table_free(t);
+        return rc;
+    }
+    atomic_fetch_add(&g_bytes, t->bytes);
     return PZ_OK;
 }
 
@@ -167,6 +290,7 @@ cube3_pdb_table(int kind, bool qtm, cube3_pdb_info_t *out)
     out->clamp = t->clamp;
     memcpy(out->counts, t->counts, sizeof(out->counts));
     out->build_seconds = t->build_seconds;
+    out->loaded = t->loaded;
     return PZ_OK;
 }
 
@@ -209,7 +333,7 @@ typedef struct pdb_ctx {
 typedef struct coords {
     uint16_t cperm;    /* corner permutation */
     uint16_t ctwist;   /* corner twist */
-    uint16_t raw[3];   /* slice coordinate (sorted or not), per axis */
+    uint32_t raw[3];   /* raw slice coordinate, per axis */
     uint16_t flip[3];  /* per axis */
     uint16_t twist[3]; /* per axis */
 } coords_t;
@@ -306,6 +430,12 @@ pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 }
 
 static int
+pdb_large_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
+{
+    return init_common(p, goal, ctx, CUBE3_PDB_CSPLIT);
+}
+
+static int
 pdb_small_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
     return init_common(p, goal, ctx, CUBE3_PDB_SLICE);
@@ -351,7 +481,7 @@ static void
 coords_of(const pdb_ctx_t *c, const uint8_t *x, coords_t *out)
 {
     const pdb_coord_t *co = &c->pb->co;
-    bool sorted = c->slice->slice->sorted;
+    int kind = c->slice->slice->kind;
 
     out->cperm = (uint16_t)cube3_pdb__cperm(x);
     out->ctwist = (uint16_t)cube3_pdb__twist(x);
@@ -359,8 +489,7 @@ coords_of(const pdb_ctx_t *c, const uint8_t *x, coords_t *out)
         uint8_t st[20];
 
         pattern_state(c, a + 1, x, st);
-        out->raw[a] = (uint16_t)(sorted ? cube3_pdb__sorted(co, st)
-                                        : cube3_pdb__comb(co, st));
+        out->raw[a] = (uint32_t)cube3_pdb__raw(co, kind, st);
         out->flip[a] = (uint16_t)cube3_pdb__flip(st);
         out->twist[a] = (uint16_t)cube3_pdb__twist(st);
     }
@@ -619,6 +748,18 @@ const heuristic_ops_t cube3_pdb_small_heuristic = {
     .admissible = true,
     .ctx_size = pdb_ctx_size,
     .init = pdb_small_init,
+    .eval = pdb_eval,
+    .update = pdb_update,
+};
+
+const heuristic_ops_t cube3_pdb_large_heuristic = {
+    .name = "pdb-large",
+    .summary = "larger pattern databases (2-bit, about 2.5 GB): max of "
+               "corners and of E-slice edge places with U-layer corner "
+               "places, all flips and twists on three axes",
+    .admissible = true,
+    .ctx_size = pdb_ctx_size,
+    .init = pdb_large_init,
     .eval = pdb_eval,
     .update = pdb_update,
 };

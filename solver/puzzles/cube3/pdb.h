@@ -30,11 +30,14 @@ enum cube3_pdb_kind {
     CUBE3_PDB_CORNERS = 0, /* corner permutation x twist */
     CUBE3_PDB_SLICE,       /* E-slice places x flip x twist, reduced */
     CUBE3_PDB_SORTED,      /* E-slice places and order x flip x twist */
+    CUBE3_PDB_CSPLIT,      /* E-slice places x U-corner places x flip x
+                              twist, reduced */
     CUBE3_PDB_NKINDS,
 };
 
 extern const heuristic_ops_t cube3_pdb_heuristic;
 extern const heuristic_ops_t cube3_pdb_small_heuristic;
+extern const heuristic_ops_t cube3_pdb_large_heuristic;
 
 /* Facts about one table. */
 typedef struct cube3_pdb_info {
@@ -44,7 +47,9 @@ typedef struct cube3_pdb_info {
     int clamp;            /* 0, or: counts[clamp] and every stored
                              distance of clamp mean "clamp or more" */
     uint64_t counts[32];  /* entries at each distance 0..max_depth */
-    double build_seconds; /* time the build took in this process */
+    double build_seconds; /* time the build took (when loaded: the build
+                             that wrote the file) */
+    bool loaded;          /* read from the table directory, not built */
 } cube3_pdb_info_t;
 
 /*
@@ -63,6 +68,25 @@ int cube3_pdb_table(int kind, bool qtm, cube3_pdb_info_t *out);
  * negative PZ_E* code. For tests and tools. Thread: any.
  */
 int cube3_pdb_distance(int kind, bool qtm, const pz_state_t *s);
+
+/*
+ * The tables are saved in the table directory (solver/tables) as
+ * "3x3x3-pdb-<kind>-<htm|qtm>" and mapped by later processes. Writes at
+ * most max definitions of the listed ones to out and returns how many
+ * there are (the provider in solver/tables/blobs.c). Thread: any.
+ */
+struct tables_blob_def;
+int cube3_pdb_table_defs(struct tables_blob_def *out, int max);
+
+/*
+ * The first moves a search from start to goal must try: all moves at
+ * the root, less those that a symmetry fixing both start and goal maps
+ * onto a smaller kept move (their subtrees mirror a kept one's). Never
+ * empty. The puzzle's root_moves op. Thread: any.
+ */
+uint64_t cube3_pdb_root_moves(const pz_puzzle_t *p,
+                              const pz_state_t *start,
+                              const pz_state_t *goal);
 
 /* Bytes of every table and helper table built in this process; these are
  * shared by all searches and charged to no job. Thread: any. */

@@ -23,6 +23,7 @@ enum {
     PDB_NCPERM = 40320,  /* 8! */
     PDB_NCOMB = 495,     /* C(12, 4): positions of the four E-slice edges */
     PDB_NSORTED = 11880, /* 495 * 4!: those positions and the pieces' order */
+    PDB_NCSPLIT = 70,    /* C(8, 4): positions of the four U-layer corners */
     PDB_NHTM = 18,
     PDB_MAXMOVES = 18,
 };
@@ -83,7 +84,9 @@ typedef struct pdb_coord {
     uint16_t sorted_conj[PDB_NUDSYM][PDB_NSORTED];
     uint16_t comb_rank[4096]; /* 12-bit position mask -> comb, or 0xFFFF */
     uint16_t comb_mask[PDB_NCOMB];
-    uint8_t order_rank[256]; /* 4 pieces 0..3 packed 2 bits each -> 0..23 */
+    uint8_t order_rank[256];  /* 4 pieces 0..3 packed 2 bits each -> 0..23 */
+    uint8_t csplit_rank[256]; /* 8-bit position mask -> 0..69, or 0xFF */
+    uint8_t csplit_mask[PDB_NCSPLIT];
 } pdb_coord_t;
 
 struct pdb_base {
@@ -91,19 +94,24 @@ struct pdb_base {
     pdb_coord_t co;
 };
 
-/* A slice pattern's symmetry reduction: sorted (positions and order of
- * the E-slice edges, 11880) or not (positions only, 495), reduced by the
- * 16 U-D symmetries. */
+/*
+ * A slice pattern's symmetry reduction, by the 16 U-D symmetries. Its raw
+ * coordinate is comb * div + extra, where comb is the E-slice edges'
+ * positions and extra depends on the kind: nothing (CUBE3_PDB_SLICE, div
+ * 1, 495 raw values), the order of the E-slice pieces (CUBE3_PDB_SORTED,
+ * div 24, 11880) or the positions of the U-layer corners
+ * (CUBE3_PDB_CSPLIT, div 70, 34650).
+ */
 typedef struct pdb_slice {
-    bool sorted;
-    int nraw;       /* 11880 or 495 */
+    int kind;       /* CUBE3_PDB_SLICE, _SORTED or _CSPLIT */
+    int div;        /* raw / div = comb */
+    int nraw;       /* 495 * div */
     int nclass;     /* classes */
     uint16_t *cls;  /* raw -> class */
     uint8_t *sym;   /* raw -> k: ud[k] takes raw to its class's rep */
-    uint16_t *rep;  /* class -> raw representative */
+    uint32_t *rep;  /* class -> raw representative */
     uint16_t *stab; /* class -> bit k set when ud[k] fixes rep */
-    uint16_t (*move)[PDB_NHTM]; /* raw move table (sorted only: points into
-                                   the coordinate tables; else owned) */
+    uint32_t (*move)[PDB_NHTM]; /* raw move table (owned) */
 } pdb_slice_t;
 
 /* A 2-bit pattern database: entry = distance mod 3, 3 while unvisited. */
@@ -114,6 +122,8 @@ typedef struct pdb_table {
     uint64_t entries;         /* nrows * PDB_NTWIST */
     uint8_t *data;            /* 4 entries per byte */
     size_t bytes;             /* of data */
+    bool owned;               /* data is ours to free (else a mapped file) */
+    bool loaded;              /* read from a table file, not built here */
     const pdb_slice_t *slice; /* slice kinds */
     uint64_t solved;          /* index of the solved pattern */
     int clamp;                /* 0, or: entries at 3 mean this or more */
@@ -134,12 +144,12 @@ int cube3_pdb__sym_init(pdb_sym_t *sy);
 /* Builds the coordinate tables (needs sy). PZ_OK or PZ_EINTERNAL. */
 int cube3_pdb__coord_init(pdb_coord_t *co, const pdb_sym_t *sy);
 
-/* Builds the reduction of the sorted or unsorted slice coordinate.
- * PZ_OK or PZ_ENOMEM; free with cube3_pdb__slice_free. */
+/* Builds the reduction of the raw coordinate of slice table kind.
+ * PZ_OK, PZ_ENOMEM or PZ_EINTERNAL; free with cube3_pdb__slice_free. */
 int cube3_pdb__slice_init(pdb_slice_t *sl,
                           const pdb_coord_t *co,
                           const pdb_sym_t *sy,
-                          bool sorted);
+                          int kind);
 void cube3_pdb__slice_free(pdb_slice_t *sl);
 
 /* Coordinates of a 20-byte state. */
@@ -148,6 +158,9 @@ int cube3_pdb__flip(const uint8_t *b);
 int cube3_pdb__cperm(const uint8_t *b);
 int cube3_pdb__comb(const pdb_coord_t *co, const uint8_t *b);
 int cube3_pdb__sorted(const pdb_coord_t *co, const uint8_t *b);
+int cube3_pdb__csplit(const pdb_coord_t *co, const uint8_t *b);
+/* The raw slice coordinate of kind (see pdb_slice_t). */
+int cube3_pdb__raw(const pdb_coord_t *co, int kind, const uint8_t *b);
 
 /* Table index of the pattern of state b. */
 uint64_t
@@ -168,13 +181,36 @@ cube3_pdb__code(const pdb_table_t *t, uint64_t i)
     return (t->data[i >> 2] >> ((i & 3) << 1)) & 3;
 }
 
-/* Builds t of the given kind by breadth-first search (t->data from
- * malloc; free with cube3_pdb__table_free). PZ_OK or PZ_ENOMEM. */
+/* Rows of PDB_NTWIST entries of table kind (the slice kinds' class counts
+ * are checked against their reduction when built). */
+uint64_t cube3_pdb__table_rows(int kind);
+
+/* Bytes of the saved form of table kind: the entries, then a trailer
+ * with the distance counts. */
+uint64_t cube3_pdb__blob_bytes(int kind);
+
+/*
+ * Builds t of the given kind by breadth-first search. blob NULL: t->data
+ * is allocated (free with cube3_pdb__table_free); else blob
+ * (cube3_pdb__blob_bytes(kind) bytes) receives the entries and the
+ * trailer, and t->data points into it. PZ_OK, PZ_ENOMEM or PZ_EINTERNAL.
+ */
 int cube3_pdb__table_build(pdb_table_t *t,
                            int kind,
                            bool qtm,
                            const pdb_base_t *pb,
-                           const pdb_slice_t *sl);
+                           const pdb_slice_t *sl,
+                           uint8_t *blob);
+
+/* Describes in t the saved table blob (cube3_pdb__blob_bytes(kind) bytes,
+ * read-only) of kind. PZ_OK, or PZ_EINTERNAL when its trailer does not
+ * match. */
+int cube3_pdb__table_attach(pdb_table_t *t,
+                            int kind,
+                            bool qtm,
+                            const pdb_base_t *pb,
+                            const pdb_slice_t *sl,
+                            const uint8_t *blob);
 void cube3_pdb__table_free(pdb_table_t *t);
 
 /*

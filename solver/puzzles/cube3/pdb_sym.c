@@ -471,6 +471,31 @@ cube3_pdb__sorted(const pdb_coord_t *co, const uint8_t *b)
     return co->comb_rank[mask] * 24 + co->order_rank[order];
 }
 
+int
+cube3_pdb__csplit(const pdb_coord_t *co, const uint8_t *b)
+{
+    unsigned mask = 0;
+
+    /* Corner pieces 0..3 are the U layer's (bytes below 12). */
+    for (int i = 0; i < 8; i++) {
+        mask |= (unsigned)(b[i] < 12) << i;
+    }
+    return co->csplit_rank[mask];
+}
+
+int
+cube3_pdb__raw(const pdb_coord_t *co, int kind, const uint8_t *b)
+{
+    switch (kind) {
+    case CUBE3_PDB_SORTED:
+        return cube3_pdb__sorted(co, b);
+    case CUBE3_PDB_CSPLIT:
+        return cube3_pdb__comb(co, b) * PDB_NCSPLIT + cube3_pdb__csplit(co, b);
+    default:
+        return cube3_pdb__comb(co, b);
+    }
+}
+
 /* --- Coordinate tables -------------------------------------------------- */
 
 /* A cube whose E-slice pieces sit as sorted coordinate s says, the other
@@ -524,6 +549,14 @@ fill_ranks(pdb_coord_t *co)
             co->comb_rank[mask] = (uint16_t)n;
             co->comb_mask[n] = (uint16_t)mask;
             n++;
+        }
+    }
+    n = 0;
+    memset(co->csplit_rank, UNSET, sizeof(co->csplit_rank));
+    for (unsigned mask = 0; mask < 256; mask++) {
+        if (popcount8[mask] == 4) {
+            co->csplit_rank[mask] = (uint8_t)n;
+            co->csplit_mask[n++] = (uint8_t)mask;
         }
     }
     memset(co->order_rank, UNSET, sizeof(co->order_rank));
@@ -698,38 +731,73 @@ cube3_pdb__coord_init(pdb_coord_t *co, const pdb_sym_t *sy)
 
 /* --- Slice reduction ---------------------------------------------------- */
 
-static int
-raw_conj(const pdb_coord_t *co, bool sorted, int k, int raw)
+/* A cube (bytes) whose raw slice coordinate of kind is raw: the E-slice
+ * pieces where it says, the U-layer corners too for CSPLIT, the rest in
+ * order. Moves and symmetries act on bytes position by position, so any
+ * such cube gives the coordinate's image. */
+static void
+raw_cube(const pdb_coord_t *co, int kind, int div, int raw, uint8_t *b)
 {
-    return sorted ? co->sorted_conj[k][raw] : co->sorted_conj[k][raw * 24] / 24;
+    cube3_cubie_t c;
+
+    if (kind == CUBE3_PDB_SORTED) {
+        set_sorted(co, raw, &c);
+    } else {
+        set_sorted(co, raw / div * 24, &c);
+    }
+    if (kind == CUBE3_PDB_CSPLIT) {
+        unsigned mask = co->csplit_mask[raw % div];
+        int up = 0;
+        int down = 4;
+
+        for (int i = 0; i < 8; i++) {
+            c.cp[i] = (uint8_t)(mask >> i & 1u ? up++ : down++);
+        }
+    }
+    cubie_bytes(&c, b);
 }
 
 int
 cube3_pdb__slice_init(pdb_slice_t *sl,
                       const pdb_coord_t *co,
                       const pdb_sym_t *sy,
-                      bool sorted)
+                      int kind)
 {
-    int n = sorted ? PDB_NSORTED : PDB_NCOMB;
+    int div = kind == CUBE3_PDB_SORTED   ? 24
+              : kind == CUBE3_PDB_CSPLIT ? PDB_NCSPLIT
+                                         : 1;
+    int n = PDB_NCOMB * div;
+    uint32_t *conj = NULL;
 
     memset(sl, 0, sizeof(*sl));
-    sl->sorted = sorted;
+    sl->kind = kind;
+    sl->div = div;
     sl->nraw = n;
     sl->cls = malloc((size_t)n * sizeof(*sl->cls));
     sl->sym = malloc((size_t)n);
     sl->rep = malloc((size_t)n * sizeof(*sl->rep));
     sl->stab = malloc((size_t)n * sizeof(*sl->stab));
     sl->move = malloc((size_t)n * sizeof(*sl->move));
+    conj = malloc((size_t)n * PDB_NUDSYM * sizeof(*conj));
     if (sl->cls == NULL || sl->sym == NULL || sl->rep == NULL ||
-        sl->stab == NULL || sl->move == NULL) {
+        sl->stab == NULL || sl->move == NULL || conj == NULL) {
+        free(conj);
         cube3_pdb__slice_free(sl);
         return PZ_ENOMEM;
     }
     for (int r = 0; r < n; r++) {
+        uint8_t a[20];
+        uint8_t b[20];
+
+        raw_cube(co, kind, div, r, a);
         for (int m = 0; m < PDB_NHTM; m++) {
-            sl->move[r][m] = sorted
-                                 ? co->sorted_move[r][m]
-                                 : (uint16_t)(co->sorted_move[r * 24][m] / 24);
+            cube3_pdb__map(&sy->moves[m], a, b);
+            sl->move[r][m] = (uint32_t)cube3_pdb__raw(co, kind, b);
+        }
+        for (int k = 0; k < PDB_NUDSYM; k++) {
+            cube3_pdb__map(&sy->conj[sy->ud[k]], a, b);
+            conj[(size_t)r * PDB_NUDSYM + (size_t)k] =
+                (uint32_t)cube3_pdb__raw(co, kind, b);
         }
     }
     memset(sl->sym, UNSET, (size_t)n);
@@ -742,10 +810,10 @@ cube3_pdb__slice_init(pdb_slice_t *sl,
             continue;
         }
         c = sl->nclass++;
-        sl->rep[c] = (uint16_t)r;
+        sl->rep[c] = (uint32_t)r;
         sl->stab[c] = 0;
         for (int k = 0; k < PDB_NUDSYM; k++) {
-            int img = raw_conj(co, sorted, k, r);
+            int img = (int)conj[(size_t)r * PDB_NUDSYM + (size_t)k];
 
             if (img == r) {
                 sl->stab[c] |= (uint16_t)(1u << k);
@@ -757,11 +825,13 @@ cube3_pdb__slice_init(pdb_slice_t *sl,
         }
     }
     for (int r = 0; r < n; r++) {
-        if (raw_conj(co, sorted, sl->sym[r], r) != sl->rep[sl->cls[r]]) {
+        if (conj[(size_t)r * PDB_NUDSYM + sl->sym[r]] != sl->rep[sl->cls[r]]) {
+            free(conj);
             cube3_pdb__slice_free(sl);
             return PZ_EINTERNAL;
         }
     }
+    free(conj);
     return PZ_OK;
 }
 

@@ -83,7 +83,7 @@ orbit(const pdb_base_t *pb, const pdb_slice_t *sl, uint64_t row, target_t *out)
     int f = (int)(row % PDB_NFLIP);
     unsigned stab = sl->stab[c] & ~1u;
     int rep = sl->rep[c];
-    int comb = sl->sorted ? rep / 24 : rep;
+    int comb = rep / sl->div;
 
     out->norbit = 0;
     while (stab != 0) {
@@ -141,7 +141,7 @@ row_targets(const pdb_table_t *t,
         int m = moves[i];
         int raw2 = sl->move[raw][m];
         int k = sl->sym[raw2];
-        int comb2 = sl->sorted ? raw2 / 24 : raw2;
+        int comb2 = raw2 / sl->div;
         int f2 = co->flip_move[f][m];
         int f3 = co->flip_perm[k][f2] ^ co->flip_mask[k][comb2];
 
@@ -161,7 +161,7 @@ cube3_pdb__slice_index(const pdb_table_t *t,
     const pdb_coord_t *co = &pb->co;
     const pdb_slice_t *sl = t->slice;
     int k = sl->sym[raw];
-    int comb = sl->sorted ? raw / 24 : raw;
+    int comb = raw / sl->div;
     uint64_t row = (uint64_t)sl->cls[raw] * PDB_NFLIP +
                    (uint64_t)(co->flip_perm[k][flip] ^ co->flip_mask[k][comb]);
 
@@ -177,9 +177,7 @@ cube3_pdb__index(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b)
         return (uint64_t)cube3_pdb__cperm(b) * PDB_NTWIST +
                (uint64_t)cube3_pdb__twist(b);
     }
-    return cube3_pdb__slice_index(t, pb,
-                                  t->slice->sorted ? cube3_pdb__sorted(co, b)
-                                                   : cube3_pdb__comb(co, b),
+    return cube3_pdb__slice_index(t, pb, cube3_pdb__raw(co, t->slice->kind, b),
                                   cube3_pdb__flip(b), cube3_pdb__twist(b));
 }
 
@@ -414,12 +412,113 @@ now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Symmetry classes of the slice kinds (checked when built): Kociemba
+ * publishes 45 and 788 for the first two. */
+uint64_t
+cube3_pdb__table_rows(int kind)
+{
+    switch (kind) {
+    case CUBE3_PDB_CORNERS:
+        return PDB_NCPERM;
+    case CUBE3_PDB_SLICE:
+        return (uint64_t)45 * PDB_NFLIP;
+    case CUBE3_PDB_SORTED:
+        return (uint64_t)788 * PDB_NFLIP;
+    case CUBE3_PDB_CSPLIT:
+        return (uint64_t)2329 * PDB_NFLIP;
+    default:
+        return 0;
+    }
+}
+
+/* The solved cube's 20 bytes. */
+static void
+solved_bytes(uint8_t *b)
+{
+    for (int i = 0; i < 8; i++) {
+        b[i] = (uint8_t)(3 * i);
+    }
+    for (int i = 0; i < 12; i++) {
+        b[8 + i] = (uint8_t)(2 * i);
+    }
+}
+
+/* What a saved table keeps besides its entries, after them. */
+typedef struct trailer {
+    uint64_t magic;
+    uint64_t entries;
+    uint32_t kind;
+    uint32_t qtm;
+    int32_t clamp;
+    int32_t maxdepth;
+    uint64_t counts[32];
+    double build_seconds;
+} trailer_t;
+
+enum {
+    TRAILER_BYTES = 4096
+};
+
+#define TRAILER_MAGIC UINT64_C(0x3362647033656275) /* "ube3pdb3" */
+
+static uint64_t
+data_bytes(uint64_t entries)
+{
+    /* Whole 8-byte words, so the scans may read them. */
+    return (entries + 31) / 32 * 8;
+}
+
+uint64_t
+cube3_pdb__blob_bytes(int kind)
+{
+    return data_bytes(cube3_pdb__table_rows(kind) * PDB_NTWIST) + TRAILER_BYTES;
+}
+
+int
+cube3_pdb__table_attach(pdb_table_t *t,
+                        int kind,
+                        bool qtm,
+                        const pdb_base_t *pb,
+                        const pdb_slice_t *sl,
+                        const uint8_t *blob)
+{
+    trailer_t tr;
+    uint8_t solved[20];
+    uint64_t entries = cube3_pdb__table_rows(kind) * PDB_NTWIST;
+
+    memcpy(&tr, blob + data_bytes(entries), sizeof(tr));
+    if (tr.magic != TRAILER_MAGIC || tr.entries != entries ||
+        tr.kind != (uint32_t)kind || tr.qtm != (uint32_t)qtm ||
+        tr.maxdepth < 0 || tr.maxdepth > 31) {
+        return PZ_EINTERNAL;
+    }
+    memset(t, 0, sizeof(*t));
+    t->kind = kind;
+    t->qtm = qtm;
+    t->slice = kind == CUBE3_PDB_CORNERS ? NULL : sl;
+    t->nrows = cube3_pdb__table_rows(kind);
+    t->entries = entries;
+    t->bytes = (size_t)data_bytes(entries);
+    /* Read-only from here on: the heuristic never writes a table. */
+    t->data = (uint8_t *)(uintptr_t)blob;
+    t->owned = false;
+    t->loaded = true;
+    t->clamp = tr.clamp;
+    t->maxdepth = tr.maxdepth;
+    memcpy(t->counts, tr.counts, sizeof(t->counts));
+    t->build_seconds = tr.build_seconds;
+    solved_bytes(solved);
+    t->solved = cube3_pdb__index(t, pb, solved);
+    return PZ_OK;
+}
+
 int
 cube3_pdb__table_build(pdb_table_t *t,
                        int kind,
                        bool qtm,
                        const pdb_base_t *pb,
-                       const pdb_slice_t *sl)
+                       const pdb_slice_t *sl,
+                       uint8_t *blob)
 {
     int moves[PDB_MAXMOVES];
     int nm = metric_moves(qtm, moves);
@@ -434,24 +533,24 @@ cube3_pdb__table_build(pdb_table_t *t,
     /* The sorted HTM table stops after distance 10: finding the 1.45
      * billion entries at 11 would take as long as everything before, and
      * only 0.34 % of the entries lie beyond 11. */
-    t->clamp = kind == CUBE3_PDB_SORTED && !qtm ? 11 : 0;
+    t->clamp = kind == CUBE3_PDB_SORTED && !qtm   ? 11
+               : kind == CUBE3_PDB_CSPLIT && !qtm ? 12
+                                                  : 0;
     t->slice = kind == CUBE3_PDB_CORNERS ? NULL : sl;
     t->nrows = kind == CUBE3_PDB_CORNERS ? PDB_NCPERM
                                          : (uint64_t)sl->nclass * PDB_NFLIP;
+    if (t->nrows != cube3_pdb__table_rows(kind)) {
+        return PZ_EINTERNAL;
+    }
     t->entries = t->nrows * PDB_NTWIST;
-    /* Whole 8-byte words, so the scans may read them. */
-    t->bytes = (size_t)((t->entries + 31) / 32 * 8);
-    t->data = alloc_table(t->bytes);
+    t->bytes = (size_t)data_bytes(t->entries);
+    t->owned = blob == NULL;
+    t->data = blob != NULL ? blob : alloc_table(t->bytes);
     if (t->data == NULL) {
         return PZ_ENOMEM;
     }
     memset(t->data, 0xFF, t->bytes);
-    for (int i = 0; i < 8; i++) {
-        solved[i] = (uint8_t)(3 * i);
-    }
-    for (int i = 0; i < 12; i++) {
-        solved[8 + i] = (uint8_t)(2 * i);
-    }
+    solved_bytes(solved);
     t->solved = cube3_pdb__index(t, pb, solved);
     self.norbit = 0;
     if (kind != CUBE3_PDB_CORNERS) {
@@ -495,7 +594,24 @@ cube3_pdb__table_build(pdb_table_t *t,
         reached += found;
     }
     t->build_seconds = now_seconds() - start;
-    return reached == t->entries ? PZ_OK : PZ_EINTERNAL;
+    if (reached != t->entries) {
+        return PZ_EINTERNAL;
+    }
+    if (blob != NULL) {
+        trailer_t tr;
+
+        memset(&tr, 0, sizeof(tr));
+        tr.magic = TRAILER_MAGIC;
+        tr.entries = t->entries;
+        tr.kind = (uint32_t)kind;
+        tr.qtm = qtm;
+        tr.clamp = t->clamp;
+        tr.maxdepth = t->maxdepth;
+        memcpy(tr.counts, t->counts, sizeof(tr.counts));
+        tr.build_seconds = t->build_seconds;
+        memcpy(blob + t->bytes, &tr, sizeof(tr));
+    }
+    return PZ_OK;
 }
 
 void
@@ -504,7 +620,9 @@ cube3_pdb__table_free(pdb_table_t *t)
     if (t == NULL) {
         return;
     }
-    free(t->data);
+    if (t->owned) {
+        free(t->data);
+    }
     memset(t, 0, sizeof(*t));
 }
 
