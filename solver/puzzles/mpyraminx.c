@@ -816,6 +816,7 @@ static const heuristic_ops_t *const mpyr_heuristics[] = {
     &mpyraminx__pieces_heuristic,
     &mpyraminx__pdb_heuristic,
     &mpyraminx__pdb_small_heuristic,
+    &mpyraminx__seed_max_heuristic,
     &mpyraminx__seed_heuristic,
     NULL,
 };
