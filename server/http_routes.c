@@ -48,7 +48,15 @@ handle_solve(http_conn_t *c)
         return http__send_problem_d(c, rc, &d, NULL, NULL);
     }
     wait_ms = jobs_request(job)->wait_ms;
-    rc = jobs_submit(h->deps.jobs, job);
+    /* A job that only walks down a loaded table ends in microseconds:
+     * running it here saves two thread hand-offs and a suspend/resume,
+     * which cost far more (docs/http-performance.md). A request with
+     * wait_ms 0 asked for the queued job, so it is queued. */
+    if (wait_ms > 0 && jobs_can_run_here(h->deps.jobs, job)) {
+        rc = jobs_run_here(h->deps.jobs, job);
+    } else {
+        rc = jobs_submit(h->deps.jobs, job);
+    }
     if (rc != PZ_OK) {
         jobs_release(h->deps.jobs, job);
         pz_diag_set(&d, rc,
@@ -65,7 +73,7 @@ handle_solve(http_conn_t *c)
     }
     c->job = job;
     c->is_solve = true;
-    if (wait_ms > 0 && http__start_wait(c, wait_ms)) {
+    if (wait_ms > 0 && !jobs_ended(job) && http__start_wait(c, wait_ms)) {
         return MHD_YES;
     }
     return http__send_job(c, 202);

@@ -24,6 +24,7 @@
 #include "job.h"
 #include "log.h"
 #include "rng.h"
+#include "tables/tables.h"
 
 /* How often the sweep runs when no waiter deadline is nearer. */
 
@@ -31,6 +32,31 @@
  * cancels it: engines check their own deadline every few thousand
  * expansions, so this only fires for an engine that stopped polling. */
 #define JOBS_DEADLINE_SLACK_MS 2000
+
+/* Puzzle instances remembered for jobs_can_run_here; the registry has
+ * far fewer complete tables. */
+#define JOBS_TABLE_KEYS 32
+
+/* Freed jobs kept for reuse (about 10 KiB each). None under
+ * AddressSanitizer, which should see every job's use after free. */
+#if defined(__SANITIZE_ADDRESS__)
+#define JOBS_SPARE_MAX 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define JOBS_SPARE_MAX 0
+#endif
+#endif
+#ifndef JOBS_SPARE_MAX
+#define JOBS_SPARE_MAX 64
+#endif
+
+/* One puzzle instance, as the complete tables tell them apart. */
+typedef struct jobs_table_key {
+    const puzzle_ops_t *ops;
+    int rows;
+    int cols;
+    int metric;
+} jobs_table_key_t;
 
 typedef enum job_state {
     JOB_NEW = 0, /* made by jobs_new, not in the table */
@@ -85,6 +111,13 @@ struct jobs {
     bool stopping;
     uint64_t ended_by_status[PZ_STATUS_COUNT_];
     uint64_t nodes_ended; /* nodes expanded by jobs that ended */
+    /* Puzzle instances whose shared complete table is loaded: written
+     * under the lock, published by the count (acquire/release). */
+    jobs_table_key_t table_keys[JOBS_TABLE_KEYS];
+    atomic_int ntable_keys;
+    pthread_mutex_t spare_lock; /* guards the two below */
+    job_t *spare;               /* freed jobs for reuse, linked by next */
+    int nspare;
 };
 
 int64_t
@@ -126,17 +159,49 @@ jobs_create(const jobs_config_t *cfg, jobs_t **out)
         return PZ_ENOMEM;
     }
     pthread_mutex_init(&jobs->lock, NULL);
+    pthread_mutex_init(&jobs->spare_lock, NULL);
     pthread_cond_init(&jobs->work, NULL);
     pthread_cond_init(&jobs->idle, NULL);
     *out = jobs;
     return PZ_OK;
 }
 
+/* Frees job, or keeps its memory for the next jobs_new: a job is about
+ * 10 KiB (eight runs with their solution buffers), and allocating one per
+ * request made glibc consolidate its small free chunks every time. */
 static void
-job_free(job_t *job)
+job_free(jobs_t *jobs, job_t *job)
 {
     api_solve_cleanup(&job->req);
+    pthread_mutex_lock(&jobs->spare_lock);
+    if (jobs->nspare < JOBS_SPARE_MAX) {
+        job->next = jobs->spare;
+        jobs->spare = job;
+        jobs->nspare++;
+        job = NULL;
+    }
+    pthread_mutex_unlock(&jobs->spare_lock);
     free(job);
+}
+
+/* A zeroed job, from the spare list or the heap, or NULL. */
+static job_t *
+job_alloc(jobs_t *jobs)
+{
+    job_t *job;
+
+    pthread_mutex_lock(&jobs->spare_lock);
+    job = jobs->spare;
+    if (job != NULL) {
+        jobs->spare = job->next;
+        jobs->nspare--;
+    }
+    pthread_mutex_unlock(&jobs->spare_lock);
+    if (job == NULL) {
+        return calloc(1, sizeof(*job));
+    }
+    memset(job, 0, sizeof(*job));
+    return job;
 }
 
 void
@@ -154,13 +219,19 @@ jobs_destroy(jobs_t *jobs)
         /* Only the table's reference can remain once every connection and
          * worker is gone. */
         if (--job->refs == 0) {
-            job_free(job);
+            job_free(jobs, job);
         }
         job = next;
+    }
+    while (jobs->spare != NULL) {
+        job = jobs->spare;
+        jobs->spare = job->next;
+        free(job);
     }
     pthread_cond_destroy(&jobs->idle);
     pthread_cond_destroy(&jobs->work);
     pthread_mutex_destroy(&jobs->lock);
+    pthread_mutex_destroy(&jobs->spare_lock);
     free(jobs->hash);
     free(jobs);
 }
@@ -173,13 +244,12 @@ jobs_new(jobs_t *jobs, job_t **out)
     job_t *job;
     int rc;
 
-    (void)jobs;
     *out = NULL;
     rc = rng_bytes(raw, sizeof(raw));
     if (rc != PZ_OK) {
         return rc;
     }
-    job = calloc(1, sizeof(*job));
+    job = job_alloc(jobs);
     if (job == NULL) {
         return PZ_ENOMEM;
     }
@@ -230,24 +300,23 @@ queue_remove(jobs_t *jobs, job_t *job)
     jobs->nqueued--;
 }
 
-int
-jobs_submit(jobs_t *jobs, job_t *job)
+/* Admission: the checks every new job passes, then the job joins the
+ * table (id hash and creation list) with its budget counted. Under the
+ * lock. Returns PZ_OK, PZ_EDRAINING, PZ_EQUEUE_FULL or PZ_EMEMORY_CAP. */
+static int
+admit_locked(jobs_t *jobs, job_t *job)
 {
     size_t budget = job->req.spec.limits.memory_bytes;
     size_t b;
 
-    pthread_mutex_lock(&jobs->lock);
     if (atomic_load(&jobs->draining)) {
-        pthread_mutex_unlock(&jobs->lock);
         return PZ_EDRAINING;
     }
     if (jobs->nqueued >= (size_t)jobs->cfg.queue) {
-        pthread_mutex_unlock(&jobs->lock);
         return PZ_EQUEUE_FULL;
     }
     if (budget > jobs->cfg.memory_cap ||
         jobs->memory_in_use > jobs->cfg.memory_cap - budget) {
-        pthread_mutex_unlock(&jobs->lock);
         return PZ_EMEMORY_CAP;
     }
     jobs->memory_in_use += budget;
@@ -265,6 +334,43 @@ jobs_submit(jobs_t *jobs, job_t *job)
     }
     jobs->last = job;
     jobs->count++;
+    return PZ_OK;
+}
+
+/* Marks job running with a reference for its runner, and sets its
+ * safety deadline. Under the lock. */
+static void
+start_locked(jobs_t *jobs, job_t *job)
+{
+    uint64_t total_ms = 0;
+
+    job->refs++; /* the runner's reference */
+    jobs->nrunning++;
+    atomic_store(&job->started_ms, wall_ms());
+    for (int i = 0; i < job->req.nruns; i++) {
+        if (job->req.spec.limits.time_ms == 0) {
+            total_ms = 0;
+            break;
+        }
+        total_ms += job->req.spec.limits.time_ms;
+    }
+    job->deadline_mono = total_ms == 0 ? 0
+                                       : jobs_now_ms() + (int64_t)total_ms +
+                                             JOBS_DEADLINE_SLACK_MS;
+    atomic_store_explicit(&job->state, JOB_RUNNING, memory_order_release);
+}
+
+int
+jobs_submit(jobs_t *jobs, job_t *job)
+{
+    int rc;
+
+    pthread_mutex_lock(&jobs->lock);
+    rc = admit_locked(jobs, job);
+    if (rc != PZ_OK) {
+        pthread_mutex_unlock(&jobs->lock);
+        return rc;
+    }
     job->qprev = jobs->qtail;
     job->qnext = NULL;
     if (jobs->qtail != NULL) {
@@ -278,6 +384,68 @@ jobs_submit(jobs_t *jobs, job_t *job)
     pthread_cond_signal(&jobs->work);
     pthread_mutex_unlock(&jobs->lock);
     return PZ_OK;
+}
+
+/* True for a run of the engine that walks down a complete table. */
+static bool
+is_table_run(const solve_run_t *run)
+{
+    return strcmp(run->engine->name, "table") == 0;
+}
+
+static bool
+same_table(const jobs_table_key_t *k, const pz_puzzle_t *p)
+{
+    return k->ops == p->ops && k->rows == p->rows && k->cols == p->cols &&
+           k->metric == p->metric;
+}
+
+static bool
+table_known(const jobs_t *jobs, const pz_puzzle_t *p)
+{
+    int n = atomic_load_explicit(&jobs->ntable_keys, memory_order_acquire);
+
+    for (int i = 0; i < n; i++) {
+        if (same_table(&jobs->table_keys[i], p)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+jobs_can_run_here(const jobs_t *jobs, job_t *job)
+{
+    const api_solve_request_t *req = &job->req;
+
+    if (req->nruns < 1 ||
+        !tables_complete_shared(req->spec.puzzle, &req->spec.goal) ||
+        !table_known(jobs, req->spec.puzzle)) {
+        return false;
+    }
+    for (int i = 0; i < req->nruns; i++) {
+        if (!is_table_run(&req->runs[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int
+jobs_run_here(jobs_t *jobs, job_t *job)
+{
+    int rc;
+
+    pthread_mutex_lock(&jobs->lock);
+    rc = admit_locked(jobs, job);
+    if (rc == PZ_OK) {
+        start_locked(jobs, job);
+    }
+    pthread_mutex_unlock(&jobs->lock);
+    if (rc == PZ_OK) {
+        jobs_run(jobs, job);
+    }
+    return rc;
 }
 
 job_t *
@@ -311,7 +479,7 @@ jobs_release(jobs_t *jobs, job_t *job)
     left = --job->refs;
     pthread_mutex_unlock(&jobs->lock);
     if (left == 0) {
-        job_free(job);
+        job_free(jobs, job);
     }
 }
 
@@ -393,31 +561,29 @@ end_locked(jobs_t *jobs, job_t *job, job_state_t was)
 static void
 log_job_end(const job_t *job)
 {
-    cJSON *ev = log_begin(LOG_INFO, "job end");
+    log_line_t ev;
     api_job_info_t info;
     int best;
 
-    if (ev == NULL) {
+    if (!log_line_begin(&ev, LOG_INFO, "job end")) {
         return;
     }
     info_of(job, &info);
     best = api_job_best_run(&info);
-    cJSON_AddStringToObject(ev, "job_id", job->id);
-    cJSON_AddStringToObject(ev, "status",
-                            pz_status_name(api_job_status(&info)));
-    cJSON_AddStringToObject(ev, "puzzle", job->req.puzzle->id);
-    cJSON_AddStringToObject(ev, "engine", job->req.runs[best].engine->name);
+    log_line_str(&ev, "job_id", job->id);
+    log_line_str(&ev, "status", pz_status_name(api_job_status(&info)));
+    log_line_str(&ev, "puzzle", job->req.puzzle->id);
+    log_line_str(&ev, "engine", job->req.runs[best].engine->name);
     if (job->req.runs[best].solution.status == PZ_STATUS_SOLVED) {
-        cJSON_AddNumberToObject(ev, "length",
-                                job->req.runs[best].solution.length);
+        log_line_num(&ev, "length", job->req.runs[best].solution.length);
     }
     if (info.started_ms != 0) {
-        cJSON_AddNumberToObject(ev, "duration_ms",
-                                (double)(info.finished_ms - info.started_ms));
+        log_line_num(&ev, "duration_ms",
+                     (double)(info.finished_ms - info.started_ms));
     }
-    api_add_u64(ev, "nodes_expanded",
-                atomic_load(&job->req.runs[best].stats.nodes_expanded));
-    log_end(ev);
+    log_line_u64(&ev, "nodes_expanded",
+                 atomic_load(&job->req.runs[best].stats.nodes_expanded));
+    log_line_end(&ev);
 }
 
 /* Marks runs from..nruns-1 as ended with status without running them. */
@@ -559,7 +725,6 @@ job_t *
 jobs_next(jobs_t *jobs)
 {
     job_t *job;
-    uint64_t total_ms = 0;
 
     pthread_mutex_lock(&jobs->lock);
     while (!jobs->stopping && jobs->qhead == NULL) {
@@ -571,20 +736,7 @@ jobs_next(jobs_t *jobs)
     }
     job = jobs->qhead;
     queue_remove(jobs, job);
-    job->refs++; /* the worker's reference */
-    jobs->nrunning++;
-    atomic_store(&job->started_ms, wall_ms());
-    for (int i = 0; i < job->req.nruns; i++) {
-        if (job->req.spec.limits.time_ms == 0) {
-            total_ms = 0;
-            break;
-        }
-        total_ms += job->req.spec.limits.time_ms;
-    }
-    job->deadline_mono = total_ms == 0 ? 0
-                                       : jobs_now_ms() + (int64_t)total_ms +
-                                             JOBS_DEADLINE_SLACK_MS;
-    atomic_store_explicit(&job->state, JOB_RUNNING, memory_order_release);
+    start_locked(jobs, job);
     pthread_mutex_unlock(&jobs->lock);
     return job;
 }
@@ -592,19 +744,50 @@ jobs_next(jobs_t *jobs)
 static void
 log_job_start(const job_t *job)
 {
-    cJSON *ev = log_begin(LOG_INFO, "job start");
+    log_line_t ev;
 
-    if (ev == NULL) {
+    if (!log_line_begin(&ev, LOG_INFO, "job start")) {
         return;
     }
-    cJSON_AddStringToObject(ev, "job_id", job->id);
-    cJSON_AddStringToObject(ev, "puzzle", job->req.puzzle->id);
-    cJSON_AddStringToObject(ev, "engine", job->req.runs[0].engine->name);
-    cJSON_AddStringToObject(ev, "heuristic", job->req.runs[0].heuristic);
-    cJSON_AddNumberToObject(ev, "runs", job->req.nruns);
-    api_add_u64(ev, "time_ms", job->req.spec.limits.time_ms);
-    api_add_u64(ev, "memory_mb", job->req.spec.limits.memory_bytes >> 20);
-    log_end(ev);
+    log_line_str(&ev, "job_id", job->id);
+    log_line_str(&ev, "puzzle", job->req.puzzle->id);
+    log_line_str(&ev, "engine", job->req.runs[0].engine->name);
+    log_line_str(&ev, "heuristic", job->req.runs[0].heuristic);
+    log_line_num(&ev, "runs", job->req.nruns);
+    log_line_u64(&ev, "time_ms", job->req.spec.limits.time_ms);
+    log_line_u64(&ev, "memory_mb", job->req.spec.limits.memory_bytes >> 20);
+    log_line_end(&ev);
+}
+
+/* Remembers the puzzle instance of a job whose table run solved with the
+ * shared complete table: that table is now mapped for the life of the
+ * process, so later table jobs of the instance cost microseconds and may
+ * run on the connection's thread (jobs_can_run_here). Under the lock. */
+static void
+learn_table_locked(jobs_t *jobs, const job_t *job)
+{
+    const api_solve_request_t *req = &job->req;
+    int n = atomic_load_explicit(&jobs->ntable_keys, memory_order_relaxed);
+    jobs_table_key_t *k;
+
+    if (n >= JOBS_TABLE_KEYS || table_known(jobs, req->spec.puzzle) ||
+        !tables_complete_shared(req->spec.puzzle, &req->spec.goal)) {
+        return;
+    }
+    for (int i = 0; i < req->nruns; i++) {
+        /* Solved means tables_dist_init found (or loaded) the table. */
+        if (is_table_run(&req->runs[i]) && req->runs[i].rc == PZ_OK &&
+            req->runs[i].solution.status == PZ_STATUS_SOLVED) {
+            k = &jobs->table_keys[n];
+            k->ops = req->spec.puzzle->ops;
+            k->rows = req->spec.puzzle->rows;
+            k->cols = req->spec.puzzle->cols;
+            k->metric = req->spec.puzzle->metric;
+            atomic_store_explicit(&jobs->ntable_keys, n + 1,
+                                  memory_order_release);
+            return;
+        }
+    }
 }
 
 void
@@ -645,6 +828,7 @@ jobs_run(jobs_t *jobs, job_t *job)
                                                       : PZ_STATUS_TIMEOUT);
     }
     pthread_mutex_lock(&jobs->lock);
+    learn_table_locked(jobs, job);
     end_locked(jobs, job, JOB_RUNNING);
     pthread_mutex_unlock(&jobs->lock);
     log_job_end(job);
@@ -734,7 +918,7 @@ jobs_sweep(jobs_t *jobs, int64_t now, bool full)
     while (dead != NULL) {
         job_t *n = dead->hnext;
 
-        job_free(dead);
+        job_free(jobs, dead);
         dead = n;
     }
     return next;

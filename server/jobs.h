@@ -87,6 +87,27 @@ api_solve_request_t *jobs_request(job_t *job);
  */
 int jobs_submit(jobs_t *jobs, job_t *job);
 
+/*
+ * True when job (filled request, not yet admitted) may be run by
+ * jobs_run_here on the calling thread: every run uses the table engine,
+ * the goal is served by the puzzle's shared complete table, and a solver
+ * thread has already solved a job with that table, so it is mapped and
+ * the walk costs microseconds (table length x moves probes), never a load
+ * or a build. Thread: any.
+ */
+bool jobs_can_run_here(const jobs_t *jobs, job_t *job);
+
+/*
+ * Admits job like jobs_submit (same checks and codes: the queue's
+ * capacity and the memory cap still apply) but runs it at once on the
+ * calling thread instead of queueing it, with the same start and end
+ * bookkeeping, statistics and log events as a solver thread. Returns PZ_OK
+ * once the job has ended, or the admission error (the job is then not in
+ * the table). The caller keeps its reference either way. Only for jobs
+ * jobs_can_run_here accepts. Thread: any (an MHD handler).
+ */
+int jobs_run_here(jobs_t *jobs, job_t *job);
+
 /* The job with id, with a new reference for the caller, or NULL.
  * Thread: any. */
 job_t *jobs_find(jobs_t *jobs, const char *id);

@@ -13,6 +13,10 @@
 #include "log.h"
 
 #include <errno.h>
+#include <float.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -112,14 +116,30 @@ log_enabled(log_level_t level)
     return (int)level <= atomic_load(&log_level);
 }
 
-cJSON *
-log_begin(log_level_t level, const char *msg)
+/* Writes the UTC time now, "2026-01-02T03:04:05.678Z", to stamp. */
+static void
+timestamp(char stamp[48])
 {
     /* gmtime and strftime cost more than the rest of an event; the
      * seconds part changes once a second. */
     static _Thread_local time_t date_sec = -1;
     static _Thread_local char date[32];
     struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    if (ts.tv_sec != date_sec) {
+        struct tm tm;
+
+        gmtime_r(&ts.tv_sec, &tm);
+        strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+        date_sec = ts.tv_sec;
+    }
+    snprintf(stamp, 48, "%s.%03ldZ", date, ts.tv_nsec / 1000000);
+}
+
+cJSON *
+log_begin(log_level_t level, const char *msg)
+{
     char stamp[48];
     cJSON *ev;
 
@@ -130,15 +150,7 @@ log_begin(log_level_t level, const char *msg)
     if (ev == NULL) {
         return NULL;
     }
-    clock_gettime(CLOCK_REALTIME, &ts);
-    if (ts.tv_sec != date_sec) {
-        struct tm tm;
-
-        gmtime_r(&ts.tv_sec, &tm);
-        strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
-        date_sec = ts.tv_sec;
-    }
-    snprintf(stamp, sizeof(stamp), "%s.%03ldZ", date, ts.tv_nsec / 1000000);
+    timestamp(stamp);
     cJSON_AddStringToObject(ev, "ts", stamp);
     cJSON_AddStringToObject(ev, "level", level_names[level]);
     cJSON_AddStringToObject(ev, "msg", msg);
@@ -154,6 +166,27 @@ urgent(const cJSON *ev)
 
     return name == NULL || strcmp(name, level_names[LOG_ERROR]) == 0 ||
            strcmp(name, level_names[LOG_WARN]) == 0;
+}
+
+/* Adds line (len bytes, ending in a newline) to the buffer and writes
+ * the buffer out when now is set or it is full. */
+static void
+emit(const char *line, size_t len, bool now)
+{
+    pthread_mutex_lock(&buf_lock);
+    if (buf_len + len > sizeof(buf)) {
+        flush_locked();
+    }
+    if (len > sizeof(buf)) {
+        write_all(line, len);
+    } else {
+        memcpy(buf + buf_len, line, len);
+        buf_len += len;
+    }
+    if (now) {
+        flush_locked();
+    }
+    pthread_mutex_unlock(&buf_lock);
 }
 
 void
@@ -174,21 +207,165 @@ log_end(cJSON *ev)
     }
     len = strlen(line);
     line[len] = '\n'; /* replaces the NUL; len + 1 bytes are written */
-    pthread_mutex_lock(&buf_lock);
-    if (buf_len + len + 1 > sizeof(buf)) {
-        flush_locked();
-    }
-    if (len + 1 > sizeof(buf)) {
-        write_all(line, len + 1);
-    } else {
-        memcpy(buf + buf_len, line, len + 1);
-        buf_len += len + 1;
-    }
-    if (now) {
-        flush_locked();
-    }
-    pthread_mutex_unlock(&buf_lock);
+    emit(line, len + 1, now);
     cJSON_free(line);
+}
+
+/* --- events without cJSON --- */
+
+/* Appends n bytes to l unless that would leave no room for the closing
+ * brace and newline; a line that does not fit loses the field. */
+static bool
+line_put(log_line_t *l, const char *s, size_t n)
+{
+    if (l->len + n + 2 > sizeof(l->buf)) {
+        return false;
+    }
+    memcpy(l->buf + l->len, s, n);
+    l->len += n;
+    return true;
+}
+
+/* Appends s as a JSON string, escaped as cJSON escapes it. */
+static bool
+line_string(log_line_t *l, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    bool ok = line_put(l, "\"", 1);
+
+    for (; ok && *s != '\0'; s++) {
+        unsigned char ch = (unsigned char)*s;
+        char esc[6] = { '\\', 0, 0, 0, 0, 0 };
+        size_t n = 2;
+
+        switch (ch) {
+        case '"':
+        case '\\':
+            esc[1] = (char)ch;
+            break;
+        case '\b':
+            esc[1] = 'b';
+            break;
+        case '\f':
+            esc[1] = 'f';
+            break;
+        case '\n':
+            esc[1] = 'n';
+            break;
+        case '\r':
+            esc[1] = 'r';
+            break;
+        case '\t':
+            esc[1] = 't';
+            break;
+        default:
+            if (ch >= 32) {
+                esc[0] = (char)ch;
+                n = 1;
+            } else {
+                memcpy(esc + 1, "u00", 3);
+                esc[4] = hex[ch >> 4];
+                esc[5] = hex[ch & 15];
+                n = 6;
+            }
+        }
+        ok = line_put(l, esc, n);
+    }
+    return ok && line_put(l, "\"", 1);
+}
+
+/* Appends ,"key": (or the first key after the brace). */
+static bool
+line_key(log_line_t *l, const char *key)
+{
+    return line_put(l, ",", 1) && line_string(l, key) && line_put(l, ":", 1);
+}
+
+bool
+log_line_begin(log_line_t *l, log_level_t level, const char *msg)
+{
+    char stamp[48];
+
+    l->len = 0;
+    l->on = log_enabled(level);
+    l->urgent = level <= LOG_WARN;
+    if (!l->on) {
+        return false;
+    }
+    timestamp(stamp);
+    line_put(l, "{\"ts\":", 6);
+    line_string(l, stamp);
+    log_line_str(l, "level", level_names[level]);
+    log_line_str(l, "msg", msg);
+    return true;
+}
+
+void
+log_line_str(log_line_t *l, const char *key, const char *value)
+{
+    size_t mark = l->len;
+
+    if (l->on && !(line_key(l, key) && line_string(l, value))) {
+        l->len = mark;
+    }
+}
+
+void
+log_line_num(log_line_t *l, const char *key, double value)
+{
+    char num[32];
+    size_t mark = l->len;
+    double back;
+    int n;
+
+    if (!l->on) {
+        return;
+    }
+    /* cJSON's way: whole numbers within int as integers, others with 15
+     * significant digits, or 17 when 15 do not read back. */
+    if (isnan(value) || isinf(value)) {
+        n = snprintf(num, sizeof(num), "null");
+    } else if (value > INT_MIN && value < INT_MAX && value == (int)value) {
+        n = snprintf(num, sizeof(num), "%d", (int)value);
+    } else {
+        n = snprintf(num, sizeof(num), "%1.15g", value);
+        back = strtod(num, NULL);
+        if (fabs(back - value) > fmax(fabs(back), fabs(value)) * DBL_EPSILON) {
+            n = snprintf(num, sizeof(num), "%1.17g", value);
+        }
+    }
+    if (!(line_key(l, key) && line_put(l, num, (size_t)n))) {
+        l->len = mark;
+    }
+}
+
+void
+log_line_u64(log_line_t *l, const char *key, uint64_t value)
+{
+    char num[24];
+    size_t mark = l->len;
+    int n;
+
+    if (!l->on) {
+        return;
+    }
+    n = snprintf(num, sizeof(num), "%" PRIu64, value);
+    if (!(line_key(l, key) && line_put(l, num, (size_t)n))) {
+        l->len = mark;
+    }
+}
+
+void
+log_line_end(log_line_t *l)
+{
+    if (!l->on) {
+        return;
+    }
+    /* line_put always left room for these two. */
+    l->buf[l->len++] = '}';
+    l->buf[l->len++] = '\n';
+    emit(l->buf, l->len, l->urgent || !atomic_load(&buffered));
+    l->on = false;
 }
 
 void

@@ -4,6 +4,8 @@
 #define PZ_SERVER_LOG_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -48,6 +50,40 @@ void log_set_buffered(bool on);
 
 /* Writes out every buffered line. Thread: any. */
 void log_flush(void);
+
+/*
+ * The same events built without cJSON, for the per-request lines: the
+ * fields are written straight into a buffer on the caller's stack, with
+ * cJSON's escaping and number format, so the line is the one log_begin and
+ * log_end would write. A field that would not fit is left out.
+ *
+ *     log_line_t l;
+ *     log_line_begin(&l, LOG_INFO, "request");
+ *     log_line_str(&l, "path", path);
+ *     log_line_end(&l);
+ */
+typedef struct log_line {
+    char buf[1536];
+    size_t len;
+    bool on;     /* the level is enabled */
+    bool urgent; /* warn or error: written at once */
+} log_line_t;
+
+/* Starts an event with ts, level and msg. Returns false (and the other
+ * calls do nothing) when the level is filtered out. Thread: any. */
+bool log_line_begin(log_line_t *l, log_level_t level, const char *msg);
+
+/* Adds a string field. */
+void log_line_str(log_line_t *l, const char *key, const char *value);
+
+/* Adds a number field, formatted as cJSON formats numbers. */
+void log_line_num(log_line_t *l, const char *key, double value);
+
+/* Adds an unsigned integer field with all its digits. */
+void log_line_u64(log_line_t *l, const char *key, uint64_t value);
+
+/* Writes the event like log_end. */
+void log_line_end(log_line_t *l);
 
 /* Shorthand for an event without fields. */
 void log_msg(log_level_t level, const char *msg);
