@@ -11,7 +11,12 @@
  *                            redundant pair) solved with an engine
  *                            (default IDA* with "pdb": optimal);
  *   --random N               N uniformly random states (default engine
- *                            wastar, weight 2, "pdb": the fast method).
+ *                            wastar, weight 2, "pdb");
+ *   --phases N               N uniformly random states with the fast
+ *                            method (engine twophase: phases by table and
+ *                            wing 3-cycles, mpyraminx_phases.c); one
+ *                            solve first loads the table and builds the
+ *                            macros, timed apart.
  *
  * Tables come from the table directory ($PUZZLED_TABLES), built first if
  * missing, so the solve times below are search times only.
@@ -33,6 +38,7 @@ typedef struct options {
     double weight;
     int build;
     int random;
+    int phases;
     int moves;
     int count;
     uint64_t seed;
@@ -92,6 +98,9 @@ parse(int argc, char **argv, options_t *o)
             o->weight = atof(v);
         } else if (strcmp(a, "--random") == 0) {
             o->random = atoi(v);
+        } else if (strcmp(a, "--phases") == 0) {
+            o->phases = atoi(v);
+            o->random = o->phases;
         } else if (strcmp(a, "--moves") == 0) {
             o->moves = atoi(v);
         } else if (strcmp(a, "--count") == 0) {
@@ -175,7 +184,8 @@ main(int argc, char **argv)
 
     if (parse(argc, argv, &o) != 0) {
         fprintf(stderr,
-                "usage: %s --build | (--moves K [--count N] | --random N) "
+                "usage: %s --build | (--moves K [--count N] | --random N | "
+                "--phases N) "
                 "[--engine E] [--heuristic H] [--weight W] [--seed S] "
                 "[--time-ms N] [--memory-mb N]\n",
                 argv[0]);
@@ -183,6 +193,10 @@ main(int argc, char **argv)
     }
     if (o.build) {
         return run_build();
+    }
+    if (o.phases > 0) {
+        o.engine = "twophase";
+        o.heuristic = "none";
     }
     if (o.engine == NULL) {
         o.engine = o.random > 0 ? "wastar" : "idastar";
@@ -205,7 +219,25 @@ main(int argc, char **argv)
         puzzle_destroy(p);
         return 1;
     }
-    printf("tables ready in %.1f s (%s)\n", now() - t0, o.heuristic);
+    if (o.phases > 0) {
+        /* The first solve loads the table and builds the macros. */
+        solve_spec_t spec;
+        solve_run_t run;
+
+        memset(&spec, 0, sizeof(spec));
+        spec.puzzle = p;
+        spec.goal = goal;
+        spec.start = goal;
+        spec.threads = 1;
+        solve_run_init(&run, engine_find(o.engine), o.heuristic, o.weight);
+        if (solve_execute(&spec, &run, NULL) != PZ_OK ||
+            run.solution.length != 0) {
+            fprintf(stderr, "first solve failed\n");
+            return 1;
+        }
+    }
+    printf("tables ready in %.3f s (%s)\n", now() - t0,
+           o.phases > 0 ? "phases" : o.heuristic);
     n = o.random > 0 ? o.random : o.count;
     secs = calloc((size_t)n, sizeof(double));
     nodes = calloc((size_t)n, sizeof(double));

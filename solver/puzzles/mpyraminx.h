@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "search.h"
 #include "tables/tables.h"
 
 /* The pattern databases, as mpyraminx_pdb_build numbers them. */
@@ -31,5 +32,24 @@ uint64_t mpyraminx_pdb_bytes(int table);
  */
 int
 mpyraminx_pdb_build(int table, uint8_t *data, uint64_t bytes, uint64_t *counts);
+
+/*
+ * The fast method (mpyraminx_phases.c): tips, axials, centres and midges
+ * by the axials-centres-midges table, then the wings by 3-cycle macros.
+ * Not optimal; any legal start and goal. An engine's solve: sets
+ * out->status (and the moves when solved), publishes ctx->stats, honours
+ * the deadline, cancel and node limit, and replays its answer. Returns
+ * PZ_OK, or PZ_EINTERNAL when ctx is not a master-pyraminx search or the
+ * answer fails its replay. Thread: any (the macro table and the table
+ * are built once per process).
+ */
+int mpyraminx_phases_solve(const search_ctx_t *ctx, pz_solution_t *out);
+
+/*
+ * Writes to moves (at least 10 bytes) the macro that carries the wing in
+ * slot a to slot b, b to c and c to a (slots 0..11, all different) and
+ * moves nothing else; returns its length or PZ_EINVAL. Thread: any.
+ */
+int mpyraminx_phases_macro(int a, int b, int c, uint8_t *moves);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "puzzles/mpyraminx.h"
 #include "tables/tables.h"
 #include "twophase_internal.h"
 
@@ -358,6 +359,10 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
     uint64_t waited;
     int stop;
 
+    if (strcmp(ctx->puzzle->ops->name, "master-pyraminx") == 0) {
+        /* Its own phases: the rest by table, then wing 3-cycles. */
+        return mpyraminx_phases_solve(ctx, out);
+    }
     if (strcmp(ctx->puzzle->ops->name, "3x3x3") != 0) {
         return PZ_EUNSUPPORTED;
     }
