@@ -133,6 +133,130 @@ START_TEST(test_slow_cube3_pdb_solve_agrees_with_bibfs)
 }
 END_TEST
 
+/* The base-offset copy of the csplit table agrees with exact pattern
+ * distances (walked down the mod-3 table) on random states and their
+ * neighbours: 0 for 9 or less, else the distance (12 meaning 12+). */
+START_TEST(test_slow_cube3_pdb_large_offset_matches_exact)
+{
+    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_rng_t rng;
+    long bad = 0;
+    long nonzero = 0;
+
+    pz_rng_seed(&rng, 21);
+    for (int i = 0; i < 300; i++) {
+        pz_state_t s;
+        pz_state_t t;
+        int d;
+        int b;
+
+        ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &s), PZ_OK);
+        puzzle_apply(p, &s, (int)(pz_rng_next(&rng) % 18), &t);
+        for (int k = 0; k < 2; k++) {
+            const pz_state_t *x = k == 0 ? &s : &t;
+
+            d = cube3_pdb_distance(CUBE3_PDB_CSPLIT, false, x);
+            b = cube3_pdb_offset_bound(x);
+            bad += b != (d <= 9 ? 0 : d);
+            nonzero += b != 0;
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+    ck_assert_int_gt(nonzero, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
+/* "pdb-large" (csplit on three axes and the inverse's) never
+ * overestimates within 5 moves of solved (counts from depths.md). Its
+ * inverse lookups make it admissible but not consistent, so only
+ * overestimates are counted. */
+START_TEST(test_slow_cube3_pdb_large_admissible_htm_to_depth_5)
+{
+    static const uint64_t expect[6] = { 1, 18, 243, 3240, 43239, 574908 };
+    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_state_t goal;
+    pz_heuristic_t *h;
+    tl_bfs_t r;
+
+    puzzle_goal(p, &goal);
+    h = tl_heuristic(p, "pdb-large", &goal);
+    ck_assert_int_eq(heuristic_eval(h, &goal), 0);
+    tl_bfs_run(p, &goal, 5, 700000, &r);
+    ck_assert(!r.overflow);
+    tl_check_h(p, h, &goal, 5, &r);
+    for (int i = 0; i <= 5; i++) {
+        ck_assert_uint_eq(r.counts[i], expect[i]);
+    }
+    ck_assert_int_eq(r.h_over, 0);
+    ck_assert_int_eq(r.h_max, 5);
+    tl_bfs_free(&r);
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+}
+END_TEST
+
+/* "pdb-large" never estimates less than "pdb-small" (the csplit pattern
+ * refines the slice pattern; the inverse only adds), and its inverse
+ * lookups are the largest bound on some states. */
+START_TEST(test_slow_cube3_pdb_large_at_least_small)
+{
+    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_state_t goal;
+    pz_heuristic_t *big;
+    pz_heuristic_t *small;
+    pz_rng_t rng;
+    long bad = 0;
+    long higher = 0;
+
+    puzzle_goal(p, &goal);
+    big = tl_heuristic(p, "pdb-large", &goal);
+    small = tl_heuristic(p, "pdb-small", &goal);
+    pz_rng_seed(&rng, 22);
+    for (int i = 0; i < 100; i++) {
+        pz_state_t s;
+        int a;
+        int b;
+
+        ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &s), PZ_OK);
+        a = heuristic_eval(big, &s);
+        b = heuristic_eval(small, &s);
+        bad += a < b || a > 20;
+        higher += a > b;
+    }
+    ck_assert_int_eq(bad, 0);
+    ck_assert_int_gt(higher, 0);
+    heuristic_destroy(big);
+    heuristic_destroy(small);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_slow_cube3_pdb_large_solve_agrees_with_bibfs)
+{
+    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_state_t goal;
+    pz_rng_t rng;
+
+    puzzle_goal(p, &goal);
+    pz_rng_seed(&rng, 23);
+    for (int i = 0; i < 6; i++) {
+        pz_state_t s;
+        pz_state_t end;
+        pz_solution_t a;
+        pz_solution_t b;
+
+        tl_scramble(p, &goal, 8, &rng, &s);
+        a = tl_solve(p, &s, &goal, "idastar", "pdb-large", 1 + i % 2, NULL);
+        b = tl_solve(p, &s, &goal, "bibfs", "none", 1, NULL);
+        ck_assert_int_eq(a.length, b.length);
+        ck_assert_int_eq(puzzle_replay(p, &s, a.moves, a.length, &end), PZ_OK);
+        ck_assert(puzzle_equal(p, &end, &goal));
+    }
+    puzzle_destroy(p);
+}
+END_TEST
+
 /*
  * depths.md: the superflip is 20 HTM. Proving that takes IDA* through
  * the whole bound-19 iteration, about 10^10 nodes with these tables
@@ -248,6 +372,10 @@ slow_cube3_pdb_suite(void)
     tcase_add_test(tc_htm, test_slow_cube3_pdb_at_least_small);
     tcase_add_test(tc_htm, test_slow_cube3_pdb_solve_agrees_with_bibfs);
     tcase_add_test(tc_htm, test_slow_cube3_pdb_superflip_beyond_16_htm);
+    tcase_add_test(tc_htm, test_slow_cube3_pdb_large_offset_matches_exact);
+    tcase_add_test(tc_htm, test_slow_cube3_pdb_large_admissible_htm_to_depth_5);
+    tcase_add_test(tc_htm, test_slow_cube3_pdb_large_at_least_small);
+    tcase_add_test(tc_htm, test_slow_cube3_pdb_large_solve_agrees_with_bibfs);
     suite_add_tcase(s, tc_htm);
 
     tcase_set_timeout(tc_qtm, 600);
@@ -261,12 +389,24 @@ int
 main(void)
 {
     SRunner *sr = srunner_create(slow_cube3_pdb_suite());
+    pz_state_t probe;
     int failed;
 
-    /* Build the shared tables once, before the tests fork. */
+    /* Load or build the shared tables once, before the tests fork (in the
+     * default table directory: the csplit table takes minutes to build,
+     * and later runs map it). */
+    memset(&probe, 0, sizeof(probe));
+    for (int i = 0; i < 8; i++) {
+        probe.b[i] = (uint8_t)(3 * i);
+    }
+    for (int i = 0; i < 12; i++) {
+        probe.b[8 + i] = (uint8_t)(2 * i);
+    }
     if (cube3_pdb_table(CUBE3_PDB_CORNERS, false, NULL) != PZ_OK ||
         cube3_pdb_table(CUBE3_PDB_SLICE, false, NULL) != PZ_OK ||
         cube3_pdb_table(CUBE3_PDB_SORTED, false, NULL) != PZ_OK ||
+        cube3_pdb_table(CUBE3_PDB_CSPLIT, false, NULL) != PZ_OK ||
+        cube3_pdb_offset_bound(&probe) < 0 ||
         cube3_pdb_table(CUBE3_PDB_CORNERS, true, NULL) != PZ_OK ||
         cube3_pdb_table(CUBE3_PDB_SLICE, true, NULL) != PZ_OK) {
         fprintf(stderr, "cannot build the pattern databases\n");

@@ -128,6 +128,9 @@ ensure_base(int kind)
 
 /* --- Table files ---------------------------------------------------------- */
 
+static int get_table(int kind, bool qtm, const pdb_table_t **out);
+static void fill_offset_def(tables_blob_def_t *def);
+
 typedef struct blob_arg {
     int kind;
     bool qtm;
@@ -198,7 +201,10 @@ cube3_pdb_table_defs(tables_blob_def_t *out, int max)
     for (int i = 0; i < n && i < max; i++) {
         fill_def(listed[i].kind, listed[i].qtm, &out[i]);
     }
-    return n;
+    if (n < max) {
+        fill_offset_def(&out[n]);
+    }
+    return n + 1;
 }
 
 /* Loads (or builds and saves) table kind/qtm; call with g_lock held. A
@@ -274,6 +280,95 @@ get_table(int kind, bool qtm, const pdb_table_t **out)
     return PZ_OK;
 }
 
+/* --- The base-offset copy of the csplit table (inverse lookups) --------- */
+
+static pdb_table_t g_offset; /* the HTM csplit table, base-offset codes */
+static atomic_bool g_offset_ready;
+
+static const char g_offset_name[] = "3x3x3-pdb-csplit-htm-offset";
+
+/* Fills the offset table file's bytes from the csplit table (loaded or
+ * built first when needed, which takes g_lock unless it is ready). */
+static int
+offset_build(void *arg, uint8_t *data, uint64_t bytes)
+{
+    const pdb_table_t *t = &g_table[CUBE3_PDB_CSPLIT][0];
+    int rc;
+
+    (void)arg;
+    if (bytes != cube3_pdb__blob_bytes(CUBE3_PDB_CSPLIT)) {
+        return PZ_EINVAL;
+    }
+    if (!atomic_load_explicit(&g_ready[CUBE3_PDB_CSPLIT][0],
+                              memory_order_acquire)) {
+        rc = get_table(CUBE3_PDB_CSPLIT, false, &t);
+        if (rc != PZ_OK) {
+            return rc;
+        }
+    }
+    return cube3_pdb__table_offset(t, g_base, data);
+}
+
+static void
+fill_offset_def(tables_blob_def_t *def)
+{
+    memset(def, 0, sizeof(*def));
+    def->name = g_offset_name;
+    def->group = "3x3x3";
+    def->puzzle = "3x3x3 htm";
+    def->bytes = cube3_pdb__blob_bytes(CUBE3_PDB_CSPLIT);
+    def->version = 1;
+    def->huge = true;
+    def->build = offset_build;
+}
+
+/* The offset copy of the HTM csplit table, loaded or made on first use. */
+static int
+get_offset(const pdb_table_t **out)
+{
+    const pdb_table_t *t;
+    int rc = get_table(CUBE3_PDB_CSPLIT, false, &t);
+
+    *out = NULL;
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    if (!atomic_load_explicit(&g_offset_ready, memory_order_acquire)) {
+        pthread_mutex_lock(&g_lock);
+        if (!atomic_load_explicit(&g_offset_ready, memory_order_relaxed)) {
+            tables_blob_def_t def;
+            const uint8_t *data = NULL;
+            uint8_t *own = NULL;
+
+            fill_offset_def(&def);
+            rc = tables_blob_get(&def, &data, NULL);
+            if (rc == PZ_EIO) {
+                /* No table directory: make it in memory. */
+                own = malloc(t->bytes);
+                rc = own == NULL ? PZ_ENOMEM
+                                 : cube3_pdb__table_offset(t, g_base, own);
+                data = own;
+            }
+            if (rc == PZ_OK) {
+                g_offset = *t;
+                g_offset.data = (uint8_t *)(uintptr_t)data;
+                g_offset.owned = own != NULL;
+                atomic_fetch_add(&g_bytes, t->bytes);
+                atomic_store_explicit(&g_offset_ready, true,
+                                      memory_order_release);
+            } else {
+                free(own);
+            }
+        }
+        pthread_mutex_unlock(&g_lock);
+        if (rc != PZ_OK) {
+            return rc;
+        }
+    }
+    *out = &g_offset;
+    return PZ_OK;
+}
+
 int
 cube3_pdb_table(int kind, bool qtm, cube3_pdb_info_t *out)
 {
@@ -308,6 +403,20 @@ cube3_pdb_distance(int kind, bool qtm, const pz_state_t *s)
     return d < 0 ? PZ_EINTERNAL : d;
 }
 
+int
+cube3_pdb_offset_bound(const pz_state_t *s)
+{
+    const pdb_table_t *t;
+    int rc = get_offset(&t);
+    int code;
+
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    code = cube3_pdb__code(t, cube3_pdb__index(t, g_base, s->b));
+    return code == 0 ? 0 : t->clamp - 3 + code;
+}
+
 size_t
 cube3_pdb_memory_bytes(void)
 {
@@ -326,6 +435,13 @@ typedef struct pdb_ctx {
     uint8_t htm[PDB_MAXMOVES]; /* HTM id of each of the puzzle's moves */
     uint8_t lc[24];            /* corner byte -> byte of goal^-1 * s */
     uint8_t le[24];            /* edge byte -> byte of goal^-1 * s */
+    const pdb_table_t *inv;    /* offset table for the inverse, or NULL */
+    int inv_base;              /* its base value */
+    /* Left multiplication by the inverse of each puzzle move, byte by
+     * byte: (m^-1 * x) has byte lm[m][x[i]] at position i (corner bytes
+     * use 0..23 of the corner half, edge bytes of the edge half). */
+    uint8_t lmc[PDB_MAXMOVES][24];
+    uint8_t lme[PDB_MAXMOVES][24];
 } pdb_ctx_t;
 
 /* Raw coordinates of the four patterns of a state (relative to solved):
@@ -341,6 +457,8 @@ typedef struct coords {
 /* A state with its exact pattern distances and coordinates. */
 typedef struct shadow_state {
     uint8_t s[20];    /* the state as the engine has it */
+    uint8_t xi[20];   /* the inverse of the relabelled state */
+    uint8_t iv;       /* bound from the inverse's lookups (0: none) */
     uint8_t v[NLOOK]; /* exact distances */
     int move;         /* the puzzle move that reached it, or -1 */
     coords_t c;       /* its coordinates */
@@ -351,6 +469,8 @@ typedef struct shadow_node {
     shadow_state_t st;
     uint32_t done;                   /* bit m: child m below is known */
     uint8_t cv[PDB_MAXMOVES][NLOOK]; /* children's distances */
+    uint8_t civ[PDB_MAXMOVES];       /* children's inverse bounds */
+    uint8_t cxi[PDB_MAXMOVES][20];   /* children's inverses */
     coords_t cc[PDB_MAXMOVES];       /* children's coordinates */
 } shadow_node_t;
 
@@ -376,7 +496,8 @@ static int
 init_common(const pz_puzzle_t *p,
             const pz_state_t *goal,
             void *vctx,
-            int slice_kind)
+            int slice_kind,
+            bool inverse)
 {
     pdb_ctx_t *c = vctx;
     bool qtm = p->metric == PZ_METRIC_QTM;
@@ -420,25 +541,46 @@ init_common(const pz_puzzle_t *p,
         c->lc[v] = (uint8_t)(ginv.cp[pc] * 3 + (ginv.co[pc] + v % 3) % 3);
         c->le[v] = (uint8_t)(ginv.ep[pe] * 2 + (ginv.eo[pe] ^ (v & 1)));
     }
+    c->inv = NULL;
+    if (inverse && !qtm) {
+        rc = get_offset(&c->inv);
+        if (rc != PZ_OK) {
+            return rc;
+        }
+        c->inv_base = c->inv->clamp - 3;
+        for (int m = 0; m < p->nmoves; m++) {
+            cube3_cubie_t mi;
+
+            cube3_cubie_inverse(cube3_move_cubie(c->htm[m]), &mi);
+            for (int v = 0; v < 24; v++) {
+                int pc = v / 3;
+                int pe = v / 2;
+
+                c->lmc[m][v] =
+                    (uint8_t)(mi.cp[pc] * 3 + (mi.co[pc] + v % 3) % 3);
+                c->lme[m][v] = (uint8_t)(mi.ep[pe] * 2 + (mi.eo[pe] ^ (v & 1)));
+            }
+        }
+    }
     return PZ_OK;
 }
 
 static int
 pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
-    return init_common(p, goal, ctx, CUBE3_PDB_SORTED);
+    return init_common(p, goal, ctx, CUBE3_PDB_SORTED, false);
 }
 
 static int
 pdb_large_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
-    return init_common(p, goal, ctx, CUBE3_PDB_CSPLIT);
+    return init_common(p, goal, ctx, CUBE3_PDB_CSPLIT, true);
 }
 
 static int
 pdb_small_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
-    return init_common(p, goal, ctx, CUBE3_PDB_SLICE);
+    return init_common(p, goal, ctx, CUBE3_PDB_SLICE, false);
 }
 
 /* x = the state relative to the solved goal. */
@@ -526,6 +668,52 @@ indices(const pdb_ctx_t *c, const coords_t *x, uint64_t *idx)
     }
 }
 
+/* xi = x^-1: where x has piece p with twist o at position i, x^-1 has
+ * piece i with twist -o at position p (the same for edges and flips). */
+static void
+inverse_bytes(const uint8_t *x, uint8_t *xi)
+{
+    for (int i = 0; i < 8; i++) {
+        xi[x[i] / 3] = (uint8_t)(i * 3 + (3 - x[i] % 3) % 3);
+    }
+    for (int i = 0; i < 12; i++) {
+        xi[8 + x[8 + i] / 2] = (uint8_t)(i * 2 + (x[8 + i] & 1));
+    }
+}
+
+/* Offset-table indices of the inverse's pattern along the three axes. */
+static void
+inverse_indices(const pdb_ctx_t *c, const uint8_t *xi, uint64_t *idx)
+{
+    const pdb_coord_t *co = &c->pb->co;
+
+    for (int a = 0; a < 3; a++) {
+        uint8_t st[20];
+
+        pattern_state(c, a + 1, xi, st);
+        idx[a] = cube3_pdb__slice_index(
+            c->inv, c->pb, cube3_pdb__raw(co, CUBE3_PDB_CSPLIT, st),
+            cube3_pdb__flip(st), cube3_pdb__twist(st));
+    }
+}
+
+/* The bound the offset codes at idx give: base + code, or 0 for "base or
+ * less" (the other lookups cover those). */
+static int
+inverse_value(const pdb_ctx_t *c, const uint64_t *idx)
+{
+    int best = 0;
+
+    for (int a = 0; a < 3; a++) {
+        int code = cube3_pdb__code(c->inv, idx[a]);
+
+        if (code != 0 && c->inv_base + code > best) {
+            best = c->inv_base + code;
+        }
+    }
+    return best;
+}
+
 /* Exact values and coordinates of x from scratch. */
 static void
 values_slow(const pdb_ctx_t *c, const uint8_t *x, shadow_state_t *n)
@@ -540,6 +728,14 @@ values_slow(const pdb_ctx_t *c, const uint8_t *x, shadow_state_t *n)
         n->v[k] = (uint8_t)(d < 0 ? 0 : d);
     }
     coords_of(c, x, &n->c);
+    n->iv = 0;
+    if (c->inv != NULL) {
+        uint64_t idx[3];
+
+        inverse_bytes(x, n->xi);
+        inverse_indices(c, n->xi, idx);
+        n->iv = (uint8_t)inverse_value(c, idx);
+    }
 }
 
 /*
@@ -553,6 +749,7 @@ static void
 children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want)
 {
     uint64_t idx[PDB_MAXMOVES][NLOOK];
+    uint64_t iidx[PDB_MAXMOVES][3];
     uint32_t todo = want & ~n->done;
 
     for (uint32_t b = todo; b != 0; b &= b - 1) {
@@ -562,6 +759,20 @@ children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want)
         indices(c, &n->cc[m], idx[m]);
         for (int k = 0; k < NLOOK; k++) {
             __builtin_prefetch(&table_of(c, k)->data[idx[m][k] >> 2]);
+        }
+        if (c->inv != NULL) {
+            /* (x m)^-1 = m^-1 x^-1: a left multiplication renames pieces
+             * byte by byte. */
+            for (int i = 0; i < 8; i++) {
+                n->cxi[m][i] = c->lmc[m][n->st.xi[i]];
+            }
+            for (int i = 8; i < 20; i++) {
+                n->cxi[m][i] = c->lme[m][n->st.xi[i]];
+            }
+            inverse_indices(c, n->cxi[m], iidx[m]);
+            for (int a = 0; a < 3; a++) {
+                __builtin_prefetch(&c->inv->data[iidx[m][a] >> 2]);
+            }
         }
     }
     for (uint32_t b = todo; b != 0; b &= b - 1) {
@@ -587,14 +798,15 @@ children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want)
             }
             n->cv[m][k] = (uint8_t)v;
         }
+        n->civ[m] = c->inv != NULL ? (uint8_t)inverse_value(c, iidx[m]) : 0;
     }
     n->done |= todo;
 }
 
 static int
-combine(const pdb_ctx_t *c, const uint8_t *v)
+combine(const pdb_ctx_t *c, const uint8_t *v, int iv)
 {
-    int h = 0;
+    int h = iv;
 
     for (int k = 0; k < NLOOK; k++) {
         h = v[k] > h ? v[k] : h;
@@ -679,11 +891,11 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
 
     (void)p;
     if (sh->has_last && memcmp(sh->last.s, s->b, 20) == 0) {
-        return combine(c, sh->last.v);
+        return combine(c, sh->last.v, sh->last.iv);
     }
     for (int i = sh->top - 1; i >= 0; i--) {
         if (memcmp(sh->stack[i].st.s, s->b, 20) == 0) {
-            return combine(c, sh->stack[i].st.v);
+            return combine(c, sh->stack[i].st.v, sh->stack[i].st.iv);
         }
     }
     relabel(c, s->b, x);
@@ -691,7 +903,7 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
     sh->last.move = -1;
     values_slow(c, x, &sh->last);
     sh->has_last = true;
-    return combine(c, sh->last.v);
+    return combine(c, sh->last.v, sh->last.iv);
 }
 
 static int
@@ -724,8 +936,12 @@ pdb_update(const pz_puzzle_t *p,
     memcpy(last->v, n->cv[move], NLOOK);
     last->c = n->cc[move];
     last->move = move;
+    last->iv = n->civ[move];
+    if (c->inv != NULL) {
+        memcpy(last->xi, n->cxi[move], 20);
+    }
     sh->has_last = true;
-    return combine(c, last->v);
+    return combine(c, last->v, last->iv);
 }
 
 const heuristic_ops_t cube3_pdb_heuristic = {

@@ -88,6 +88,15 @@ uint64_t cube3_pdb_root_moves(const pz_puzzle_t *p,
                               const pz_state_t *start,
                               const pz_state_t *goal);
 
+/*
+ * What the base-offset copy of the HTM csplit table (the inverse lookups
+ * of "pdb-large") says about state s: its pattern distance when that is
+ * 10 or 11, 12 for 12 or more, 0 for 9 or less. Builds or loads the
+ * tables if needed. Returns the value or a negative PZ_E* code. For
+ * tests. Thread: any.
+ */
+int cube3_pdb_offset_bound(const pz_state_t *s);
+
 /* Bytes of every table and helper table built in this process; these are
  * shared by all searches and charged to no job. Thread: any. */
 size_t cube3_pdb_memory_bytes(void);

@@ -214,6 +214,16 @@ int cube3_pdb__table_attach(pdb_table_t *t,
 void cube3_pdb__table_free(pdb_table_t *t);
 
 /*
+ * Writes to out (t->bytes) the base-offset form of clamped table t, for
+ * lookups with no path to decode along: with base = t->clamp - 3, code 0
+ * means "base or less", 1 and 2 base + 1 and base + 2, 3 "clamp or
+ * more". PZ_OK, PZ_EINVAL (not clamped) or PZ_ENOMEM.
+ */
+int cube3_pdb__table_offset(const pdb_table_t *t,
+                            const pdb_base_t *pb,
+                            uint8_t *out);
+
+/*
  * The exact distance of the pattern of state b in t (clamped: at most
  * t->clamp), from its mod-3 entries by walking down to the solved pattern
  * (at most 18 probes per step). Returns -1 when no neighbour one step

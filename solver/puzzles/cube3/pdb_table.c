@@ -667,3 +667,159 @@ cube3_pdb__exact(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b)
     }
     return d;
 }
+
+/* --- Base-offset copy ------------------------------------------------------
+ */
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a;
+    uint64_t y = *(const uint64_t *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* A growing list of entry indices. */
+typedef struct list {
+    uint64_t *v;
+    size_t n;
+    size_t cap;
+} list_t;
+
+static bool
+list_push(list_t *l, uint64_t x)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap != 0 ? l->cap * 2 : 1024;
+        uint64_t *v = realloc(l->v, cap * sizeof(*v));
+
+        if (v == NULL) {
+            return false;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = x;
+    return true;
+}
+
+/* Sorts l and drops repeated indices. */
+static void
+list_unique(list_t *l)
+{
+    size_t k = 0;
+
+    qsort(l->v, l->n, sizeof(*l->v), cmp_u64);
+    for (size_t i = 0; i < l->n; i++) {
+        if (k == 0 || l->v[k - 1] != l->v[i]) {
+            l->v[k++] = l->v[i];
+        }
+    }
+    l->n = k;
+}
+
+/* Pushes the neighbours of entry i whose code is want (with the images
+ * of their symmetric classes). false: out of memory. */
+static bool
+push_neighbours(const pdb_table_t *t,
+                const pdb_base_t *pb,
+                uint64_t i,
+                int want,
+                const int *moves,
+                int nm,
+                list_t *out)
+{
+    target_t tg[PDB_MAXMOVES];
+    uint64_t row = i / PDB_NTWIST;
+    int tw = (int)(i % PDB_NTWIST);
+
+    row_targets(t, pb, row, moves, nm, tg);
+    for (int m = 0; m < nm; m++) {
+        int tw2 = tg[m].tw[pb->co.twist_by_move[moves[m]][tw]];
+        uint64_t j = tg[m].row * PDB_NTWIST + (uint64_t)tw2;
+
+        if (cube3_pdb__code(t, j) != want) {
+            continue;
+        }
+        if (!list_push(out, j)) {
+            return false;
+        }
+        for (int o = 0; o < tg[m].norbit; o++) {
+            if (!list_push(out,
+                           tg[m].orow[o] * PDB_NTWIST + tg[m].otw[o][tw2])) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+int
+cube3_pdb__table_offset(const pdb_table_t *t,
+                        const pdb_base_t *pb,
+                        uint8_t *out)
+{
+    int base = t->clamp - 3;
+    int moves[PDB_MAXMOVES];
+    int nm = metric_moves(t->qtm, moves);
+    uint8_t lut[256];
+    int code_of[4];
+    list_t cur = { NULL, 0, 0 };
+    list_t next = { NULL, 0, 0 };
+    int rc = PZ_OK;
+
+    if (t->clamp < 4 || t->kind == CUBE3_PDB_CORNERS) {
+        return PZ_EINVAL;
+    }
+    /* Residues of base, base + 1 and base + 2, and unreached (clamp or
+     * more): first as if nothing were below base. */
+    code_of[base % 3] = 0;
+    code_of[(base + 1) % 3] = 1;
+    code_of[(base + 2) % 3] = 2;
+    code_of[3] = 3;
+    for (int v = 0; v < 256; v++) {
+        int r = 0;
+
+        for (int k = 0; k < 4; k++) {
+            r |= code_of[v >> (2 * k) & 3] << (2 * k);
+        }
+        lut[v] = (uint8_t)r;
+    }
+    for (size_t b = 0; b < t->bytes; b++) {
+        out[b] = lut[t->data[b]];
+    }
+    /* Entries nearer than base with another residue than base's: walk
+     * the levels from the solved pattern. A neighbour of level d whose
+     * residue is that of d + 1 is at d + 1 exactly (d - 1 and d have
+     * other residues). */
+    if (!list_push(&cur, t->solved)) {
+        return PZ_ENOMEM;
+    }
+    for (int d = 0; d + 1 < base && rc == PZ_OK; d++) {
+        int want = (d + 1) % 3;
+
+        next.n = 0;
+        for (size_t k = 0; k < cur.n && rc == PZ_OK; k++) {
+            if (!push_neighbours(t, pb, cur.v[k], want, moves, nm, &next)) {
+                rc = PZ_ENOMEM;
+            }
+        }
+        list_unique(&next);
+        if (want != base % 3) {
+            for (size_t k = 0; k < next.n; k++) {
+                uint64_t j = next.v[k];
+                int sh = (int)(j & 3) << 1;
+
+                out[j >> 2] = (uint8_t)(out[j >> 2] & ~(3 << sh));
+            }
+        }
+        list_t tmp = cur;
+
+        cur = next;
+        next = tmp;
+    }
+    free(cur.v);
+    free(next.v);
+    return rc;
+}
