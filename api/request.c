@@ -789,9 +789,14 @@ api_solve_parse(const cJSON *body,
     }
     req->spec.puzzle = req->puzzle;
     /* Without "optimal", ask for a proven optimum where one comes quickly:
-     * every puzzle but sliding boards larger than 4x4. */
-    req->optimal = optimal >= 0 ? optimal != 0
-                                : req->puzzle->rows * req->puzzle->cols <= 16;
+     * sliding boards up to 4x4 and the puzzles with a complete table (the
+     * 2x2x2, the pyraminx). Not the 3x3x3 or the Master Pyraminx, where a
+     * random position takes minutes to prove, or larger boards. */
+    req->optimal = optimal >= 0
+                       ? optimal != 0
+                       : (req->puzzle->rows > 0 &&
+                          req->puzzle->rows * req->puzzle->cols <= 16) ||
+                             tables_complete_possible(req->puzzle);
     /* The start and goal come before the engines: "auto" depends on the
      * goal (shared tables serve some goals only). */
     if ((rc = parse_limits(body, pol, req, d)) != PZ_OK ||

@@ -34,13 +34,16 @@ scramble_from_state(const pz_puzzle_t *p,
     solve_spec_t spec = { 0 };
     solve_run_t run;
 
-    engine_auto(p, NULL, p->rows * p->cols <= 9, &choice);
+    engine_auto(p, NULL, false, &choice);
     spec.puzzle = p;
     spec.start = *state;
     puzzle_goal(p, &spec.goal);
     spec.limits.time_ms = 60000;
     spec.limits.memory_bytes = (size_t)1 << 30;
     spec.threads = 1;
+    /* Anytime engines (twophase) stop at their first answer: a scramble
+     * needs a solution, not the shortest one. */
+    spec.target_length = PZ_SOLUTION_MAX;
     solve_run_init(&run, choice.engine, choice.heuristic, choice.weight);
     if (solve_execute(&spec, &run, NULL) != PZ_OK ||
         run.solution.status != PZ_STATUS_SOLVED) {

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "serve.h"
 #include "table_threads.h"
+#include "tables/tables.h"
 #include "version.h"
 
 static void
@@ -41,6 +42,10 @@ main(int argc, char **argv)
     /* Table builds (first use, `tables build`, the daemon's startup)
      * may use every CPU. */
     table_threads_install(0);
+    /* The daemon and the benchmarks probe big tables for a long time:
+     * copy those onto huge pages. Short commands map them. */
+    tables_set_huge_pages(strcmp(cmd, "serve") == 0 ||
+                          strcmp(cmd, "bench") == 0);
     if (strcmp(cmd, "serve") == 0) {
         return serve_main(argc - 1, argv + 1);
     }

@@ -2,6 +2,7 @@
 /* engine.c - engine registry, the "auto" choice and the checked runner. */
 #include "engine.h"
 
+#include <string.h>
 #include <strings.h>
 
 #include "engine_internal.h"
@@ -69,8 +70,19 @@ engine_auto(const pz_puzzle_t *p,
         }
         return;
     }
-    /* Cubes and the rest: bidirectional BFS is optimal and, for spaces of
-     * a few million states, faster than any heuristic search here. */
+    /* The 3x3x3 and the Master Pyraminx are far too large for a
+     * breadth-first search beyond short scrambles. Without optimality the
+     * two-phase engine answers any position in milliseconds; an optimum
+     * needs IDA* with the pattern databases (built on first use, or ahead
+     * of time with `puzzled tables build`). */
+    if (strcmp(p->ops->name, "3x3x3") == 0 ||
+        strcmp(p->ops->name, "master-pyraminx") == 0) {
+        out->engine = optimal ? &engine__idastar : &engine__twophase;
+        out->heuristic = optimal ? "pdb" : "none";
+        return;
+    }
+    /* The rest: bidirectional BFS is optimal and, for spaces of a few
+     * million states, faster than any heuristic search here. */
     out->engine = &engine__bibfs;
     out->heuristic = "none";
 }

@@ -194,6 +194,7 @@ START_TEST(test_tables_blob_get_reads_saved_file_without_building)
     char dir[64];
 
     use_fresh_dir(dir, sizeof(dir));
+    tables_set_huge_pages(huge);
     ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_OK);
     if (huge) {
         ck_assert_uint_eq((uintptr_t)data & ((2u << 20) - 1), 0);
@@ -246,6 +247,7 @@ START_TEST(test_tables_blob_get_corrupt_file_rebuilt)
     char dir[64];
 
     use_fresh_dir(dir, sizeof(dir));
+    tables_set_huge_pages(huge);
     ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_OK);
     tables_unload_all();
     flip_byte(dir, "blob-d", 4096 + 123457);

@@ -92,6 +92,7 @@ static void *progress_arg;
 static tables_run_fn run_fn;
 static void *run_ctx;
 static int run_workers = 1;
+static atomic_bool huge_pages;
 static unsigned tmp_counter;
 
 /* ------------------------------------------------------------------------ */
@@ -210,6 +211,12 @@ tables__run(tables_task_fn fn, void *arg, int n)
     for (int i = 0; i < n; i++) {
         fn(arg, i);
     }
+}
+
+void
+tables_set_huge_pages(bool on)
+{
+    atomic_store(&huge_pages, on);
 }
 
 size_t
@@ -554,7 +561,7 @@ map_file(const table_recipe_t *r,
         close(fd);
         return PZ_EIO;
     }
-    if (r->huge) {
+    if (r->huge && atomic_load(&huge_pages)) {
         return copy_file(r, &h, fd, path, check_data, out, why, len);
     }
     map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);

@@ -91,6 +91,17 @@ typedef void (*tables_run_fn)(void *ctx, int n, tables_task_fn fn, void *arg);
  */
 void tables_set_runner(tables_run_fn run, void *ctx, int workers);
 
+/*
+ * Whether module tables marked huge are copied onto huge pages when
+ * loaded (true) or mapped from their files like the others (false, the
+ * default). A long-running process that searches them for hours (the
+ * daemon, benchmarks) wants the copy: fewer TLB misses on every probe,
+ * for about a second of copying per gigabyte at load. A short command
+ * wants the mapping, which reads only the pages its search touches.
+ * Thread: any; set it before tables are loaded.
+ */
+void tables_set_huge_pages(bool on);
+
 /* Bytes of every table loaded in this process (mapped or built in
  * memory). Thread: any. */
 size_t tables_memory_bytes(void);
@@ -182,12 +193,13 @@ typedef struct tables_blob_def {
  * calls with the same name return the same pointer for the life of the
  * process (until tables_unload_all), and concurrent callers wait for one
  * build. The bytes are read-only, shared by all threads and never charged
- * to a job. A table marked huge is copied from its file into anonymous
- * memory advised for transparent huge pages (file mappings use 4 KiB
- * pages, and random lookups into hundreds of megabytes would miss the
- * TLB). *built (may be NULL) is set when this call built it. Returns
- * PZ_OK, PZ_EINVAL (bad definition), PZ_ENOMEM, PZ_EIO or the build's
- * error. Thread: any.
+ * to a job. A table marked huge is, when tables_set_huge_pages is on,
+ * copied from its file into anonymous memory advised for transparent huge
+ * pages (file mappings use 4 KiB pages, and random lookups into hundreds
+ * of megabytes would miss the TLB); a huge table built in this process
+ * keeps its built copy either way. *built (may be NULL) is set when this call
+ * built it. Returns PZ_OK, PZ_EINVAL (bad definition), PZ_ENOMEM, PZ_EIO or the
+ * build's error. Thread: any.
  */
 int tables_blob_get(const tables_blob_def_t *def,
                     const uint8_t **data,
