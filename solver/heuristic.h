@@ -31,6 +31,17 @@ struct heuristic_ops {
                   int h_parent,
                   int move,
                   const pz_state_t *child);
+    /* Optional: update for a caller that only needs the exact estimate
+     * when it is at most limit (IDA*: the bound less the child's depth).
+     * Above limit it may return any admissible estimate above limit, and
+     * skip lookups. NULL: engines call update. */
+    int (*update_limit)(const pz_puzzle_t *p,
+                        const void *ctx,
+                        const pz_state_t *parent,
+                        int h_parent,
+                        int move,
+                        const pz_state_t *child,
+                        int limit);
 };
 
 /* A heuristic bound to a puzzle and a goal. Read-only once created; may be
@@ -84,6 +95,23 @@ heuristic_update(const pz_heuristic_t *h,
         return h->ops->update(h->puzzle, h->ctx, parent, h_parent, move, child);
     }
     return h->ops->eval(h->puzzle, h->ctx, child);
+}
+
+/* h(child) given h(parent), exact when at most limit; above limit any
+ * admissible estimate above limit (see update_limit). */
+static inline int
+heuristic_update_limit(const pz_heuristic_t *h,
+                       const pz_state_t *parent,
+                       int h_parent,
+                       int move,
+                       const pz_state_t *child,
+                       int limit)
+{
+    if (h != NULL && h->ops->update_limit != NULL) {
+        return h->ops->update_limit(h->puzzle, h->ctx, parent, h_parent, move,
+                                    child, limit);
+    }
+    return heuristic_update(h, parent, h_parent, move, child);
 }
 
 /* True when h never overestimates; NULL (h = 0) is admissible. */

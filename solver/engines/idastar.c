@@ -237,7 +237,9 @@ dfs(worker_t *w, int root, int split)
             continue;
         }
         generated++;
-        hc = heuristic_update(h, &f[d].s, f[d].h, m, &f[d + 1].s);
+        /* Above bound - (d + 1) the child is cut whatever its exact h. */
+        hc = heuristic_update_limit(h, &f[d].s, f[d].h, m, &f[d + 1].s,
+                                    bound - d - 1);
         fc = d + 1 + hc;
         if (fc > bound) {
             if (fc < next) {

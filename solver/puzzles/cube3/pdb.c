@@ -48,6 +48,7 @@
  */
 #include "pdb.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -458,6 +459,7 @@ typedef struct coords {
 typedef struct shadow_state {
     uint8_t s[20];    /* the state as the engine has it */
     uint8_t xi[20];   /* the inverse of the relabelled state */
+    bool has_xi;      /* xi and iv are set */
     uint8_t iv;       /* bound from the inverse's lookups (0: none) */
     uint8_t v[NLOOK]; /* exact distances */
     int move;         /* the puzzle move that reached it, or -1 */
@@ -468,6 +470,7 @@ typedef struct shadow_state {
 typedef struct shadow_node {
     shadow_state_t st;
     uint32_t done;                   /* bit m: child m below is known */
+    uint32_t idone;                  /* bit m: its inverse too */
     uint8_t cv[PDB_MAXMOVES][NLOOK]; /* children's distances */
     uint8_t civ[PDB_MAXMOVES];       /* children's inverse bounds */
     uint8_t cxi[PDB_MAXMOVES][20];   /* children's inverses */
@@ -729,6 +732,7 @@ values_slow(const pdb_ctx_t *c, const uint8_t *x, shadow_state_t *n)
     }
     coords_of(c, x, &n->c);
     n->iv = 0;
+    n->has_xi = c->inv != NULL;
     if (c->inv != NULL) {
         uint64_t idx[3];
 
@@ -749,7 +753,6 @@ static void
 children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want)
 {
     uint64_t idx[PDB_MAXMOVES][NLOOK];
-    uint64_t iidx[PDB_MAXMOVES][3];
     uint32_t todo = want & ~n->done;
 
     for (uint32_t b = todo; b != 0; b &= b - 1) {
@@ -759,20 +762,6 @@ children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want)
         indices(c, &n->cc[m], idx[m]);
         for (int k = 0; k < NLOOK; k++) {
             __builtin_prefetch(&table_of(c, k)->data[idx[m][k] >> 2]);
-        }
-        if (c->inv != NULL) {
-            /* (x m)^-1 = m^-1 x^-1: a left multiplication renames pieces
-             * byte by byte. */
-            for (int i = 0; i < 8; i++) {
-                n->cxi[m][i] = c->lmc[m][n->st.xi[i]];
-            }
-            for (int i = 8; i < 20; i++) {
-                n->cxi[m][i] = c->lme[m][n->st.xi[i]];
-            }
-            inverse_indices(c, n->cxi[m], iidx[m]);
-            for (int a = 0; a < 3; a++) {
-                __builtin_prefetch(&c->inv->data[iidx[m][a] >> 2]);
-            }
         }
     }
     for (uint32_t b = todo; b != 0; b &= b - 1) {
@@ -798,9 +787,33 @@ children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want)
             }
             n->cv[m][k] = (uint8_t)v;
         }
-        n->civ[m] = c->inv != NULL ? (uint8_t)inverse_value(c, iidx[m]) : 0;
     }
     n->done |= todo;
+}
+
+/*
+ * The inverse's bound for child m of n (whose own inverse is known):
+ * (x m)^-1 = m^-1 x^-1, a left multiplication that renames pieces byte
+ * by byte. Done only for children that the other lookups do not cut, so
+ * one child at a time.
+ */
+static void
+child_inverse(const pdb_ctx_t *c, shadow_node_t *n, int m)
+{
+    uint64_t idx[3];
+
+    for (int i = 0; i < 8; i++) {
+        n->cxi[m][i] = c->lmc[m][n->st.xi[i]];
+    }
+    for (int i = 8; i < 20; i++) {
+        n->cxi[m][i] = c->lme[m][n->st.xi[i]];
+    }
+    inverse_indices(c, n->cxi[m], idx);
+    for (int a = 0; a < 3; a++) {
+        __builtin_prefetch(&c->inv->data[idx[a] >> 2]);
+    }
+    n->civ[m] = (uint8_t)inverse_value(c, idx);
+    n->idone |= 1u << m;
 }
 
 static int
@@ -839,6 +852,7 @@ reset_path(shadow_t *sh, const shadow_state_t *st)
 {
     sh->stack[0].st = *st;
     sh->stack[0].done = 0;
+    sh->stack[0].idone = 0;
     sh->top = 1;
     return &sh->stack[0];
 }
@@ -866,6 +880,7 @@ parent_node(const pdb_ctx_t *c, shadow_t *sh, const uint8_t *s)
         n = &sh->stack[sh->top++];
         n->st = sh->last;
         n->done = 0;
+        n->idone = 0;
         sh->has_last = false;
         return n;
     }
@@ -890,11 +905,14 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
     uint8_t x[20];
 
     (void)p;
-    if (sh->has_last && memcmp(sh->last.s, s->b, 20) == 0) {
+    /* A state whose inverse was skipped (update_limit) is redone. */
+    if (sh->has_last && memcmp(sh->last.s, s->b, 20) == 0 &&
+        (sh->last.has_xi || c->inv == NULL)) {
         return combine(c, sh->last.v, sh->last.iv);
     }
     for (int i = sh->top - 1; i >= 0; i--) {
-        if (memcmp(sh->stack[i].st.s, s->b, 20) == 0) {
+        if (memcmp(sh->stack[i].st.s, s->b, 20) == 0 &&
+            (sh->stack[i].st.has_xi || c->inv == NULL)) {
             return combine(c, sh->stack[i].st.v, sh->stack[i].st.iv);
         }
     }
@@ -907,17 +925,19 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
 }
 
 static int
-pdb_update(const pz_puzzle_t *p,
-           const void *ctx,
-           const pz_state_t *parent,
-           int h_parent,
-           int move,
-           const pz_state_t *child)
+pdb_update_limit(const pz_puzzle_t *p,
+                 const void *ctx,
+                 const pz_state_t *parent,
+                 int h_parent,
+                 int move,
+                 const pz_state_t *child,
+                 int limit)
 {
     const pdb_ctx_t *c = ctx;
     shadow_t *sh = shadow_for(c);
     shadow_node_t *n;
     shadow_state_t *last = &sh->last;
+    int h;
 
     (void)h_parent;
     if (move < 0 || move >= p->nmoves) {
@@ -936,12 +956,39 @@ pdb_update(const pz_puzzle_t *p,
     memcpy(last->v, n->cv[move], NLOOK);
     last->c = n->cc[move];
     last->move = move;
-    last->iv = n->civ[move];
-    if (c->inv != NULL) {
-        memcpy(last->xi, n->cxi[move], 20);
-    }
+    last->iv = 0;
+    last->has_xi = false;
     sh->has_last = true;
-    return combine(c, last->v, last->iv);
+    h = combine(c, last->v, 0);
+    /* The inverse's lookups only for a child the others do not cut. */
+    if (c->inv != NULL && h <= limit) {
+        if (!n->st.has_xi) {
+            uint8_t x[20];
+
+            relabel(c, n->st.s, x);
+            inverse_bytes(x, n->st.xi);
+            n->st.has_xi = true;
+        }
+        if (!(n->idone >> move & 1u)) {
+            child_inverse(c, n, move);
+        }
+        memcpy(last->xi, n->cxi[move], 20);
+        last->iv = n->civ[move];
+        last->has_xi = true;
+        h = combine(c, last->v, last->iv);
+    }
+    return h;
+}
+
+static int
+pdb_update(const pz_puzzle_t *p,
+           const void *ctx,
+           const pz_state_t *parent,
+           int h_parent,
+           int move,
+           const pz_state_t *child)
+{
+    return pdb_update_limit(p, ctx, parent, h_parent, move, child, INT_MAX);
 }
 
 const heuristic_ops_t cube3_pdb_heuristic = {
@@ -954,6 +1001,7 @@ const heuristic_ops_t cube3_pdb_heuristic = {
     .init = pdb_init,
     .eval = pdb_eval,
     .update = pdb_update,
+    .update_limit = pdb_update_limit,
 };
 
 const heuristic_ops_t cube3_pdb_small_heuristic = {
@@ -966,6 +1014,7 @@ const heuristic_ops_t cube3_pdb_small_heuristic = {
     .init = pdb_small_init,
     .eval = pdb_eval,
     .update = pdb_update,
+    .update_limit = pdb_update_limit,
 };
 
 const heuristic_ops_t cube3_pdb_large_heuristic = {
@@ -978,4 +1027,5 @@ const heuristic_ops_t cube3_pdb_large_heuristic = {
     .init = pdb_large_init,
     .eval = pdb_eval,
     .update = pdb_update,
+    .update_limit = pdb_update_limit,
 };
