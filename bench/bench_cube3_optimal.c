@@ -8,7 +8,7 @@
  * scrambles of a given length (--moves K --count N) or one scramble
  * (--scramble "..."), all from a fixed seed, so runs compare.
  *
- *   bench_cube3_optimal --heuristic pdb --threads 2 --random 10
+ *   bench_cube3_optimal --heuristic pdb-large --threads 2 --random 7
  *   bench_cube3_optimal --moves 14 --count 10
  *   bench_cube3_optimal --scramble "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L
  * B2 U2 F2"
@@ -141,7 +141,7 @@ main(int argc, char **argv)
 
     if (parse(argc, argv, &o) != 0) {
         fprintf(stderr,
-                "usage: %s [--heuristic pdb|pdb-small|misplaced] "
+                "usage: %s [--heuristic pdb-large|pdb|pdb-small|misplaced] "
                 "[--metric htm|qtm] [--threads N] [--time-ms N] "
                 "[--seed S] (--random N | --moves K [--count N] | "
                 "--scramble S)\n",

@@ -10,19 +10,25 @@
 #include "heuristic.h"
 
 /*
- * Two heuristics for the 3x3x3 (HTM and QTM, any goal), both admissible
- * and consistent, each the maximum of several lookups in shared 2-bit
- * tables built once per process on first use:
+ * Three heuristics for the 3x3x3 (any goal), all admissible, each the
+ * maximum of several lookups in shared 2-bit tables, saved in the table
+ * directory on first use and mapped by later processes:
  *
- * - "pdb": the corner table (8! * 3^7 = 88,179,840 entries, 22 MB) and
- *   the "sorted slice" table (the four E-slice edges' places and order,
- *   all edge flips and all corner twists, reduced by the 16 symmetries
- *   of the U-D axis: 3,529,433,088 entries, 882 MB; in HTM distances of
- *   11 or more are stored as 11) looked up along the three axes.
- * - "pdb-small": the same with the "slice" table (the E-slice edges'
- *   places without their order: 201,553,920 entries, 50 MB).
+ * - "pdb-small": the corner table (8! * 3^7 = 88,179,840 entries, 22 MB)
+ *   and the "slice" table (the E-slice edges' places, all edge flips and
+ *   corner twists, reduced by the 16 symmetries of the U-D axis:
+ *   201,553,920 entries, 50 MB) looked up along the three axes.
+ * - "pdb": the same with the "sorted slice" table (the E-slice edges'
+ *   places and order: 3,529,433,088 entries, 882 MB; in HTM distances of
+ *   11 or more are stored as 11).
+ * - "pdb-large" (HTM only; QTM falls back to the same without inverse):
+ *   the "csplit" table (E-slice edges' places and U-layer corners'
+ *   places: 10,431,535,104 entries, 2.6 GB, 12 or more stored as 12)
+ *   along the three axes, and the same pattern of the inverse position
+ *   along the three axes from a base-offset copy (another 2.6 GB).
  *
- * docs/3x3x3-optimal.md gives sizes, build times and search figures.
+ * "pdb" and "pdb-small" are consistent; "pdb-large" is not (the inverse's
+ * lookups). docs/3x3x3-optimal.md gives sizes, build times and figures.
  */
 
 /* The kinds of table. */
