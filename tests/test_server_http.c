@@ -1522,6 +1522,87 @@ START_TEST(test_server_http_solve_cube2_scramble_optimal_qtm)
 }
 END_TEST
 
+/* The value of the sample line that starts with name (a full series
+ * name with its labels) in a Prometheus exposition, or -1. */
+static double
+metric_value(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (const char *p = text; p != NULL && *p != '\0';) {
+        if (strncmp(p, name, n) == 0 && p[n] == ' ') {
+            return strtod(p + n + 1, NULL);
+        }
+        p = strchr(p, '\n');
+        p = p != NULL ? p + 1 : NULL;
+    }
+    return -1;
+}
+
+static double
+solved_jobs(int port)
+{
+    http_resp_t r;
+    double v;
+
+    http_get(port, "/metrics", &r);
+    ck_assert_int_eq(r.status, 200);
+    v = metric_value(r.body, "puzzled_jobs_total{status=\"solved\"}");
+    http_resp_free(&r);
+    return v;
+}
+
+/* Table jobs after the first may be answered on the connection's thread
+ * (docs/http-performance.md): each must still be a job of its own, kept,
+ * counted and correct, exactly as one a solver thread ran. */
+START_TEST(test_server_http_solve_table_repeats_are_full_jobs)
+{
+    static const char body[] = "{\"puzzle\":\"2x2x2\",\"metric\":\"qtm\","
+                               "\"scramble\":\"" CUBE2_SCRAMBLE "\"}";
+    char ids[3][64];
+    double before = solved_jobs(g_srv.port);
+
+    for (int i = 0; i < 3; i++) {
+        http_resp_t r;
+        cJSON *j;
+        cJSON *again;
+        const cJSON *sol;
+        const char *why;
+        int len;
+
+        http_post(g_srv.port, "/v1/solve", body, &r);
+        ck_assert_msg(r.status == 200, "status %ld: %.500s", r.status, r.body);
+        ck_assert_msg(r.request_id[0] != '\0', "no X-Request-Id");
+        j = job_of(&r);
+        http_resp_free(&r);
+        ck_assert_str_eq(jstr(j, "status"), "solved");
+        ck_assert_str_eq(jstr(j, "engine"), "table");
+        ck_assert_msg(jstr(j, "started_at")[0] != '\0' &&
+                          jstr(j, "finished_at")[0] != '\0',
+                      "a solved job has its start and end times");
+        why = replay_check("2x2x2", "qtm", CUBE2_SCRAMBLE, NULL, j, &len);
+        ck_assert_msg(why == NULL, "%s", why);
+        ck_assert_int_eq(len, CUBE2_OPTIMAL_QTM);
+        snprintf(ids[i], sizeof(ids[i]), "%s", jstr(j, "id"));
+        for (int k = 0; k < i; k++) {
+            ck_assert_str_ne(ids[k], ids[i]);
+        }
+        /* Kept in the table like any job, with the same answer. */
+        again = get_job(g_srv.port, ids[i], 0, NULL);
+        ck_assert_str_eq(jstr(again, "status"), "solved");
+        sol = cJSON_GetObjectItemCaseSensitive(j, "solution");
+        ck_assert_str_eq(
+            jstr(cJSON_GetObjectItemCaseSensitive(again, "solution"), "text"),
+            jstr(sol, "text"));
+        cJSON_Delete(again);
+        cJSON_Delete(j);
+    }
+    ck_assert_msg(solved_jobs(g_srv.port) == before + 3,
+                  "puzzled_jobs_total{status=\"solved\"} went from %g to %g",
+                  before, solved_jobs(g_srv.port));
+}
+END_TEST
+
 START_TEST(test_server_http_solve_cube2_array_same_position)
 {
     http_resp_t r1;
@@ -2485,6 +2566,58 @@ START_TEST(test_server_http_admission_queue_full_429)
 }
 END_TEST
 
+/* A table job that could be answered on the connection's thread is
+ * still refused while the queue is full: admission is the same. */
+START_TEST(test_server_http_admission_table_job_queue_full_429)
+{
+    static const char *const flags[] = { "--workers", "1", "--queue", "1",
+                                         NULL };
+    static const char cube2[] = "{\"puzzle\":\"2x2x2\",\"metric\":\"qtm\","
+                                "\"scramble\":\"" CUBE2_SCRAMBLE "\"}";
+    srv_t s;
+    char body[512];
+    char *ids[2] = { NULL, NULL };
+    http_resp_t r;
+    long st;
+    char *id;
+
+    ck_assert(srv_start(&s, flags) == 0);
+    /* Twice: the second may already run on the connection's thread. */
+    for (int i = 0; i < 2; i++) {
+        id = submit(s.port, cube2, &st, NULL);
+        ck_assert_int_eq(st, 200);
+        free(id);
+    }
+    long_job_body(body, sizeof(body), 60000, 16, 0);
+    for (int i = 0; i < 2; i++) {
+        ids[i] = submit(s.port, body, &st, NULL);
+        ck_assert_int_eq(st, 202);
+    }
+    /* Make sure the first long job left the queue for the worker. */
+    for (int64_t until = now_ms() + 5000; now_ms() < until;) {
+        cJSON *j = get_job(s.port, ids[0], 0, NULL);
+        bool running = strcmp(jstr(j, "status"), "running") == 0;
+
+        cJSON_Delete(j);
+        if (running) {
+            break;
+        }
+        sleep_ms(10);
+    }
+    id = submit(s.port, cube2, &st, &r);
+    ck_assert_msg(st == 429, "a table job with a full queue got %ld", st);
+    ASSERT_PROBLEM(&r, 429, "queue_full");
+    http_resp_free(&r);
+    free(id);
+    for (int i = 0; i < 2; i++) {
+        cancel_job(s.port, ids[i]);
+        free(ids[i]);
+    }
+    ck_assert_int_eq(srv_stop(&s), 0);
+    srv_cleanup(&s);
+}
+END_TEST
+
 START_TEST(test_server_http_admission_readyz_follows_queue)
 {
     static const char *const flags[] = { "--workers", "1", "--queue", "1",
@@ -2960,6 +3093,7 @@ server_http_suite(void)
     tc = shared_tcase("solve", 30);
     tcase_add_test(tc, test_server_http_solve_cube2_scramble_optimal_qtm);
     tcase_add_test(tc, test_server_http_solve_cube2_array_same_position);
+    tcase_add_test(tc, test_server_http_solve_table_repeats_are_full_jobs);
     tcase_add_test(tc, test_server_http_solve_eight_hardest_a_31);
     tcase_add_test(tc, test_server_http_solve_eight_hardest_b_31);
     tcase_add_test(tc, test_server_http_solve_unversioned_alias_answers);
@@ -3024,6 +3158,7 @@ server_http_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_server_http_admission_queue_full_429);
     tcase_add_test(tc, test_server_http_admission_readyz_follows_queue);
+    tcase_add_test(tc, test_server_http_admission_table_job_queue_full_429);
     tcase_add_test(tc, test_server_http_admission_memory_cap_429);
     suite_add_tcase(s, tc);
 

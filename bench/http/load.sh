@@ -10,11 +10,15 @@
 #    case), easy = a 3-move 8-puzzle (mostly HTTP and validation cost);
 #    prints requests/s and latency percentiles.
 # 3. Runs the same wrk against the ceiling and prints puzzled/ceiling.
+#    With RUNS=n, steps 2-3 alternate n times and the median ratio per body
+#    is printed (the machine is shared: report medians, with the load).
 # 4. Runs a fixed-rate test (hey -q, RATE req/s in total) for p99 latency,
 #    when hey is installed.
 # Every run is bounded (DURATION, wrapped in timeout). Tunables (env):
 #   DURATION=10s THREADS=2 CONNECTIONS=16 RATE=1000 BODIES="cube2 eight easy"
-#   WORKERS=(daemon default) BUILD_DIR=build-bench-http PUZZLED_BIN=...
+#   RUNS=1 WORKERS=(daemon default) BUILD_DIR=build-bench-http PUZZLED_BIN=...
+# The daemon uses its default table directory (PUZZLED_TABLES overrides);
+# the run starts once /readyz says the startup tables are loaded.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -24,6 +28,7 @@ threads="${THREADS:-2}"
 conns="${CONNECTIONS:-16}"
 rate="${RATE:-1000}"
 bodies="${BODIES:-cube2 eight easy}"
+runs="${RUNS:-1}"
 build="${BUILD_DIR:-$root/build-bench-http}"
 secs="${duration%s}"
 limit=$((secs + 20))
@@ -76,9 +81,10 @@ for b in "${!body_json[@]}"; do
     printf '%s' "${body_json[$b]}" >"$tmp/$b.json"
 done
 
-# run_wrk NAME URL BODY: one bounded wrk run; prints a summary line.
+# run_wrk NAME URL BODY [RUN]: one bounded wrk run; prints a summary line
+# and keeps its requests/s in $tmp/rps-NAME-BODY-RUN.
 run_wrk() {
-    local name="$1" url="$2" body="$3" out="$tmp/wrk-$1-$3.txt"
+    local name="$1" url="$2" body="$3" run="${4:-1}" out="$tmp/wrk-$1-$3.txt"
     timeout "$limit" wrk -t"$threads" -c"$conns" -d"$duration" --latency \
         --timeout 5s -s "$here/solve.lua" "$url" -- "$tmp/$body.json" >"$out" 2>&1 || true
     local rps p50 p90 p99 non2xx errs
@@ -91,7 +97,7 @@ run_wrk() {
     printf '%-8s %-6s %10s req/s  p50 %-9s p90 %-9s p99 %-9s non-2xx %s %s\n' \
         "$name" "$body" "${rps:-?}" "${p50:-?}" "${p90:-?}" "${p99:-?}" \
         "${non2xx:-0}" "${errs}"
-    echo "$rps" >"$tmp/rps-$name-$body"
+    echo "${rps:-0}" >"$tmp/rps-$name-$body-$run"
 }
 
 echo "== starting puzzled serve ($PUZZLED_BIN)"
@@ -101,6 +107,14 @@ serve_args=(serve --port 0 --bind 127.0.0.1 --port-file "$tmp/pz.port")
 pz=$!
 pids+=("$pz")
 pz_port="$(wait_port "$tmp/pz.port" "$pz")"
+# The startup tables load in the background; measuring before they are
+# in would count their loading against the daemon.
+for _ in $(seq 1 1200); do
+    code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$pz_port/readyz" || true)
+    [[ "$code" == 200 ]] && break
+    sleep 0.05
+done
+[[ "$code" == 200 ]] || echo "load.sh: /readyz still answers $code; measuring anyway" >&2
 for b in $bodies; do
     # Warm-up request: loads any table and checks the body is accepted.
     code=$(curl -s -o "$tmp/warm.json" -w '%{http_code}' -H 'Content-Type: application/json' \
@@ -115,16 +129,29 @@ pids+=("$ceil")
 ceil_port="$(wait_port "$tmp/ceil.port" "$ceil")"
 
 echo
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "wrk -t$threads -c$conns -d$duration --latency (keep-alive), POST /v1/solve"
-for b in $bodies; do
-    run_wrk puzzled "http://127.0.0.1:$pz_port/v1/solve" "$b"
+for r in $(seq 1 "$runs"); do
+    for b in $bodies; do
+        run_wrk puzzled "http://127.0.0.1:$pz_port/v1/solve" "$b" "$r"
+    done
+    run_wrk ceiling "http://127.0.0.1:$ceil_port/v1/solve" cube2 "$r"
+    for b in $bodies; do
+        awk -v a="$(cat "$tmp/rps-puzzled-$b-$r")" \
+            -v c="$(cat "$tmp/rps-ceiling-cube2-$r")" -v b="$b" \
+            'BEGIN { if (c > 0) printf "ratio    %-6s puzzled/ceiling = %.3f\n", b, a / c }' |
+            tee -a "$tmp/ratio-$b"
+    done
 done
-run_wrk ceiling "http://127.0.0.1:$ceil_port/v1/solve" cube2
-ceil_rps="$(cat "$tmp/rps-ceiling-cube2")"
-for b in $bodies; do
-    awk -v a="$(cat "$tmp/rps-puzzled-$b")" -v c="$ceil_rps" -v b="$b" \
-        'BEGIN { if (c > 0) printf "ratio    %-6s puzzled/ceiling = %.3f\n", b, a / c }'
-done
+if ((runs > 1)); then
+    for b in $bodies; do
+        awk '{ print $NF }' "$tmp/ratio-$b" | sort -n |
+            awk -v b="$b" -v n="$runs" '{ v[NR] = $1 }
+                END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+                      printf "median   %-6s puzzled/ceiling = %.3f over %d runs\n", b, m, n }'
+    done
+fi
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 if command -v hey >/dev/null; then
     workers=10
