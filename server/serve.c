@@ -187,11 +187,15 @@ on_tables_log(void *arg, int level, const char *table, const char *msg)
 
 /*
  * The table thread: loads the small complete tables, building any that is
- * missing or damaged (seconds). Then the service is ready. The pattern
- * databases (hundreds of MB) are mapped by the first job that needs them:
- * a replica with a small memory limit pays for them only if it serves
- * such jobs. Solving works meanwhile: a job that needs a table being
- * loaded waits for it.
+ * missing or damaged (seconds). Then the service is ready. Then it loads
+ * the module tables marked for start-up (the 3x3x3 two-phase tables, 607
+ * MiB) if their files exist: a second or two, not worth holding readiness
+ * back for; building them (hundreds of MB, seconds to minutes of CPU) is
+ * left to `puzzled tables build` or the first job that needs them. The
+ * pattern databases (hundreds of MB to GB) are mapped by the first job
+ * that needs them: a replica with a small memory limit pays for them only
+ * if it serves such jobs. Solving works meanwhile: a job that needs a
+ * table being loaded waits for it.
  */
 static void *
 tables_main(void *arg)
@@ -206,7 +210,7 @@ tables_main(void *arg)
     for (int i = 0; i < n && i < TABLES_LIST_MAX; i++) {
         int rc = PZ_OK;
 
-        if (info[i].startup) {
+        if (info[i].startup && !info[i].module) {
             rc = tables_ensure(info[i].name, NULL);
         }
         failed += rc != PZ_OK;
@@ -217,6 +221,31 @@ tables_main(void *arg)
     cJSON_AddNumberToObject(ev, "failed", failed);
     log_end(ev);
     atomic_store(&tables_ready, true);
+    for (int i = 0; i < n && i < TABLES_LIST_MAX; i++) {
+        uint64_t t0 = pz_now_ns();
+        int rc;
+
+        if (!info[i].startup || !info[i].module) {
+            continue;
+        }
+        rc = tables_load_existing(info[i].name);
+        ev = log_begin(rc == PZ_OK || rc == PZ_ENOT_FOUND ? LOG_INFO : LOG_WARN,
+                       rc == PZ_OK ? "table loaded" : "table not loaded");
+        cJSON_AddStringToObject(ev, "table", info[i].name);
+        if (rc == PZ_OK) {
+            cJSON_AddNumberToObject(ev, "ms", (double)(pz_now_ns() - t0) / 1e6);
+            cJSON_AddNumberToObject(ev, "memory_bytes",
+                                    (double)tables_memory_bytes());
+        } else {
+            cJSON_AddStringToObject(
+                ev, "reason",
+                rc == PZ_ENOT_FOUND
+                    ? "not built yet: the first job that needs it builds it, "
+                      "or `puzzled tables build` ahead of time"
+                    : pz_strerror(rc));
+        }
+        log_end(ev);
+    }
     return NULL;
 }
 

@@ -1159,6 +1159,7 @@ tables_list(tables_info_t *out, int max)
         o->entries = r[i].entries;
         o->bytes = DATA_OFFSET + tables__data_bytes(r[i].entries, r[i].bits);
         o->startup = r[i].startup;
+        o->module = r[i].kind == TABLES_KIND_BLOB;
         o->loaded = tables__cached(r[i].name) != NULL;
         table_path(r[i].name, o->path, sizeof(o->path));
         fd = open(o->path, O_RDONLY | O_CLOEXEC);

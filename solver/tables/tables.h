@@ -122,6 +122,7 @@ typedef struct tables_info {
     bool built;                 /* the file exists with a valid header */
     bool loaded;                /* mapped in this process */
     bool startup;               /* loaded by the daemon at startup */
+    bool module;                /* another module's table (blobs.c) */
     char path[TABLES_PATH_MAX]; /* where the file is or would be */
 } tables_info_t;
 
