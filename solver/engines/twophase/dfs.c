@@ -103,37 +103,78 @@ tick(twophase_worker_t *w)
            atomic_load_explicit(&w->sh->stop, memory_order_relaxed) != 0;
 }
 
+void
+twophase__depth1_many(const twophase_tables_t *t, int n, int (*c)[3], int *h)
+{
+    bool live[TWOPHASE_NORIENT];
+    size_t idx[TWOPHASE_NORIENT];
+    uint32_t cs[TWOPHASE_NORIENT];
+    int left = n;
+
+    /* Each step takes a move that brings the cube one closer, as its
+     * phase-1 word says; there is one until G1 (distance 0). The walks
+     * go in step so that their cache misses overlap. */
+    for (int i = 0; i < n; i++) {
+        h[i] = 0;
+        live[i] = (c[i][0] | c[i][1] | c[i][2]) != 0;
+        left -= !live[i];
+    }
+    for (int step = 0; left > 0; step++) {
+        for (int i = 0; i < n; i++) {
+            if (live[i]) {
+                TWOPHASE_PREFETCH(
+                    &t->flipslice_sym[c[i][2] * CUBE3_NFLIP + c[i][1]]);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (live[i]) {
+                cs[i] = t->flipslice_sym[c[i][2] * CUBE3_NFLIP + c[i][1]];
+                idx[i] = (size_t)(cs[i] >> 4) * CUBE3_NTWIST +
+                         t->twist_conj[c[i][0]][cs[i] & 15];
+                TWOPHASE_PREFETCH(&twophase__phase1(t)[idx[i]]);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            const uint8_t *sm = t->sym_move[cs[i] & 15];
+            uint32_t dec;
+            uint32_t same;
+            int m;
+
+            if (!live[i]) {
+                continue;
+            }
+            twophase__decode1(t, twophase__phase1(t)[idx[i]], &dec, &same);
+            for (m = 0; m < TWOPHASE_NMOVES; m++) {
+                if (dec >> sm[m] & 1u) {
+                    break;
+                }
+            }
+            if (m == TWOPHASE_NMOVES || step > 20) {
+                h[i] = -1; /* not reached with a sound table */
+                live[i] = false;
+                left--;
+                continue;
+            }
+            c[i][0] = t->twist_move[c[i][0]][m];
+            c[i][1] = t->flip_move[c[i][1]][m];
+            c[i][2] = t->slice_move[c[i][2]][m];
+            h[i]++;
+            if ((c[i][0] | c[i][1] | c[i][2]) == 0) {
+                live[i] = false;
+                left--;
+            }
+        }
+    }
+}
+
 int
 twophase__depth1(const twophase_tables_t *t, int twist, int flip, int slice)
 {
-    int depth = 0;
+    int c[1][3] = { { twist, flip, slice } };
+    int h;
 
-    /* Each step takes a move that brings the cube one closer, as its
-     * phase-1 word says; there is one until G1 (distance 0). */
-    while ((twist | flip | slice) != 0) {
-        uint32_t cs = t->flipslice_sym[slice * CUBE3_NFLIP + flip];
-        size_t i =
-            (size_t)(cs >> 4) * CUBE3_NTWIST + t->twist_conj[twist][cs & 15];
-        const uint8_t *sm = t->sym_move[cs & 15];
-        uint32_t dec;
-        uint32_t same;
-        int m;
-
-        twophase__decode1(t, twophase__phase1(t)[i], &dec, &same);
-        for (m = 0; m < TWOPHASE_NMOVES; m++) {
-            if (dec >> sm[m] & 1u) {
-                break;
-            }
-        }
-        if (m == TWOPHASE_NMOVES || depth > 20) {
-            return -1; /* not reached with a sound table */
-        }
-        twist = t->twist_move[twist][m];
-        flip = t->flip_move[flip][m];
-        slice = t->slice_move[slice][m];
-        depth++;
-    }
-    return depth;
+    twophase__depth1_many(t, 1, c, &h);
+    return h;
 }
 
 /* Phase 2 from coord = (corner, ud, sperm) with exactly togo left.
@@ -552,6 +593,9 @@ twophase__run_worker(twophase_worker_t *w)
     twophase_shared_t *sh = w->sh;
     const twophase_tables_t *t = sh->t;
     int live = 0;
+    int c3[TWOPHASE_NORIENT][3];
+    int h3[TWOPHASE_NORIENT];
+    int nw = 0;
 
     for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {
         twophase_orient_t *st = &w->orient[o];
@@ -584,13 +628,19 @@ twophase__run_worker(twophase_worker_t *w)
         st->ud_valid = 0;
         st->pend = 0;
         st->waiting = false;
-        st->h =
-            twophase__depth1(t, st->frames[0].coord[0], st->frames[0].coord[1],
-                             st->frames[0].coord[2]);
-        st->bound = st->h - 1;
+        c3[nw][0] = st->frames[0].coord[0];
+        c3[nw][1] = st->frames[0].coord[1];
+        c3[nw][2] = st->frames[0].coord[2];
+        nw++;
         st->depth = -1;
         st->done = false;
         live++;
+    }
+    twophase__depth1_many(t, nw, c3, h3);
+    nw = 0;
+    for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {
+        w->orient[o].h = h3[nw++];
+        w->orient[o].bound = w->orient[o].h - 1;
     }
     /* The orientations share the thread in slices of a few expansions,
      * like threads would: the first short solution usually comes from one

@@ -457,4 +457,9 @@ twophase__near_find(const twophase_tables_t *t, uint32_t key)
 int
 twophase__depth1(const twophase_tables_t *t, int twist, int flip, int slice);
 
+/* The same for n (at most TWOPHASE_NORIENT) cubes c[i] = (twist, flip,
+ * slice) at once, into h[i]; c is used up. */
+void
+twophase__depth1_many(const twophase_tables_t *t, int n, int (*c)[3], int *h);
+
 #endif
