@@ -813,12 +813,9 @@ mpyr_random_state(const pz_puzzle_t *p,
 }
 
 static const heuristic_ops_t *const mpyr_heuristics[] = {
-    &mpyraminx__pieces_heuristic,
-    &mpyraminx__pdb_heuristic,
-    &mpyraminx__pdb_small_heuristic,
-    &mpyraminx__seed_max_heuristic,
-    &mpyraminx__seed_heuristic,
-    NULL,
+    &mpyraminx__pieces_heuristic,    &mpyraminx__pdb_heuristic,
+    &mpyraminx__pdb_small_heuristic, &mpyraminx__seed_max_heuristic,
+    &mpyraminx__seed_heuristic,      NULL,
 };
 
 const puzzle_ops_t puzzle__mpyraminx = {

@@ -8,19 +8,16 @@
  * it describes tables, it never builds them.
  */
 #include "engines/twophase/twophase.h"
+#include "puzzles/cube3/pdb.h"
 #include "puzzles/mpyraminx.h"
 #include "tables_internal.h"
-
-#include "puzzles/cube3/pdb.h"
 
 /* Writes at most max definitions to out and returns how many the module
  * has. */
 typedef int (*blob_provider_fn)(tables_blob_def_t *out, int max);
 
 static const blob_provider_fn providers[] = {
-    cube3_pdb_table_defs,
-    twophase_table_defs,
-    mpyraminx_table_defs,
+    cube3_pdb_table_defs, twophase_table_defs, mpyraminx_table_defs,
     NULL, /* end */
 };
 
