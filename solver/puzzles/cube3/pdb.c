@@ -577,6 +577,11 @@ pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 static int
 pdb_large_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
+    /* QTM: the csplit table would be built unclamped (far longer than
+     * the HTM one) and has no base-offset copy: use "pdb"'s tables. */
+    if (p->metric == PZ_METRIC_QTM) {
+        return init_common(p, goal, ctx, CUBE3_PDB_SORTED, false);
+    }
     return init_common(p, goal, ctx, CUBE3_PDB_CSPLIT, true);
 }
 

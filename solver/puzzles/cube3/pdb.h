@@ -21,7 +21,7 @@
  * - "pdb": the same with the "sorted slice" table (the E-slice edges'
  *   places and order: 3,529,433,088 entries, 882 MB; in HTM distances of
  *   11 or more are stored as 11).
- * - "pdb-large" (HTM only; QTM falls back to the same without inverse):
+ * - "pdb-large" (in QTM the same as "pdb"):
  *   the "csplit" table (E-slice edges' places and U-layer corners'
  *   places: 10,431,535,104 entries, 2.6 GB, 12 or more stored as 12)
  *   along the three axes, and the same pattern of the inverse position
