@@ -30,6 +30,7 @@
 #include <microhttpd.h>
 
 #include "http_internal.h"
+#include "jsonout.h"
 #include "log.h"
 #include "problem.h"
 #include "rng.h"
@@ -227,7 +228,7 @@ http__send_reply(http_conn_t *c, const http_reply_t *rep)
                                             MHD_RESPMEM_PERSISTENT);
     } else {
         /* MHD frees the printed body with the allocator that made it
-         * (cJSON_free for cJSON output, free for open_memstream). */
+         * (free for jsonout and open_memstream output). */
         r = MHD_create_response_from_buffer_with_free_callback(
             rep->len, rep->body, rep->free_fn);
     }
@@ -284,7 +285,10 @@ http__send_static(http_conn_t *c,
 static enum MHD_Result
 send_json_rep(http_conn_t *c, cJSON *root, http_reply_t *rep)
 {
-    char *text = root != NULL ? cJSON_PrintUnformatted(root) : NULL;
+    size_t len = 0;
+    /* The same text as cJSON_PrintUnformatted, at a fraction of the cost
+     * (jsonout.c). */
+    char *text = root != NULL ? jsonout_print(root, &len) : NULL;
 
     cJSON_Delete(root);
     if (text == NULL) {
@@ -296,8 +300,8 @@ send_json_rep(http_conn_t *c, cJSON *root, http_reply_t *rep)
             "\"out_of_memory\"}");
     }
     rep->body = text;
-    rep->len = strlen(text);
-    rep->free_fn = cJSON_free;
+    rep->len = len;
+    rep->free_fn = free;
     if (rep->ctype == NULL) {
         rep->ctype = HTTP_CTYPE_JSON;
     }

@@ -13,10 +13,7 @@
 #include "log.h"
 
 #include <errno.h>
-#include <float.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -24,6 +21,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "jsonout.h"
 
 /* Bytes collected before a write even without a timer. */
 #define LOG_BUF_SIZE ((size_t)32 * 1024)
@@ -226,18 +225,29 @@ line_put(log_line_t *l, const char *s, size_t n)
     return true;
 }
 
-/* Appends s as a JSON string, escaped as cJSON escapes it. */
+/* Appends s as a JSON string, escaped as cJSON escapes it. Runs of
+ * characters that need no escape are copied at once. */
 static bool
 line_string(log_line_t *l, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
     bool ok = line_put(l, "\"", 1);
 
-    for (; ok && *s != '\0'; s++) {
-        unsigned char ch = (unsigned char)*s;
+    while (ok && *s != '\0') {
+        size_t run = 0;
+        unsigned char ch;
         char esc[6] = { '\\', 0, 0, 0, 0, 0 };
         size_t n = 2;
 
+        while ((unsigned char)s[run] >= 32 && s[run] != '"' && s[run] != '\\') {
+            run++;
+        }
+        if (run > 0) {
+            ok = line_put(l, s, run);
+            s += run;
+            continue;
+        }
+        ch = (unsigned char)*s++;
         switch (ch) {
         case '"':
         case '\\':
@@ -259,15 +269,10 @@ line_string(log_line_t *l, const char *s)
             esc[1] = 't';
             break;
         default:
-            if (ch >= 32) {
-                esc[0] = (char)ch;
-                n = 1;
-            } else {
-                memcpy(esc + 1, "u00", 3);
-                esc[4] = hex[ch >> 4];
-                esc[5] = hex[ch & 15];
-                n = 6;
-            }
+            memcpy(esc + 1, "u00", 3);
+            esc[4] = hex[ch >> 4];
+            esc[5] = hex[ch & 15];
+            n = 6;
         }
         ok = line_put(l, esc, n);
     }
@@ -313,28 +318,15 @@ log_line_str(log_line_t *l, const char *key, const char *value)
 void
 log_line_num(log_line_t *l, const char *key, double value)
 {
-    char num[32];
+    char num[JSONOUT_NUMBER_MAX];
     size_t mark = l->len;
-    double back;
-    int n;
+    size_t n;
 
     if (!l->on) {
         return;
     }
-    /* cJSON's way: whole numbers within int as integers, others with 15
-     * significant digits, or 17 when 15 do not read back. */
-    if (isnan(value) || isinf(value)) {
-        n = snprintf(num, sizeof(num), "null");
-    } else if (value > INT_MIN && value < INT_MAX && value == (int)value) {
-        n = snprintf(num, sizeof(num), "%d", (int)value);
-    } else {
-        n = snprintf(num, sizeof(num), "%1.15g", value);
-        back = strtod(num, NULL);
-        if (fabs(back - value) > fmax(fabs(back), fabs(value)) * DBL_EPSILON) {
-            n = snprintf(num, sizeof(num), "%1.17g", value);
-        }
-    }
-    if (!(line_key(l, key) && line_put(l, num, (size_t)n))) {
+    n = jsonout_number(value, jsonout_valueint(value), num);
+    if (!(line_key(l, key) && line_put(l, num, n))) {
         l->len = mark;
     }
 }
