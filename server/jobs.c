@@ -759,6 +759,37 @@ log_job_start(const job_t *job)
     log_line_end(&ev);
 }
 
+static job_t *evict_locked(jobs_t *jobs, job_t *job);
+
+/*
+ * Evicts the oldest ended jobs nobody waits for while more than max_jobs
+ * have ended, as the sweep would within its interval. Doing it when a job
+ * ends keeps the table at its size: under load the sweep used to free a
+ * hundred milliseconds' worth of jobs at once, which glibc then returned
+ * to the kernel and faulted back in for the next jobs. Under the lock;
+ * returns the jobs whose last reference went (linked by hnext) for the
+ * caller to free after unlocking.
+ */
+static job_t *
+evict_over_count_locked(jobs_t *jobs)
+{
+    job_t *dead = NULL;
+
+    for (job_t *job = jobs->first, *next;
+         job != NULL && jobs->nended > (size_t)jobs->cfg.max_jobs; job = next) {
+        next = job->next;
+        if (atomic_load(&job->state) == JOB_ENDED && job->nwaiters == 0) {
+            job_t *gone = evict_locked(jobs, job);
+
+            if (gone != NULL) {
+                gone->hnext = dead;
+                dead = gone;
+            }
+        }
+    }
+    return dead;
+}
+
 /* Remembers the puzzle instance of a job whose table run solved with the
  * shared complete table: that table is now mapped for the life of the
  * process, so later table jobs of the instance cost microseconds and may
@@ -794,6 +825,7 @@ void
 jobs_run(jobs_t *jobs, job_t *job)
 {
     api_solve_request_t *req = &job->req;
+    job_t *dead;
     int i;
 
     log_job_start(job);
@@ -830,9 +862,16 @@ jobs_run(jobs_t *jobs, job_t *job)
     pthread_mutex_lock(&jobs->lock);
     learn_table_locked(jobs, job);
     end_locked(jobs, job, JOB_RUNNING);
+    dead = evict_over_count_locked(jobs);
     pthread_mutex_unlock(&jobs->lock);
     log_job_end(job);
     jobs_release(jobs, job);
+    while (dead != NULL) {
+        job_t *next = dead->hnext;
+
+        job_free(jobs, dead);
+        dead = next;
+    }
 }
 
 void
