@@ -626,6 +626,69 @@ START_TEST(test_twophase_solve_time_limit_keeps_best)
 }
 END_TEST
 
+START_TEST(test_twophase_solve_target_out_of_reach_still_answers)
+{
+    /* No answer of 3 moves exists for these 5-move scrambles (bibfs
+     * says how short they are); the engine first looks only within the
+     * target, then for any answer, and still answers. */
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_rng_t rng;
+    pz_state_t goal;
+    int bad = 0;
+
+    pz_rng_seed(&rng, 7);
+    puzzle_goal(p, &goal);
+    for (int k = 0; k < 4; k++) {
+        uint8_t moves[8];
+        pz_state_t s;
+        solve_spec_t spec;
+        solve_run_t opt;
+        solve_run_t run;
+
+        puzzle_random_moves(p, &goal, 5, pz_rng_next, &rng, moves);
+        puzzle_replay(p, &goal, moves, 5, &s);
+        spec = spec_for(p, &s, 0);
+        spec.limits.time_ms = 30;
+        solve_run_init(&opt, engine_find("bibfs"), "none", 1.0);
+        ck_assert_int_eq(solve_execute(&spec, &opt, NULL), PZ_OK);
+        if (opt.solution.status != PZ_STATUS_SOLVED ||
+            opt.solution.length <= 3) {
+            continue; /* the scramble undid itself */
+        }
+        spec = spec_for(p, &s, 3);
+        run_twophase(&spec, NULL, &run);
+        bad += run.solution.status != PZ_STATUS_SOLVED ||
+               run.solution.length < opt.solution.length ||
+               run.solution.length > 5;
+    }
+    ck_assert_int_eq(bad, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
+START_TEST(test_twophase_solve_time_limit_answers_beyond_target)
+{
+    /* Fewer than 2.6e11 of the 4.3e19 positions are within 10 moves
+     * (depths.md), so this random cube has no 10-move answer: with a
+     * time limit the engine answers the best it found instead. */
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_rng_t rng;
+    pz_state_t s;
+    solve_spec_t spec;
+    solve_run_t run;
+
+    pz_rng_seed(&rng, 102);
+    s = random_state(p, &rng);
+    spec = spec_for(p, &s, 10);
+    spec.limits.time_ms = 60;
+    run_twophase(&spec, NULL, &run);
+    ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
+    ck_assert_int_gt(run.solution.length, 10);
+    ck_assert_int_le(run.solution.length, 22);
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_twophase_solve_cancel_before_start)
 {
     pz_puzzle_t *p = make(PZ_METRIC_HTM);
@@ -857,6 +920,10 @@ twophase_suite(void)
                    test_twophase_solve_qtm_answers_have_permutation_parity);
     tcase_add_test(tc_solve, test_twophase_solve_target_30_returns_quickly);
     tcase_add_test(tc_solve, test_twophase_solve_time_limit_keeps_best);
+    tcase_add_test(tc_solve,
+                   test_twophase_solve_target_out_of_reach_still_answers);
+    tcase_add_test(tc_solve,
+                   test_twophase_solve_time_limit_answers_beyond_target);
     tcase_add_test(tc_solve, test_twophase_solve_cancel_before_start);
     tcase_add_test(tc_solve,
                    test_twophase_solve_cancel_while_running_publishes_best);

@@ -51,6 +51,17 @@ allowed_after(int prev)
     return all;
 }
 
+/* Lets the search look for answers longer than the target again (see
+ * shared_init in twophase.c); true when this call did. */
+static bool
+relax(twophase_shared_t *sh)
+{
+    int strict = sh->target + 1;
+
+    return sh->loose > strict &&
+           atomic_compare_exchange_strong(&sh->best, &strict, sh->loose);
+}
+
 static bool
 poll(twophase_worker_t *w)
 {
@@ -88,6 +99,11 @@ poll(twophase_worker_t *w)
         int zero = 0;
 
         atomic_compare_exchange_strong(&sh->stop, &zero, st);
+    }
+    if (sh->relax_ns != 0 && pz_now_ns() >= sh->relax_ns) {
+        /* Half the budget gone without an answer within the target: any
+         * answer will do (see shared_init). */
+        relax(sh);
     }
     return atomic_load_explicit(&sh->stop, memory_order_relaxed) != 0;
 }
@@ -678,6 +694,27 @@ twophase__run_worker(twophase_worker_t *w)
         }
         if (live > 0 && waiting == live) {
             w->level++;
+        }
+        if (live == 0 && sh->strict && !w->restarted &&
+            atomic_load(&sh->stop) == 0) {
+            /* Every phase-1 length below the target was searched without
+             * an answer within it (some perhaps before the time relaxed
+             * the limit): search again from the start, now for any
+             * answer. */
+            relax(sh);
+            w->restarted = true;
+            for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {
+                twophase_orient_t *st = &w->orient[o];
+
+                st->bound = st->h - 1;
+                st->depth = -1;
+                st->done = false;
+                st->waiting = false;
+                live++;
+                if (st->h < w->level) {
+                    w->level = st->h;
+                }
+            }
         }
     }
 }

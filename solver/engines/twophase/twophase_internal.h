@@ -275,13 +275,20 @@ typedef struct twophase_shared {
     uint8_t cost[TWOPHASE_NMOVES]; /* metric cost: 1, or 2 (QTM half turn) */
     bool qtm;                      /* lengths count quarter turns */
     uint8_t real_cost[TWOPHASE_NMOVES]; /* metric cost of each move */
-    bool seeding;                  /* QTM: the quick first pass, see solve */
-    bool qtm_bounds;               /* search counts quarter turns */
-    int target;                    /* stop at best <= target; 0: never */
-    int phase2_cap;                /* longest phase 2 tried, metric units */
-    bool threaded;                 /* more than one worker */
-    cube3_cubie_t cube;            /* the cube to solve: goal^-1 * start */
-    atomic_int best;               /* best length found (metric), or limit */
+    bool seeding;       /* QTM: the quick first pass, see solve */
+    bool qtm_bounds;    /* search counts quarter turns */
+    int target;         /* stop at best <= target; 0: never */
+    int phase2_cap;     /* longest phase 2 tried, metric units */
+    bool threaded;      /* more than one worker */
+    cube3_cubie_t cube; /* the cube to solve: goal^-1 * start */
+    atomic_int best;    /* best length found (metric), or limit */
+    /* HTM with a target: best starts at target + 1, so phase 2 never
+     * searches for answers longer than the target; loose is the limit
+     * it would have had, and at relax_ns (half the time budget; 0:
+     * never) best goes back to it when nothing was found. */
+    bool strict;
+    int loose;
+    uint64_t relax_ns;
     atomic_int stop;               /* 0, or the status that ends the solve */
     atomic_uint_fast64_t expanded; /* merged counts (threaded) */
     atomic_uint_fast64_t generated;
@@ -344,6 +351,7 @@ typedef struct twophase_worker {
     twophase_orient_t *cur; /* the orientation being searched */
     int n1;                 /* length of its phase-1 path at phase 2 */
     int level;              /* longest phase-1 length any may search */
+    bool restarted;         /* searched again after the strict pass */
     uint8_t path2[TWOPHASE_DEPTH_MAX];
     twophase_orient_t orient[TWOPHASE_NORIENT]; /* [first], [first + step] */
 } twophase_worker_t;
