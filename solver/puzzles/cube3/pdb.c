@@ -61,6 +61,7 @@
 enum {
     NLOOK = 4,       /* corners, slice on three axes */
     SHADOW_MAX = 64, /* path nodes kept per thread */
+    ALL_LOOKUPS = (1 << NLOOK) - 1,
 };
 
 /* --- Process-wide tables ---------------------------------------------- */
@@ -460,6 +461,7 @@ typedef struct shadow_state {
     uint8_t s[20];    /* the state as the engine has it */
     uint8_t xi[20];   /* the inverse of the relabelled state */
     bool has_xi;      /* xi and iv are set */
+    bool complete;    /* every v[k] is known (else some are 0) */
     uint8_t iv;       /* bound from the inverse's lookups (0: none) */
     uint8_t v[NLOOK]; /* exact distances */
     int move;         /* the puzzle move that reached it, or -1 */
@@ -471,6 +473,8 @@ typedef struct shadow_node {
     shadow_state_t st;
     uint32_t done;                   /* bit m: child m below is known */
     uint32_t idone;                  /* bit m: its inverse too */
+    uint8_t known[PDB_MAXMOVES];     /* bit k: cv[m][k] is known */
+    uint8_t pmax[PDB_MAXMOVES];      /* largest known cv[m][k] */
     uint8_t cv[PDB_MAXMOVES][NLOOK]; /* children's distances */
     uint8_t civ[PDB_MAXMOVES];       /* children's inverse bounds */
     uint8_t cxi[PDB_MAXMOVES][20];   /* children's inverses */
@@ -665,17 +669,6 @@ coords_move(const pdb_ctx_t *c, const coords_t *in, int m, coords_t *out)
     }
 }
 
-/* Table indices of the four lookups. */
-static void
-indices(const pdb_ctx_t *c, const coords_t *x, uint64_t *idx)
-{
-    idx[0] = (uint64_t)x->cperm * PDB_NTWIST + x->ctwist;
-    for (int a = 0; a < 3; a++) {
-        idx[a + 1] = cube3_pdb__slice_index(c->slice, c->pb, x->raw[a],
-                                            x->flip[a], x->twist[a]);
-    }
-}
-
 /* xi = x^-1: where x has piece p with twist o at position i, x^-1 has
  * piece i with twist -o at position p (the same for edges and flips). */
 static void
@@ -736,6 +729,7 @@ values_slow(const pdb_ctx_t *c, const uint8_t *x, shadow_state_t *n)
         n->v[k] = (uint8_t)(d < 0 ? 0 : d);
     }
     coords_of(c, x, &n->c);
+    n->complete = true;
     n->iv = 0;
     n->has_xi = c->inv != NULL;
     if (c->inv != NULL) {
@@ -747,34 +741,60 @@ values_slow(const pdb_ctx_t *c, const uint8_t *x, shadow_state_t *n)
     }
 }
 
+/* Table index of lookup k (0 corners, 1..3 the slice axes) of x. */
+static uint64_t
+index_of(const pdb_ctx_t *c, const coords_t *x, int k)
+{
+    if (k == 0) {
+        return (uint64_t)x->cperm * PDB_NTWIST + x->ctwist;
+    }
+    return cube3_pdb__slice_index(c->slice, c->pb, x->raw[k - 1],
+                                  x->flip[k - 1], x->twist[k - 1]);
+}
+
 /*
  * Fills in the children of n for the moves in want (puzzle move ids):
- * their coordinates first, with a prefetch of every table entry they
- * need, then their exact values from n's and the residues. The engine
- * asks for children one at a time; doing a node's children together lets
- * their cache misses overlap instead of each waiting for its own.
+ * their coordinates, then their lookups in stages, one lookup of every
+ * child still under limit per stage, with a prefetch of all of a
+ * stage's entries before any is read. The engine asks for children one
+ * at a time; doing a node's children together lets their cache misses
+ * overlap, and a child over limit after some lookups is cut whatever
+ * the others say, so they are skipped (until a later call with a higher
+ * limit needs them).
  */
 static void
-children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want)
+children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want, int limit)
 {
-    uint64_t idx[PDB_MAXMOVES][NLOOK];
+    static const int order[NLOOK] = { 1, 2, 3, 0 };
+    uint64_t idx[PDB_MAXMOVES];
     uint32_t todo = want & ~n->done;
 
     for (uint32_t b = todo; b != 0; b &= b - 1) {
         int m = __builtin_ctz(b);
 
         coords_move(c, &n->st.c, c->htm[m], &n->cc[m]);
-        indices(c, &n->cc[m], idx[m]);
-        for (int k = 0; k < NLOOK; k++) {
-            __builtin_prefetch(&table_of(c, k)->data[idx[m][k] >> 2]);
-        }
+        n->known[m] = 0;
+        n->pmax[m] = 0;
+        memset(n->cv[m], 0, NLOOK);
     }
-    for (uint32_t b = todo; b != 0; b &= b - 1) {
-        int m = __builtin_ctz(b);
+    n->done |= todo;
+    for (int st = 0; st < NLOOK; st++) {
+        int k = order[st];
+        const pdb_table_t *t = table_of(c, k);
+        uint32_t stage = 0;
 
-        for (int k = 0; k < NLOOK; k++) {
-            const pdb_table_t *t = table_of(c, k);
-            int code = cube3_pdb__code(t, idx[m][k]);
+        for (uint32_t b = want; b != 0; b &= b - 1) {
+            int m = __builtin_ctz(b);
+
+            if (!(n->known[m] >> k & 1u) && n->pmax[m] <= limit) {
+                stage |= 1u << m;
+                idx[m] = index_of(c, &n->cc[m], k);
+                __builtin_prefetch(&t->data[idx[m] >> 2]);
+            }
+        }
+        for (uint32_t b = stage; b != 0; b &= b - 1) {
+            int m = __builtin_ctz(b);
+            int code = cube3_pdb__code(t, idx[m]);
             int vp = n->st.v[k];
             int diff = (code - vp % 3 + 3) % 3;
             int v;
@@ -791,9 +811,12 @@ children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want)
                 v = diff == 0 ? vp : diff == 1 ? vp + 1 : vp > 0 ? vp - 1 : 0;
             }
             n->cv[m][k] = (uint8_t)v;
+            n->known[m] |= (uint8_t)(1u << k);
+            if (v > n->pmax[m]) {
+                n->pmax[m] = (uint8_t)v;
+            }
         }
     }
-    n->done |= todo;
 }
 
 /*
@@ -873,7 +896,7 @@ parent_node(const pdb_ctx_t *c, shadow_t *sh, const uint8_t *s)
     if (sh->top > 0 && memcmp(sh->stack[sh->top - 1].st.s, s, 20) == 0) {
         return &sh->stack[sh->top - 1];
     }
-    if (sh->has_last && memcmp(sh->last.s, s, 20) == 0) {
+    if (sh->has_last && sh->last.complete && memcmp(sh->last.s, s, 20) == 0) {
         shadow_node_t *n;
 
         if (sh->top == SHADOW_MAX) {
@@ -911,7 +934,8 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
 
     (void)p;
     /* A state whose inverse was skipped (update_limit) is redone. */
-    if (sh->has_last && memcmp(sh->last.s, s->b, 20) == 0 &&
+    if (sh->has_last && sh->last.complete &&
+        memcmp(sh->last.s, s->b, 20) == 0 &&
         (sh->last.has_xi || c->inv == NULL)) {
         return combine(c, sh->last.v, sh->last.iv);
     }
@@ -949,22 +973,28 @@ pdb_update_limit(const pz_puzzle_t *p,
         return pdb_eval(p, ctx, child);
     }
     n = parent_node(c, sh, parent->b);
-    if (!(n->done >> move & 1u)) {
+    if (!(n->done >> move & 1u) ||
+        (n->known[move] != ALL_LOOKUPS && n->pmax[move] <= limit)) {
         /* The moves a pruned search tries after the one that led here
          * (all of them at the root), and this one in any case. */
         uint64_t want = n->st.move >= 0 ? p->allowed_after[n->st.move]
                                         : p->allowed_after[p->nmoves];
 
-        children(c, n, (uint32_t)want | 1u << move);
+        children(c, n, (uint32_t)want | 1u << move, limit);
     }
     memcpy(last->s, child->b, 20);
     memcpy(last->v, n->cv[move], NLOOK);
     last->c = n->cc[move];
     last->move = move;
+    last->complete = n->known[move] == ALL_LOOKUPS;
     last->iv = 0;
     last->has_xi = false;
     sh->has_last = true;
     h = combine(c, last->v, 0);
+    if (!last->complete) {
+        /* Cut by the lookups done: their maximum is above limit. */
+        return h;
+    }
     /* The inverse's lookups only for a child the others do not cut. */
     if (c->inv != NULL && h <= limit) {
         if (!n->st.has_xi) {
