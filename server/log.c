@@ -123,17 +123,26 @@ timestamp(char stamp[48])
      * seconds part changes once a second. */
     static _Thread_local time_t date_sec = -1;
     static _Thread_local char date[32];
+    static _Thread_local size_t date_len;
     struct timespec ts;
+    long ms;
 
     clock_gettime(CLOCK_REALTIME, &ts);
     if (ts.tv_sec != date_sec) {
         struct tm tm;
 
         gmtime_r(&ts.tv_sec, &tm);
-        strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
+        date_len = strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
         date_sec = ts.tv_sec;
     }
-    snprintf(stamp, 48, "%s.%03ldZ", date, ts.tv_nsec / 1000000);
+    ms = ts.tv_nsec / 1000000;
+    memcpy(stamp, date, date_len);
+    stamp[date_len] = '.';
+    stamp[date_len + 1] = (char)('0' + ms / 100);
+    stamp[date_len + 2] = (char)('0' + ms / 10 % 10);
+    stamp[date_len + 3] = (char)('0' + ms % 10);
+    stamp[date_len + 4] = 'Z';
+    stamp[date_len + 5] = '\0';
 }
 
 cJSON *
