@@ -3,13 +3,13 @@
 
 /*
  * Design: h is the maximum of four pattern distances, each a lower bound
- * of the cube's distance: the corners, and the slice pattern (E-slice
- * edges, every flip, every twist) seen along the U-D, R-L and F-B axes
- * (the cube conjugated by a rotation that takes that axis to U-D). A
- * maximum of admissible, consistent estimates is admissible and
- * consistent. For a goal other than solved the state is first relabelled
- * by the goal's inverse (g^-1 * s is solved exactly when s is the goal,
- * and moves act on the right, so distances are kept).
+ * of the cube's distance: the corners, and a slice pattern (E-slice
+ * edges' places, with their order for "pdb" or the U-layer corners'
+ * places for "pdb-large", every flip, every twist) seen along the U-D,
+ * R-L and F-B axes (the cube conjugated by a rotation that takes that
+ * axis to U-D). For a goal other than solved the state is first
+ * relabelled by the goal's inverse (g^-1 * s is solved exactly when s is
+ * the goal, and moves act on the right, so distances are kept).
  *
  * The tables store distances mod 3 (pdb_table.c). Each of the four
  * patterns changes its distance by at most one per move, so a child's
@@ -22,19 +22,24 @@
  * a few hundred probes. The shadow is keyed by the heuristic instance, so
  * two searches never share it. Path nodes also keep their raw
  * coordinates, so a child's come from small move tables (a move seen
- * along another axis is the conjugated move), never from its 20 bytes;
- * and a node's children are decoded together (children()), so the
- * engine's one-at-a-time requests do not each wait for their own cache
- * misses. Only values matter for correctness: the shadow is matched by
- * the full state, and anything not found is recomputed.
+ * along another axis is the conjugated move), never from its 20 bytes.
+ * A node's children are decoded together in stages, one lookup per
+ * stage (children()), so the engine's one-at-a-time requests do not each
+ * wait for their own cache misses; with the engine's limit
+ * (update_limit), a child already over it skips the remaining stages,
+ * and is marked incomplete so it is never used as a parent. Only values
+ * matter for correctness: the shadow is matched by the full state, and
+ * anything not found is recomputed.
  *
- * Inverse lookups (h(s^-1), the inverse having the same distance) are not
- * used. The corners form a group whose distance is the same for a
- * position and its inverse, so that lookup would only repeat itself. The
- * slice patterns are cosets of a subgroup that is not normal: the
- * inverse's pattern is new information, but a move multiplies the
- * inverse on the left, which can change its pattern distance by more
- * than one, so residues mod 3 cannot be decoded along the path.
+ * Inverse lookups (h(s^-1), the inverse having the same distance), in
+ * "pdb-large" only: the corners' would repeat the position's own (the
+ * corners form a group), but the slice patterns of the inverse are new
+ * information. A move multiplies the inverse on the left, which can
+ * change its pattern distance by more than one, so residues mod 3 cannot
+ * be decoded along the path: these lookups read a base-offset copy of
+ * the table (codes 1..3 are distances base + code, 0 says nothing), and
+ * only for children the other lookups do not cut. They make h
+ * admissible but not consistent, which IDA* does not need.
  *
  * QTM: a quarter turn is an odd permutation of the corners, so every
  * solution's length has the parity of the corner permutation, which is
