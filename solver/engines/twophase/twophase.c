@@ -470,9 +470,10 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
 
 const engine_ops_t engine__twophase = {
     .name = "twophase",
-    .summary = "Kociemba's two-phase algorithm (3x3x3 only): near-optimal "
+    .summary = "3x3x3: Kociemba's two-phase algorithm, near-optimal "
                "solutions in about a millisecond, improving while time "
-               "allows; stops at target_length",
+               "allows, stops at target_length; Master Pyraminx: any "
+               "state in milliseconds by phases (about 23 moves)",
     .optimal = false,
     .uses_heuristic = false,
     .solve = solve,
