@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "engine.h"
 #include "heuristic.h"
 #include "puzzle.h"
@@ -36,24 +37,6 @@ typedef struct options {
     uint64_t seed;
     uint64_t time_ms;
 } options_t;
-
-static double
-now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a;
-    double y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
 
 static int
 parse(int argc, char **argv, options_t *o)
@@ -157,13 +140,13 @@ main(int argc, char **argv)
     }
     puzzle_goal(p, &goal);
     /* Build the tables first so the solves below time only the search. */
-    t0 = now();
+    t0 = bench_now();
     if (heuristic_create(p, o.heuristic, &goal, &warm, NULL) != PZ_OK) {
         fprintf(stderr, "cannot create heuristic %s\n", o.heuristic);
         puzzle_destroy(p);
         return 1;
     }
-    printf("tables: %.1f s, %.1f MB\n", now() - t0,
+    printf("tables: %.1f s, %.1f MB\n", bench_now() - t0,
            (double)cube3_pdb_memory_bytes() / 1e6);
     heuristic_destroy(warm);
     print_tables(&o);
@@ -209,12 +192,12 @@ main(int argc, char **argv)
             puzzle_replay(p, &goal, mv, o.moves, &spec.start);
         }
         solve_run_init(&run, engine_find("idastar"), o.heuristic, 1.0);
-        t = now();
+        t = bench_now();
         if (solve_execute(&spec, &run, NULL) != PZ_OK) {
             fprintf(stderr, "solve failed\n");
             return 1;
         }
-        secs[i] = now() - t;
+        secs[i] = bench_now() - t;
         total += secs[i];
         stats_read(&run.stats, &view);
         puzzle_format_moves(p, run.solution.moves, run.solution.length, moves,
@@ -225,7 +208,7 @@ main(int argc, char **argv)
                view.heuristic_at_start, view.depth_bound, moves);
         fflush(stdout);
     }
-    qsort(secs, (size_t)n, sizeof(double), cmp_double);
+    qsort(secs, (size_t)n, sizeof(double), bench_cmp_double);
     printf("median %.2f s, mean %.2f s over %d (%s, %d threads)\n",
            n % 2 ? secs[n / 2] : (secs[n / 2 - 1] + secs[n / 2]) / 2, total / n,
            n, o.heuristic, o.threads);

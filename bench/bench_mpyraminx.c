@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "engine.h"
 #include "heuristic.h"
 #include "puzzle.h"
@@ -47,27 +48,9 @@ typedef struct options {
 } options_t;
 
 static double
-now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a;
-    double y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
-static double
 median(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    qsort(v, (size_t)n, sizeof(double), bench_cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -132,7 +115,7 @@ run_build(void)
         uint64_t bytes = mpyraminx_pdb_bytes(t);
         uint64_t counts[16] = { 0 };
         uint8_t *data = calloc(1, bytes);
-        double t0 = now();
+        double t0 = bench_now();
         double sum = 0;
         uint64_t total = 0;
         int rc;
@@ -149,7 +132,7 @@ run_build(void)
         }
         printf("%-22s %11llu entries %7.1f MB %6.1f s  depths:", names[t],
                (unsigned long long)(bytes * 2), (double)bytes / 1e6,
-               now() - t0);
+               bench_now() - t0);
         for (int d = 0; d < 16; d++) {
             if (counts[d] != 0) {
                 printf(" %llu", (unsigned long long)counts[d]);
@@ -213,7 +196,7 @@ main(int argc, char **argv)
         return 1;
     }
     puzzle_goal(p, &goal);
-    t0 = now();
+    t0 = bench_now();
     if (heuristic_create(p, o.heuristic, &goal, &warm, NULL) != PZ_OK) {
         fprintf(stderr, "cannot create heuristic %s\n", o.heuristic);
         puzzle_destroy(p);
@@ -236,7 +219,7 @@ main(int argc, char **argv)
             return 1;
         }
     }
-    printf("tables ready in %.3f s (%s)\n", now() - t0,
+    printf("tables ready in %.3f s (%s)\n", bench_now() - t0,
            o.phases > 0 ? "phases" : o.heuristic);
     n = o.random > 0 ? o.random : o.count;
     secs = calloc((size_t)n, sizeof(double));
@@ -268,12 +251,12 @@ main(int argc, char **argv)
             puzzle_replay(p, &goal, mv, o.moves, &spec.start);
         }
         solve_run_init(&run, engine_find(o.engine), o.heuristic, o.weight);
-        t = now();
+        t = bench_now();
         if (solve_execute(&spec, &run, NULL) != PZ_OK) {
             fprintf(stderr, "solve failed\n");
             return 1;
         }
-        secs[i] = now() - t;
+        secs[i] = bench_now() - t;
         total += secs[i];
         slowest = secs[i] > slowest ? secs[i] : slowest;
         stats_read(&run.stats, &view);

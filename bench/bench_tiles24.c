@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "engine.h"
 #include "heuristic.h"
 #include "puzzle.h"
@@ -37,24 +38,6 @@ typedef struct options {
     uint64_t time_ms;
     const char *heuristic;
 } options_t;
-
-static double
-now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a;
-    double y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
 
 /* Parses "60,80,100" into o->walks. */
 static int
@@ -146,7 +129,7 @@ main(int argc, char **argv)
     puzzle_goal(p, &goal);
     /* Load (or build) the databases first so the solves time only the
      * search. */
-    t0 = now();
+    t0 = bench_now();
     if (heuristic_create(p, o.heuristic, &goal, &warm, NULL) != PZ_OK) {
         fprintf(stderr, "cannot create heuristic %s\n", o.heuristic);
         puzzle_destroy(p);
@@ -155,7 +138,8 @@ main(int argc, char **argv)
     heuristic_destroy(warm);
     printf("# 24-puzzle, IDA* + %s, %d threads, limit %.0f s per instance; "
            "tables ready in %.1f s\n",
-           o.heuristic, o.threads, (double)o.time_ms / 1000.0, now() - t0);
+           o.heuristic, o.threads, (double)o.time_ms / 1000.0,
+           bench_now() - t0);
     printf("# %4s %3s %-8s %4s %14s %14s %9s %10s\n", "walk", "#", "status",
            "len", "expanded", "generated", "seconds", "gen/s");
     pz_rng_seed(&rng, o.seed);
@@ -183,13 +167,13 @@ main(int argc, char **argv)
             puzzle_random_moves(p, &goal, len, pz_rng_next, &rng, mv);
             puzzle_replay(p, &goal, mv, len, &spec.start);
             solve_run_init(&run, engine_find("idastar"), o.heuristic, 1.0);
-            t = now();
+            t = bench_now();
             if (solve_execute(&spec, &run, NULL) != PZ_OK) {
                 fprintf(stderr, "solve failed\n");
                 puzzle_destroy(p);
                 return 1;
             }
-            secs[i] = now() - t;
+            secs[i] = bench_now() - t;
             stats_read(&run.stats, &view);
             printf("  %4d %3d %-8s %4d %14llu %14llu %9.2f %10.3g\n",
                    o.walks[w], i, pz_status_name(run.solution.status),
@@ -206,12 +190,10 @@ main(int argc, char **argv)
                 deepest = lmax > deepest ? lmax : deepest;
             }
         }
-        qsort(secs, (size_t)o.count, sizeof(double), cmp_double);
         printf("walk %d: %d of %d solved, optimal lengths %d-%d, median "
                "%.2f s\n",
                o.walks[w], solved, o.count, solved ? lmin : -1, lmax,
-               o.count % 2 ? secs[o.count / 2]
-                           : (secs[o.count / 2 - 1] + secs[o.count / 2]) / 2);
+               bench_median(secs, o.count));
         fflush(stdout);
         if (solved == 0) {
             break;

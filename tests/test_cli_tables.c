@@ -17,6 +17,8 @@
 
 #include <check.h>
 
+#include "tmpdir_testlib.h"
+
 static const char *ref_cube2_htm = "0 1\n1 9\n2 54\n3 321\n4 1847\n5 9992\n"
                                    "6 50136\n7 227536\n8 870072\n9 1887748\n"
                                    "10 623800\n11 2644\n";
@@ -50,28 +52,13 @@ run(const char *args, bool with_err, char *out, size_t cap)
 static void
 setup(void)
 {
-    snprintf(dir, sizeof(dir), "/tmp/pz-clitables-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    tmpdir_make(dir, sizeof(dir), "pz-clitables");
 }
 
 static void
 teardown(void)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[512];
-
-    if (d == NULL) {
-        return;
-    }
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-    }
-    closedir(d);
-    rmdir(dir);
+    tmpdir_remove(dir);
 }
 
 /* The line of out that starts with name, copied into line. */

@@ -28,6 +28,7 @@
 #include "engine.h"
 #include "solve.h"
 #include "tables/tables.h"
+#include "tmpdir_testlib.h"
 
 /* --- published depth counts (depths.md) --------------------------------- */
 
@@ -53,33 +54,11 @@ static const uint64_t ref_pyraminx_tipless[] = {
 
 static char shared_dir[64];
 
-/* Removes every file in dir, then dir. */
-static void
-remove_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[512];
-
-    if (d == NULL) {
-        return;
-    }
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
 /* Makes a fresh directory and points the tables at it. */
 static void
 use_fresh_dir(char *buf, size_t len)
 {
-    snprintf(buf, len, "/tmp/pz-tables-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(buf));
+    tmpdir_make(buf, len, "pz-tables");
     ck_assert_int_eq(tables_set_dir(buf), PZ_OK);
 }
 
@@ -932,8 +911,8 @@ START_TEST(test_tables_pdb_threaded_build_matches_sequential)
         free(a);
         free(b);
     }
-    remove_dir(dir[0]);
-    remove_dir(dir[1]);
+    tmpdir_remove(dir[0]);
+    tmpdir_remove(dir[1]);
     puzzle_destroy(p);
 }
 END_TEST
@@ -961,7 +940,7 @@ START_TEST(test_tables_pdb_ready_false_without_files)
     ck_assert(tables_pdb_supported(p));
     ck_assert(!tables_pdb_ready(p, NULL));
     puzzle_destroy(p);
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -1015,7 +994,7 @@ START_TEST(test_tables_verify_flipped_data_byte_detected_and_rebuilt)
     p = make("8-puzzle", 0, 0, 0);
     check_counts(p, ref_8puzzle, NREF(ref_8puzzle));
     puzzle_destroy(p);
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -1032,7 +1011,7 @@ START_TEST(test_tables_verify_flipped_header_byte_detected_and_rebuilt)
     ck_assert_int_eq(tables_ensure("tiles-3x3", &built), PZ_OK);
     ck_assert(built);
     ck_assert_int_eq(tables_verify("tiles-3x3", NULL, 0), PZ_OK);
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -1052,7 +1031,7 @@ START_TEST(test_tables_ensure_truncated_file_rebuilt)
     ck_assert(built);
     ck_assert_int_eq(stat(path, &st), 0);
     ck_assert_int_eq(st.st_size, 4096 + 362880);
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -1070,7 +1049,7 @@ START_TEST(test_tables_ensure_missing_file_built_then_loaded)
     ck_assert_uint_eq(tables_memory_bytes(), 0);
     ck_assert_int_eq(tables_ensure("tiles-3x3", &built), PZ_OK);
     ck_assert(!built);
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -1087,7 +1066,7 @@ START_TEST(test_tables_load_existing_never_builds)
     ck_assert_int_eq(tables_load_existing("tiles-3x3"), PZ_OK);
     ck_assert_uint_ge(tables_memory_bytes(), 362880);
     ck_assert_int_eq(tables_load_existing("no-such-table"), PZ_ENOT_FOUND);
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -1121,7 +1100,7 @@ START_TEST(test_tables_ensure_two_processes_build_at_once)
     ck_assert_int_eq(tables_verify("pyraminx", NULL, 0), PZ_OK);
     ck_assert_int_eq(count_files(dir, ".tmp"), 0);
     ck_assert_int_eq(count_files(dir, ".pzt"), 1);
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -1155,7 +1134,7 @@ START_TEST(test_tables_ensure_threads_build_once)
         ck_assert(!built[k][1]);
     }
     ck_assert_int_eq(nbuilt, 1);
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -1181,7 +1160,7 @@ START_TEST(test_tables_list_reports_built_tables)
         }
     }
     ck_assert(seen);
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -1250,7 +1229,7 @@ START_TEST(test_tables_engine_auto_15puzzle_without_pdb_files)
     ck_assert_str_eq(c.engine->name, "idastar");
     ck_assert_str_eq(c.heuristic, "linear-conflict");
     puzzle_destroy(p);
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -1523,6 +1502,6 @@ main(void)
     srunner_run_all(sr, CK_ENV);
     failed = srunner_ntests_failed(sr);
     srunner_free(sr);
-    remove_dir(shared_dir);
+    tmpdir_remove(shared_dir);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

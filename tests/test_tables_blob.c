@@ -21,6 +21,7 @@
 #include <check.h>
 
 #include "tables/tables.h"
+#include "tmpdir_testlib.h"
 
 #define BLOB_BYTES ((uint64_t)3 * 1024 * 1024 + 17)
 
@@ -99,30 +100,9 @@ mismatches(const uint8_t *data, uint32_t seed)
 }
 
 static void
-remove_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[512];
-
-    if (d == NULL) {
-        return;
-    }
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-            snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
-static void
 use_fresh_dir(char *buf, size_t len)
 {
-    snprintf(buf, len, "/tmp/pz-blob-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(buf));
+    tmpdir_make(buf, len, "pz-blob");
     ck_assert_int_eq(tables_set_dir(buf), PZ_OK);
     tables_set_log(on_log, NULL);
     atomic_store(&build_calls, 0);
@@ -181,7 +161,7 @@ START_TEST(test_tables_blob_get_builds_saves_and_caches)
     ck_assert_ptr_eq(again, data);
     ck_assert_int_eq(atomic_load(&build_calls), 1);
     tables_unload_all();
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -208,7 +188,7 @@ START_TEST(test_tables_blob_get_reads_saved_file_without_building)
         ck_assert_uint_eq((uintptr_t)data & ((2u << 20) - 1), 0);
     }
     tables_unload_all();
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -234,7 +214,7 @@ START_TEST(test_tables_blob_get_other_version_rebuilt)
     ck_assert_int_eq(tables_blob_get(&v2, &data, &built), PZ_OK);
     ck_assert(!built);
     tables_unload_all();
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -257,7 +237,7 @@ START_TEST(test_tables_blob_get_corrupt_file_rebuilt)
     ck_assert_uint_eq(mismatches(data, 6), 0);
     ck_assert_msg(strstr(last_log, "blob-d") != NULL, "log: %s", last_log);
     tables_unload_all();
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -277,7 +257,7 @@ START_TEST(test_tables_blob_get_build_error_returned_and_nothing_kept)
     ck_assert_uint_eq(mismatches(data, 1), 0);
     ck_assert_int_eq(atomic_load(&build_calls), 2);
     tables_unload_all();
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -302,7 +282,7 @@ START_TEST(test_tables_blob_get_bad_definition_refused)
     ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_EINVAL);
     ck_assert_int_eq(tables_blob_get(NULL, &data, NULL), PZ_EINVAL);
     ck_assert_int_eq(atomic_load(&build_calls), 0);
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
@@ -339,7 +319,7 @@ START_TEST(test_tables_blob_get_threads_share_one_build)
     }
     ck_assert_uint_eq(mismatches(got[0], 8), 0);
     tables_unload_all();
-    remove_dir(dir);
+    tmpdir_remove(dir);
 }
 END_TEST
 
