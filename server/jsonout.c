@@ -177,24 +177,63 @@ put(out_t *o, const char *s, size_t n)
     return true;
 }
 
+size_t
+jsonout_plain_run(const char *s)
+{
+    size_t run = 0;
+
+    while ((unsigned char)s[run] >= 32 && s[run] != '"' && s[run] != '\\') {
+        run++;
+    }
+    return run;
+}
+
+size_t
+jsonout_escape(unsigned char ch, char out[6])
+{
+    static const char hex[] = "0123456789abcdef";
+
+    out[0] = '\\';
+    switch (ch) {
+    case '"':
+    case '\\':
+        out[1] = (char)ch;
+        return 2;
+    case '\b':
+        out[1] = 'b';
+        return 2;
+    case '\f':
+        out[1] = 'f';
+        return 2;
+    case '\n':
+        out[1] = 'n';
+        return 2;
+    case '\r':
+        out[1] = 'r';
+        return 2;
+    case '\t':
+        out[1] = 't';
+        return 2;
+    default:
+        memcpy(out + 1, "u00", 3);
+        out[4] = hex[ch >> 4];
+        out[5] = hex[ch & 15];
+        return 6;
+    }
+}
+
 /* A JSON string with cJSON's escapes (NULL prints as ""). */
 static bool
 put_string(out_t *o, const char *s)
 {
-    static const char hex[] = "0123456789abcdef";
-
     if (!put(o, "\"", 1)) {
         return false;
     }
     while (s != NULL && *s != '\0') {
-        size_t run = 0;
-        unsigned char ch;
-        char esc[6] = { '\\', 0, 0, 0, 0, 0 };
-        size_t n = 2;
+        size_t run = jsonout_plain_run(s);
+        char esc[6];
+        size_t n;
 
-        while ((unsigned char)s[run] >= 32 && s[run] != '"' && s[run] != '\\') {
-            run++;
-        }
         if (run > 0) {
             if (!put(o, s, run)) {
                 return false;
@@ -202,33 +241,7 @@ put_string(out_t *o, const char *s)
             s += run;
             continue;
         }
-        ch = (unsigned char)*s++;
-        switch (ch) {
-        case '"':
-        case '\\':
-            esc[1] = (char)ch;
-            break;
-        case '\b':
-            esc[1] = 'b';
-            break;
-        case '\f':
-            esc[1] = 'f';
-            break;
-        case '\n':
-            esc[1] = 'n';
-            break;
-        case '\r':
-            esc[1] = 'r';
-            break;
-        case '\t':
-            esc[1] = 't';
-            break;
-        default:
-            memcpy(esc + 1, "u00", 3);
-            esc[4] = hex[ch >> 4];
-            esc[5] = hex[ch & 15];
-            n = 6;
-        }
+        n = jsonout_escape((unsigned char)*s++, esc);
         if (!put(o, esc, n)) {
             return false;
         }

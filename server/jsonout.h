@@ -28,6 +28,14 @@ char *jsonout_print(const cJSON *item, size_t *len);
  */
 size_t jsonout_number(double d, int vi, char out[JSONOUT_NUMBER_MAX]);
 
+/* Length of the run of characters at s that a JSON string carries as they
+ * are: up to the first quote, backslash, control character or NUL. */
+size_t jsonout_plain_run(const char *s);
+
+/* Writes into out the escape cJSON prints for ch, a character
+ * jsonout_plain_run stops at (not NUL), and returns its length (2 or 6). */
+size_t jsonout_escape(unsigned char ch, char out[6]);
+
 /* The valueint cJSON stores for a number d (saturated to int). */
 int jsonout_valueint(double d);
 

@@ -239,50 +239,19 @@ line_put(log_line_t *l, const char *s, size_t n)
 static bool
 line_string(log_line_t *l, const char *s)
 {
-    static const char hex[] = "0123456789abcdef";
     bool ok = line_put(l, "\"", 1);
 
     while (ok && *s != '\0') {
-        size_t run = 0;
-        unsigned char ch;
-        char esc[6] = { '\\', 0, 0, 0, 0, 0 };
-        size_t n = 2;
+        size_t run = jsonout_plain_run(s);
+        char esc[6];
+        size_t n;
 
-        while ((unsigned char)s[run] >= 32 && s[run] != '"' && s[run] != '\\') {
-            run++;
-        }
         if (run > 0) {
             ok = line_put(l, s, run);
             s += run;
             continue;
         }
-        ch = (unsigned char)*s++;
-        switch (ch) {
-        case '"':
-        case '\\':
-            esc[1] = (char)ch;
-            break;
-        case '\b':
-            esc[1] = 'b';
-            break;
-        case '\f':
-            esc[1] = 'f';
-            break;
-        case '\n':
-            esc[1] = 'n';
-            break;
-        case '\r':
-            esc[1] = 'r';
-            break;
-        case '\t':
-            esc[1] = 't';
-            break;
-        default:
-            memcpy(esc + 1, "u00", 3);
-            esc[4] = hex[ch >> 4];
-            esc[5] = hex[ch & 15];
-            n = 6;
-        }
+        n = jsonout_escape((unsigned char)*s++, esc);
         ok = line_put(l, esc, n);
     }
     return ok && line_put(l, "\"", 1);
