@@ -123,6 +123,17 @@ int mpyraminx__format_state(const pz_puzzle_t *p,
                             char *buf,
                             size_t len);
 
+/* Where each move takes the piece in each slot: move m takes the piece of
+ * kind in slot s to slot to[m][kind][s] and adds add[m][kind][s] to its
+ * twist (mod the kind's sticker count). */
+typedef struct mpyraminx_slot_moves {
+    uint8_t to[NMOVES][NPKINDS][MAX_SLOTS];
+    uint8_t add[NMOVES][NPKINDS][MAX_SLOTS];
+} mpyraminx_slot_moves_t;
+
+/* Fills sm from the sticker permutations of pv (mpyraminx_pdb.c). */
+void mpyraminx__slot_moves(const mpyr_priv_t *pv, mpyraminx_slot_moves_t *sm);
+
 /* Heuristics (mpyraminx_heur.c, mpyraminx_pdb.c). */
 extern const heuristic_ops_t mpyraminx__pieces_heuristic;
 extern const heuristic_ops_t mpyraminx__seed_max_heuristic;

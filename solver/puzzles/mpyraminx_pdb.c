@@ -91,15 +91,8 @@ static const char *const table_names[NTABLES] = {
 
 static const int table_ids[NTABLES] = { T_WINGS, T_TAM, T_ACM };
 
-/* How each move takes the slots of each kind: slot s goes to to[s] and a
- * piece there gains twist add[s] (mod the kind's sticker count). */
-typedef struct slot_moves {
-    uint8_t to[NMOVES][NPKINDS][MAX_SLOTS];
-    uint8_t add[NMOVES][NPKINDS][MAX_SLOTS];
-} slot_moves_t;
-
-static void
-build_slot_moves(const mpyr_priv_t *pv, slot_moves_t *sm)
+void
+mpyraminx__slot_moves(const mpyr_priv_t *pv, mpyraminx_slot_moves_t *sm)
 {
     for (int m = 0; m < NMOVES; m++) {
         uint8_t dest[NSTICKERS];
@@ -494,7 +487,7 @@ pieces_home(pieces_t *pc)
 
 /* Applies move m to the pieces of kind in pc (slot view). */
 static void
-move_pieces(const slot_moves_t *sm,
+move_pieces(const mpyraminx_slot_moves_t *sm,
             int m,
             int kind,
             int n,
@@ -657,7 +650,7 @@ bfs_level(bfs_t *b, int d, bool backward, uint32_t *mi, uint32_t *out)
 
 /* Builds the coordinate move tables of b's table. */
 static int
-bfs_tables(bfs_t *b, const slot_moves_t *sm)
+bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
 {
     pieces_t pc;
 
@@ -792,7 +785,7 @@ static int
 build_table(int t, uint8_t *data, uint64_t *counts)
 {
     pz_puzzle_t *p = NULL;
-    slot_moves_t *sm = NULL;
+    mpyraminx_slot_moves_t *sm = NULL;
     bfs_t *b = NULL;
     uint32_t *mi = NULL;
     uint64_t entries = table_entries[t];
@@ -811,7 +804,7 @@ build_table(int t, uint8_t *data, uint64_t *counts)
         rc = PZ_ENOMEM;
         goto out;
     }
-    build_slot_moves(p->priv, sm);
+    mpyraminx__slot_moves(p->priv, sm);
     b->table = t;
     b->data = data;
     rc = bfs_tables(b, sm);

@@ -80,10 +80,7 @@ typedef struct macro {
 } macro_t;
 
 typedef struct model {
-    /* Move m takes the piece of kind in slot s to slot to[m][kind][s],
-     * adding add[m][kind][s] to its twist. */
-    uint8_t to[NMOVES][NPKINDS][MAX_SLOTS];
-    uint8_t add[NMOVES][NPKINDS][MAX_SLOTS];
+    mpyraminx_slot_moves_t sm; /* where each move takes each piece */
     /* The colours of a slot (2 bits per sticker in slot order) give the
      * piece there (home numbering) << 2 | its shift; NO_ENTRY if none. */
     uint8_t lut[NPKINDS][MAX_SLOTS][64];
@@ -117,32 +114,7 @@ is_tip_move(int m)
 static void
 build_slots(const mpyr_priv_t *pv, model_t *md)
 {
-    for (int m = 0; m < NMOVES; m++) {
-        uint8_t dest[NSTICKERS];
-
-        /* new[i] = old[perm[i]]: old sticker perm[i] lands on i. */
-        for (int i = 0; i < NSTICKERS; i++) {
-            dest[pv->perm[m][i]] = (uint8_t)i;
-        }
-        for (int kind = 0; kind < NPKINDS; kind++) {
-            const pkind_t *k = &pv->kind[kind];
-
-            for (int s = 0; s < k->nslots; s++) {
-                int d0 = dest[k->slot[s].stk[0]];
-                int t = pv->slot_of[kind][d0];
-                int kk = 0;
-
-                while (k->slot[t].stk[kk] != d0) {
-                    kk++;
-                }
-                /* Slot sticker j lands on t's sticker j + kk: the shift
-                 * of the piece (which of its stickers is on the slot's
-                 * first) drops by kk. */
-                md->to[m][kind][s] = (uint8_t)t;
-                md->add[m][kind][s] = (uint8_t)((k->nstk - kk) % k->nstk);
-            }
-        }
-    }
+    mpyraminx__slot_moves(pv, &md->sm);
     memset(md->lut, NO_ENTRY, sizeof(md->lut));
     for (int kind = 0; kind < NPKINDS; kind++) {
         const pkind_t *k = &pv->kind[kind];
@@ -209,7 +181,7 @@ wing_map(const model_t *md, const uint8_t *moves, int n, uint8_t *map)
         int t = s;
 
         for (int i = 0; i < n; i++) {
-            t = md->to[moves[i]][P_WING][t];
+            t = md->sm.to[moves[i]][P_WING][t];
         }
         map[s] = (uint8_t)t;
     }
@@ -487,11 +459,11 @@ apply_pieces(const model_t *md, int m, pieces_t *pc)
         int n = md->nstk[kind];
 
         for (int s = 0; s < md->nslots[kind]; s++) {
-            int t = md->to[m][kind][s];
+            int t = md->sm.to[m][kind][s];
 
             pc->piece[kind][t] = old.piece[kind][s];
             pc->twist[kind][t] =
-                (uint8_t)((old.twist[kind][s] + md->add[m][kind][s]) % n);
+                (uint8_t)((old.twist[kind][s] + md->sm.add[m][kind][s]) % n);
         }
     }
 }
@@ -552,7 +524,7 @@ fix_tips(const model_t *md, pieces_t *pc, uint8_t *seq, int n)
         if (pc->twist[P_TIP][v] == 0) {
             continue;
         }
-        if ((pc->twist[P_TIP][v] + md->add[m][P_TIP][v]) % 3 != 0) {
+        if ((pc->twist[P_TIP][v] + md->sm.add[m][P_TIP][v]) % 3 != 0) {
             m++;
         }
         apply_pieces(md, m, pc);
