@@ -468,11 +468,51 @@ static cube2_priv_t tables_qtm;
 static bool tables_ok;
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
+/* Scramble tables, shared by both metrics: the sticker permutation of every
+ * turn a scramble token can name (face, outer layer or whole cube, 1-3
+ * quarters), and the corner code (piece * 3 + twist) read off a position's
+ * three sticker colours (U/D sticker first, face ids 0..5; 0xff: no such
+ * piece). Computing them per token cost more than the rest of a table
+ * solve. */
+static uint8_t token_perm[6][2][3][NFACELETS];
+static uint8_t colours_code[6 * 6 * 6];
+
+static void
+build_scramble_tables(void)
+{
+    memset(colours_code, 0xff, sizeof(colours_code));
+    for (int j = 0; j < NCORNERS; j++) {
+        for (int t = 0; t < 3; t++) {
+            int tri[3];
+
+            /* As state_to_picture: sticker k of piece j at (k + t) % 3. */
+            for (int k = 0; k < 3; k++) {
+                tri[(k + t) % 3] = corner_facelet[j][k] / 4;
+            }
+            colours_code[(tri[0] * 6 + tri[1]) * 6 + tri[2]] =
+                (uint8_t)(j * 3 + t);
+        }
+    }
+    for (int f = 0; f < 6; f++) {
+        for (int w = 0; w < 2; w++) {
+            for (int q = 1; q <= 3; q++) {
+                int perm[NFACELETS];
+
+                cubeface_turn(2, f, w ? 3u : 1u, q, perm);
+                for (int i = 0; i < NFACELETS; i++) {
+                    token_perm[f][w][q - 1][i] = (uint8_t)perm[i];
+                }
+            }
+        }
+    }
+}
+
 static void
 build_all_tables(void)
 {
     tables_ok =
         build_tables(&tables_htm, false) && build_tables(&tables_qtm, true);
+    build_scramble_tables();
 }
 
 static int
@@ -748,7 +788,8 @@ cube2_apply_scramble(const pz_puzzle_t *p,
     while (text[at] != '\0') {
         size_t start = at;
         turn_t t;
-        int perm[NFACELETS];
+        const uint8_t *perm;
+        int old[NFACELETS];
 
         if (is_space(text[at])) {
             at++;
@@ -780,14 +821,27 @@ cube2_apply_scramble(const pz_puzzle_t *p,
                                "Uw or u, or rotations x y z",
                                len, text + start, (int)start);
         }
-        cubeface_turn(2, t.face, t.layers, t.quarters, perm);
-        permute_picture(pic, perm);
+        perm = token_perm[t.face][t.layers != 1u][t.quarters - 1];
+        memcpy(old, pic, sizeof(old));
+        for (int i = 0; i < NFACELETS; i++) {
+            pic[i] = old[perm[i]];
+        }
     }
     reorient(pv, pic);
+    /* The colours are the home faces of a real cube turned, so each corner
+     * reads as a piece directly (no colour scheme to guess, unlike a
+     * facelet string). */
     state_clear(&result);
-    if (picture_to_state(pic, SYM_FACE, &result, d) != PZ_OK) {
-        return pz_diag_set(d, PZ_EINTERNAL,
-                           "the scramble produced an impossible cube");
+    for (int i = 0; i < NCORNERS; i++) {
+        const uint8_t *f = corner_facelet[i];
+        uint8_t code =
+            colours_code[(pic[f[0]] * 6 + pic[f[1]]) * 6 + pic[f[2]]];
+
+        if (code == 0xff) {
+            return pz_diag_set(d, PZ_EINTERNAL,
+                               "the scramble produced an impossible cube");
+        }
+        result.b[i] = code;
     }
     *state = result;
     return PZ_OK;
