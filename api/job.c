@@ -4,28 +4,104 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
+
+/*
+ * Members are added with constant keys (cJSON_AddItemToObjectCS) and, for
+ * names from static tables, string references: the job object has about 45
+ * members and is rendered for every reply, and copying each key and name
+ * was a third of its allocations. Every key below is a string literal.
+ */
+static void
+add_item(cJSON *obj, const char *key, cJSON *item)
+{
+    if (item != NULL && !cJSON_AddItemToObjectCS(obj, key, item)) {
+        cJSON_Delete(item);
+    }
+}
+
+static void
+add_string(cJSON *obj, const char *key, const char *v)
+{
+    add_item(obj, key, cJSON_CreateString(v));
+}
+
+/* v must outlive the tree: a literal or a static table's entry. */
+static void
+add_static_string(cJSON *obj, const char *key, const char *v)
+{
+    add_item(obj, key, cJSON_CreateStringReference(v));
+}
+
+static void
+add_number(cJSON *obj, const char *key, double v)
+{
+    add_item(obj, key, cJSON_CreateNumber(v));
+}
+
+static void
+add_bool(cJSON *obj, const char *key, bool v)
+{
+    add_item(obj, key, cJSON_CreateBool(v));
+}
+
+static cJSON *
+add_container(cJSON *obj, const char *key, cJSON *item)
+{
+    add_item(obj, key, item);
+    return item;
+}
 
 cJSON *
 api_add_u64(cJSON *obj, const char *name, uint64_t v)
 {
     char buf[24];
+    char *at = buf + sizeof(buf) - 1;
+    cJSON *item;
 
-    snprintf(buf, sizeof(buf), "%" PRIu64, v);
-    return cJSON_AddRawToObject(obj, name, buf);
+    /* Digits by hand: snprintf was the largest single cost of a render. */
+    *at = '\0';
+    do {
+        *--at = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    item = cJSON_CreateRaw(at);
+    add_item(obj, name, item);
+    return item;
 }
 
 void
 api_format_time(int64_t ms, char *buf, size_t len)
 {
-    time_t secs = (time_t)(ms / 1000);
-    struct tm tm;
+    /* The date and time of day change once a second; most renders of a
+     * busy server fall in the second of the previous one (per thread). */
+    static _Thread_local int64_t cached_secs = -1;
+    static _Thread_local char cached[32];
+    int64_t secs = ms / 1000;
+    int frac = (int)(ms % 1000);
+    size_t n;
 
-    char date[32];
+    if (secs != cached_secs) {
+        time_t t = (time_t)secs;
+        struct tm tm;
 
-    gmtime_r(&secs, &tm);
-    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(buf, len, "%s.%03dZ", date, (int)(ms % 1000));
+        gmtime_r(&t, &tm);
+        strftime(cached, sizeof(cached), "%Y-%m-%dT%H:%M:%S", &tm);
+        cached_secs = secs;
+    }
+    n = strlen(cached);
+    if (ms < 0 || len < n + 6) {
+        snprintf(buf, len, "%s.%03dZ", cached, frac);
+        return;
+    }
+    memcpy(buf, cached, n);
+    buf[n] = '.';
+    buf[n + 1] = (char)('0' + frac / 100);
+    buf[n + 2] = (char)('0' + frac / 10 % 10);
+    buf[n + 3] = (char)('0' + frac % 10);
+    buf[n + 4] = 'Z';
+    buf[n + 5] = '\0';
 }
 
 static int
@@ -87,13 +163,13 @@ render_solution(const api_solve_request_t *req, const solve_run_t *run)
     const pz_puzzle_t *p = req->puzzle;
     const pz_solution_t *sol = &run->solution;
     cJSON *o = cJSON_CreateObject();
-    cJSON *moves = cJSON_AddArrayToObject(o, "moves");
+    cJSON *moves = add_container(o, "moves", cJSON_CreateArray());
     cJSON *details = NULL;
     char text[PZ_SOLUTION_MAX * 6];
     pz_state_t s = req->spec.start;
 
     if (p->ops->move_detail != NULL) {
-        details = cJSON_AddArrayToObject(o, "tiles");
+        details = add_container(o, "tiles", cJSON_CreateArray());
     }
     for (int i = 0; i < sol->length && moves != NULL; i++) {
         cJSON_AddItemToArray(
@@ -109,10 +185,10 @@ render_solution(const api_solve_request_t *req, const solve_run_t *run)
         0) {
         text[0] = '\0';
     }
-    cJSON_AddStringToObject(o, "text", text);
-    cJSON_AddNumberToObject(o, "length", sol->length);
-    cJSON_AddStringToObject(o, "metric", p->metric_name);
-    cJSON_AddBoolToObject(o, "optimal", sol->optimal);
+    add_string(o, "text", text);
+    add_number(o, "length", sol->length);
+    add_static_string(o, "metric", p->metric_name);
+    add_bool(o, "optimal", sol->optimal);
     return o;
 }
 
@@ -120,7 +196,7 @@ static void
 render_stats(cJSON *parent, const solve_run_t *run)
 {
     pz_stats_view_t v;
-    cJSON *o = cJSON_AddObjectToObject(parent, "stats");
+    cJSON *o = add_container(parent, "stats", cJSON_CreateObject());
 
     if (o == NULL) {
         return;
@@ -133,12 +209,11 @@ render_stats(cJSON *parent, const solve_run_t *run)
     api_add_u64(o, "frontier_forward", v.frontier_fwd);
     api_add_u64(o, "frontier_backward", v.frontier_bwd);
     api_add_u64(o, "peak_memory_bytes", v.peak_memory);
-    cJSON_AddNumberToObject(o, "depth_bound", v.depth_bound);
-    cJSON_AddNumberToObject(o, "iterations", v.iterations);
-    cJSON_AddNumberToObject(o, "heuristic_at_start", v.heuristic_at_start);
-    cJSON_AddNumberToObject(o, "best_length", v.best_length);
-    cJSON_AddNumberToObject(o, "elapsed_ms",
-                            (double)(int64_t)(v.elapsed_ms * 1000) / 1000);
+    add_number(o, "depth_bound", v.depth_bound);
+    add_number(o, "iterations", v.iterations);
+    add_number(o, "heuristic_at_start", v.heuristic_at_start);
+    add_number(o, "best_length", v.best_length);
+    add_number(o, "elapsed_ms", (double)(int64_t)(v.elapsed_ms * 1000) / 1000);
     api_add_u64(o, "nodes_per_second", (uint64_t)v.nodes_per_second);
 }
 
@@ -150,22 +225,22 @@ render_run(cJSON *o, const api_job_info_t *job, int i)
     const solve_run_t *run = &req->runs[i];
     int status = run_status(job, i);
 
-    cJSON_AddStringToObject(o, "engine", run->engine->name);
-    cJSON_AddStringToObject(o, "heuristic", run->heuristic);
+    add_static_string(o, "engine", run->engine->name);
+    add_static_string(o, "heuristic", run->heuristic);
     if (run->weight != 1.0) {
-        cJSON_AddNumberToObject(o, "weight", run->weight);
+        add_number(o, "weight", run->weight);
     }
     if (i < job->runs_done && status == PZ_STATUS_SOLVED) {
-        cJSON_AddItemToObject(o, "solution", render_solution(req, run));
-        cJSON_AddBoolToObject(o, "optimal", run->solution.optimal);
+        add_item(o, "solution", render_solution(req, run));
+        add_bool(o, "optimal", run->solution.optimal);
     } else {
-        cJSON_AddNullToObject(o, "solution");
+        add_item(o, "solution", cJSON_CreateNull());
     }
     if (i < job->runs_done && run->rc != PZ_OK) {
-        cJSON *err = cJSON_AddObjectToObject(o, "error");
+        cJSON *err = add_container(o, "error", cJSON_CreateObject());
 
-        cJSON_AddStringToObject(err, "code", pz_strerror(run->rc));
-        cJSON_AddStringToObject(err, "detail", pz_errtitle(run->rc));
+        add_string(err, "code", pz_strerror(run->rc));
+        add_string(err, "detail", pz_errtitle(run->rc));
     }
     render_stats(o, run);
 }
@@ -176,40 +251,40 @@ add_time(cJSON *o, const char *name, int64_t ms)
     char buf[40];
 
     if (ms == 0) {
-        cJSON_AddNullToObject(o, name);
+        add_item(o, name, cJSON_CreateNull());
         return;
     }
     api_format_time(ms, buf, sizeof(buf));
-    cJSON_AddStringToObject(o, name, buf);
+    add_string(o, name, buf);
 }
 
 static void
 render_request(cJSON *o, const api_solve_request_t *req)
 {
     const pz_puzzle_t *p = req->puzzle;
-    cJSON *limits = cJSON_AddObjectToObject(o, "limits");
+    cJSON *limits = add_container(o, "limits", cJSON_CreateObject());
     char buf[512];
 
-    cJSON_AddStringToObject(o, "puzzle", p->id);
+    add_string(o, "puzzle", p->id);
     if (p->rows > 0) {
         snprintf(buf, sizeof(buf), "%dx%d", p->rows, p->cols);
-        cJSON_AddStringToObject(o, "size", buf);
+        add_string(o, "size", buf);
     }
-    cJSON_AddStringToObject(o, "metric", p->metric_name);
+    add_static_string(o, "metric", p->metric_name);
     if (req->scramble != NULL) {
-        cJSON_AddStringToObject(o, "scramble", req->scramble);
+        add_string(o, "scramble", req->scramble);
     }
     if (p->ops->format_state(p, &req->spec.start, buf, sizeof(buf)) >= 0) {
-        cJSON_AddStringToObject(o, "state", buf);
+        add_string(o, "state", buf);
     }
     if (p->ops->format_state(p, &req->spec.goal, buf, sizeof(buf)) >= 0) {
-        cJSON_AddStringToObject(o, "goal", buf);
+        add_string(o, "goal", buf);
     }
     api_add_u64(limits, "time_ms", req->spec.limits.time_ms);
     api_add_u64(limits, "memory_mb", req->spec.limits.memory_bytes >> 20);
     api_add_u64(limits, "max_nodes", req->spec.limits.max_nodes);
-    cJSON_AddNumberToObject(limits, "max_depth", req->spec.limits.max_depth);
-    cJSON_AddNumberToObject(limits, "target_length", req->spec.target_length);
+    add_number(limits, "max_depth", req->spec.limits.max_depth);
+    add_number(limits, "target_length", req->spec.target_length);
 }
 
 cJSON *
@@ -223,25 +298,25 @@ api_job_render(const api_job_info_t *job)
         return NULL;
     }
     if (job->id != NULL) {
-        cJSON_AddStringToObject(o, "id", job->id);
+        add_string(o, "id", job->id);
     }
-    cJSON_AddStringToObject(o, "status", pz_status_name(api_job_status(job)));
+    add_static_string(o, "status", pz_status_name(api_job_status(job)));
     add_time(o, "created_at", job->created_ms);
     add_time(o, "started_at", job->started_ms);
     add_time(o, "finished_at", job->finished_ms);
     render_request(o, req);
     best = api_job_best_run(job);
-    cJSON_AddStringToObject(o, "requested_engine", req->requested[best]);
-    cJSON_AddBoolToObject(o, "requested_optimal", req->optimal);
+    add_string(o, "requested_engine", req->requested[best]);
+    add_bool(o, "requested_optimal", req->optimal);
     render_run(o, job, best);
     if (req->compare) {
-        cJSON *runs = cJSON_AddArrayToObject(o, "runs");
+        cJSON *runs = add_container(o, "runs", cJSON_CreateArray());
 
         for (int i = 0; i < req->nruns && runs != NULL; i++) {
             cJSON *row = cJSON_CreateObject();
 
-            cJSON_AddStringToObject(row, "status",
-                                    pz_status_name(run_status(job, i)));
+            add_static_string(row, "status",
+                              pz_status_name(run_status(job, i)));
             render_run(row, job, i);
             cJSON_AddItemToArray(runs, row);
         }
