@@ -53,20 +53,33 @@ add_container(cJSON *obj, const char *key, cJSON *item)
     return item;
 }
 
+size_t
+api_format_u64(uint64_t v, char out[API_U64_TEXT_MAX])
+{
+    char tmp[API_U64_TEXT_MAX];
+    size_t n = 0;
+    size_t len = 0;
+
+    /* Digits by hand: snprintf cost more than the rest of a small member. */
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    while (n > 0) {
+        out[len++] = tmp[--n];
+    }
+    out[len] = '\0';
+    return len;
+}
+
 cJSON *
 api_add_u64(cJSON *obj, const char *name, uint64_t v)
 {
-    char buf[24];
-    char *at = buf + sizeof(buf) - 1;
+    char buf[API_U64_TEXT_MAX];
     cJSON *item;
 
-    /* Digits by hand: snprintf was the largest single cost of a render. */
-    *at = '\0';
-    do {
-        *--at = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    item = cJSON_CreateRaw(at);
+    api_format_u64(v, buf);
+    item = cJSON_CreateRaw(buf);
     add_item(obj, name, item);
     return item;
 }

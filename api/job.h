@@ -45,10 +45,20 @@ int api_job_best_run(const api_job_info_t *job);
 cJSON *api_job_render(const api_job_info_t *job);
 
 /* Adds an unsigned 64-bit integer member printed exactly (cJSON prints
- * numbers as doubles, which lose precision past 2^53). */
+ * numbers as doubles, which lose precision past 2^53). name must outlive
+ * the tree (a string literal): it is not copied. */
 cJSON *api_add_u64(cJSON *obj, const char *name, uint64_t v);
 
-/* Formats Unix ms as RFC 3339 UTC ("2026-11-21T07:05:03.123Z"). */
+/* Room for the decimal text of any uint64_t and its NUL. */
+#define API_U64_TEXT_MAX 21
+
+/* Writes the decimal digits of v and a NUL to out; returns the length.
+ * Thread: any. */
+size_t api_format_u64(uint64_t v, char out[API_U64_TEXT_MAX]);
+
+/* Formats Unix ms as RFC 3339 UTC ("2026-11-21T07:05:03.123Z"); 30 bytes
+ * are enough. The date part is cached per thread for the current second.
+ * Thread: any. */
 void api_format_time(int64_t ms, char *buf, size_t len);
 
 #endif

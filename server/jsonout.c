@@ -21,27 +21,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job.h"
+
 /* Writes the decimal digits of v (any sign) to out; returns the length. */
 static size_t
 put_int(int64_t v, char *out)
 {
-    char tmp[24];
-    size_t n = 0;
-    size_t len = 0;
     uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u != 0);
     if (v < 0) {
-        out[len++] = '-';
+        out[0] = '-';
+        return 1 + api_format_u64(u, out + 1);
     }
-    while (n > 0) {
-        out[len++] = tmp[--n];
-    }
-    out[len] = '\0';
-    return len;
+    return api_format_u64(u, out);
 }
 
 int

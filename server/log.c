@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "job.h"
 #include "jsonout.h"
 
 /* Bytes collected before a write even without a timer. */
@@ -119,30 +120,11 @@ log_enabled(log_level_t level)
 static void
 timestamp(char stamp[48])
 {
-    /* gmtime and strftime cost more than the rest of an event; the
-     * seconds part changes once a second. */
-    static _Thread_local time_t date_sec = -1;
-    static _Thread_local char date[32];
-    static _Thread_local size_t date_len;
     struct timespec ts;
-    long ms;
 
     clock_gettime(CLOCK_REALTIME, &ts);
-    if (ts.tv_sec != date_sec) {
-        struct tm tm;
-
-        gmtime_r(&ts.tv_sec, &tm);
-        date_len = strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm);
-        date_sec = ts.tv_sec;
-    }
-    ms = ts.tv_nsec / 1000000;
-    memcpy(stamp, date, date_len);
-    stamp[date_len] = '.';
-    stamp[date_len + 1] = (char)('0' + ms / 100);
-    stamp[date_len + 2] = (char)('0' + ms / 10 % 10);
-    stamp[date_len + 3] = (char)('0' + ms % 10);
-    stamp[date_len + 4] = 'Z';
-    stamp[date_len + 5] = '\0';
+    api_format_time((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000, stamp,
+                    48);
 }
 
 cJSON *
@@ -312,15 +294,15 @@ log_line_num(log_line_t *l, const char *key, double value)
 void
 log_line_u64(log_line_t *l, const char *key, uint64_t value)
 {
-    char num[24];
+    char num[API_U64_TEXT_MAX];
     size_t mark = l->len;
-    int n;
+    size_t n;
 
     if (!l->on) {
         return;
     }
-    n = snprintf(num, sizeof(num), "%" PRIu64, value);
-    if (!(line_key(l, key) && line_put(l, num, (size_t)n))) {
+    n = api_format_u64(value, num);
+    if (!(line_key(l, key) && line_put(l, num, n))) {
         l->len = mark;
     }
 }
