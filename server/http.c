@@ -96,14 +96,27 @@ static void
 new_request_id(char *out)
 {
     static _Atomic uint64_t counter;
-    uint64_t r;
 
     /* Random when the kernel obliges, else a process-unique counter:
      * request ids correlate log lines, they guard nothing. */
-    if (rng_bytes(&r, sizeof(r)) != PZ_OK) {
-        r = ++counter ^ (uint64_t)getpid() << 40;
+    if (rng_hex(out, 8) != PZ_OK) {
+        uint64_t r = ++counter ^ (uint64_t)getpid() << 40;
+
+        snprintf(out, 17, "%016" PRIx64, r);
     }
-    snprintf(out, 17, "%016" PRIx64, r);
+}
+
+/* Copies src into dst of size n, cut to fit, always terminated. */
+static void
+copy_text(char *dst, size_t n, const char *src)
+{
+    size_t len = strlen(src);
+
+    if (len >= n) {
+        len = n - 1;
+    }
+    memcpy(dst, src, len);
+    dst[len] = '\0';
 }
 
 static unsigned
@@ -580,11 +593,11 @@ ctx_new(http_t *h,
     c->start_ns = mono_ns();
     c->route = route_of(url);
     c->method = method_of(method, &c->method_label);
-    snprintf(c->method_text, sizeof(c->method_text), "%s", method);
-    snprintf(c->path, sizeof(c->path), "%s", url);
+    copy_text(c->method_text, sizeof(c->method_text), method);
+    copy_text(c->path, sizeof(c->path), url);
     rid = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
     if (sane_request_id(rid)) {
-        snprintf(c->request_id, sizeof(c->request_id), "%s", rid);
+        copy_text(c->request_id, sizeof(c->request_id), rid);
     } else {
         new_request_id(c->request_id);
     }

@@ -239,13 +239,12 @@ jobs_destroy(jobs_t *jobs)
 int
 jobs_new(jobs_t *jobs, job_t **out)
 {
-    static const char hex[] = "0123456789abcdef";
-    unsigned char raw[JOBS_ID_LEN / 2];
+    char id[JOBS_ID_LEN + 1];
     job_t *job;
     int rc;
 
     *out = NULL;
-    rc = rng_bytes(raw, sizeof(raw));
+    rc = rng_hex(id, JOBS_ID_LEN / 2);
     if (rc != PZ_OK) {
         return rc;
     }
@@ -253,11 +252,7 @@ jobs_new(jobs_t *jobs, job_t **out)
     if (job == NULL) {
         return PZ_ENOMEM;
     }
-    for (size_t i = 0; i < sizeof(raw); i++) {
-        job->id[2 * i] = hex[raw[i] >> 4];
-        job->id[2 * i + 1] = hex[raw[i] & 15];
-    }
-    job->id[JOBS_ID_LEN] = '\0';
+    memcpy(job->id, id, sizeof(id));
     job->created_ms = wall_ms();
     job->refs = 1;
     atomic_init(&job->state, JOB_NEW);

@@ -88,3 +88,25 @@ rng_bytes(void *buf, size_t len)
     pool_left -= len;
     return PZ_OK;
 }
+
+int
+rng_hex(char *out, size_t nbytes)
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned char raw[RNG_MAX];
+    int rc;
+
+    if (nbytes > RNG_MAX) {
+        return PZ_EINVAL;
+    }
+    rc = rng_bytes(raw, nbytes);
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    for (size_t i = 0; i < nbytes; i++) {
+        out[2 * i] = hex[raw[i] >> 4];
+        out[2 * i + 1] = hex[raw[i] & 15];
+    }
+    out[2 * nbytes] = '\0';
+    return PZ_OK;
+}

@@ -14,6 +14,11 @@
  */
 int rng_bytes(void *buf, size_t len);
 
+/* Writes 2 * nbytes lower-case hex digits of nbytes random bytes (at most
+ * RNG_MAX) and a NUL to out: the form of job and request ids. PZ_OK or as
+ * rng_bytes (then out is untouched). Thread: any. */
+int rng_hex(char *out, size_t nbytes);
+
 /* Largest len rng_bytes accepts. */
 #define RNG_MAX 64
 
