@@ -75,7 +75,8 @@ int api_solve_parse(const cJSON *body,
  */
 int api_json_parse(const char *buf, size_t len, cJSON **out, pz_diag_t *d);
 
-/* Frees what req owns; req may be NULL or already cleaned. */
+/* Frees what req owns and leaves it empty (no puzzle, no runs); req may be
+ * NULL or already cleaned. Other members keep stale values. */
 void api_solve_cleanup(api_solve_request_t *req);
 
 /*
