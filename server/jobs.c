@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -200,7 +201,13 @@ job_alloc(jobs_t *jobs)
     if (job == NULL) {
         return calloc(1, sizeof(*job));
     }
-    memset(job, 0, sizeof(*job));
+    /* Everything but the request, which is most of the job's 10 KiB and
+     * which api_solve_parse clears before it fills it (the only way a job
+     * gets one); until then its owned pointers must read as empty for
+     * api_solve_cleanup, and they do: job_free's cleanup reset them. */
+    memset(job, 0, offsetof(job_t, req));
+    memset((char *)job + offsetof(job_t, req) + sizeof(job->req), 0,
+           sizeof(*job) - offsetof(job_t, req) - sizeof(job->req));
     return job;
 }
 
