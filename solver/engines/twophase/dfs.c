@@ -12,18 +12,23 @@
  * exactly B. Each end point starts phase 2, an iterative-deepening search
  * inside G1 (10 moves) bounded by the best total found so far, so phase-1
  * lengths grow until no total below the best is possible or the target is
- * met. Each orientation a worker owns is a resumable search over explicit
- * frames, and they take turns a few expansions at a time, so a short
- * solution in any of them comes out early.
+ * met. The phase-1 trees of a worker's orientations are split into tasks
+ * (one start, one length, one first move) run by a few resumable cursors
+ * over explicit frames that take turns a few expansions at a time, so a
+ * short solution in any of them comes out early and the table reads of
+ * several run at once. After the shortest lengths, starts with a
+ * pre-move join (see twophase_root_t): more phase-1 paths of each short
+ * length, which is what finds a total of 20 soonest on hard cubes.
  *
  * Refinements: a phase-1 path that ends with a phase-2 move (U, D or a
  * half turn) is skipped, because the same cube was already in G1 one move
  * earlier and the shorter path covers it; phase 2 does not start with the
  * face of the last phase-1 move (the pair would merge, and the merged
  * sequence is another phase-1 path); an iteration stops as soon as its B
- * reaches the best length; in G1 with fewer than five moves to go only
- * moves that leave G1 are tried (Kociemba's cut, see frame_open). Phase 2
- * is capped at phase2_cap (QTM; in HTM the cap is no real limit).
+ * reaches the best length; a path does not pass through a cube at most
+ * four moves from G1 with more moves left than its distance (Rokicki's
+ * cut, see frame_open). Phase 2 is capped at phase2_cap (QTM; in HTM the
+ * cap is no real limit).
  *
  * The cube at a phase-1 end point is needed only there, so the cubies
  * along the path are computed lazily from the deepest one still valid.
@@ -122,9 +127,9 @@ tick(twophase_worker_t *w)
 void
 twophase__depth1_many(const twophase_tables_t *t, int n, int (*c)[3], int *h)
 {
-    bool live[TWOPHASE_NORIENT];
-    size_t idx[TWOPHASE_NORIENT];
-    uint32_t cs[TWOPHASE_NORIENT];
+    bool live[TWOPHASE_NROOT];
+    size_t idx[TWOPHASE_NROOT];
+    uint32_t cs[TWOPHASE_NROOT];
     int left = n;
 
     /* Each step takes a move that brings the cube one closer, as its
@@ -242,15 +247,15 @@ phase2(twophase_worker_t *w, const int *coord, int n, int togo)
  * reached G1: run phase 2 below the best total. Returns true to stop the
  * search. */
 static bool
-phase2_start(twophase_worker_t *w, twophase_orient_t *st, int n)
+phase2_start(twophase_worker_t *w, twophase_cursor_t *st, int n)
 {
     twophase_shared_t *sh = w->sh;
     const twophase_tables_t *t = sh->t;
     int coord[3];
     int most;
 
-    most =
-        atomic_load_explicit(&sh->best, memory_order_relaxed) - 1 - st->bound;
+    most = atomic_load_explicit(&sh->best, memory_order_relaxed) - 1 -
+           st->bound - st->extra;
     if (most > sh->phase2_cap) {
         most = sh->phase2_cap;
     }
@@ -305,7 +310,7 @@ phase2_start(twophase_worker_t *w, twophase_orient_t *st, int n)
  * prefetch, then the phase-2 bound and search. Returns true to stop the
  * search. */
 static bool
-phase2_resume(twophase_worker_t *w, twophase_orient_t *st)
+phase2_resume(twophase_worker_t *w, twophase_cursor_t *st)
 {
     twophase_shared_t *sh = w->sh;
     const twophase_tables_t *t = sh->t;
@@ -324,8 +329,8 @@ phase2_resume(twophase_worker_t *w, twophase_orient_t *st)
         return false;
     }
     st->pend = 0;
-    most =
-        atomic_load_explicit(&sh->best, memory_order_relaxed) - 1 - st->bound;
+    most = atomic_load_explicit(&sh->best, memory_order_relaxed) - 1 -
+           st->bound - st->extra;
     if (most > sh->phase2_cap) {
         most = sh->phase2_cap;
     }
@@ -351,7 +356,10 @@ phase2_resume(twophase_worker_t *w, twophase_orient_t *st)
             for (int i = 0; i < n2; i++) {
                 moves[n + i] = w->path2[i];
             }
-            twophase__record(w, moves, n + n2, st->bound + b);
+            if (st->pre >= 0) {
+                moves[n + n2++] = (uint8_t)st->pre;
+            }
+            twophase__record(w, moves, n + n2, st->bound + b + st->extra);
             return atomic_load(&sh->stop) != 0;
         }
     }
@@ -380,10 +388,12 @@ phase2_resume(twophase_worker_t *w, twophase_orient_t *st)
  * word gives every child's distance: one read per node, which the parent
  * prefetched when it entered it.
  *
- * In G1 with fewer than five moves to go, moves that stay in G1
- * are skipped: such a path reaches G1 early, where phase 2 covers the
- * continuations inside G1, and short detours out of G1 and back rarely
- * pay (Kociemba's solver makes the same cut).
+ * In G1 with fewer than five moves to go, moves that stay in G1 are
+ * skipped, and more generally no child is entered that is closer to G1
+ * than the moves left after it with the two adding up to less than five:
+ * such a path reaches G1, or a cube a move or two from it, early and
+ * makes a short detour, which rarely pays (Kociemba's solver makes the
+ * first cut, Rokicki's cube20 the second; 3 % fewer nodes at target 20).
  */
 static void
 frame_open(const twophase_shared_t *sh, twophase_frame_t *f)
@@ -408,7 +418,8 @@ frame_open(const twophase_shared_t *sh, twophase_frame_t *f)
             }
             /* Children beyond the hash (7) cannot fit: left is less than
              * TWOPHASE_NEAR_DEPTH + 1. */
-            if (d > left || (left == 0 && !(PHASE1_END_MOVES >> m & 1u))) {
+            if (d > left || (left == 0 && !(PHASE1_END_MOVES >> m & 1u)) ||
+                (d < left && d + left < 5)) {
                 todo &= ~(1u << m);
             } else {
                 f->cdist[m] = (int8_t)d;
@@ -433,7 +444,8 @@ frame_open(const twophase_shared_t *sh, twophase_frame_t *f)
             unsigned mr = sm[m];
             int d = f->dist + (dec >> mr & 1u ? -1 : same >> mr & 1u ? 0 : 1);
 
-            if (d > left || (left == 0 && !(PHASE1_END_MOVES >> m & 1u))) {
+            if (d > left || (left == 0 && !(PHASE1_END_MOVES >> m & 1u)) ||
+                (d < left && d + left < 5)) {
                 todo &= ~(1u << m);
             } else {
                 f->cdist[m] = (int8_t)d;
@@ -441,24 +453,6 @@ frame_open(const twophase_shared_t *sh, twophase_frame_t *f)
         }
     }
     f->todo = todo;
-}
-
-/* Starts the search of bound st->bound at the root. */
-static void
-orient_restart(const twophase_shared_t *sh, twophase_orient_t *st)
-{
-    const twophase_tables_t *t = sh->t;
-    twophase_frame_t *f = &st->frames[0];
-
-    f->togo = st->bound;
-    f->dist = st->h;
-    f->prev = -1;
-    f->idx =
-        (uint32_t)twophase__index1(t, f->coord[0], f->coord[1], f->coord[2]);
-    f->near_idx = twophase__near_find(
-        t, twophase__near_key(f->coord[0], f->coord[1], f->coord[2]));
-    frame_open(sh, f);
-    st->depth = 0;
 }
 
 /* Sets up frame g, the child of f by move m (far frames only): its
@@ -495,20 +489,24 @@ frame_enter_far(const twophase_tables_t *t,
 }
 
 /*
- * Searches orientation st for about quantum expansions, from where it
- * stopped last time. Returns true when the whole search must stop. Phase
- * 1 is a depth-first search over explicit frames, exactly togo from G1:
- * a child is entered only when its distance fits in what is left after
- * its move, so every path ends in G1 at the bound.
+ * Runs cursor st's task for about quantum expansions, from where it
+ * stopped last time; returns early after entering a node whose table
+ * entry is on its way from memory, or with an end point waiting for its
+ * phase-2 entry, so the other cursors work meanwhile. Returns true when
+ * the whole search must stop. Phase 1 is a depth-first search over
+ * explicit frames, exactly togo from G1: a child is entered only when its
+ * distance fits in what is left after its move, so every path ends in G1
+ * at the bound. The task is over when st->depth < 0 and nothing is
+ * pending.
  */
 static bool
-orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
+cursor_run(twophase_worker_t *w, twophase_cursor_t *st, uint64_t quantum)
 {
     twophase_shared_t *sh = w->sh;
     const twophase_tables_t *t = sh->t;
     uint64_t until = w->meter.expanded + quantum;
 
-    while (!st->done && w->meter.expanded < until) {
+    while (w->meter.expanded < until) {
         twophase_frame_t *f;
         int m;
         int left;
@@ -522,36 +520,16 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
             }
             continue;
         }
-
         if (st->depth < 0) {
-            /* Between bounds: the next one, unless it cannot beat the
-             * best. A start already in G1 is a phase-1 path of length 0. */
-            if (st->bound + 1 > w->level) {
-                /* The others have not finished this length yet. */
-                st->waiting = true;
-                break;
-            }
-            st->waiting = false;
-            st->bound++;
-            if (st->bound >= TWOPHASE_DEPTH_MAX ||
-                st->bound >= atomic_load(&sh->best)) {
-                st->done = true;
-                break;
-            }
-            if (st->bound == 0) {
-                if (phase2_start(w, st, 0)) {
-                    return true;
-                }
-                continue;
-            }
-            orient_restart(sh, st);
+            break;
         }
         f = &st->frames[st->depth];
         if (!f->opened) {
             frame_open(sh, f);
         }
-        if (f->todo == 0 || st->bound >= atomic_load_explicit(
-                                             &sh->best, memory_order_relaxed)) {
+        if (f->todo == 0 ||
+            st->bound + st->extra >=
+                atomic_load_explicit(&sh->best, memory_order_relaxed)) {
             st->depth--;
             continue;
         }
@@ -594,7 +572,7 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
                 frame_enter_far(t, f, g, m);
                 if (TWOPHASE_YIELD && g->near_idx < 0) {
                     /* Its entry is on its way from memory: let the other
-                     * orientations work meanwhile. */
+                     * cursors work meanwhile. */
                     break;
                 }
             }
@@ -603,118 +581,291 @@ orient_run(twophase_worker_t *w, twophase_orient_t *st, uint64_t quantum)
     return false;
 }
 
+enum {
+    TASK_NONE,
+    TASK_WAIT,
+    TASK_GIVEN
+};
+
+/* Computes the phase-1 distances of roots [from, to) of w. */
+static void
+roots_depth(twophase_worker_t *w, int from, int to)
+{
+    int c3[TWOPHASE_NROOT][3];
+    int h3[TWOPHASE_NROOT];
+
+    for (int i = from; i < to; i++) {
+        memcpy(c3[i - from], w->root[i].frame.coord, sizeof(c3[0]));
+    }
+    twophase__depth1_many(w->sh->t, to - from, c3, h3);
+    for (int i = from; i < to; i++) {
+        w->root[i].h = h3[i - from];
+        w->root[i].frame.dist = h3[i - from];
+        w->root[i].level = -1;
+        w->root[i].done_below = 0;
+        w->root[i].pending = 0;
+    }
+}
+
+/* Sets up root r for cube c of orientation o with pre-move pre (or -1):
+ * everything but the distance. */
+static void
+root_set(const twophase_shared_t *sh,
+         twophase_root_t *r,
+         int o,
+         int pre,
+         const cube3_cubie_t *c)
+{
+    const twophase_tables_t *t = sh->t;
+    twophase_frame_t *f = &r->frame;
+    int p[4];
+
+    r->o = o;
+    r->pre = pre;
+    r->extra = pre >= 0 ? sh->cost[pre] : 0;
+    f->coord[0] = cube3_twist(c);
+    f->coord[1] = cube3_flip(c);
+    f->coord[2] = cube3_slice(c);
+    f->cs = t->flipslice_sym[f->coord[2] * CUBE3_NFLIP + f->coord[1]];
+    f->idx =
+        (uint32_t)twophase__index1(t, f->coord[0], f->coord[1], f->coord[2]);
+    f->near_idx = twophase__near_find(
+        t, twophase__near_key(f->coord[0], f->coord[1], f->coord[2]));
+    f->prev = -1;
+    f->opened = false;
+    for (int k = 0; k < 5; k++) {
+        /* U corners, D corners, slice, U and D edges. */
+        static const uint8_t first[5] = { 0, 4, 8, 0, 4 };
+        const uint8_t *perm = k < 2 ? c->cp : c->ep;
+        int n = k < 2 ? CUBE3_NCORNERS : CUBE3_NEDGES;
+
+        for (int i = 0; i < n; i++) {
+            if (perm[i] >= first[k] && perm[i] < first[k] + 4) {
+                p[perm[i] - first[k]] = i;
+            }
+        }
+        r->tup[k] = (uint16_t)twophase__rank4(p, n);
+    }
+}
+
+/* Adds the pre-moved roots of the worker's orientations (see
+ * twophase_root_t) and returns the lowest total they start at. */
+static int
+roots_add_pre(twophase_worker_t *w)
+{
+    twophase_shared_t *sh = w->sh;
+    int from = w->nroot;
+    int lowest = INT_MAX;
+
+    for (int i = 0; i < from; i++) {
+        cube3_cubie_t c;
+
+        twophase__oriented(sh, w->root[i].o, &c);
+        for (uint32_t rest = PHASE1_END_MOVES; rest != 0; rest &= rest - 1) {
+            int m = twophase__lowest_bit(rest);
+            cube3_cubie_t y;
+
+            /* (M c) s = solved gives c (s M) = solved. */
+            cube3_cubie_multiply(cube3_move_cubie(m), &c, &y);
+            root_set(sh, &w->root[w->nroot++], w->root[i].o, m, &y);
+        }
+    }
+    roots_depth(w, from, w->nroot);
+    for (int i = from; i < w->nroot; i++) {
+        if (w->root[i].h >= 0 && w->root[i].h + w->root[i].extra < lowest) {
+            lowest = w->root[i].h + w->root[i].extra;
+        }
+    }
+    return lowest;
+}
+
+/*
+ * Hands the worker's next task to the idle cursor c: the next first move
+ * of the next root at the total (phase-1 length + pre-move) being handed
+ * out, the totals in increasing order. Returns TASK_GIVEN, TASK_WAIT when
+ * the next total must wait for tasks of this one still running, or
+ * TASK_NONE when no total below the best is left.
+ */
+static int
+task_next(twophase_worker_t *w, twophase_cursor_t *c)
+{
+    twophase_shared_t *sh = w->sh;
+
+    for (;;) {
+        int best = atomic_load_explicit(&sh->best, memory_order_relaxed);
+        int i = w->next_r;
+
+        if (w->level >= best || w->level >= TWOPHASE_DEPTH_MAX) {
+            return TASK_NONE;
+        }
+        /* The roots take turns, one first move each. */
+        for (int k = 0; k < w->nroot; k++) {
+            twophase_root_t *r;
+            int bound;
+            int m;
+
+            i = i + 1 < w->nroot ? i + 1 : 0;
+            r = &w->root[i];
+            bound = w->level - r->extra;
+            if (r->h < 0 || r->h > bound || w->level < r->done_below) {
+                continue; /* (h < 0: not reached with a sound table) */
+            }
+            if (r->level != w->level) {
+                /* First task of this root at this total: open it for the
+                 * length once (its entry is in cache). */
+                r->level = w->level;
+                r->frame.togo = bound;
+                r->frame.opened = false;
+                c->o = r->o;
+                c->pre = r->pre;
+                c->extra = r->extra;
+                memcpy(c->tup[0], r->tup, sizeof(r->tup));
+                c->cs_valid = 0;
+                c->ud_valid = 0;
+                c->pend = 0;
+                if (bound == 0) {
+                    /* The start is in G1: a phase-1 path of length 0. */
+                    r->pending = 0;
+                    r->done_below = w->level + 1;
+                    c->bound = 0;
+                    c->depth = -1;
+                    w->next_r = i;
+                    return TASK_GIVEN; /* the caller runs the end point */
+                }
+                frame_open(sh, &r->frame);
+                r->pending = r->frame.todo;
+            }
+            if (r->pending == 0) {
+                r->done_below = w->level + 1;
+                continue;
+            }
+            m = twophase__lowest_bit(r->pending);
+            r->pending &= r->pending - 1;
+            c->o = r->o;
+            c->pre = r->pre;
+            c->extra = r->extra;
+            c->bound = bound;
+            c->frames[0] = r->frame;
+            c->frames[0].todo = 1u << m;
+            c->depth = 0;
+            memcpy(c->tup[0], r->tup, sizeof(r->tup));
+            c->cs_valid = 0;
+            c->ud_valid = 0;
+            c->pend = 0;
+            w->next_r = i;
+            return TASK_GIVEN;
+        }
+        for (int j = 0; j < TWOPHASE_NCURSOR; j++) {
+            if (w->cursor[j].busy &&
+                w->cursor[j].bound + w->cursor[j].extra == w->level) {
+                return TASK_WAIT; /* see twophase__run_worker */
+            }
+        }
+        w->level++;
+        if (w->level >= w->pre_level && w->nroot <= TWOPHASE_NORIENT) {
+            /* No answer from the orientations' shortest lengths: more
+             * starts (see twophase_root_t), whose short lengths come
+             * before the orientations' longer ones. */
+            int lowest = roots_add_pre(w);
+
+            if (lowest < w->level) {
+                w->level = lowest;
+            }
+        }
+    }
+}
+
+/* Starts handing out tasks from the shortest total of the worker's
+ * roots. */
+static void
+tasks_restart(twophase_worker_t *w)
+{
+    w->level = TWOPHASE_DEPTH_MAX;
+    for (int i = 0; i < w->nroot; i++) {
+        twophase_root_t *r = &w->root[i];
+
+        r->level = -1;
+        r->done_below = 0;
+        r->pending = 0;
+        if (r->h >= 0 && r->h + r->extra < w->level) {
+            w->level = r->h + r->extra;
+        }
+    }
+    w->next_r = w->nroot - 1;
+}
+
+/*
+ * The worker's search: its roots' phase-1 trees, split into tasks (one
+ * root, one phase-1 length, one first move), handed out in order of total
+ * length to TWOPHASE_NCURSOR cursors that take turns a few expansions at
+ * a time, like threads would. No total L + 1 task starts before every
+ * total L task has: a phase-1 path of length B leads to a total of at
+ * most L only with a phase 2 of at most L - B moves, which is the less
+ * likely the longer B is, whatever the root, so the shorter lengths of
+ * all roots are the cheapest chances and come first. Many open tasks keep
+ * many table reads from memory under way at once: a far phase-1 node
+ * waits for its entry while the others work.
+ */
 void
 twophase__run_worker(twophase_worker_t *w)
 {
     twophase_shared_t *sh = w->sh;
-    const twophase_tables_t *t = sh->t;
-    int live = 0;
-    int c3[TWOPHASE_NORIENT][3];
-    int h3[TWOPHASE_NORIENT];
-    int nw = 0;
+    int lowest = TWOPHASE_DEPTH_MAX;
 
+    w->nroot = 0;
     for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {
-        twophase_orient_t *st = &w->orient[o];
-        cube3_cubie_t cube;
-        cube3_cubie_t *c = &cube;
-        int p[4];
+        cube3_cubie_t c;
 
-        st->o = o;
-        twophase__oriented(sh, o, c);
-        st->frames[0].coord[0] = cube3_twist(c);
-        st->frames[0].coord[1] = cube3_flip(c);
-        st->frames[0].coord[2] = cube3_slice(c);
-        st->frames[0].cs =
-            t->flipslice_sym[st->frames[0].coord[2] * CUBE3_NFLIP +
-                             st->frames[0].coord[1]];
-        for (int k = 0; k < 5; k++) {
-            /* U corners, D corners, slice, U and D edges. */
-            static const uint8_t first[5] = { 0, 4, 8, 0, 4 };
-            const uint8_t *perm = k < 2 ? c->cp : c->ep;
-            int n = k < 2 ? CUBE3_NCORNERS : CUBE3_NEDGES;
+        twophase__oriented(sh, o, &c);
+        root_set(sh, &w->root[w->nroot++], o, -1, &c);
+    }
+    roots_depth(w, 0, w->nroot);
+    tasks_restart(w);
+    for (int i = 0; i < w->nroot; i++) {
+        if (w->root[i].h >= 0 && w->root[i].h < lowest) {
+            lowest = w->root[i].h;
+        }
+    }
+    w->pre_level = lowest + TWOPHASE_PRE_AFTER;
+    for (int i = 0; i < TWOPHASE_NCURSOR; i++) {
+        w->cursor[i].busy = false;
+    }
+    for (;;) {
+        int busy = 0;
+        int next = TASK_GIVEN;
 
-            for (int i = 0; i < n; i++) {
-                if (perm[i] >= first[k] && perm[i] < first[k] + 4) {
-                    p[perm[i] - first[k]] = i;
+        for (int i = 0; i < TWOPHASE_NCURSOR; i++) {
+            twophase_cursor_t *c = &w->cursor[i];
+
+            if (!c->busy) {
+                if (next != TASK_GIVEN ||
+                    (next = task_next(w, c)) != TASK_GIVEN) {
+                    continue;
+                }
+                c->busy = true;
+                if (c->depth < 0 && phase2_start(w, c, 0)) {
+                    return; /* a length-0 task: its end point */
                 }
             }
-            st->tup[0][k] = (uint16_t)twophase__rank4(p, n);
-        }
-        st->cs_valid = 0;
-        st->ud_valid = 0;
-        st->pend = 0;
-        st->waiting = false;
-        c3[nw][0] = st->frames[0].coord[0];
-        c3[nw][1] = st->frames[0].coord[1];
-        c3[nw][2] = st->frames[0].coord[2];
-        nw++;
-        st->depth = -1;
-        st->done = false;
-        live++;
-    }
-    twophase__depth1_many(t, nw, c3, h3);
-    nw = 0;
-    for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {
-        w->orient[o].h = h3[nw++];
-        w->orient[o].bound = w->orient[o].h - 1;
-    }
-    /* The orientations share the thread in slices of a few expansions,
-     * like threads would: the first short solution usually comes from one
-     * of them much earlier than from the others. Small slices also let
-     * one orientation's prefetched table entries arrive while the others
-     * work. */
-    /* Phase-1 lengths in step: no orientation starts length B + 1 before
-     * every orientation has searched length B. A phase-1 path of length B
-     * leads to a total of at most L only with a phase 2 of at most L - B
-     * moves, which is the less likely the longer B is, whatever the
-     * orientation; so the shorter lengths of all orientations are the
-     * cheapest chances and come first. */
-    w->level = TWOPHASE_DEPTH_MAX;
-    for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {
-        if (w->orient[o].h < w->level) {
-            w->level = w->orient[o].h;
-        }
-    }
-    while (live > 0) {
-        int waiting = 0;
-
-        live = 0;
-        for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {
-            twophase_orient_t *st = &w->orient[o];
-
-            if (st->done) {
-                continue;
-            }
-            if (orient_run(w, st, TWOPHASE_QUANTUM) ||
-                atomic_load(&sh->stop) != 0) {
+            if (cursor_run(w, c, TWOPHASE_QUANTUM) ||
+                atomic_load_explicit(&sh->stop, memory_order_relaxed) != 0) {
                 return;
             }
-            live += !st->done;
-            waiting += !st->done && st->waiting;
+            c->busy = c->depth >= 0 || c->pend != 0;
+            busy += c->busy;
         }
-        if (live > 0 && waiting == live) {
-            w->level++;
+        if (busy > 0 || next != TASK_NONE) {
+            continue;
         }
-        if (live == 0 && sh->strict && !w->restarted &&
-            atomic_load(&sh->stop) == 0) {
-            /* Every phase-1 length below the target was searched without
-             * an answer within it (some perhaps before the time relaxed
-             * the limit): search again from the start, now for any
-             * answer. */
+        if (sh->strict && !w->restarted && atomic_load(&sh->stop) == 0) {
+            /* Every total below the target was searched without an
+             * answer within it (some perhaps before the time relaxed the
+             * limit): search again from the start, now for any answer. */
             relax(sh);
             w->restarted = true;
-            for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {
-                twophase_orient_t *st = &w->orient[o];
-
-                st->bound = st->h - 1;
-                st->depth = -1;
-                st->done = false;
-                st->waiting = false;
-                live++;
-                if (st->h < w->level) {
-                    w->level = st->h;
-                }
-            }
+            tasks_restart(w);
+            continue;
         }
+        return;
     }
 }

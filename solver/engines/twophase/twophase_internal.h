@@ -255,18 +255,23 @@ int twophase__build_all(twophase_tables_t *t);
  * 256 expansions). */
 #define TWOPHASE_POLL 256
 
-/* Expansions an orientation searches before the next one's turn (1 to
+/* Expansions a cursor searches before the next one's turn (1 to
  * 16 measure alike; 64 and more are slower). */
 #define TWOPHASE_QUANTUM 4
 
 /* 1: after entering a far phase-1 node, whose word comes from memory,
- * the orientation yields to the next one. */
+ * the cursor yields to the next one. */
 #ifndef TWOPHASE_YIELD
 #define TWOPHASE_YIELD 1
 #endif
 
 /* Searches in three axes, each on the cube and on its inverse. */
 #define TWOPHASE_NORIENT 6
+
+/* Pre-moves per orientation: the quarter turns of R, F, L and B (see
+ * twophase_root_t), and the roots of a solve in all. */
+#define TWOPHASE_NPRE  8
+#define TWOPHASE_NROOT (TWOPHASE_NORIENT * (1 + TWOPHASE_NPRE))
 
 /* Everything the workers of one solve share. */
 typedef struct twophase_shared {
@@ -314,15 +319,17 @@ typedef struct twophase_frame {
     uint16_t child_near[TWOPHASE_NMOVES]; /* near: their near[] indices */
 } twophase_frame_t;
 
-/* The phase-1 search of one orientation, resumable at any node so that
- * the orientations of a worker can share its time in small slices. */
-typedef struct twophase_orient {
-    int o;        /* 0..5: axis o % 3, inverse when o >= 3 */
-    int bound;    /* phase-1 length being searched */
-    int depth;    /* frames[0..depth] are live; -1: between bounds */
-    bool done;    /* no bound below the best is left */
-    bool waiting; /* for the others to finish the bound (see level) */
-    int h;        /* phase-1 distance of the start */
+/* One search task: the phase-1 subtree of one orientation below one
+ * first move at one phase-1 length, resumable at any node so that the
+ * cursors of a worker can share its time in small slices (see
+ * twophase__run_worker). */
+typedef struct twophase_cursor {
+    int o;     /* 0..5: axis o % 3, inverse when o >= 3 */
+    int pre;   /* the root's pre-move, or -1 */
+    int extra; /* its cost (metric), or 0 */
+    int bound; /* phase-1 length being searched */
+    int depth; /* frames[0..depth] are live; -1: the task is over */
+    bool busy; /* holds a task (possibly only a pending end point) */
     uint8_t path1[TWOPHASE_DEPTH_MAX];
     /* Phase-2 4-tuples after path1[0..i): U and D corners, slice, U and D
      * edges (see twophase_tables_t), made only at end points and only as
@@ -338,7 +345,40 @@ typedef struct twophase_orient {
     int pend_n;
     int pend_coord[3];
     twophase_frame_t frames[TWOPHASE_DEPTH_MAX + 1];
-} twophase_orient_t;
+} twophase_cursor_t;
+
+/* Where the searches of one orientation start: its cube c, or for a
+ * pre-move M the cube M * c, whose solutions s give the solutions s M of
+ * c. Only M that leave G1 (quarter turns of R F L B) change the phase-1
+ * coordinates; the others give the same phase-1 paths as c. */
+typedef struct twophase_root {
+    int o;                  /* orientation 0..5 */
+    int pre;                /* pre-move, or -1 */
+    int extra;              /* its cost (metric), or 0 */
+    int h;                  /* phase-1 distance of the start */
+    int level;              /* total length of the tasks handed out last */
+    int done_below;         /* every total below it is handed out */
+    uint32_t pending;       /* first moves of that length not handed out yet */
+    twophase_frame_t frame; /* frame 0, opened for bound */
+    uint16_t tup[5];        /* the start's 4-tuples */
+} twophase_root_t;
+
+/* Search tasks of one worker in progress at once: a phase-1 node far
+ * from G1 waits for its table entry from memory, so the more independent
+ * tasks are open, the more of those waits overlap (1 cursor: 170 ns per
+ * node, 8: 130 ns, 16: no better). */
+#ifndef TWOPHASE_NCURSOR
+#define TWOPHASE_NCURSOR 8
+#endif
+
+/* The pre-moved roots join once the totals reach the shortest phase-1
+ * distance of the orientations plus this: finding their distances costs
+ * about 400 table reads, more than most solves at target 20 need, and
+ * 70 % of them end within one length of the shortest (1 measured as 2,
+ * 3 had 10 % more nodes). */
+#ifndef TWOPHASE_PRE_AFTER
+#define TWOPHASE_PRE_AFTER 2
+#endif
 
 /* One search thread: a set of orientations and its DFS state. */
 typedef struct twophase_worker {
@@ -348,12 +388,17 @@ typedef struct twophase_worker {
     uint64_t published_generated;
     int first; /* orientations first, first + step, ... */
     int step;
-    twophase_orient_t *cur; /* the orientation being searched */
+    twophase_cursor_t *cur; /* the cursor running phase 2 */
     int n1;                 /* length of its phase-1 path at phase 2 */
-    int level;              /* longest phase-1 length any may search */
+    int level;              /* phase-1 length + extra being handed out */
+    int next_r;             /* next root at that length */
+    int nroot;              /* roots in use: the orientations, then
+                               after pre_level the pre-moved ones */
+    int pre_level;          /* level that adds the pre-moved roots */
     bool restarted;         /* searched again after the strict pass */
     uint8_t path2[TWOPHASE_DEPTH_MAX];
-    twophase_orient_t orient[TWOPHASE_NORIENT]; /* [first], [first + step] */
+    twophase_root_t root[TWOPHASE_NROOT];
+    twophase_cursor_t cursor[TWOPHASE_NCURSOR];
 } twophase_worker_t;
 
 /* Runs worker w over its orientations until the shared stop is set or
@@ -465,7 +510,7 @@ twophase__near_find(const twophase_tables_t *t, uint32_t key)
 int
 twophase__depth1(const twophase_tables_t *t, int twist, int flip, int slice);
 
-/* The same for n (at most TWOPHASE_NORIENT) cubes c[i] = (twist, flip,
+/* The same for n (at most TWOPHASE_NROOT) cubes c[i] = (twist, flip,
  * slice) at once, into h[i]; c is used up. */
 void
 twophase__depth1_many(const twophase_tables_t *t, int n, int (*c)[3], int *h);
