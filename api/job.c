@@ -7,80 +7,18 @@
 #include <string.h>
 #include <time.h>
 
-/*
- * Members are added with constant keys (cJSON_AddItemToObjectCS) and, for
- * names from static tables, string references: the job object has about 45
- * members and is rendered for every reply, and copying each key and name
- * was a third of its allocations. Every key below is a string literal.
- */
-static void
-add_item(cJSON *obj, const char *key, cJSON *item)
-{
-    if (item != NULL && !cJSON_AddItemToObjectCS(obj, key, item)) {
-        cJSON_Delete(item);
-    }
-}
-
-static void
-add_string(cJSON *obj, const char *key, const char *v)
-{
-    add_item(obj, key, cJSON_CreateString(v));
-}
-
-/* v must outlive the tree: a literal or a static table's entry. */
-static void
-add_static_string(cJSON *obj, const char *key, const char *v)
-{
-    add_item(obj, key, cJSON_CreateStringReference(v));
-}
-
-static void
-add_number(cJSON *obj, const char *key, double v)
-{
-    add_item(obj, key, cJSON_CreateNumber(v));
-}
-
-static void
-add_bool(cJSON *obj, const char *key, bool v)
-{
-    add_item(obj, key, cJSON_CreateBool(v));
-}
-
-static cJSON *
-add_container(cJSON *obj, const char *key, cJSON *item)
-{
-    add_item(obj, key, item);
-    return item;
-}
-
-size_t
-api_format_u64(uint64_t v, char out[API_U64_TEXT_MAX])
-{
-    char tmp[API_U64_TEXT_MAX];
-    size_t n = 0;
-    size_t len = 0;
-
-    /* Digits by hand: snprintf cost more than the rest of a small member. */
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    while (n > 0) {
-        out[len++] = tmp[--n];
-    }
-    out[len] = '\0';
-    return len;
-}
-
 cJSON *
 api_add_u64(cJSON *obj, const char *name, uint64_t v)
 {
-    char buf[API_U64_TEXT_MAX];
+    char buf[JSONOUT_U64_MAX];
     cJSON *item;
 
-    api_format_u64(v, buf);
+    jsonout_format_u64(v, buf);
     item = cJSON_CreateRaw(buf);
-    add_item(obj, name, item);
+    if (item != NULL && !cJSON_AddItemToObjectCS(obj, name, item)) {
+        cJSON_Delete(item);
+        item = NULL;
+    }
     return item;
 }
 
@@ -170,169 +108,180 @@ api_job_best_run(const api_job_info_t *job)
     return 0;
 }
 
-static cJSON *
-render_solution(const api_solve_request_t *req, const solve_run_t *run)
+/*
+ * The job is written straight as text (jsonout_t): it is rendered for every
+ * reply, and building a cJSON tree of its ~45 members cost more than the
+ * rest of a small request's own work. Member order is part of the output
+ * (the same for every job), so it follows openapi.yaml's examples.
+ */
+static void
+write_solution(jsonout_t *w,
+               const api_solve_request_t *req,
+               const solve_run_t *run)
 {
     const pz_puzzle_t *p = req->puzzle;
     const pz_solution_t *sol = &run->solution;
-    cJSON *o = cJSON_CreateObject();
-    cJSON *moves = add_container(o, "moves", cJSON_CreateArray());
-    cJSON *details = NULL;
     char text[PZ_SOLUTION_MAX * 6];
-    pz_state_t s = req->spec.start;
 
-    if (p->ops->move_detail != NULL) {
-        details = add_container(o, "tiles", cJSON_CreateArray());
+    jsonout_begin(w, "solution", '{');
+    jsonout_begin(w, "moves", '[');
+    for (int i = 0; i < sol->length; i++) {
+        jsonout_string(w, NULL, puzzle_move_name(p, sol->moves[i]));
     }
-    for (int i = 0; i < sol->length && moves != NULL; i++) {
-        cJSON_AddItemToArray(
-            moves, cJSON_CreateString(puzzle_move_name(p, sol->moves[i])));
-        if (details != NULL) {
-            cJSON_AddItemToArray(
-                details,
-                cJSON_CreateNumber(p->ops->move_detail(p, &s, sol->moves[i])));
+    jsonout_end(w, ']');
+    if (p->ops->move_detail != NULL) {
+        pz_state_t s = req->spec.start;
+
+        jsonout_begin(w, "tiles", '[');
+        for (int i = 0; i < sol->length; i++) {
+            jsonout_double(w, NULL, p->ops->move_detail(p, &s, sol->moves[i]));
             puzzle_apply(p, &s, sol->moves[i], &s);
         }
+        jsonout_end(w, ']');
     }
     if (puzzle_format_moves(p, sol->moves, sol->length, text, sizeof(text)) <
         0) {
         text[0] = '\0';
     }
-    add_string(o, "text", text);
-    add_number(o, "length", sol->length);
-    add_static_string(o, "metric", p->metric_name);
-    add_bool(o, "optimal", sol->optimal);
-    return o;
+    jsonout_string(w, "text", text);
+    jsonout_double(w, "length", sol->length);
+    jsonout_string(w, "metric", p->metric_name);
+    jsonout_bool(w, "optimal", sol->optimal);
+    jsonout_end(w, '}');
 }
 
 static void
-render_stats(cJSON *parent, const solve_run_t *run)
+write_stats(jsonout_t *w, const solve_run_t *run)
 {
     pz_stats_view_t v;
-    cJSON *o = add_container(parent, "stats", cJSON_CreateObject());
 
-    if (o == NULL) {
-        return;
-    }
     stats_read(&run->stats, &v);
-    api_add_u64(o, "nodes_expanded", v.nodes_expanded);
-    api_add_u64(o, "nodes_generated", v.nodes_generated);
-    api_add_u64(o, "duplicates", v.duplicates);
-    api_add_u64(o, "open_size", v.open_size);
-    api_add_u64(o, "frontier_forward", v.frontier_fwd);
-    api_add_u64(o, "frontier_backward", v.frontier_bwd);
-    api_add_u64(o, "peak_memory_bytes", v.peak_memory);
-    add_number(o, "depth_bound", v.depth_bound);
-    add_number(o, "iterations", v.iterations);
-    add_number(o, "heuristic_at_start", v.heuristic_at_start);
-    add_number(o, "best_length", v.best_length);
-    add_number(o, "elapsed_ms", (double)(int64_t)(v.elapsed_ms * 1000) / 1000);
-    api_add_u64(o, "nodes_per_second", (uint64_t)v.nodes_per_second);
+    jsonout_begin(w, "stats", '{');
+    jsonout_u64(w, "nodes_expanded", v.nodes_expanded);
+    jsonout_u64(w, "nodes_generated", v.nodes_generated);
+    jsonout_u64(w, "duplicates", v.duplicates);
+    jsonout_u64(w, "open_size", v.open_size);
+    jsonout_u64(w, "frontier_forward", v.frontier_fwd);
+    jsonout_u64(w, "frontier_backward", v.frontier_bwd);
+    jsonout_u64(w, "peak_memory_bytes", v.peak_memory);
+    jsonout_double(w, "depth_bound", v.depth_bound);
+    jsonout_double(w, "iterations", v.iterations);
+    jsonout_double(w, "heuristic_at_start", v.heuristic_at_start);
+    jsonout_double(w, "best_length", v.best_length);
+    jsonout_double(w, "elapsed_ms",
+                   (double)(int64_t)(v.elapsed_ms * 1000) / 1000);
+    jsonout_u64(w, "nodes_per_second", (uint64_t)v.nodes_per_second);
+    jsonout_end(w, '}');
 }
 
-/* Engine, heuristic, status, solution and stats of one run into o. */
+/* Engine, heuristic, solution, error and stats of run i. */
 static void
-render_run(cJSON *o, const api_job_info_t *job, int i)
+write_run(jsonout_t *w, const api_job_info_t *job, int i)
 {
     const api_solve_request_t *req = job->req;
     const solve_run_t *run = &req->runs[i];
     int status = run_status(job, i);
 
-    add_static_string(o, "engine", run->engine->name);
-    add_static_string(o, "heuristic", run->heuristic);
+    jsonout_string(w, "engine", run->engine->name);
+    jsonout_string(w, "heuristic", run->heuristic);
     if (run->weight != 1.0) {
-        add_number(o, "weight", run->weight);
+        jsonout_double(w, "weight", run->weight);
     }
     if (i < job->runs_done && status == PZ_STATUS_SOLVED) {
-        add_item(o, "solution", render_solution(req, run));
-        add_bool(o, "optimal", run->solution.optimal);
+        write_solution(w, req, run);
+        jsonout_bool(w, "optimal", run->solution.optimal);
     } else {
-        add_item(o, "solution", cJSON_CreateNull());
+        jsonout_null(w, "solution");
     }
     if (i < job->runs_done && run->rc != PZ_OK) {
-        cJSON *err = add_container(o, "error", cJSON_CreateObject());
-
-        add_string(err, "code", pz_strerror(run->rc));
-        add_string(err, "detail", pz_errtitle(run->rc));
+        jsonout_begin(w, "error", '{');
+        jsonout_string(w, "code", pz_strerror(run->rc));
+        jsonout_string(w, "detail", pz_errtitle(run->rc));
+        jsonout_end(w, '}');
     }
-    render_stats(o, run);
+    write_stats(w, run);
 }
 
 static void
-add_time(cJSON *o, const char *name, int64_t ms)
+write_time(jsonout_t *w, const char *key, int64_t ms)
 {
     char buf[40];
 
     if (ms == 0) {
-        add_item(o, name, cJSON_CreateNull());
+        jsonout_null(w, key);
         return;
     }
     api_format_time(ms, buf, sizeof(buf));
-    add_string(o, name, buf);
+    jsonout_string(w, key, buf);
 }
 
 static void
-render_request(cJSON *o, const api_solve_request_t *req)
+write_request(jsonout_t *w, const api_solve_request_t *req)
 {
     const pz_puzzle_t *p = req->puzzle;
-    cJSON *limits = add_container(o, "limits", cJSON_CreateObject());
     char buf[512];
 
-    add_string(o, "puzzle", p->id);
+    jsonout_begin(w, "limits", '{');
+    jsonout_u64(w, "time_ms", req->spec.limits.time_ms);
+    jsonout_u64(w, "memory_mb", req->spec.limits.memory_bytes >> 20);
+    jsonout_u64(w, "max_nodes", req->spec.limits.max_nodes);
+    jsonout_double(w, "max_depth", req->spec.limits.max_depth);
+    jsonout_double(w, "target_length", req->spec.target_length);
+    jsonout_end(w, '}');
+    jsonout_string(w, "puzzle", p->id);
     if (p->rows > 0) {
         snprintf(buf, sizeof(buf), "%dx%d", p->rows, p->cols);
-        add_string(o, "size", buf);
+        jsonout_string(w, "size", buf);
     }
-    add_static_string(o, "metric", p->metric_name);
+    jsonout_string(w, "metric", p->metric_name);
     if (req->scramble != NULL) {
-        add_string(o, "scramble", req->scramble);
+        jsonout_string(w, "scramble", req->scramble);
     }
     if (p->ops->format_state(p, &req->spec.start, buf, sizeof(buf)) >= 0) {
-        add_string(o, "state", buf);
+        jsonout_string(w, "state", buf);
     }
     if (p->ops->format_state(p, &req->spec.goal, buf, sizeof(buf)) >= 0) {
-        add_string(o, "goal", buf);
+        jsonout_string(w, "goal", buf);
     }
-    api_add_u64(limits, "time_ms", req->spec.limits.time_ms);
-    api_add_u64(limits, "memory_mb", req->spec.limits.memory_bytes >> 20);
-    api_add_u64(limits, "max_nodes", req->spec.limits.max_nodes);
-    add_number(limits, "max_depth", req->spec.limits.max_depth);
-    add_number(limits, "target_length", req->spec.target_length);
 }
 
-cJSON *
-api_job_render(const api_job_info_t *job)
+void
+api_job_write(jsonout_t *w, const char *key, const api_job_info_t *job)
 {
     const api_solve_request_t *req = job->req;
-    cJSON *o = cJSON_CreateObject();
-    int best;
+    int best = api_job_best_run(job);
 
-    if (o == NULL) {
-        return NULL;
-    }
+    jsonout_begin(w, key, '{');
     if (job->id != NULL) {
-        add_string(o, "id", job->id);
+        jsonout_string(w, "id", job->id);
     }
-    add_static_string(o, "status", pz_status_name(api_job_status(job)));
-    add_time(o, "created_at", job->created_ms);
-    add_time(o, "started_at", job->started_ms);
-    add_time(o, "finished_at", job->finished_ms);
-    render_request(o, req);
-    best = api_job_best_run(job);
-    add_string(o, "requested_engine", req->requested[best]);
-    add_bool(o, "requested_optimal", req->optimal);
-    render_run(o, job, best);
+    jsonout_string(w, "status", pz_status_name(api_job_status(job)));
+    write_time(w, "created_at", job->created_ms);
+    write_time(w, "started_at", job->started_ms);
+    write_time(w, "finished_at", job->finished_ms);
+    write_request(w, req);
+    jsonout_string(w, "requested_engine", req->requested[best]);
+    jsonout_bool(w, "requested_optimal", req->optimal);
+    write_run(w, job, best);
     if (req->compare) {
-        cJSON *runs = add_container(o, "runs", cJSON_CreateArray());
-
-        for (int i = 0; i < req->nruns && runs != NULL; i++) {
-            cJSON *row = cJSON_CreateObject();
-
-            add_static_string(row, "status",
-                              pz_status_name(run_status(job, i)));
-            render_run(row, job, i);
-            cJSON_AddItemToArray(runs, row);
+        jsonout_begin(w, "runs", '[');
+        for (int i = 0; i < req->nruns; i++) {
+            jsonout_begin(w, NULL, '{');
+            jsonout_string(w, "status", pz_status_name(run_status(job, i)));
+            write_run(w, job, i);
+            jsonout_end(w, '}');
         }
+        jsonout_end(w, ']');
     }
-    return o;
+    jsonout_end(w, '}');
+}
+
+char *
+api_job_text(const api_job_info_t *job, size_t *len)
+{
+    jsonout_t w;
+
+    jsonout_init(&w);
+    api_job_write(&w, NULL, job);
+    return jsonout_finish(&w, len);
 }

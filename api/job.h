@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "jsonout.h"
 #include "request.h"
 
 /* What the renderer needs to know about a job besides its request. */
@@ -35,26 +36,23 @@ int api_job_status(const api_job_info_t *job);
 int api_job_best_run(const api_job_info_t *job);
 
 /*
- * Renders the job object (see openapi.yaml, schema Job): id, status,
+ * Writes the job object (see openapi.yaml, schema Job) to w as the value
+ * of key (NULL: an array element or the whole text): id, status,
  * timestamps, puzzle, engine and heuristic, limits, solution and live
  * statistics, plus a "runs" array when the request compared engines. Node
- * counts are printed as exact integers. Returns an owned root
- * (cJSON_Delete), or NULL when out of memory. Thread: any; reads the live
+ * counts are printed as exact integers. Thread: any; reads the live
  * statistics without locks.
  */
-cJSON *api_job_render(const api_job_info_t *job);
+void api_job_write(jsonout_t *w, const char *key, const api_job_info_t *job);
+
+/* The job object alone as compact JSON text (owned, free) and its length,
+ * or NULL when out of memory. Thread: any. */
+char *api_job_text(const api_job_info_t *job, size_t *len);
 
 /* Adds an unsigned 64-bit integer member printed exactly (cJSON prints
  * numbers as doubles, which lose precision past 2^53). name must outlive
  * the tree (a string literal): it is not copied. */
 cJSON *api_add_u64(cJSON *obj, const char *name, uint64_t v);
-
-/* Room for the decimal text of any uint64_t and its NUL. */
-#define API_U64_TEXT_MAX 21
-
-/* Writes the decimal digits of v and a NUL to out; returns the length.
- * Thread: any. */
-size_t api_format_u64(uint64_t v, char out[API_U64_TEXT_MAX]);
 
 /* Formats Unix ms as RFC 3339 UTC ("2026-11-21T07:05:03.123Z"); 30 bytes
  * are enough. The date part is cached per thread for the current second.

@@ -390,16 +390,16 @@ run_request(api_solve_request_t *req, int json)
     info.runs_started = info.runs_done = req->nruns;
     status = api_job_status(&info);
     if (json) {
-        cJSON *o = api_job_render(&info);
-        char *text = o != NULL ? cJSON_Print(o) : NULL;
+        /* The same text the HTTP API returns, on one line. */
+        size_t len;
+        char *text = api_job_text(&info, &len);
 
         if (text == NULL) {
             rc = PZ_ENOMEM;
         } else {
             printf("%s\n", text);
         }
-        cJSON_free(text);
-        cJSON_Delete(o);
+        free(text);
     } else {
         printf("puzzle    %s", req->puzzle->id);
         if (req->puzzle->rows > 0) {

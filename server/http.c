@@ -294,16 +294,10 @@ http__send_static(http_conn_t *c,
     return http__send_reply(c, &rep);
 }
 
-/* Prints root (taking ownership) into rep and sends it. */
+/* Sends text (JSON, owned, NULL when it could not be made) with rep. */
 static enum MHD_Result
-send_json_rep(http_conn_t *c, cJSON *root, http_reply_t *rep)
+send_text_rep(http_conn_t *c, char *text, size_t len, http_reply_t *rep)
 {
-    size_t len = 0;
-    /* The same text as cJSON_PrintUnformatted, at a fraction of the cost
-     * (jsonout.c). */
-    char *text = root != NULL ? jsonout_print(root, &len) : NULL;
-
-    cJSON_Delete(root);
     if (text == NULL) {
         c->code = "out_of_memory";
         return http__send_static(
@@ -319,6 +313,30 @@ send_json_rep(http_conn_t *c, cJSON *root, http_reply_t *rep)
         rep->ctype = HTTP_CTYPE_JSON;
     }
     return http__send_reply(c, rep);
+}
+
+/* Prints root (taking ownership) into rep and sends it. */
+static enum MHD_Result
+send_json_rep(http_conn_t *c, cJSON *root, http_reply_t *rep)
+{
+    size_t len = 0;
+    /* The same text as cJSON_PrintUnformatted, at a fraction of the cost
+     * (jsonout.c). */
+    char *text = root != NULL ? jsonout_print(root, &len) : NULL;
+
+    cJSON_Delete(root);
+    return send_text_rep(c, text, len, rep);
+}
+
+enum MHD_Result
+http__send_text(http_conn_t *c, int status, jsonout_t *w)
+{
+    http_reply_t rep = { 0 };
+    size_t len;
+    char *text = jsonout_finish(w, &len);
+
+    rep.status = status;
+    return send_text_rep(c, text, len, &rep);
 }
 
 enum MHD_Result
@@ -373,13 +391,19 @@ http__send_job(http_conn_t *c, int unfinished_status)
     http_reply_t rep = { 0 };
     char location[64];
     bool ended = jobs_ended(c->job);
+    jsonout_t w;
+    size_t len;
+    char *text;
 
     rep.status = ended ? 200 : unfinished_status;
     if (rep.status == 202) {
         snprintf(location, sizeof(location), "/v1/jobs/%s", jobs_id(c->job));
         rep.location = location;
     }
-    return send_json_rep(c, jobs_render(c->job), &rep);
+    jsonout_init(&w);
+    jobs_write(&w, NULL, c->job);
+    text = jsonout_finish(&w, &len);
+    return send_text_rep(c, text, len, &rep);
 }
 
 /* --- waiting --- */

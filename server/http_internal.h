@@ -11,6 +11,7 @@
 #include <microhttpd.h>
 
 #include "http.h"
+#include "jsonout.h"
 
 enum {
     HTTP_M_GET = 1,
@@ -115,6 +116,8 @@ enum MHD_Result http__send_static(http_conn_t *c,
 
 /* Prints root (takes ownership) and sends it as application/json. */
 enum MHD_Result http__send_json(http_conn_t *c, int status, cJSON *root);
+/* Sends the text of w (jsonout_finish) as a JSON reply. */
+enum MHD_Result http__send_text(http_conn_t *c, int status, jsonout_t *w);
 
 /* Sends the problem for rc and d (d may be NULL; its code wins when set),
  * with optional Retry-After and Allow headers. */

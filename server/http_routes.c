@@ -126,19 +126,25 @@ static enum MHD_Result
 handle_delete_job(http_conn_t *c, const char *url)
 {
     enum MHD_Result ret;
-    cJSON *before;
+    jsonout_t before;
 
     if (!find_job(c, url, &ret)) {
         return ret;
     }
     /* 202 shows the job as the request found it (openapi.yaml); a job
      * that had already ended is unchanged, so 200 shows it as it is. */
-    before = jobs_render(c->job);
+    jsonout_init(&before);
+    jobs_write(&before, NULL, c->job);
     if (jobs_cancel(c->http->deps.jobs, c->job)) {
-        cJSON_Delete(before);
-        return http__send_json(c, 200, jobs_render(c->job));
+        jsonout_t after;
+        size_t len;
+
+        free(jsonout_finish(&before, &len));
+        jsonout_init(&after);
+        jobs_write(&after, NULL, c->job);
+        return http__send_text(c, 200, &after);
     }
-    return http__send_json(c, 202, before);
+    return http__send_text(c, 202, &before);
 }
 
 static enum MHD_Result
@@ -151,8 +157,7 @@ handle_list(http_conn_t *c)
     job_t *page[HTTP_LIST_MAX];
     size_t total = 0;
     size_t n;
-    cJSON *root;
-    cJSON *arr;
+    jsonout_t w;
 
     if (ls != NULL && (!http__parse_count(ls, &limit) || limit < 1 ||
                        limit > HTTP_LIST_MAX)) {
@@ -170,26 +175,29 @@ handle_list(http_conn_t *c)
     }
     n = jobs_list(c->http->deps.jobs, (size_t)offset, (size_t)limit, page,
                   &total);
-    root = cJSON_CreateObject();
-    arr = cJSON_AddArrayToObject(root, "jobs");
+    jsonout_init(&w);
+    jsonout_begin(&w, NULL, '{');
+    jsonout_begin(&w, "jobs", '[');
     for (size_t i = 0; i < n; i++) {
-        cJSON_AddItemToArray(arr, jobs_render(page[i]));
+        jobs_write(&w, NULL, page[i]);
         jobs_release(c->http->deps.jobs, page[i]);
     }
-    cJSON_AddNumberToObject(root, "total", (double)total);
-    cJSON_AddNumberToObject(root, "limit", (double)limit);
-    cJSON_AddNumberToObject(root, "offset", (double)offset);
+    jsonout_end(&w, ']');
+    jsonout_double(&w, "total", (double)total);
+    jsonout_double(&w, "limit", (double)limit);
+    jsonout_double(&w, "offset", (double)offset);
     if ((size_t)offset + n < total) {
         char next[80];
 
         snprintf(next, sizeof(next),
                  "/v1/jobs?limit=%" PRId64 "&offset=%" PRId64, limit,
                  offset + (int64_t)n);
-        cJSON_AddStringToObject(root, "next", next);
+        jsonout_string(&w, "next", next);
     } else {
-        cJSON_AddNullToObject(root, "next");
+        jsonout_null(&w, "next");
     }
-    return http__send_json(c, 200, root);
+    jsonout_end(&w, '}');
+    return http__send_text(c, 200, &w);
 }
 
 static enum MHD_Result

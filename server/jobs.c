@@ -712,13 +712,13 @@ jobs_status(const job_t *job)
     return api_job_status(&info);
 }
 
-cJSON *
-jobs_render(const job_t *job)
+void
+jobs_write(jsonout_t *w, const char *key, const job_t *job)
 {
     api_job_info_t info;
 
     info_of(job, &info);
-    return api_job_render(&info);
+    api_job_write(w, key, &info);
 }
 
 /* --- solver threads --- */

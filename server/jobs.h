@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "jsonout.h"
 #include "request.h"
 #include "search.h"
 
@@ -157,9 +158,10 @@ const char *jobs_id(const job_t *job);
 /* The job's overall status (pz_status_t), as rendered. Thread: any. */
 int jobs_status(const job_t *job);
 
-/* Renders the job as JSON (api_job_render). Returns an owned root or
- * NULL when out of memory. Thread: any; the caller holds a reference. */
-cJSON *jobs_render(const job_t *job);
+/* Writes the job as JSON (api_job_write) as the value of key (NULL: an
+ * array element or the whole text). Thread: any; the caller holds a
+ * reference. */
+void jobs_write(jsonout_t *w, const char *key, const job_t *job);
 
 /* --- solver threads --- */
 

@@ -294,14 +294,14 @@ log_line_num(log_line_t *l, const char *key, double value)
 void
 log_line_u64(log_line_t *l, const char *key, uint64_t value)
 {
-    char num[API_U64_TEXT_MAX];
+    char num[JSONOUT_U64_MAX];
     size_t mark = l->len;
     size_t n;
 
     if (!l->on) {
         return;
     }
-    n = api_format_u64(value, num);
+    n = jsonout_format_u64(value, num);
     if (!(line_key(l, key) && line_put(l, num, n))) {
         l->len = mark;
     }

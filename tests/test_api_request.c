@@ -233,6 +233,7 @@ START_TEST(test_api_job_render_reports_solution_and_exact_counts)
     pz_diag_t d;
     cJSON *o;
     char *text;
+    size_t len;
 
     ck_assert_int_eq(parse_text("{\"puzzle\":\"8-puzzle\",\"scramble\":"
                                 "\"D R\",\"engine\":\"astar\"}",
@@ -245,9 +246,11 @@ START_TEST(test_api_job_render_reports_solution_and_exact_counts)
     info.req = &req;
     info.runs_started = info.runs_done = 1;
     info.id = "abc";
-    o = api_job_render(&info);
+    text = api_job_text(&info, &len);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_uint_eq(len, strlen(text));
+    o = cJSON_Parse(text);
     ck_assert_ptr_nonnull(o);
-    text = cJSON_PrintUnformatted(o);
     ck_assert_ptr_nonnull(strstr(text, "\"nodes_generated\":9007199254740993"));
     ck_assert_ptr_nonnull(strstr(text, "\"status\":\"solved\""));
     ck_assert_ptr_nonnull(strstr(text, "\"moves\":[\"L\",\"U\"]"));
@@ -256,8 +259,50 @@ START_TEST(test_api_job_render_reports_solution_and_exact_counts)
             cJSON_GetObjectItemCaseSensitive(o, "solution"), "length")
             ->valueint,
         2);
-    cJSON_free(text);
+    free(text);
     cJSON_Delete(o);
+    api_solve_cleanup(&req);
+}
+END_TEST
+
+/* The written text is what cJSON prints for the same members: parsing it
+ * and printing it again gives it back byte for byte (numbers, escapes, key
+ * order), here for a comparison of two engines with per-move details, an
+ * unsolved run and an escaped scramble. */
+START_TEST(test_api_job_text_is_canonical_json)
+{
+    api_solve_request_t req;
+    api_job_info_t info = { 0 };
+    pz_diag_t d;
+    cJSON *o;
+    char *text;
+    char *again;
+    size_t len;
+
+    ck_assert_int_eq(
+        parse_text("{\"puzzle\":\"8-puzzle\",\"scramble\":\"D R\\tU\","
+                   "\"engines\":[\"astar\",\"wastar\"],\"weight\":1.5}",
+                   &req, &d),
+        PZ_OK);
+    ck_assert_int_eq(solve_execute(&req.spec, &req.runs[0], NULL), PZ_OK);
+    info.req = &req;
+    info.runs_started = 2;
+    info.runs_done = 1;
+    info.created_ms = INT64_C(1795000000123);
+    info.started_ms = INT64_C(1795000000124);
+    text = api_job_text(&info, &len);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_nonnull(strstr(text, "\"runs\":[{\"status\":\"solved\""));
+    ck_assert_ptr_nonnull(strstr(text, "\"tiles\":["));
+    ck_assert_ptr_nonnull(strstr(text, "\"weight\":1.5"));
+    ck_assert_ptr_nonnull(strstr(text, "\"finished_at\":null"));
+    o = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(o);
+    again = cJSON_PrintUnformatted(o);
+    ck_assert_str_eq(again, text);
+    cJSON_free(again);
+    cJSON_Delete(o);
+    free(text);
     api_solve_cleanup(&req);
 }
 END_TEST
@@ -331,6 +376,7 @@ api_request_suite(void)
     tc = tcase_create("render");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_api_job_render_reports_solution_and_exact_counts);
+    tcase_add_test(tc, test_api_job_text_is_canonical_json);
     tcase_add_test(tc, test_api_job_status_follows_runs);
     tcase_add_test(tc, test_api_problem_carries_code_and_field);
     suite_add_tcase(s, tc);

@@ -247,6 +247,64 @@ START_TEST(test_server_jsonout_print_parsed_document_matches_cjson)
 }
 END_TEST
 
+/* The writer gives the text cJSON prints for the tree with the same
+ * members: nesting, commas, keys with escapes, every scalar kind, and a
+ * u64 past 2^53 (which the tree can only hold as a raw item). */
+START_TEST(test_server_jsonout_writer_matches_cjson_tree)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *list = cJSON_CreateArray();
+    cJSON *inner = cJSON_CreateObject();
+    jsonout_t w;
+    size_t len;
+    char *want;
+    char *got;
+
+    cJSON_AddStringToObject(root, "s", "tab\there \"q\" \x01");
+    cJSON_AddNullToObject(root, "null");
+    cJSON_AddTrueToObject(root, "yes");
+    cJSON_AddFalseToObject(root, "no");
+    cJSON_AddRawToObject(root, "big", "18446744073709551615");
+    cJSON_AddNumberToObject(root, "ms", 0.203);
+    cJSON_AddNumberToObject(root, "neg", -17);
+    cJSON_AddItemToObject(root, "empty", cJSON_CreateArray());
+    cJSON_AddItemToArray(list, cJSON_CreateString("a"));
+    cJSON_AddItemToArray(list, cJSON_CreateNumber(1e300));
+    cJSON_AddItemToArray(list, inner);
+    cJSON_AddStringToObject(inner, "key \"with\"\n escapes", "v");
+    cJSON_AddItemToObject(root, "list", list);
+    want = cJSON_PrintUnformatted(root);
+
+    jsonout_init(&w);
+    jsonout_begin(&w, NULL, '{');
+    jsonout_string(&w, "s", "tab\there \"q\" \x01");
+    jsonout_null(&w, "null");
+    jsonout_bool(&w, "yes", true);
+    jsonout_bool(&w, "no", false);
+    jsonout_u64(&w, "big", UINT64_MAX);
+    jsonout_double(&w, "ms", 0.203);
+    jsonout_double(&w, "neg", -17);
+    jsonout_begin(&w, "empty", '[');
+    jsonout_end(&w, ']');
+    jsonout_begin(&w, "list", '[');
+    jsonout_string(&w, NULL, "a");
+    jsonout_double(&w, NULL, 1e300);
+    jsonout_begin(&w, NULL, '{');
+    jsonout_string(&w, "key \"with\"\n escapes", "v");
+    jsonout_end(&w, '}');
+    jsonout_end(&w, ']');
+    jsonout_end(&w, '}');
+    got = jsonout_finish(&w, &len);
+
+    ck_assert_ptr_nonnull(got);
+    ck_assert_str_eq(got, want);
+    ck_assert_uint_eq(len, strlen(want));
+    free(got);
+    cJSON_free(want);
+    cJSON_Delete(root);
+}
+END_TEST
+
 START_TEST(test_server_jsonout_print_raw_without_text_fails_like_cjson)
 {
     cJSON *root = cJSON_CreateObject();
@@ -398,6 +456,7 @@ server_jsonout_suite(void)
     tcase_add_test(tc, test_server_jsonout_print_strings_match_cjson);
     tcase_add_test(tc, test_server_jsonout_print_tree_matches_cjson);
     tcase_add_test(tc, test_server_jsonout_print_parsed_document_matches_cjson);
+    tcase_add_test(tc, test_server_jsonout_writer_matches_cjson_tree);
     tcase_add_test(tc,
                    test_server_jsonout_print_raw_without_text_fails_like_cjson);
     suite_add_tcase(s, tc);

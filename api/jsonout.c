@@ -21,7 +21,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
+size_t
+jsonout_format_u64(uint64_t v, char out[JSONOUT_U64_MAX])
+{
+    char tmp[JSONOUT_U64_MAX];
+    size_t n = 0;
+    size_t len = 0;
+
+    /* Digits by hand: snprintf cost more than the rest of a small member. */
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    while (n > 0) {
+        out[len++] = tmp[--n];
+    }
+    out[len] = '\0';
+    return len;
+}
 
 /* Writes the decimal digits of v (any sign) to out; returns the length. */
 static size_t
@@ -31,9 +48,9 @@ put_int(int64_t v, char *out)
 
     if (v < 0) {
         out[0] = '-';
-        return 1 + api_format_u64(u, out + 1);
+        return 1 + jsonout_format_u64(u, out + 1);
     }
-    return api_format_u64(u, out);
+    return jsonout_format_u64(u, out);
 }
 
 int
@@ -125,47 +142,41 @@ jsonout_number(double d, int vi, char out[JSONOUT_NUMBER_MAX])
     return (size_t)n;
 }
 
-/* A growing output buffer; on failure data is freed and set to NULL. */
-typedef struct out {
-    char *data;
-    size_t len;
-    size_t cap;
-} out_t;
-
 static bool
-reserve(out_t *o, size_t more)
+reserve(jsonout_t *w, size_t more)
 {
     char *grown;
-    size_t cap = o->cap;
+    size_t cap = w->cap;
 
-    if (o->data == NULL) {
+    if (w->failed) {
         return false;
     }
-    if (o->len + more + 1 <= cap) {
+    if (w->len + more + 1 <= cap) {
         return true;
     }
-    while (o->len + more + 1 > cap) {
+    while (w->len + more + 1 > cap) {
         cap *= 2;
     }
-    grown = realloc(o->data, cap);
+    grown = realloc(w->data, cap);
     if (grown == NULL) {
-        free(o->data);
-        o->data = NULL;
+        free(w->data);
+        w->data = NULL;
+        w->failed = true;
         return false;
     }
-    o->data = grown;
-    o->cap = cap;
+    w->data = grown;
+    w->cap = cap;
     return true;
 }
 
 static bool
-put(out_t *o, const char *s, size_t n)
+put(jsonout_t *w, const char *s, size_t n)
 {
-    if (!reserve(o, n)) {
+    if (!reserve(w, n)) {
         return false;
     }
-    memcpy(o->data + o->len, s, n);
-    o->len += n;
+    memcpy(w->data + w->len, s, n);
+    w->len += n;
     return true;
 }
 
@@ -216,7 +227,7 @@ jsonout_escape(unsigned char ch, char out[6])
 
 /* A JSON string with cJSON's escapes (NULL prints as ""). */
 static bool
-put_string(out_t *o, const char *s)
+put_string(jsonout_t *o, const char *s)
 {
     if (!put(o, "\"", 1)) {
         return false;
@@ -242,7 +253,7 @@ put_string(out_t *o, const char *s)
 }
 
 static bool
-put_value(out_t *o, const cJSON *item, int depth)
+put_value(jsonout_t *o, const cJSON *item, int depth)
 {
     char num[JSONOUT_NUMBER_MAX];
     size_t n;
@@ -292,17 +303,120 @@ put_value(out_t *o, const cJSON *item, int depth)
     }
 }
 
+void
+jsonout_init(jsonout_t *w)
+{
+    w->cap = 2048;
+    w->len = 0;
+    w->data = malloc(w->cap);
+    w->failed = w->data == NULL;
+    w->comma = false;
+}
+
+char *
+jsonout_finish(jsonout_t *w, size_t *len)
+{
+    char *text = w->data;
+
+    *len = 0;
+    if (w->failed || !reserve(w, 0)) {
+        free(w->data);
+        w->data = NULL;
+        return NULL;
+    }
+    text[w->len] = '\0';
+    *len = w->len;
+    w->data = NULL;
+    return text;
+}
+
+/* The separator and key in front of a value; key NULL in arrays and at the
+ * top. */
+static bool
+lead(jsonout_t *w, const char *key)
+{
+    if (w->comma && !put(w, ",", 1)) {
+        return false;
+    }
+    w->comma = true;
+    return key == NULL || (put_string(w, key) && put(w, ":", 1));
+}
+
+void
+jsonout_begin(jsonout_t *w, const char *key, char open)
+{
+    if (lead(w, key) && put(w, &open, 1)) {
+        w->comma = false;
+    }
+}
+
+void
+jsonout_end(jsonout_t *w, char close)
+{
+    put(w, &close, 1);
+    w->comma = true;
+}
+
+void
+jsonout_string(jsonout_t *w, const char *key, const char *s)
+{
+    if (lead(w, key)) {
+        put_string(w, s);
+    }
+}
+
+void
+jsonout_u64(jsonout_t *w, const char *key, uint64_t v)
+{
+    char num[JSONOUT_U64_MAX];
+    size_t n = jsonout_format_u64(v, num);
+
+    if (lead(w, key)) {
+        put(w, num, n);
+    }
+}
+
+void
+jsonout_double(jsonout_t *w, const char *key, double d)
+{
+    char num[JSONOUT_NUMBER_MAX];
+    size_t n = jsonout_number(d, jsonout_valueint(d), num);
+
+    if (lead(w, key)) {
+        put(w, num, n);
+    }
+}
+
+void
+jsonout_bool(jsonout_t *w, const char *key, bool v)
+{
+    if (lead(w, key)) {
+        put(w, v ? "true" : "false", v ? 4 : 5);
+    }
+}
+
+void
+jsonout_null(jsonout_t *w, const char *key)
+{
+    if (lead(w, key)) {
+        put(w, "null", 4);
+    }
+}
+
+void
+jsonout_tree(jsonout_t *w, const char *key, const cJSON *item)
+{
+    if (lead(w, key) && (item == NULL || !put_value(w, item, 0))) {
+        w->failed = true;
+    }
+}
+
 char *
 jsonout_print(const cJSON *item, size_t *len)
 {
-    out_t o = { malloc(2048), 0, 2048 };
+    jsonout_t w;
 
-    *len = 0;
-    if (item == NULL || !put_value(&o, item, 0) || !reserve(&o, 0)) {
-        free(o.data);
-        return NULL;
-    }
-    o.data[o.len] = '\0';
-    *len = o.len;
-    return o.data;
+    jsonout_init(&w);
+    jsonout_tree(&w, NULL, item);
+    return jsonout_finish(&w, len);
 }
