@@ -409,16 +409,30 @@ tiles_format_state(const pz_puzzle_t *p,
     if (len == 0) {
         return PZ_EINVAL;
     }
+    /* By hand, not snprintf per tile: every reply shows the start and
+     * goal, and those calls were a tenth of a small request's CPU. */
     for (int i = 0; i < t->cells; i++) {
         const char *sep = i == 0 ? "" : i % t->cols == 0 ? " / " : " ";
-        int w = snprintf(buf + used, len - used, "%s%d", sep, s->b[i]);
+        size_t nsep = strlen(sep);
+        int v = s->b[i];
+        char digits[4];
+        size_t nd = 0;
 
-        if (w < 0 || (size_t)w >= len - used) {
+        do {
+            digits[nd++] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v != 0 && nd < sizeof(digits));
+        if (nsep + nd >= len - used) {
             buf[0] = '\0';
             return PZ_EINVAL;
         }
-        used += (size_t)w;
+        memcpy(buf + used, sep, nsep);
+        used += nsep;
+        while (nd > 0) {
+            buf[used++] = digits[--nd];
+        }
     }
+    buf[used] = '\0';
     return (int)used;
 }
 
