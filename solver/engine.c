@@ -70,15 +70,20 @@ engine_auto(const pz_puzzle_t *p,
         }
         return;
     }
-    /* The 3x3x3 and the Master Pyraminx are far too large for a
-     * breadth-first search beyond short scrambles. Without optimality the
-     * two-phase engine answers any position in milliseconds; an optimum
-     * needs IDA* with the pattern databases (built on first use, or ahead
-     * of time with `puzzled tables build`). */
-    if (strcmp(p->ops->name, "3x3x3") == 0 ||
-        strcmp(p->ops->name, "master-pyraminx") == 0) {
-        out->engine = optimal ? &engine__idastar : &engine__twophase;
-        out->heuristic = optimal ? "pdb" : "none";
+    /* Puzzles far too large for a breadth-first search beyond short
+     * scrambles (the 3x3x3, the Master Pyraminx) name their own choice:
+     * a fast engine for any position, and the heuristic (pattern
+     * databases, built on first use or ahead of time with `puzzled tables
+     * build`) that lets IDA* prove an optimum. */
+    if (optimal && p->ops->auto_optimal_heuristic != NULL) {
+        out->engine = &engine__idastar;
+        out->heuristic = p->ops->auto_optimal_heuristic;
+        return;
+    }
+    if (!optimal && p->ops->auto_fast_engine != NULL &&
+        engine_find(p->ops->auto_fast_engine) != NULL) {
+        out->engine = engine_find(p->ops->auto_fast_engine);
+        out->heuristic = "none";
         return;
     }
     /* The rest: bidirectional BFS is optimal and, for spaces of a few

@@ -157,6 +157,16 @@ struct puzzle_ops {
     uint64_t (*root_moves)(const pz_puzzle_t *p,
                            const pz_state_t *start,
                            const pz_state_t *goal);
+
+    /*
+     * Optional, for spaces far too large for bidirectional BFS: what the
+     * `auto` engine choice (engine_auto) uses instead. auto_fast_engine
+     * answers any state quickly but not optimally (an engine name);
+     * auto_optimal_heuristic proves optima with IDA* (a name in
+     * heuristics). NULL: bidirectional BFS as for any other puzzle.
+     */
+    const char *auto_fast_engine;
+    const char *auto_optimal_heuristic;
 };
 
 typedef struct puzzle_ops puzzle_ops_t;

@@ -1233,6 +1233,27 @@ START_TEST(test_tables_engine_auto_15puzzle_without_pdb_files)
 }
 END_TEST
 
+/* The 3x3x3 and the Master Pyraminx name their own choice (puzzle ops
+ * auto_fast_engine, auto_optimal_heuristic): IDA* with their pattern
+ * databases for an optimum, the two-phase engine otherwise. */
+START_TEST(test_tables_engine_auto_large_puzzles_use_their_choice)
+{
+    static const char *const large[] = { "3x3x3", "master-pyraminx" };
+    engine_choice_t c;
+
+    for (int i = 0; i < 2; i++) {
+        pz_puzzle_t *p = make(large[i], 0, 0, 0);
+
+        engine_auto(p, NULL, true, &c);
+        ck_assert_str_eq(c.engine->name, "idastar");
+        ck_assert_str_eq(c.heuristic, "pdb");
+        engine_auto(p, NULL, false, &c);
+        ck_assert_str_eq(c.engine->name, "twophase");
+        puzzle_destroy(p);
+    }
+}
+END_TEST
+
 /* --- slow: the 15- and 24-puzzle pattern databases ---------------------- */
 
 /*
@@ -1470,6 +1491,7 @@ tables_suite(void)
     tc = tcase_create("engine_auto");
     tcase_add_test(tc, test_tables_engine_auto_picks_table_for_small_puzzles);
     tcase_add_test(tc, test_tables_engine_auto_15puzzle_without_pdb_files);
+    tcase_add_test(tc, test_tables_engine_auto_large_puzzles_use_their_choice);
     suite_add_tcase(s, tc);
 
     if (getenv("PZ_SLOW_TESTS") != NULL) {

@@ -843,4 +843,6 @@ const puzzle_ops_t puzzle__mpyraminx = {
     .move_detail = NULL,
     .random_state = mpyr_random_state,
     .heuristics = mpyr_heuristics,
+    .auto_fast_engine = "twophase",
+    .auto_optimal_heuristic = "pdb",
 };

@@ -646,4 +646,6 @@ const puzzle_ops_t puzzle__cube3 = {
     .random_state = cube3_random_state,
     .heuristics = cube3_heuristics,
     .root_moves = cube3_pdb_root_moves,
+    .auto_fast_engine = "twophase",
+    .auto_optimal_heuristic = "pdb",
 };
