@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -160,6 +161,60 @@ START_TEST(test_tables_blob_get_builds_saves_and_caches)
     ck_assert(!built);
     ck_assert_ptr_eq(again, data);
     ck_assert_int_eq(atomic_load(&build_calls), 1);
+    tables_unload_all();
+    tmpdir_remove(dir);
+}
+END_TEST
+
+/* Writes an empty file dir/name. */
+static void
+touch(const char *dir, const char *name)
+{
+    char path[512];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+}
+
+static bool
+exists(const char *dir, const char *name)
+{
+    char path[512];
+    struct stat st;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    return stat(path, &st) == 0;
+}
+
+/* A save removes the temporary file a killed process left for the same
+ * table, and keeps one of a live process (a build under way). */
+START_TEST(test_tables_blob_get_removes_stale_temporary_files)
+{
+    tables_blob_def_t d = def_of("blob-s", 1, 3, false);
+    const uint8_t *data = NULL;
+    char dir[64];
+    char dead_tmp[96];
+    char live_tmp[96];
+    pid_t child = fork();
+
+    ck_assert_int_ge(child, 0);
+    if (child == 0) {
+        _exit(0);
+    }
+    ck_assert_int_eq(waitpid(child, NULL, 0), child);
+    use_fresh_dir(dir, sizeof(dir));
+    snprintf(dead_tmp, sizeof(dead_tmp), "blob-s.pzt.%ld.0.tmp", (long)child);
+    snprintf(live_tmp, sizeof(live_tmp), "blob-s.pzt.%ld.0.tmp",
+             (long)getppid());
+    touch(dir, dead_tmp);
+    touch(dir, live_tmp);
+    ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_OK);
+    ck_assert(!exists(dir, dead_tmp));
+    ck_assert(exists(dir, live_tmp));
+    ck_assert(exists(dir, "blob-s.pzt"));
     tables_unload_all();
     tmpdir_remove(dir);
 }
@@ -331,6 +386,7 @@ tables_blob_suite(void)
 
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_tables_blob_get_builds_saves_and_caches);
+    tcase_add_test(tc, test_tables_blob_get_removes_stale_temporary_files);
     tcase_add_loop_test(
         tc, test_tables_blob_get_reads_saved_file_without_building, 0, 2);
     tcase_add_test(tc, test_tables_blob_get_other_version_rebuilt);

@@ -25,9 +25,11 @@
  */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -641,6 +643,49 @@ make_dirs(const char *dir)
     return true;
 }
 
+/*
+ * Removes the temporary files "<path>.<pid>.<k>.tmp" that a process killed
+ * while saving left in dir, for a process that no longer exists: a killed
+ * save of a 2.6 GB table would otherwise keep its disk for good. A live
+ * process's file (another build of the same table under way) stays.
+ */
+static void
+remove_stale_temporaries(const char *dir, const char *path)
+{
+    const char *base = strrchr(path, '/');
+    size_t blen;
+    DIR *d;
+    struct dirent *e;
+
+    base = base != NULL ? base + 1 : path;
+    blen = strlen(base);
+    d = opendir(dir);
+    if (d == NULL) {
+        return;
+    }
+    while ((e = readdir(d)) != NULL) {
+        const char *name = e->d_name;
+        size_t len = strlen(name);
+        char stale[TABLES_PATH_MAX + 300];
+        char *end;
+        long pid;
+
+        if (len <= blen + 5 || strncmp(name, base, blen) != 0 ||
+            name[blen] != '.' || strcmp(name + len - 4, ".tmp") != 0) {
+            continue;
+        }
+        pid = strtol(name + blen + 1, &end, 10);
+        if (end == name + blen + 1 || *end != '.' || pid <= 0 ||
+            pid == (long)getpid() ||
+            !(kill((pid_t)pid, 0) != 0 && errno == ESRCH)) {
+            continue;
+        }
+        snprintf(stale, sizeof(stale), "%s/%s", dir, name);
+        (void)unlink(stale);
+    }
+    closedir(d);
+}
+
 /* Saves h and data as path through a temporary file and a rename. */
 static int
 save_file(const char *path,
@@ -661,6 +706,7 @@ save_file(const char *path,
                  strerror(errno));
         return PZ_EIO;
     }
+    remove_stale_temporaries(dir, path);
     pthread_mutex_lock(&lock);
     k = tmp_counter++;
     pthread_mutex_unlock(&lock);
