@@ -25,10 +25,9 @@
  * earlier and the shorter path covers it; phase 2 does not start with the
  * face of the last phase-1 move (the pair would merge, and the merged
  * sequence is another phase-1 path); an iteration stops as soon as its B
- * reaches the best length; a path does not pass through a cube at most
- * four moves from G1 with more moves left than its distance (Rokicki's
- * cut, see frame_open). Phase 2 is capped at phase2_cap (QTM; in HTM the
- * cap is no real limit).
+ * reaches the best length; a path does not pass through a cube close to
+ * G1 with more moves left than its distance (see frame_open). Phase 2 is
+ * capped at phase2_cap (QTM; in HTM the cap is no real limit).
  *
  * The cube at a phase-1 end point is needed only there, so the cubies
  * along the path are computed lazily from the deepest one still valid.
@@ -390,11 +389,17 @@ phase2_resume(twophase_worker_t *w, twophase_cursor_t *st)
  *
  * In G1 with fewer than five moves to go, moves that stay in G1 are
  * skipped, and more generally no child is entered that is closer to G1
- * than the moves left after it with the two adding up to less than five:
- * such a path reaches G1, or a cube a move or two from it, early and
- * makes a short detour, which rarely pays (Kociemba's solver makes the
- * first cut, Rokicki's cube20 the second; 3 % fewer nodes at target 20).
+ * than the moves left after it with the two adding up to less than
+ * DETOUR_CUT: such a path reaches G1, or a cube a move or two from it,
+ * early and makes a short detour, which rarely pays (Kociemba's solver
+ * makes the first cut, rob-twophase credits the second to Rokicki's
+ * cube20).
  */
+/* See frame_open. 5 (cube20's) saved 3 % of the nodes at target 20, 6
+ * another 2 % and improved the 10 ms answers a little; 9 made them
+ * worse. */
+#define DETOUR_CUT 6
+
 static void
 frame_open(const twophase_shared_t *sh, twophase_frame_t *f)
 {
@@ -419,7 +424,7 @@ frame_open(const twophase_shared_t *sh, twophase_frame_t *f)
             /* Children beyond the hash (7) cannot fit: left is less than
              * TWOPHASE_NEAR_DEPTH + 1. */
             if (d > left || (left == 0 && !(PHASE1_END_MOVES >> m & 1u)) ||
-                (d < left && d + left < 5)) {
+                (d < left && d + left < DETOUR_CUT)) {
                 todo &= ~(1u << m);
             } else {
                 f->cdist[m] = (int8_t)d;
@@ -445,7 +450,7 @@ frame_open(const twophase_shared_t *sh, twophase_frame_t *f)
             int d = f->dist + (dec >> mr & 1u ? -1 : same >> mr & 1u ? 0 : 1);
 
             if (d > left || (left == 0 && !(PHASE1_END_MOVES >> m & 1u)) ||
-                (d < left && d + left < 5)) {
+                (d < left && d + left < DETOUR_CUT)) {
                 todo &= ~(1u << m);
             } else {
                 f->cdist[m] = (int8_t)d;
