@@ -486,8 +486,13 @@ frame_enter_far(const twophase_tables_t *t,
                   t, twophase__near_key(g->coord[0], g->coord[1], g->coord[2]))
             : -1;
     if (g->near_idx < 0) {
+        /* A class-move row (72 bytes) spans two cache lines. */
+        const uint8_t *crow =
+            (const uint8_t *)t->flipslice_class_move[g->cs >> 4];
+
         TWOPHASE_PREFETCH(&twophase__phase1(t)[g->idx]);
-        TWOPHASE_PREFETCH(t->flipslice_class_move[g->cs >> 4]);
+        TWOPHASE_PREFETCH(crow);
+        TWOPHASE_PREFETCH(crow + sizeof(t->flipslice_class_move[0]) - 1);
     } else {
         TWOPHASE_PREFETCH(&t->near[g->near_idx]);
     }
