@@ -494,7 +494,11 @@ frame_enter_far(const twophase_tables_t *t,
         TWOPHASE_PREFETCH(crow);
         TWOPHASE_PREFETCH(crow + sizeof(t->flipslice_class_move[0]) - 1);
     } else {
-        TWOPHASE_PREFETCH(&t->near[g->near_idx]);
+        /* A near entry (48 bytes) spans two lines half the time. */
+        const uint8_t *ne = (const uint8_t *)&t->near[g->near_idx];
+
+        TWOPHASE_PREFETCH(ne);
+        TWOPHASE_PREFETCH(ne + sizeof(t->near[0]) - 1);
     }
 }
 
