@@ -395,10 +395,12 @@ phase2_resume(twophase_worker_t *w, twophase_cursor_t *st)
  * makes the first cut, rob-twophase credits the second to Rokicki's
  * cube20).
  */
-/* See frame_open. 5 (cube20's) saved 3 % of the nodes at target 20, 6
- * another 2 % and improved the 10 ms answers a little; 9 made them
- * worse. */
-#define DETOUR_CUT 6
+/* See frame_open. 5 (cube20's) saved 3 % of the nodes at target 20; 6
+ * saved another 2 % on random cubes but lost every 20 of the superflip
+ * (none in 300 million nodes, 60 million with 5). */
+#ifndef DETOUR_CUT
+#define DETOUR_CUT 5
+#endif
 
 static void
 frame_open(const twophase_shared_t *sh, twophase_frame_t *f)
