@@ -110,11 +110,8 @@ new_request_id(char *out)
 static void
 copy_text(char *dst, size_t n, const char *src)
 {
-    size_t len = strlen(src);
+    size_t len = strnlen(src, n - 1);
 
-    if (len >= n) {
-        len = n - 1;
-    }
     memcpy(dst, src, len);
     dst[len] = '\0';
 }
