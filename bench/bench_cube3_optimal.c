@@ -25,6 +25,16 @@
 #include "puzzles/cube3/pdb.h"
 #include "solve.h"
 
+/* CPU seconds of the whole process (all threads). */
+static double
+bench_cpu(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 typedef struct options {
     const char *heuristic;
     const char *metric;
@@ -34,6 +44,7 @@ typedef struct options {
     int random;
     int moves;
     int count;
+    int only; /* run only case only - 1 of the sequence (0: all) */
     uint64_t seed;
     uint64_t time_ms;
 } options_t;
@@ -73,6 +84,8 @@ parse(int argc, char **argv, options_t *o)
             o->count = atoi(v);
         } else if (strcmp(a, "--seed") == 0) {
             o->seed = strtoull(v, NULL, 10);
+        } else if (strcmp(a, "--only") == 0) {
+            o->only = atoi(v) + 1;
         } else if (strcmp(a, "--time-ms") == 0) {
             o->time_ms = strtoull(v, NULL, 10);
         } else {
@@ -120,14 +133,15 @@ main(int argc, char **argv)
     double t0;
     double *secs;
     int n;
+    int nrun = 0;
     double total = 0;
 
     if (parse(argc, argv, &o) != 0) {
         fprintf(stderr,
                 "usage: %s [--heuristic pdb-large|pdb|pdb-small|misplaced] "
                 "[--metric htm|qtm] [--threads N] [--time-ms N] "
-                "[--seed S] (--random N | --moves K [--count N] | "
-                "--scramble S)\n",
+                "[--seed S] [--only I] (--random N | --moves K [--count N] "
+                "| --scramble S)\n",
                 argv[0]);
         return 2;
     }
@@ -161,6 +175,7 @@ main(int argc, char **argv)
         pz_stats_view_t view;
         char moves[PZ_SOLUTION_MAX * 4];
         double t;
+        double cpu;
 
         memset(&spec, 0, sizeof(spec));
         spec.puzzle = p;
@@ -191,27 +206,37 @@ main(int argc, char **argv)
             puzzle_random_moves(p, &goal, o.moves, pz_rng_next, &rng, mv);
             puzzle_replay(p, &goal, mv, o.moves, &spec.start);
         }
+        /* The cases before it are drawn all the same, so the sequence is
+         * the one a full run sees. */
+        if (o.only != 0 && i != o.only - 1) {
+            continue;
+        }
         solve_run_init(&run, engine_find("idastar"), o.heuristic, 1.0);
         t = bench_now();
+        cpu = bench_cpu();
         if (solve_execute(&spec, &run, NULL) != PZ_OK) {
             fprintf(stderr, "solve failed\n");
             return 1;
         }
-        secs[i] = bench_now() - t;
-        total += secs[i];
+        secs[nrun] = bench_now() - t;
+        cpu = bench_cpu() - cpu;
+        total += secs[nrun];
         stats_read(&run.stats, &view);
         puzzle_format_moves(p, run.solution.moves, run.solution.length, moves,
                             sizeof(moves));
-        printf("%2d %-8s len %2d  nodes %12llu  %8.2f s  h0 %d  bound %d  %s\n",
+        printf("%2d %-8s len %2d  nodes %12llu  %8.2f s  cpu %8.2f s  h0 %d  "
+               "bound %d  %s\n",
                i, pz_status_name(run.solution.status), run.solution.length,
-               (unsigned long long)view.nodes_expanded, secs[i],
+               (unsigned long long)view.nodes_expanded, secs[nrun], cpu,
                view.heuristic_at_start, view.depth_bound, moves);
+        nrun++;
         fflush(stdout);
     }
-    qsort(secs, (size_t)n, sizeof(double), bench_cmp_double);
-    printf("median %.2f s, mean %.2f s over %d (%s, %d threads)\n",
-           n % 2 ? secs[n / 2] : (secs[n / 2 - 1] + secs[n / 2]) / 2, total / n,
-           n, o.heuristic, o.threads);
+    if (nrun > 0) {
+        printf("median %.2f s, mean %.2f s over %d (%s, %d threads)\n",
+               bench_median(secs, nrun), total / nrun, nrun, o.heuristic,
+               o.threads);
+    }
     free(secs);
     puzzle_destroy(p);
     return 0;

@@ -27,10 +27,13 @@
  * tasks from a shared counter and search their subtrees. The subtrees
  * together are exactly the iteration's tree, and every goal found within
  * an iteration's bound is optimal, so the first thread to find one wins
- * and the others stop at their next poll. Counts are merged into the
- * shared statistics at each poll; with a node limit, each worker expands
- * only against quota it takes from a shared counter, so together they
- * stop at the limit exactly as one thread would.
+ * and the others stop at their next poll. A heuristic with its own search
+ * (heuristic_ops search: the 3x3x3 pattern databases, which interleave
+ * several subtrees per thread to overlap table misses) is handed the
+ * tasks instead, also on one thread, and more of them. Counts are merged
+ * into the shared statistics at each poll; with a node limit, each worker
+ * expands only against quota it takes from a shared counter, so together
+ * they stop at the limit exactly as one thread would.
  */
 #include <limits.h>
 #include <pthread.h>
@@ -41,6 +44,10 @@
 #define THREADS_MAX      64
 #define SPLIT_DEPTH_MAX  16
 #define TASKS_PER_THREAD 32
+/* With a heuristic's own search (heuristic_ops search), which keeps
+ * several subtrees under way per thread, more and smaller tasks keep it
+ * busy to the end of an iteration. */
+#define TASKS_PER_THREAD_OWN 64
 
 /* Internal status: another thread ended the iteration first. */
 #define STATUS_ABORTED PZ_STATUS_COUNT_
@@ -67,6 +74,7 @@ typedef struct shared {
     const pz_heuristic_t *h;
     bool check_all;     /* compare with the goal even when h > 0 */
     bool threaded;      /* more than one worker */
+    bool own_search;    /* the heuristic searches the tasks (ops search) */
     int nthreads;       /* workers */
     int bound;          /* of the current iteration */
     uint64_t root_todo; /* first moves to try (puzzle_root_moves) */
@@ -315,6 +323,63 @@ set_root(worker_t *w, int h0)
 
 /* Takes tasks until none is left or the iteration ends; w->status says
  * how it ended (RUNNING: all its tasks done). */
+/* heuristic_search_job_t take: the next task of the iteration. */
+static bool
+job_take(void *arg, pz_state_t *root, int *depth, uint8_t *moves)
+{
+    worker_t *w = arg;
+    shared_t *sh = w->sh;
+    size_t i = atomic_fetch_add(&sh->next_task, 1);
+    const task_t *t;
+
+    if (i >= sh->ntasks || atomic_load(&sh->stop) != 0) {
+        return false;
+    }
+    t = &sh->tasks[i];
+    *root = t->s;
+    *depth = t->depth;
+    memcpy(moves, t->moves, (size_t)t->depth);
+    w->meter.expanded++;
+    return true;
+}
+
+/* heuristic_search_job_t poll. */
+static int
+job_poll(void *arg)
+{
+    return worker_poll(arg);
+}
+
+/* The tasks searched by the heuristic's own search; like worker_main's
+ * loop, returns how w's part of the iteration ended. */
+static int
+own_search(worker_t *w)
+{
+    shared_t *sh = w->sh;
+    heuristic_search_job_t job;
+    int status;
+
+    memset(&job, 0, sizeof(job));
+    job.goal = &sh->ctx->goal;
+    job.bound = sh->bound;
+    job.take = job_take;
+    job.poll = job_poll;
+    job.arg = w;
+    job.expanded = &w->meter.expanded;
+    job.generated = &w->meter.generated;
+    job.next_poll = &w->meter.next_poll;
+    job.next = INT_MAX;
+    job.moves = w->moves;
+    status = sh->h->ops->search(sh->p, sh->h->ctx, &job);
+    if (job.next < w->next) {
+        w->next = job.next;
+    }
+    if (status == PZ_STATUS_SOLVED) {
+        w->length = job.length;
+    }
+    return status;
+}
+
 static void *
 worker_main(void *arg)
 {
@@ -322,6 +387,18 @@ worker_main(void *arg)
     shared_t *sh = w->sh;
     int status = PZ_STATUS_RUNNING;
 
+    if (sh->own_search) {
+        int expected = 0;
+
+        status = own_search(w);
+        if (status != PZ_STATUS_RUNNING && status != STATUS_ABORTED &&
+            atomic_compare_exchange_strong(&sh->stop, &expected, status) &&
+            status == PZ_STATUS_SOLVED) {
+            atomic_store(&sh->winner, w->index);
+        }
+        w->status = status;
+        return NULL;
+    }
     for (;;) {
         size_t i = atomic_fetch_add(&sh->next_task, 1);
         const task_t *t;
@@ -391,7 +468,9 @@ iterate_threaded(shared_t *sh,
             return status;
         }
         if (sh->ntasks == 0 ||
-            sh->ntasks >= (size_t)TASKS_PER_THREAD * (size_t)nthreads) {
+            sh->ntasks >= (size_t)(sh->own_search ? TASKS_PER_THREAD_OWN
+                                                  : TASKS_PER_THREAD) *
+                              (size_t)nthreads) {
             break;
         }
     }
@@ -457,8 +536,10 @@ run(shared_t *sh, worker_t *workers, int nthreads)
                                   memory_order_relaxed);
         }
         sh->bound = bound;
-        /* A bound of 0 leaves nothing to split (no child passes it). */
-        if (nthreads > 1 && bound > 0) {
+        /* A bound of 0 leaves nothing to split (no child passes it). The
+         * heuristic's own search takes its roots from the split, also on
+         * one thread. */
+        if ((nthreads > 1 || sh->own_search) && bound > 0) {
             status = iterate_threaded(sh, workers, nthreads, h0, &next);
         } else {
             workers[0].next = INT_MAX;
@@ -519,6 +600,7 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
         sh.root_todo &= sh.p->ops->root_moves(sh.p, &ctx->start, &ctx->goal);
     }
     sh.threaded = nthreads > 1;
+    sh.own_search = sh.h != NULL && sh.h->ops->search != NULL && !sh.check_all;
     sh.nthreads = nthreads;
     atomic_init(&sh.next_task, 0);
     atomic_init(&sh.stop, 0);

@@ -61,6 +61,7 @@
 
 #include "cube3.h"
 #include "pdb_internal.h"
+#include "search.h"
 #include "tables/tables.h"
 
 enum {
@@ -449,6 +450,13 @@ typedef struct pdb_ctx {
      * use 0..23 of the corner half, edge bytes of the edge half). */
     uint8_t lmc[PDB_MAXMOVES][24];
     uint8_t lme[PDB_MAXMOVES][24];
+    /* The HTM move each puzzle move is along each axis's frame. */
+    uint8_t amove[3][PDB_MAXMOVES];
+    /* csplit kind: its raw coordinate comb * 70 + U-corner places moves
+     * as two independent small tables (a few KB instead of 2.5 MB). */
+    bool split;
+    uint16_t comb_move[PDB_NCOMB][PDB_NHTM];
+    uint8_t ucorner_move[PDB_NCSPLIT][PDB_NHTM];
 } pdb_ctx_t;
 
 /* Raw coordinates of the four patterns of a state (relative to solved):
@@ -478,6 +486,9 @@ typedef struct shadow_node {
     shadow_state_t st;
     uint32_t done;                   /* bit m: child m below is known */
     uint32_t idone;                  /* bit m: its inverse too */
+    uint32_t ipart;                  /* bit m: civ[m] is the first axis's
+                                        only (it was above the limit) */
+    int climit;                      /* limit of the last children() */
     uint8_t known[PDB_MAXMOVES];     /* bit k: cv[m][k] is known */
     uint8_t pmax[PDB_MAXMOVES];      /* largest known cv[m][k] */
     uint8_t cv[PDB_MAXMOVES][NLOOK]; /* children's distances */
@@ -531,6 +542,27 @@ init_common(const pz_puzzle_t *p,
     }
     c->pb = g_base;
     c->qtm = qtm;
+    for (int m = 0; m < p->nmoves; m++) {
+        int hm = qtm ? m / 2 * 3 + (m & 1) * 2 : m;
+
+        for (int a = 0; a < 3; a++) {
+            c->amove[a][m] = g_base->sy.move[g_base->sy.axis[a]][hm];
+        }
+    }
+    c->split = slice_kind == CUBE3_PDB_CSPLIT;
+    if (c->split) {
+        const pdb_slice_t *sl = c->slice->slice;
+
+        for (int m = 0; m < PDB_NHTM; m++) {
+            for (int v = 0; v < PDB_NCOMB; v++) {
+                c->comb_move[v][m] =
+                    (uint16_t)(sl->move[v * PDB_NCSPLIT][m] / PDB_NCSPLIT);
+            }
+            for (int v = 0; v < PDB_NCSPLIT; v++) {
+                c->ucorner_move[v][m] = (uint8_t)(sl->move[v][m] % PDB_NCSPLIT);
+            }
+        }
+    }
     c->id = atomic_fetch_add(&g_next_id, 1) + 1;
     /* QTM ids are face * 2 + {0 clockwise, 1 anticlockwise} (cube3.c). */
     for (int m = 0; m < p->nmoves; m++) {
@@ -654,21 +686,32 @@ coords_of(const pdb_ctx_t *c, const uint8_t *x, coords_t *out)
     }
 }
 
-/* Coordinates after HTM move m: conjugation by an axis rotation turns m
- * into the move the rotated cube sees. */
+/* The coordinates lookup k (0 corners, 1..3 the slice axes) reads, after
+ * puzzle move m from in: conjugation by an axis rotation turns m into
+ * the move the rotated cube sees. Only what lookup k needs, since most
+ * children are cut by their first lookup. */
 static void
-coords_move(const pdb_ctx_t *c, const coords_t *in, int m, coords_t *out)
+coords_move(const pdb_ctx_t *c, const coords_t *in, int m, int k, coords_t *out)
 {
     const pdb_coord_t *co = &c->pb->co;
-    const pdb_sym_t *sy = &c->pb->sy;
-    const pdb_slice_t *sl = c->slice->slice;
 
-    out->cperm = co->cperm_move[in->cperm][m];
-    out->ctwist = co->twist_move[in->ctwist][m];
-    for (int a = 0; a < 3; a++) {
-        int ma = sy->move[sy->axis[a]][m];
+    if (k == 0) {
+        int hm = c->htm[m];
 
-        out->raw[a] = sl->move[in->raw[a]][ma];
+        out->cperm = co->cperm_move[in->cperm][hm];
+        out->ctwist = co->twist_move[in->ctwist][hm];
+    } else {
+        int a = k - 1;
+        int ma = c->amove[a][m];
+        uint32_t raw = in->raw[a];
+
+        if (c->split) {
+            raw = (uint32_t)c->comb_move[raw / PDB_NCSPLIT][ma] * PDB_NCSPLIT +
+                  c->ucorner_move[raw % PDB_NCSPLIT][ma];
+        } else {
+            raw = c->slice->slice->move[raw][ma];
+        }
+        out->raw[a] = raw;
         out->flip[a] = co->flip_move[in->flip[a]][ma];
         out->twist[a] = co->twist_move[in->twist[a]][ma];
     }
@@ -687,35 +730,42 @@ inverse_bytes(const uint8_t *x, uint8_t *xi)
     }
 }
 
-/* Offset-table indices of the inverse's pattern along the three axes. */
-static void
-inverse_indices(const pdb_ctx_t *c, const uint8_t *xi, uint64_t *idx)
+/* Offset-table index of the inverse's pattern along axis a. */
+static uint64_t
+inverse_index(const pdb_ctx_t *c, const uint8_t *xi, int a)
 {
     const pdb_coord_t *co = &c->pb->co;
+    uint8_t st[20];
 
-    for (int a = 0; a < 3; a++) {
-        uint8_t st[20];
-
-        pattern_state(c, a + 1, xi, st);
-        idx[a] = cube3_pdb__slice_index(
-            c->inv, c->pb, cube3_pdb__raw(co, CUBE3_PDB_CSPLIT, st),
-            cube3_pdb__flip(st), cube3_pdb__twist(st));
-    }
+    pattern_state(c, a + 1, xi, st);
+    return cube3_pdb__slice_index(c->inv, c->pb,
+                                  cube3_pdb__raw(co, CUBE3_PDB_CSPLIT, st),
+                                  cube3_pdb__flip(st), cube3_pdb__twist(st));
 }
 
-/* The bound the offset codes at idx give: base + code, or 0 for "base or
- * less" (the other lookups cover those). */
+/* The bound offset code gives: base + code, or 0 for "base or less"
+ * (the other lookups cover those). */
 static int
-inverse_value(const pdb_ctx_t *c, const uint64_t *idx)
+inverse_code_value(const pdb_ctx_t *c, int code)
 {
+    return code == 0 ? 0 : c->inv_base + code;
+}
+
+/* The bound of the inverse's three lookups. */
+static int
+inverse_value(const pdb_ctx_t *c, const uint8_t *xi)
+{
+    uint64_t idx[3];
     int best = 0;
 
     for (int a = 0; a < 3; a++) {
-        int code = cube3_pdb__code(c->inv, idx[a]);
+        idx[a] = inverse_index(c, xi, a);
+        __builtin_prefetch(&c->inv->data[idx[a] >> 2]);
+    }
+    for (int a = 0; a < 3; a++) {
+        int v = inverse_code_value(c, cube3_pdb__code(c->inv, idx[a]));
 
-        if (code != 0 && c->inv_base + code > best) {
-            best = c->inv_base + code;
-        }
+        best = v > best ? v : best;
     }
     return best;
 }
@@ -738,11 +788,8 @@ values_slow(const pdb_ctx_t *c, const uint8_t *x, shadow_state_t *n)
     n->iv = 0;
     n->has_xi = c->inv != NULL;
     if (c->inv != NULL) {
-        uint64_t idx[3];
-
         inverse_bytes(x, n->xi);
-        inverse_indices(c, n->xi, idx);
-        n->iv = (uint8_t)inverse_value(c, idx);
+        n->iv = (uint8_t)inverse_value(c, n->xi);
     }
 }
 
@@ -757,33 +804,95 @@ index_of(const pdb_ctx_t *c, const coords_t *x, int k)
                                   x->flip[k - 1], x->twist[k - 1]);
 }
 
+/* Decodes entry code of lookup k of a child whose parent has exact value
+ * vp: residues 0, 1, 2 above the parent's are the same, one more, one less
+ * (a move changes a pattern distance by at most one). Clamped tables: an
+ * unreached child is at the clamp; a reached child of a parent at the
+ * clamp is one below. */
+static int
+decode(const pdb_table_t *t, int code, int vp)
+{
+    int diff = (code - vp % 3 + 3) % 3;
+
+    if (code == 3) {
+        return t->clamp;
+    }
+    if (t->clamp != 0 && vp >= t->clamp) {
+        return t->clamp - 1;
+    }
+    return diff == 0 ? vp : diff == 1 ? vp + 1 : vp > 0 ? vp - 1 : 0;
+}
+
+/* Records value v of lookup k for child m of n. */
+static void
+set_child_value(shadow_node_t *n, int m, int k, int v)
+{
+    n->cv[m][k] = (uint8_t)v;
+    n->known[m] |= (uint8_t)(1u << k);
+    if (v > n->pmax[m]) {
+        n->pmax[m] = (uint8_t)v;
+    }
+}
+
+/* Index of lookup k of child m of n, computing the child's coordinates
+ * for it from the parent's. */
+static uint64_t
+child_index(const pdb_ctx_t *c, shadow_node_t *n, int m, int k)
+{
+    coords_move(c, &n->st.c, m, k, &n->cc[m]);
+    return index_of(c, &n->cc[m], k);
+}
+
 /*
  * Fills in the children of n for the moves in want (puzzle move ids):
- * their coordinates, then their lookups in stages, one lookup of every
- * child still under limit per stage, with a prefetch of all of a
+ * the lookups that can cut them under limit, in stages, one lookup of
+ * every child still under limit per stage, with a prefetch of all of a
  * stage's entries before any is read. The engine asks for children one
  * at a time; doing a node's children together lets their cache misses
  * overlap, and a child over limit after some lookups is cut whatever
  * the others say, so they are skipped (until a later call with a higher
  * limit needs them).
+ *
+ * A child's pattern distance is at most its parent's plus one, so a
+ * lookup whose parent value is below limit cannot cut any child: its
+ * stage is skipped, and only the children that pass read it
+ * (finish_child). The stages go from the parent's highest value down,
+ * since a child is most often cut by the pattern its parent is farthest
+ * on. Each lookup computes only the coordinates it reads.
  */
 static void
 children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want, int limit)
 {
-    static const int order[NLOOK] = { 1, 2, 3, 0 };
     uint64_t idx[PDB_MAXMOVES];
     uint32_t todo = want & ~n->done;
+    int order[NLOOK];
+    int nstage = 0;
 
     for (uint32_t b = todo; b != 0; b &= b - 1) {
         int m = __builtin_ctz(b);
 
-        coords_move(c, &n->st.c, c->htm[m], &n->cc[m]);
         n->known[m] = 0;
         n->pmax[m] = 0;
         memset(n->cv[m], 0, NLOOK);
     }
     n->done |= todo;
-    for (int st = 0; st < NLOOK; st++) {
+    n->climit = limit;
+    /* QTM: the corners' exact value sets every estimate's parity. */
+    for (int k = 0; k < NLOOK; k++) {
+        if (n->st.v[k] >= limit || (k == 0 && c->qtm)) {
+            int j = nstage++;
+
+            /* Highest parent value first; the small corner table wins
+             * ties. */
+            while (j > 0 && (n->st.v[order[j - 1]] < n->st.v[k] ||
+                             (n->st.v[order[j - 1]] == n->st.v[k] && k == 0))) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = k;
+        }
+    }
+    for (int st = 0; st < nstage; st++) {
         int k = order[st];
         const pdb_table_t *t = table_of(c, k);
         uint32_t stage = 0;
@@ -793,60 +902,98 @@ children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want, int limit)
 
             if (!(n->known[m] >> k & 1u) && n->pmax[m] <= limit) {
                 stage |= 1u << m;
-                idx[m] = index_of(c, &n->cc[m], k);
-                __builtin_prefetch(&t->data[idx[m] >> 2]);
+                idx[m] = child_index(c, n, m, k);
             }
+        }
+        /* The prefetches in a loop of their own: on this machine a
+         * prefetch that misses the TLB holds up retirement, so the fewer
+         * instructions between them, the more misses are under way. */
+        for (uint32_t b = stage; b != 0; b &= b - 1) {
+            int m = __builtin_ctz(b);
+
+            __builtin_prefetch(&t->data[idx[m] >> 2]);
         }
         for (uint32_t b = stage; b != 0; b &= b - 1) {
             int m = __builtin_ctz(b);
-            int code = cube3_pdb__code(t, idx[m]);
-            int vp = n->st.v[k];
-            int diff = (code - vp % 3 + 3) % 3;
-            int v;
 
-            /* Residues 0, 1, 2 above the parent's: same, one more, one
-             * less (a move changes a pattern distance by at most one).
-             * Clamped tables: an unreached child is at the clamp; a
-             * reached child of a parent at the clamp is one below. */
-            if (code == 3) {
-                v = t->clamp;
-            } else if (t->clamp != 0 && vp >= t->clamp) {
-                v = t->clamp - 1;
-            } else {
-                v = diff == 0 ? vp : diff == 1 ? vp + 1 : vp > 0 ? vp - 1 : 0;
-            }
-            n->cv[m][k] = (uint8_t)v;
-            n->known[m] |= (uint8_t)(1u << k);
-            if (v > n->pmax[m]) {
-                n->pmax[m] = (uint8_t)v;
-            }
+            set_child_value(n, m, k,
+                            decode(t, cube3_pdb__code(t, idx[m]), n->st.v[k]));
         }
     }
 }
 
 /*
- * The inverse's bound for child m of n (whose own inverse is known):
- * (x m)^-1 = m^-1 x^-1, a left multiplication that renames pieces byte
- * by byte. Done only for children that the other lookups do not cut, so
- * one child at a time.
+ * The rest of child m of n, which passed the stages under limit (or was
+ * asked for with no limit): the lookups that could not cut it and, with
+ * the inverse table, the inverse's: (x m)^-1 = m^-1 x^-1, a left
+ * multiplication that renames pieces byte by byte. The inverse's first
+ * axis is prefetched with the others; its other two only when the first
+ * does not cut the child (it mostly does deep in the tree), and then
+ * the child's inverse bound stays partial (above limit, admissible).
  */
 static void
-child_inverse(const pdb_ctx_t *c, shadow_node_t *n, int m)
+finish_child(const pdb_ctx_t *c, shadow_node_t *n, int m, int limit)
 {
-    uint64_t idx[3];
+    uint64_t idx[NLOOK];
+    uint64_t iidx[3];
+    bool inv = c->inv != NULL && (!(n->idone >> m & 1u) ||
+                                  ((n->ipart >> m & 1u) && n->civ[m] <= limit));
 
-    for (int i = 0; i < 8; i++) {
-        n->cxi[m][i] = c->lmc[m][n->st.xi[i]];
+    for (int k = 0; k < NLOOK; k++) {
+        if (!(n->known[m] >> k & 1u)) {
+            idx[k] = child_index(c, n, m, k);
+        }
     }
-    for (int i = 8; i < 20; i++) {
-        n->cxi[m][i] = c->lme[m][n->st.xi[i]];
+    for (int k = 0; k < NLOOK; k++) {
+        if (!(n->known[m] >> k & 1u)) {
+            __builtin_prefetch(&table_of(c, k)->data[idx[k] >> 2]);
+        }
     }
-    inverse_indices(c, n->cxi[m], idx);
-    for (int a = 0; a < 3; a++) {
-        __builtin_prefetch(&c->inv->data[idx[a] >> 2]);
+    if (inv) {
+        if (!n->st.has_xi) {
+            uint8_t x[20];
+
+            relabel(c, n->st.s, x);
+            inverse_bytes(x, n->st.xi);
+            n->st.has_xi = true;
+        }
+        for (int i = 0; i < 8; i++) {
+            n->cxi[m][i] = c->lmc[m][n->st.xi[i]];
+        }
+        for (int i = 8; i < 20; i++) {
+            n->cxi[m][i] = c->lme[m][n->st.xi[i]];
+        }
+        iidx[0] = inverse_index(c, n->cxi[m], 0);
+        __builtin_prefetch(&c->inv->data[iidx[0] >> 2]);
     }
-    n->civ[m] = (uint8_t)inverse_value(c, idx);
-    n->idone |= 1u << m;
+    for (int k = 0; k < NLOOK; k++) {
+        if (!(n->known[m] >> k & 1u)) {
+            const pdb_table_t *t = table_of(c, k);
+
+            set_child_value(n, m, k,
+                            decode(t, cube3_pdb__code(t, idx[k]), n->st.v[k]));
+        }
+    }
+    if (inv) {
+        int iv = inverse_code_value(c, cube3_pdb__code(c->inv, iidx[0]));
+
+        n->idone |= 1u << m;
+        n->ipart &= ~(1u << m);
+        if (iv > limit) {
+            n->ipart |= 1u << m;
+        } else {
+            for (int a = 1; a < 3; a++) {
+                iidx[a] = inverse_index(c, n->cxi[m], a);
+                __builtin_prefetch(&c->inv->data[iidx[a] >> 2]);
+            }
+            for (int a = 1; a < 3; a++) {
+                int v = inverse_code_value(c, cube3_pdb__code(c->inv, iidx[a]));
+
+                iv = v > iv ? v : iv;
+            }
+        }
+        n->civ[m] = (uint8_t)iv;
+    }
 }
 
 static int
@@ -886,6 +1033,7 @@ reset_path(shadow_t *sh, const shadow_state_t *st)
     sh->stack[0].st = *st;
     sh->stack[0].done = 0;
     sh->stack[0].idone = 0;
+    sh->stack[0].ipart = 0;
     sh->top = 1;
     return &sh->stack[0];
 }
@@ -914,6 +1062,7 @@ parent_node(const pdb_ctx_t *c, shadow_t *sh, const uint8_t *s)
         n->st = sh->last;
         n->done = 0;
         n->idone = 0;
+        n->ipart = 0;
         sh->has_last = false;
         return n;
     }
@@ -979,13 +1128,20 @@ pdb_update_limit(const pz_puzzle_t *p,
     }
     n = parent_node(c, sh, parent->b);
     if (!(n->done >> move & 1u) ||
-        (n->known[move] != ALL_LOOKUPS && n->pmax[move] <= limit)) {
+        (n->known[move] != ALL_LOOKUPS && limit != n->climit)) {
         /* The moves a pruned search tries after the one that led here
          * (all of them at the root), and this one in any case. */
         uint64_t want = n->st.move >= 0 ? p->allowed_after[n->st.move]
                                         : p->allowed_after[p->nmoves];
 
         children(c, n, (uint32_t)want | 1u << move, limit);
+    }
+    if (n->pmax[move] <= limit &&
+        (n->known[move] != ALL_LOOKUPS ||
+         (c->inv != NULL &&
+          (!(n->idone >> move & 1u) ||
+           ((n->ipart >> move & 1u) && n->civ[move] <= limit))))) {
+        finish_child(c, n, move, limit);
     }
     memcpy(last->s, child->b, 20);
     memcpy(last->v, n->cv[move], NLOOK);
@@ -1000,22 +1156,13 @@ pdb_update_limit(const pz_puzzle_t *p,
         /* Cut by the lookups done: their maximum is above limit. */
         return h;
     }
-    /* The inverse's lookups only for a child the others do not cut. */
-    if (c->inv != NULL && h <= limit) {
-        if (!n->st.has_xi) {
-            uint8_t x[20];
-
-            relabel(c, n->st.s, x);
-            inverse_bytes(x, n->st.xi);
-            n->st.has_xi = true;
-        }
-        if (!(n->idone >> move & 1u)) {
-            child_inverse(c, n, move);
-        }
+    /* The inverse's lookups were done for a child the others do not
+     * cut (finish_child); a partial bound is above limit. */
+    if (c->inv != NULL && (n->idone >> move & 1u)) {
         memcpy(last->xi, n->cxi[move], 20);
         last->iv = n->civ[move];
-        last->has_xi = true;
-        h = combine(c, last->v, last->iv);
+        last->has_xi = !(n->ipart >> move & 1u);
+        h = combine(c, last->v, n->civ[move]);
     }
     return h;
 }
@@ -1031,6 +1178,443 @@ pdb_update(const pz_puzzle_t *p,
     return pdb_update_limit(p, ctx, parent, h_parent, move, child, INT_MAX);
 }
 
+/* --- IDA*'s search, several subtrees at once (heuristic_ops search) --- */
+
+/*
+ * A random probe into the tables takes about 300 ns on the development
+ * machine (a virtual machine: TLB misses walk two levels of page tables)
+ * while the probes of independent nodes overlap (about 35 ns each when
+ * many are under way). One depth-first search waits for its probes in
+ * rounds: a node's children's first lookups, the others for those left,
+ * the inverse's. So each thread runs LANES searches of subtrees (tasks
+ * of the engine) side by side: a lane runs until it has prefetched the
+ * probes of its next round and then gives way to the next lane, which by
+ * then finds its own probes in the cache. Each lane is the engine's DFS
+ * (same pruning, order, counts and cut values) with the lookups of
+ * children() and finish_child() cut into those rounds.
+ */
+
+enum {
+    LANES = 8,
+    LANE_DEPTH = 48, /* frames of a lane: a subtree as deep as the bound
+                        (God's number is 20 in HTM, 26 in QTM) */
+};
+
+/* A node of a lane's path, with its children once evaluated. */
+typedef struct lane_frame {
+    pz_state_t s;                    /* engine form */
+    coords_t c;                      /* relative to solved */
+    uint8_t v[NLOOK];                /* exact pattern distances */
+    uint8_t xi[20];                  /* inverse of the relabelled state */
+    int move;                        /* the move that reached it */
+    uint32_t next;                   /* children still to visit */
+    uint8_t ch[PDB_MAXMOVES];        /* their estimates */
+    coords_t cc[PDB_MAXMOVES];       /* children's coordinates */
+    uint8_t cv[PDB_MAXMOVES][NLOOK]; /* children's values */
+    uint8_t cxi[PDB_MAXMOVES][20];   /* children's inverses */
+} lane_frame_t;
+
+typedef enum lane_phase {
+    LANE_TAKE,   /* needs a root */
+    LANE_EXPAND, /* the top frame's children are next */
+    LANE_STAGE,  /* a stage's probes are prefetched */
+    LANE_FINISH, /* the survivors' remaining probes are prefetched */
+    LANE_INV,    /* the inverse's second and third probes are */
+    LANE_VISIT,  /* the top frame's next child is visited */
+    LANE_DONE,   /* no roots left */
+} lane_phase_t;
+
+typedef struct lane {
+    lane_phase_t phase;
+    int root;  /* depth of the subtree root */
+    int d;     /* depth of the top frame */
+    int limit; /* bound - d - 1 while expanding */
+    uint32_t want;
+    uint32_t stage;
+    uint32_t inv2;
+    int order[NLOOK];
+    int nstage;
+    int st;
+    uint8_t known[PDB_MAXMOVES];
+    uint8_t pmax[PDB_MAXMOVES];
+    uint8_t civ[PDB_MAXMOVES];
+    uint64_t idx[PDB_MAXMOVES][NLOOK];
+    uint64_t iidx[PDB_MAXMOVES][3];
+    uint8_t moves[PZ_SOLUTION_MAX]; /* from the start */
+    lane_frame_t f[LANE_DEPTH];     /* f[d - root] */
+} lane_t;
+
+static _Thread_local lane_t t_lanes[LANES];
+
+/* Starts the expansion of lane l's top frame: the stages to run. */
+static void
+lane_expand(const pz_puzzle_t *p,
+            const pdb_ctx_t *c,
+            lane_t *l,
+            const heuristic_search_job_t *job)
+{
+    lane_frame_t *f = &l->f[l->d - l->root];
+
+    l->limit = job->bound - l->d - 1;
+    l->want = (uint32_t)p->allowed_after[f->move];
+    *job->generated += (uint64_t)__builtin_popcount(l->want);
+    memset(l->known, 0, sizeof(l->known));
+    memset(l->pmax, 0, sizeof(l->pmax));
+    memset(f->cv, 0, sizeof(f->cv));
+    l->nstage = 0;
+    for (int k = 0; k < NLOOK; k++) {
+        if (f->v[k] >= l->limit || (k == 0 && c->qtm)) {
+            int j = l->nstage++;
+
+            while (j > 0 && (f->v[l->order[j - 1]] < f->v[k] ||
+                             (f->v[l->order[j - 1]] == f->v[k] && k == 0))) {
+                l->order[j] = l->order[j - 1];
+                j--;
+            }
+            l->order[j] = k;
+        }
+    }
+    l->st = 0;
+}
+
+/* Records value v of lookup k for child m in lane l. */
+static void
+lane_set(lane_t *l, lane_frame_t *f, int m, int k, int v)
+{
+    f->cv[m][k] = (uint8_t)v;
+    l->known[m] |= (uint8_t)(1u << k);
+    if (v > l->pmax[m]) {
+        l->pmax[m] = (uint8_t)v;
+    }
+}
+
+/* Index of lookup k of child m of frame f (computing its coordinates). */
+static uint64_t
+lane_index(const pdb_ctx_t *c, lane_frame_t *f, int m, int k)
+{
+    coords_move(c, &f->c, m, k, &f->cc[m]);
+    return index_of(c, &f->cc[m], k);
+}
+
+/* Prefetches stage l->st's probes; false when no child needs one. */
+static bool
+lane_stage_issue(const pdb_ctx_t *c, lane_t *l)
+{
+    lane_frame_t *f = &l->f[l->d - l->root];
+    int k = l->order[l->st];
+    const pdb_table_t *t = table_of(c, k);
+
+    l->stage = 0;
+    for (uint32_t b = l->want; b != 0; b &= b - 1) {
+        int m = __builtin_ctz(b);
+
+        if (!(l->known[m] >> k & 1u) && l->pmax[m] <= l->limit) {
+            l->stage |= 1u << m;
+            l->idx[m][k] = lane_index(c, f, m, k);
+        }
+    }
+    for (uint32_t b = l->stage; b != 0; b &= b - 1) {
+        int m = __builtin_ctz(b);
+
+        __builtin_prefetch(&t->data[l->idx[m][k] >> 2]);
+    }
+    return l->stage != 0;
+}
+
+static void
+lane_stage_decode(const pdb_ctx_t *c, lane_t *l)
+{
+    lane_frame_t *f = &l->f[l->d - l->root];
+    int k = l->order[l->st];
+    const pdb_table_t *t = table_of(c, k);
+
+    for (uint32_t b = l->stage; b != 0; b &= b - 1) {
+        int m = __builtin_ctz(b);
+
+        lane_set(l, f, m, k,
+                 decode(t, cube3_pdb__code(t, l->idx[m][k]), f->v[k]));
+    }
+}
+
+/* Notes the cut children of the top frame in job->next; the survivors
+ * get their remaining probes (and the inverse's first) prefetched.
+ * Returns the survivors. */
+static uint32_t
+lane_finish_issue(const pdb_ctx_t *c, lane_t *l, heuristic_search_job_t *job)
+{
+    lane_frame_t *f = &l->f[l->d - l->root];
+    uint32_t surv = 0;
+
+    for (uint32_t b = l->want; b != 0; b &= b - 1) {
+        int m = __builtin_ctz(b);
+
+        if (l->pmax[m] > l->limit) {
+            int fc = l->d + 1 + combine(c, f->cv[m], 0);
+
+            job->next = fc < job->next ? fc : job->next;
+            continue;
+        }
+        surv |= 1u << m;
+        for (int k = 0; k < NLOOK; k++) {
+            if (!(l->known[m] >> k & 1u)) {
+                l->idx[m][k] = lane_index(c, f, m, k);
+            }
+        }
+        if (c->inv != NULL) {
+            for (int i = 0; i < 8; i++) {
+                f->cxi[m][i] = c->lmc[m][f->xi[i]];
+            }
+            for (int i = 8; i < 20; i++) {
+                f->cxi[m][i] = c->lme[m][f->xi[i]];
+            }
+            l->iidx[m][0] = inverse_index(c, f->cxi[m], 0);
+        }
+    }
+    for (uint32_t b = surv; b != 0; b &= b - 1) {
+        int m = __builtin_ctz(b);
+
+        for (int k = 0; k < NLOOK; k++) {
+            if (!(l->known[m] >> k & 1u)) {
+                __builtin_prefetch(&table_of(c, k)->data[l->idx[m][k] >> 2]);
+            }
+        }
+        if (c->inv != NULL) {
+            __builtin_prefetch(&c->inv->data[l->iidx[m][0] >> 2]);
+        }
+    }
+    return surv;
+}
+
+/* Decodes the survivors' probes; those the inverse's first probe does
+ * not cut get its other two prefetched (l->inv2). */
+static void
+lane_finish_decode(const pdb_ctx_t *c,
+                   lane_t *l,
+                   uint32_t surv,
+                   heuristic_search_job_t *job)
+{
+    lane_frame_t *f = &l->f[l->d - l->root];
+
+    l->inv2 = 0;
+    f->next = 0;
+    for (uint32_t b = surv; b != 0; b &= b - 1) {
+        int m = __builtin_ctz(b);
+        int iv = 0;
+        int h;
+
+        for (int k = 0; k < NLOOK; k++) {
+            if (!(l->known[m] >> k & 1u)) {
+                const pdb_table_t *t = table_of(c, k);
+
+                lane_set(l, f, m, k,
+                         decode(t, cube3_pdb__code(t, l->idx[m][k]), f->v[k]));
+            }
+        }
+        if (c->inv != NULL) {
+            iv = inverse_code_value(c, cube3_pdb__code(c->inv, l->iidx[m][0]));
+        }
+        h = combine(c, f->cv[m], iv);
+        if (h > l->limit) {
+            job->next = l->d + 1 + h < job->next ? l->d + 1 + h : job->next;
+            continue;
+        }
+        l->civ[m] = (uint8_t)iv;
+        if (c->inv != NULL) {
+            l->inv2 |= 1u << m;
+            for (int a = 1; a < 3; a++) {
+                l->iidx[m][a] = inverse_index(c, f->cxi[m], a);
+                __builtin_prefetch(&c->inv->data[l->iidx[m][a] >> 2]);
+            }
+        } else {
+            f->ch[m] = (uint8_t)h;
+            f->next |= 1u << m;
+        }
+    }
+}
+
+static void
+lane_inv_decode(const pdb_ctx_t *c, lane_t *l, heuristic_search_job_t *job)
+{
+    lane_frame_t *f = &l->f[l->d - l->root];
+
+    for (uint32_t b = l->inv2; b != 0; b &= b - 1) {
+        int m = __builtin_ctz(b);
+        int iv = l->civ[m];
+        int h;
+
+        for (int a = 1; a < 3; a++) {
+            int v =
+                inverse_code_value(c, cube3_pdb__code(c->inv, l->iidx[m][a]));
+
+            iv = v > iv ? v : iv;
+        }
+        h = combine(c, f->cv[m], iv);
+        if (h > l->limit) {
+            job->next = l->d + 1 + h < job->next ? l->d + 1 + h : job->next;
+            continue;
+        }
+        f->ch[m] = (uint8_t)h;
+        f->next |= 1u << m;
+    }
+}
+
+/* Sets lane l's root frame from the engine's task. */
+static void
+lane_root(const pdb_ctx_t *c, lane_t *l, const pz_state_t *s, int depth)
+{
+    lane_frame_t *f = &l->f[0];
+    shadow_state_t st;
+    uint8_t x[20];
+
+    relabel(c, s->b, x);
+    values_slow(c, x, &st);
+    f->s = *s;
+    f->c = st.c;
+    memcpy(f->v, st.v, NLOOK);
+    memcpy(f->xi, st.xi, 20);
+    f->move = l->moves[depth - 1];
+    l->root = depth;
+    l->d = depth;
+}
+
+/*
+ * Runs lane l until it has prefetched its next round of probes (returns
+ * PZ_STATUS_RUNNING), runs out of roots (phase LANE_DONE), finds the goal
+ * (SOLVED, job filled) or a poll ends the search (its status).
+ */
+static int
+lane_step(const pz_puzzle_t *p,
+          const pdb_ctx_t *c,
+          lane_t *l,
+          heuristic_search_job_t *job)
+{
+    for (;;) {
+        lane_frame_t *f;
+
+        switch (l->phase) {
+        case LANE_DONE:
+            return PZ_STATUS_RUNNING;
+        case LANE_TAKE: {
+            pz_state_t s;
+            int depth;
+
+            if (!job->take(job->arg, &s, &depth, l->moves)) {
+                l->phase = LANE_DONE;
+                return PZ_STATUS_RUNNING;
+            }
+            if (job->bound - depth + 2 > LANE_DEPTH ||
+                job->bound >= PZ_SOLUTION_MAX) {
+                return PZ_EINVAL;
+            }
+            lane_root(c, l, &s, depth);
+            l->phase = LANE_EXPAND;
+            break;
+        }
+        case LANE_EXPAND:
+            lane_expand(p, c, l, job);
+            for (; l->st < l->nstage; l->st++) {
+                if (lane_stage_issue(c, l)) {
+                    l->phase = LANE_STAGE;
+                    return PZ_STATUS_RUNNING;
+                }
+            }
+            l->phase = LANE_FINISH;
+            l->stage = lane_finish_issue(c, l, job);
+            return PZ_STATUS_RUNNING;
+        case LANE_STAGE:
+            lane_stage_decode(c, l);
+            for (l->st++; l->st < l->nstage; l->st++) {
+                if (lane_stage_issue(c, l)) {
+                    return PZ_STATUS_RUNNING;
+                }
+            }
+            l->phase = LANE_FINISH;
+            l->stage = lane_finish_issue(c, l, job);
+            return PZ_STATUS_RUNNING;
+        case LANE_FINISH:
+            lane_finish_decode(c, l, l->stage, job);
+            if (l->inv2 != 0) {
+                l->phase = LANE_INV;
+                return PZ_STATUS_RUNNING;
+            }
+            l->phase = LANE_VISIT;
+            break;
+        case LANE_INV:
+            lane_inv_decode(c, l, job);
+            l->phase = LANE_VISIT;
+            break;
+        case LANE_VISIT:
+            /* Visit the top frame's next child, or go up. */
+            f = &l->f[l->d - l->root];
+            if (f->next == 0) {
+                if (l->d == l->root) {
+                    l->phase = LANE_TAKE;
+                } else {
+                    l->d--;
+                }
+                break;
+            }
+            {
+                int m = __builtin_ctz(f->next);
+                lane_frame_t *g = f + 1;
+
+                f->next &= f->next - 1;
+                if (!puzzle_apply(p, &f->s, m, &g->s)) {
+                    break;
+                }
+                l->moves[l->d] = (uint8_t)m;
+                if (f->ch[m] == 0 && puzzle_equal(p, &g->s, job->goal)) {
+                    job->length = l->d + 1;
+                    memcpy(job->moves, l->moves, (size_t)job->length);
+                    return PZ_STATUS_SOLVED;
+                }
+                g->c = f->cc[m];
+                memcpy(g->v, f->cv[m], NLOOK);
+                memcpy(g->xi, f->cxi[m], 20);
+                g->move = m;
+                l->d++;
+                l->phase = LANE_EXPAND;
+                if (++*job->expanded >= *job->next_poll) {
+                    int status = job->poll(job->arg);
+
+                    if (status != PZ_STATUS_RUNNING) {
+                        return status;
+                    }
+                }
+            }
+            break;
+        }
+    }
+}
+
+static int
+pdb_search(const pz_puzzle_t *p, const void *ctx, heuristic_search_job_t *job)
+{
+    const pdb_ctx_t *c = ctx;
+    int active = LANES;
+
+    for (int i = 0; i < LANES; i++) {
+        t_lanes[i].phase = LANE_TAKE;
+    }
+    while (active > 0) {
+        active = 0;
+        for (int i = 0; i < LANES; i++) {
+            lane_t *l = &t_lanes[i];
+            int status;
+
+            if (l->phase == LANE_DONE) {
+                continue;
+            }
+            status = lane_step(p, c, l, job);
+            if (status != PZ_STATUS_RUNNING) {
+                return status;
+            }
+            active += l->phase != LANE_DONE;
+        }
+    }
+    return PZ_STATUS_RUNNING;
+}
+
 const heuristic_ops_t cube3_pdb_heuristic = {
     .name = "pdb",
     .summary = "pattern databases (2-bit, built once per process, about "
@@ -1042,6 +1626,7 @@ const heuristic_ops_t cube3_pdb_heuristic = {
     .eval = pdb_eval,
     .update = pdb_update,
     .update_limit = pdb_update_limit,
+    .search = pdb_search,
 };
 
 const heuristic_ops_t cube3_pdb_small_heuristic = {
@@ -1055,6 +1640,7 @@ const heuristic_ops_t cube3_pdb_small_heuristic = {
     .eval = pdb_eval,
     .update = pdb_update,
     .update_limit = pdb_update_limit,
+    .search = pdb_search,
 };
 
 const heuristic_ops_t cube3_pdb_large_heuristic = {
@@ -1068,4 +1654,5 @@ const heuristic_ops_t cube3_pdb_large_heuristic = {
     .eval = pdb_eval,
     .update = pdb_update,
     .update_limit = pdb_update_limit,
+    .search = pdb_search,
 };

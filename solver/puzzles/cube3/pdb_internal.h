@@ -167,12 +167,25 @@ uint64_t
 cube3_pdb__index(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b);
 
 /* Table index of a slice pattern from its raw coordinates (slice
- * coordinate of t's kind, flip, twist). */
-uint64_t cube3_pdb__slice_index(const pdb_table_t *t,
-                                const pdb_base_t *pb,
-                                int raw,
-                                int flip,
-                                int twist);
+ * coordinate of t's kind, flip, twist): the class of raw and the flip and
+ * twist conjugated by the symmetry that takes raw to its representative.
+ * Inline: the search computes one per child it looks up. */
+static inline uint64_t
+cube3_pdb__slice_index(const pdb_table_t *t,
+                       const pdb_base_t *pb,
+                       int raw,
+                       int flip,
+                       int twist)
+{
+    const pdb_coord_t *co = &pb->co;
+    const pdb_slice_t *sl = t->slice;
+    int k = sl->sym[raw];
+    int comb = raw / sl->div;
+    uint64_t row = (uint64_t)sl->cls[raw] * PDB_NFLIP +
+                   (uint64_t)(co->flip_perm[k][flip] ^ co->flip_mask[k][comb]);
+
+    return row * PDB_NTWIST + co->twist_conj[k][twist];
+}
 
 /* Entry i of t (0..2, or 3 when never reached: t->clamp or farther). */
 static inline int

@@ -152,23 +152,6 @@ row_targets(const pdb_table_t *t,
 }
 
 uint64_t
-cube3_pdb__slice_index(const pdb_table_t *t,
-                       const pdb_base_t *pb,
-                       int raw,
-                       int flip,
-                       int twist)
-{
-    const pdb_coord_t *co = &pb->co;
-    const pdb_slice_t *sl = t->slice;
-    int k = sl->sym[raw];
-    int comb = raw / sl->div;
-    uint64_t row = (uint64_t)sl->cls[raw] * PDB_NFLIP +
-                   (uint64_t)(co->flip_perm[k][flip] ^ co->flip_mask[k][comb]);
-
-    return row * PDB_NTWIST + co->twist_conj[k][twist];
-}
-
-uint64_t
 cube3_pdb__index(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b)
 {
     const pdb_coord_t *co = &pb->co;
