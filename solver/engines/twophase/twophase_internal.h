@@ -365,17 +365,18 @@ typedef struct twophase_root {
 
 /* Search tasks of one worker in progress at once: a phase-1 node far
  * from G1 waits for its table entry from memory, so the more independent
- * tasks are open, the more of those waits overlap (1 cursor: 170 ns per
- * node, 8: 130 ns, 16: no better). */
+ * tasks are open, the more of those waits overlap (at load about 2: 1
+ * cursor 170 ns per node, 8 about 130 ns, 16 no better). */
 #ifndef TWOPHASE_NCURSOR
 #define TWOPHASE_NCURSOR 8
 #endif
 
 /* The pre-moved roots join once the totals reach the shortest phase-1
- * distance of the orientations plus this: finding their distances costs
- * about 400 table reads, more than most solves at target 20 need, and
- * 70 % of them end within one length of the shortest (1 measured as 2,
- * 3 had 10 % more nodes). */
+ * distance of the orientations plus this: walking out their 48 distances
+ * takes about 500 steps of two table reads, more than most solves at
+ * target 20 need, and 65 % of them end within one length of the
+ * shortest (1: 4 % fewer nodes but twice as many solves pay the walks;
+ * 3: 10 % more nodes). */
 #ifndef TWOPHASE_PRE_AFTER
 #define TWOPHASE_PRE_AFTER 2
 #endif
