@@ -455,6 +455,15 @@ typedef struct pdb_ctx {
     /* csplit kind: its raw coordinate comb * 70 + U-corner places moves
      * as two independent small tables (a few KB instead of 2.5 MB). */
     bool split;
+    /* The inverse's pattern coordinates along axis a straight from its
+     * bytes: the byte at position psrc[a][j] is seen as v at position j of
+     * the axis's frame; pc/pe[a][j][v] hold its part of the twist (low 16
+     * bits) and U-corner place bit (bit 16 + j), or of the flip (low 11
+     * bits) and E-slice place bit (bit 16 + j), so a sum of 20 table
+     * entries gives all of them (no field carries into another). */
+    uint8_t psrc[3][20];
+    uint32_t pc[3][8][24];
+    uint32_t pe[3][12][24];
     uint16_t comb_move[PDB_NCOMB][PDB_NHTM];
     uint8_t ucorner_move[PDB_NCSPLIT][PDB_NHTM];
 } pdb_ctx_t;
@@ -547,6 +556,30 @@ init_common(const pz_puzzle_t *p,
 
         for (int a = 0; a < 3; a++) {
             c->amove[a][m] = g_base->sy.move[g_base->sy.axis[a]][hm];
+        }
+    }
+    for (int a = 0; a < 3; a++) {
+        const pdb_bytemap_t *cm = &g_base->sy.conj[g_base->sy.axis[a]];
+        int w = 1;
+
+        for (int j = 7; j >= 0; j--) {
+            c->psrc[a][j] = (uint8_t)(a == 0 ? j : cm->csrc[j]);
+            for (int v = 0; v < 24; v++) {
+                int b = a == 0 ? v : cm->cmap[j][v];
+
+                c->pc[a][j][v] = (j < 7 ? (uint32_t)(b % 3 * w) : 0) |
+                                 (uint32_t)(b < 12) << (16 + j);
+            }
+            w *= j < 7 ? 3 : 1;
+        }
+        for (int j = 0; j < 12; j++) {
+            c->psrc[a][8 + j] = (uint8_t)(a == 0 ? j : cm->esrc[j]);
+            for (int v = 0; v < 24; v++) {
+                int b = a == 0 ? v : cm->emap[j][v];
+
+                c->pe[a][j][v] = (j < 11 ? (uint32_t)(b & 1) << (10 - j) : 0) |
+                                 (uint32_t)(b >= 16) << (16 + j);
+            }
         }
     }
     c->split = slice_kind == CUBE3_PDB_CSPLIT;
@@ -730,17 +763,25 @@ inverse_bytes(const uint8_t *x, uint8_t *xi)
     }
 }
 
-/* Offset-table index of the inverse's pattern along axis a. */
+/* Offset-table index of the inverse's pattern along axis a (xi: its
+ * bytes), from the fused tables psrc, pc and pe. */
 static uint64_t
 inverse_index(const pdb_ctx_t *c, const uint8_t *xi, int a)
 {
     const pdb_coord_t *co = &c->pb->co;
-    uint8_t st[20];
+    uint32_t cs = 0;
+    uint32_t es = 0;
+    int raw;
 
-    pattern_state(c, a + 1, xi, st);
-    return cube3_pdb__slice_index(c->inv, c->pb,
-                                  cube3_pdb__raw(co, CUBE3_PDB_CSPLIT, st),
-                                  cube3_pdb__flip(st), cube3_pdb__twist(st));
+    for (int j = 0; j < 8; j++) {
+        cs += c->pc[a][j][xi[c->psrc[a][j]]];
+    }
+    for (int j = 0; j < 12; j++) {
+        es += c->pe[a][j][xi[8 + c->psrc[a][8 + j]]];
+    }
+    raw = co->comb_rank[es >> 16] * PDB_NCSPLIT + co->csplit_rank[cs >> 16];
+    return cube3_pdb__slice_index(c->inv, c->pb, raw, (int)(es & 0x7FF),
+                                  (int)(cs & 0xFFFF));
 }
 
 /* The bound offset code gives: base + code, or 0 for "base or less"
@@ -1458,20 +1499,64 @@ lane_inv_decode(const pdb_ctx_t *c, lane_t *l, heuristic_search_job_t *job)
     }
 }
 
-/* Sets lane l's root frame from the engine's task. */
+/* The start of the search (values found once per call of pdb_search). */
+typedef struct lane_start {
+    bool set;
+    coords_t c;
+    uint8_t v[NLOOK];
+} lane_start_t;
+
+/*
+ * Sets lane l's root frame from the engine's task (state s at depth,
+ * l->moves from the start). Its exact values are decoded along the moves
+ * from the start's (a few probes per move), which are walked out of the
+ * tables once: walking every root would take hundreds of probes each.
+ */
 static void
-lane_root(const pdb_ctx_t *c, lane_t *l, const pz_state_t *s, int depth)
+lane_root(const pz_puzzle_t *p,
+          const pdb_ctx_t *c,
+          lane_t *l,
+          const pz_state_t *s,
+          int depth,
+          lane_start_t *start)
 {
     lane_frame_t *f = &l->f[0];
-    shadow_state_t st;
     uint8_t x[20];
 
+    if (!start->set) {
+        pz_state_t s0 = *s;
+        shadow_state_t st;
+
+        for (int i = depth - 1; i >= 0; i--) {
+            (void)puzzle_apply(p, &s0, puzzle_inverse(p, l->moves[i]), &s0);
+        }
+        relabel(c, s0.b, x);
+        values_slow(c, x, &st);
+        start->c = st.c;
+        memcpy(start->v, st.v, NLOOK);
+        start->set = true;
+    }
+    f->c = start->c;
+    memcpy(f->v, start->v, NLOOK);
+    for (int i = 0; i < depth; i++) {
+        coords_t next = f->c;
+        uint64_t idx[NLOOK];
+
+        for (int k = 0; k < NLOOK; k++) {
+            coords_move(c, &f->c, l->moves[i], k, &next);
+            idx[k] = index_of(c, &next, k);
+            __builtin_prefetch(&table_of(c, k)->data[idx[k] >> 2]);
+        }
+        for (int k = 0; k < NLOOK; k++) {
+            const pdb_table_t *t = table_of(c, k);
+
+            f->v[k] = (uint8_t)decode(t, cube3_pdb__code(t, idx[k]), f->v[k]);
+        }
+        f->c = next;
+    }
     relabel(c, s->b, x);
-    values_slow(c, x, &st);
+    inverse_bytes(x, f->xi);
     f->s = *s;
-    f->c = st.c;
-    memcpy(f->v, st.v, NLOOK);
-    memcpy(f->xi, st.xi, 20);
     f->move = l->moves[depth - 1];
     l->root = depth;
     l->d = depth;
@@ -1486,7 +1571,8 @@ static int
 lane_step(const pz_puzzle_t *p,
           const pdb_ctx_t *c,
           lane_t *l,
-          heuristic_search_job_t *job)
+          heuristic_search_job_t *job,
+          lane_start_t *start)
 {
     for (;;) {
         lane_frame_t *f;
@@ -1506,7 +1592,7 @@ lane_step(const pz_puzzle_t *p,
                 job->bound >= PZ_SOLUTION_MAX) {
                 return PZ_EINVAL;
             }
-            lane_root(c, l, &s, depth);
+            lane_root(p, c, l, &s, depth, start);
             l->phase = LANE_EXPAND;
             break;
         }
@@ -1592,7 +1678,9 @@ pdb_search(const pz_puzzle_t *p, const void *ctx, heuristic_search_job_t *job)
 {
     const pdb_ctx_t *c = ctx;
     int active = LANES;
+    lane_start_t start;
 
+    memset(&start, 0, sizeof(start));
     for (int i = 0; i < LANES; i++) {
         t_lanes[i].phase = LANE_TAKE;
     }
@@ -1605,7 +1693,7 @@ pdb_search(const pz_puzzle_t *p, const void *ctx, heuristic_search_job_t *job)
             if (l->phase == LANE_DONE) {
                 continue;
             }
-            status = lane_step(p, c, l, job);
+            status = lane_step(p, c, l, job, &start);
             if (status != PZ_STATUS_RUNNING) {
                 return status;
             }
