@@ -842,7 +842,9 @@ twophase__run_worker(twophase_worker_t *w)
             lowest = w->root[i].h;
         }
     }
-    w->pre_level = lowest + TWOPHASE_PRE_AFTER;
+    /* Without a target (improve until a limit), the walks are a small
+     * part of the budget: the pre-moved roots join at once. */
+    w->pre_level = sh->target > 0 ? lowest + TWOPHASE_PRE_AFTER : lowest;
     for (int i = 0; i < TWOPHASE_NCURSOR; i++) {
         w->cursor[i].busy = false;
     }
