@@ -323,7 +323,10 @@ set_root(worker_t *w, int h0)
 
 /* Takes tasks until none is left or the iteration ends; w->status says
  * how it ended (RUNNING: all its tasks done). */
-/* heuristic_search_job_t take: the next task of the iteration. */
+/* heuristic_search_job_t take: the next task of the iteration. Its root
+ * counts as expanded, as in worker_main; the search polls at its next
+ * expansion, so a node limit may be passed by the few roots taken in
+ * between (one per lane). */
 static bool
 job_take(void *arg, pz_state_t *root, int *depth, uint8_t *moves)
 {
