@@ -1285,8 +1285,6 @@ typedef struct lane {
     lane_frame_t f[LANE_DEPTH];     /* f[d - root] */
 } lane_t;
 
-static _Thread_local lane_t t_lanes[LANES];
-
 /* Starts the expansion of lane l's top frame: the stages to run. */
 static void
 lane_expand(const pz_puzzle_t *p,
@@ -1678,29 +1676,33 @@ pdb_search(const pz_puzzle_t *p, const void *ctx, heuristic_search_job_t *job)
 {
     const pdb_ctx_t *c = ctx;
     int active = LANES;
+    int status = PZ_STATUS_RUNNING;
     lane_start_t start;
+    /* One block per call (an iteration's share of a thread), not thread
+     * storage: every thread of a daemon would carry it. */
+    lane_t *lanes = malloc(LANES * sizeof(lane_t));
 
+    if (lanes == NULL) {
+        return PZ_ENOMEM;
+    }
     memset(&start, 0, sizeof(start));
     for (int i = 0; i < LANES; i++) {
-        t_lanes[i].phase = LANE_TAKE;
+        lanes[i].phase = LANE_TAKE;
     }
-    while (active > 0) {
+    while (active > 0 && status == PZ_STATUS_RUNNING) {
         active = 0;
-        for (int i = 0; i < LANES; i++) {
-            lane_t *l = &t_lanes[i];
-            int status;
+        for (int i = 0; i < LANES && status == PZ_STATUS_RUNNING; i++) {
+            lane_t *l = &lanes[i];
 
             if (l->phase == LANE_DONE) {
                 continue;
             }
             status = lane_step(p, c, l, job, &start);
-            if (status != PZ_STATUS_RUNNING) {
-                return status;
-            }
             active += l->phase != LANE_DONE;
         }
     }
-    return PZ_STATUS_RUNNING;
+    free(lanes);
+    return status;
 }
 
 const heuristic_ops_t cube3_pdb_heuristic = {
