@@ -321,8 +321,6 @@ set_root(worker_t *w, int h0)
     w->frames[0].todo = w->sh->root_todo;
 }
 
-/* Takes tasks until none is left or the iteration ends; w->status says
- * how it ended (RUNNING: all its tasks done). */
 /* heuristic_search_job_t take: the next task of the iteration. Its root
  * counts as expanded, as in worker_main; the search polls at its next
  * expansion, so a node limit may be passed by the few roots taken in
@@ -383,6 +381,8 @@ own_search(worker_t *w)
     return status;
 }
 
+/* Takes tasks until none is left or the iteration ends; w->status says
+ * how it ended (RUNNING: all its tasks done). */
 static void *
 worker_main(void *arg)
 {
