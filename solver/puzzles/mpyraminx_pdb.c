@@ -123,97 +123,40 @@ mpyraminx__slot_moves(const mpyr_priv_t *pv, mpyraminx_slot_moves_t *sm)
 
 /* --- Ranks --------------------------------------------------------------- */
 
-/* Lehmer rank of the permutation a[0..n) of 0..n-1 (n <= 12). */
+/*
+ * Rank of the k distinct values p[0..k) taken in order from 0..n-1 (n <=
+ * 12): the mixed-radix number whose digit i is how many values below p[i]
+ * are still unused, in radix n - i. With k = n it is the Lehmer rank of a
+ * permutation (the unused values below p[i] are those after it).
+ */
 static uint32_t
-lehmer_rank(const int *a, int n)
+partial_rank(const int *p, int n, int k)
 {
     uint32_t r = 0;
 
-    for (int i = 0; i < n; i++) {
-        int d = 0;
+    for (int i = 0; i < k; i++) {
+        int d = p[i];
 
-        for (int j = i + 1; j < n; j++) {
-            d += a[j] < a[i];
+        for (int j = 0; j < i; j++) {
+            d -= p[j] < p[i];
         }
         r = r * (uint32_t)(n - i) + (uint32_t)d;
     }
     return r;
 }
 
-/* Inverse of lehmer_rank. */
+/* Inverse of partial_rank. */
 static void
-lehmer_unrank(uint32_t r, int n, int *a)
+partial_unrank(uint32_t r, int n, int k, int *p)
 {
     int digit[12];
     bool used[12] = { false };
 
-    for (int i = n - 1; i >= 0; i--) {
+    for (int i = k - 1; i >= 0; i--) {
         digit[i] = (int)(r % (uint32_t)(n - i));
         r /= (uint32_t)(n - i);
     }
-    for (int i = 0; i < n; i++) {
-        int v = 0;
-        int d = digit[i];
-
-        while (used[v] || d > 0) {
-            if (!used[v]) {
-                d--;
-            }
-            v++;
-        }
-        used[v] = true;
-        a[i] = v;
-    }
-}
-
-/* Rank of an even permutation: the Lehmer rank halved. */
-static uint32_t
-even_rank(const int *a, int n)
-{
-    return lehmer_rank(a, n) >> 1;
-}
-
-/* Inverse of even_rank. */
-static void
-even_unrank(uint32_t r, int n, int *a)
-{
-    lehmer_unrank(r << 1, n, a);
-    if (perm_parity(a, n) != 0) {
-        int t = a[n - 1];
-
-        a[n - 1] = a[n - 2];
-        a[n - 2] = t;
-    }
-}
-
-/* Rank of six distinct slots (0..11) in order: 0..NX-1. */
-static uint32_t
-six_rank(const int *p)
-{
-    uint32_t r = 0;
-
-    for (int i = 0; i < 6; i++) {
-        int d = p[i];
-
-        for (int j = 0; j < i; j++) {
-            d -= p[j] < p[i];
-        }
-        r = r * (uint32_t)(12 - i) + (uint32_t)d;
-    }
-    return r;
-}
-
-static void
-six_unrank(uint32_t r, int *p)
-{
-    int digit[6];
-    bool used[12] = { false };
-
-    for (int i = 5; i >= 0; i--) {
-        digit[i] = (int)(r % (uint32_t)(12 - i));
-        r /= (uint32_t)(12 - i);
-    }
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < k; i++) {
         int v = 0;
         int d = digit[i];
 
@@ -225,6 +168,26 @@ six_unrank(uint32_t r, int *p)
         }
         used[v] = true;
         p[i] = v;
+    }
+}
+
+/* Rank of an even permutation: the Lehmer rank halved. */
+static uint32_t
+even_rank(const int *a, int n)
+{
+    return partial_rank(a, n, n) >> 1;
+}
+
+/* Inverse of even_rank. */
+static void
+even_unrank(uint32_t r, int n, int *a)
+{
+    partial_unrank(r << 1, n, n, a);
+    if (perm_parity(a, n) != 0) {
+        int t = a[n - 1];
+
+        a[n - 1] = a[n - 2];
+        a[n - 2] = t;
     }
 }
 
@@ -240,7 +203,7 @@ six_order(const int *p)
             o[i] += p[j] < p[i];
         }
     }
-    return lehmer_rank(o, 6);
+    return partial_rank(o, 6, 6);
 }
 
 /*
@@ -277,7 +240,7 @@ order_parity_needed(const int *p)
 static uint32_t
 wing_index(const int *pos)
 {
-    return six_rank(pos) * NYR + (six_order(pos + 6) >> 1);
+    return partial_rank(pos, 12, 6) * NYR + (six_order(pos + 6) >> 1);
 }
 
 /* --- Reading a state ------------------------------------------------------ */
@@ -677,7 +640,7 @@ bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
             int p[6];
             int mask = 0;
 
-            six_unrank(x, p);
+            partial_unrank(x, 12, 6, p);
             for (int i = 0; i < 6; i++) {
                 mask |= 1 << p[i];
             }
@@ -690,7 +653,7 @@ bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
                 for (int i = 0; i < 6; i++) {
                     q[i] = sm->to[m][P_WING][p[i]];
                 }
-                b->major_mv[(size_t)x * NMOVES + m] = six_rank(q);
+                b->major_mv[(size_t)x * NMOVES + m] = partial_rank(q, 12, 6);
             }
         }
         /* ylist: the Y (slots of wings 6..11 in order) of each half order
@@ -711,13 +674,13 @@ bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
                 int o[6];
                 int q[6];
 
-                lehmer_unrank(r, 6, o);
+                partial_unrank(r, 6, 6, o);
                 for (int i = 0; i < 6; i++) {
                     q[i] = free_slots[o[i]];
                 }
                 b->ylist[((size_t)b->set_rank[mask] * 2 + perm_parity(o, 6)) *
                              NYR +
-                         r / 2] = six_rank(q);
+                         r / 2] = partial_rank(q, 12, 6);
             }
         }
         b->nmajor = NX;
