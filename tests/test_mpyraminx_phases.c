@@ -15,6 +15,7 @@
 #include "puzzles/mpyraminx_internal.h"
 #include "solve.h"
 #include "tables/tables.h"
+#include "tmpdir_testlib.h"
 
 /*
  * Independent facts used here: the sticker permutations of the 32 moves
@@ -31,8 +32,8 @@ static char table_dir[64];
 static void
 dir_setup(void)
 {
-    snprintf(table_dir, sizeof(table_dir), "/tmp/test-mpyr-phases-XXXXXX");
-    if (mkdtemp(table_dir) == NULL || tables_set_dir(table_dir) != PZ_OK) {
+    tmpdir_make(table_dir, sizeof(table_dir), "test-mpyr-phases");
+    if (tables_set_dir(table_dir) != PZ_OK) {
         abort();
     }
 }
@@ -40,17 +41,8 @@ dir_setup(void)
 static void
 dir_teardown(void)
 {
-    tables_blob_def_t defs[MPYRAMINX_PDB_COUNT];
-    int n = mpyraminx_table_defs(defs, MPYRAMINX_PDB_COUNT);
-
     tables_unload_all();
-    for (int i = 0; i < n; i++) {
-        char path[160];
-
-        snprintf(path, sizeof(path), "%s/%s.pzt", table_dir, defs[i].name);
-        unlink(path);
-    }
-    rmdir(table_dir);
+    tmpdir_remove(table_dir);
 }
 
 static pz_puzzle_t *
