@@ -275,19 +275,26 @@ log_line_str(log_line_t *l, const char *key, const char *value)
     }
 }
 
+/* Appends key and the n characters of a number's text, or nothing when
+ * they do not fit. */
+static void
+line_number(log_line_t *l, const char *key, const char *text, size_t n)
+{
+    size_t mark = l->len;
+
+    if (!(line_key(l, key) && line_put(l, text, n))) {
+        l->len = mark;
+    }
+}
+
 void
 log_line_num(log_line_t *l, const char *key, double value)
 {
     char num[JSONOUT_NUMBER_MAX];
-    size_t mark = l->len;
-    size_t n;
 
-    if (!l->on) {
-        return;
-    }
-    n = jsonout_number(value, jsonout_valueint(value), num);
-    if (!(line_key(l, key) && line_put(l, num, n))) {
-        l->len = mark;
+    if (l->on) {
+        line_number(l, key, num,
+                    jsonout_number(value, jsonout_valueint(value), num));
     }
 }
 
@@ -295,15 +302,9 @@ void
 log_line_u64(log_line_t *l, const char *key, uint64_t value)
 {
     char num[JSONOUT_U64_MAX];
-    size_t mark = l->len;
-    size_t n;
 
-    if (!l->on) {
-        return;
-    }
-    n = jsonout_format_u64(value, num);
-    if (!(line_key(l, key) && line_put(l, num, n))) {
-        l->len = mark;
+    if (l->on) {
+        line_number(l, key, num, jsonout_format_u64(value, num));
     }
 }
 
