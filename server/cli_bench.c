@@ -430,6 +430,8 @@ typedef struct cube3_bench {
     uint64_t opt_ms;  /* time limit of each optimal solve */
     int threads;      /* twophase threads */
     bool qtm;         /* quarter-turn metric */
+    int columns;      /* bit 0: column A, bit 1: column B */
+    bool passes;      /* every A solve first, then every B solve */
 } cube3_bench_t;
 
 static int
@@ -440,16 +442,23 @@ bench_cube3(const cube3_bench_t *b)
     pz_diag_t d;
     pz_rng_t rng;
     cube3_row_t *rows = calloc((size_t)b->count * 3, sizeof(*rows));
+    pz_state_t *starts = calloc((size_t)b->count, sizeof(*starts));
+    pz_state_t *goals = calloc((size_t)b->count, sizeof(*goals));
     uint64_t t0 = pz_now_ns();
     int rc;
 
-    if (rows == NULL) {
+    if (rows == NULL || starts == NULL || goals == NULL) {
+        free(rows);
+        free(starts);
+        free(goals);
         fprintf(stderr, "puzzled: out of memory\n");
         return CLI_EXIT_INTERNAL;
     }
     if (puzzle_create("3x3x3", &prm, &p, &d) != PZ_OK) {
         fprintf(stderr, "puzzled: %s\n", d.detail);
         free(rows);
+        free(starts);
+        free(goals);
         return CLI_EXIT_INTERNAL;
     }
     rc = twophase_tables_init();
@@ -457,6 +466,8 @@ bench_cube3(const cube3_bench_t *b)
         fprintf(stderr, "puzzled: twophase tables: %s\n", pz_strerror(rc));
         puzzle_destroy(p);
         free(rows);
+        free(starts);
+        free(goals);
         return CLI_EXIT_INTERNAL;
     }
     printf("# 3x3x3 %s, %d uniformly random states (seed %llu), twophase "
@@ -476,44 +487,73 @@ bench_cube3(const cube3_bench_t *b)
                "%llu each",
                b->optimal, (unsigned long long)b->opt_ms);
     }
-    printf("\n%-6s  %3s %9s %9s %10s  %3s %9s %9s %10s\n", "state", "A.n",
+    printf("\n# order: %s\n",
+           b->passes ? "column A over all states, then column B (--order "
+                       "passes)"
+                     : "per state A then B (--order interleaved)");
+    printf("%-6s  %3s %9s %9s %10s  %3s %9s %9s %10s\n", "state", "A.n",
            "wall ms", "cpu ms", "nodes", "B.n", "wall ms", "cpu ms", "nodes");
     pz_rng_seed(&rng, b->seed);
     for (int i = 0; i < b->count; i++) {
-        solve_spec_t spec = { 0 };
+        puzzle_goal(p, &goals[i]);
+        p->ops->random_state(p, pz_rng_next, &rng, &starts[i]);
+    }
+    /* Column pass k (0: A, 1: B) of state i. */
+    for (int pass = 0; pass < (b->passes ? 2 : 1); pass++) {
+        for (int i = 0; i < b->count; i++) {
+            solve_spec_t spec = { 0 };
 
-        spec.puzzle = p;
-        spec.threads = b->threads;
-        spec.limits.memory_bytes = (size_t)1 << 30;
-        puzzle_goal(p, &spec.goal);
-        p->ops->random_state(p, pz_rng_next, &rng, &spec.start);
-        spec.target_length = b->target;
-        cube3_solve(&spec, "twophase", "none", &rows[i]);
-        spec.target_length = 0;
-        spec.limits.time_ms = b->time_ms;
-        cube3_solve(&spec, "twophase", "none", &rows[b->count + i]);
-        printf("%-6d", i + 1);
-        print_cube3_cell(&rows[i]);
-        print_cube3_cell(&rows[b->count + i]);
-        if (i < b->optimal) {
-            spec.threads = 1;
-            spec.limits.time_ms = b->opt_ms;
-            cube3_solve(&spec, "idastar", "pdb", &rows[2 * b->count + i]);
-            printf("  C:");
-            print_cube3_cell(&rows[2 * b->count + i]);
+            spec.puzzle = p;
+            spec.threads = b->threads;
+            spec.limits.memory_bytes = (size_t)1 << 30;
+            spec.goal = goals[i];
+            spec.start = starts[i];
+            if ((!b->passes || pass == 0) && b->columns & 1) {
+                spec.target_length = b->target;
+                cube3_solve(&spec, "twophase", "none", &rows[i]);
+            }
+            if ((!b->passes || pass == 1) && b->columns & 2) {
+                spec.target_length = 0;
+                spec.limits.time_ms = b->time_ms;
+                cube3_solve(&spec, "twophase", "none", &rows[b->count + i]);
+            }
+            if (b->passes && pass == 0) {
+                continue; /* printed after the B pass */
+            }
+            printf("%-6d", i + 1);
+            if (b->columns & 1) {
+                print_cube3_cell(&rows[i]);
+            }
+            if (b->columns & 2) {
+                print_cube3_cell(&rows[b->count + i]);
+            }
+            if (i < b->optimal) {
+                spec.threads = 1;
+                spec.target_length = 0;
+                spec.limits.time_ms = b->opt_ms;
+                cube3_solve(&spec, "idastar", "pdb", &rows[2 * b->count + i]);
+                printf("  C:");
+                print_cube3_cell(&rows[2 * b->count + i]);
+            }
+            printf("\n");
+            fflush(stdout);
         }
-        printf("\n");
-        fflush(stdout);
     }
     printf("\n");
-    cube3_summary("A (target)", rows, b->count);
-    cube3_summary("B (time budget)", rows + b->count, b->count);
+    if (b->columns & 1) {
+        cube3_summary("A (target)", rows, b->count);
+    }
+    if (b->columns & 2) {
+        cube3_summary("B (time budget)", rows + b->count, b->count);
+    }
     if (b->optimal > 0) {
         cube3_summary("C (optimal)", rows + 2 * b->count,
                       b->optimal < b->count ? b->optimal : b->count);
     }
     puzzle_destroy(p);
     free(rows);
+    free(starts);
+    free(goals);
     return CLI_EXIT_OK;
 }
 
@@ -528,7 +568,8 @@ usage(FILE *f)
                "       puzzled bench cube3 [--count N] [--seed S] "
                "[--target N] [--time-ms T] [--threads N] [--qtm]\n"
                "                           [--optimal N] "
-               "[--optimal-time-ms T]\n");
+               "[--optimal-time-ms T] [--columns A|B|AB]\n"
+               "                           [--order interleaved|passes]\n");
 }
 
 int
@@ -549,6 +590,8 @@ cli_bench(int argc, char **argv)
         { "optimal", required_argument, NULL, 'o' },
         { "optimal-time-ms", required_argument, NULL, 'O' },
         { "qtm", no_argument, NULL, 'q' },
+        { "columns", required_argument, NULL, 'C' },
+        { "order", required_argument, NULL, 'R' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -556,6 +599,8 @@ cli_bench(int argc, char **argv)
     long long count = 100, time_ms = -1;
     long long target_len = -1, threads = 1, optimal = 0, opt_ms = 600000;
     bool qtm = false;
+    int columns = 3;
+    bool passes = false;
     const char *data = "bench/data/korf100.txt";
     const char *engine = "idastar";
     const char *heuristic = "manhattan";
@@ -613,6 +658,23 @@ cli_bench(int argc, char **argv)
         case 'q':
             qtm = true;
             break;
+        case 'C':
+            columns = (strchr(optarg, 'A') != NULL) |
+                      (strchr(optarg, 'B') != NULL) << 1;
+            if (columns == 0) {
+                fprintf(stderr, "puzzled: --columns takes A, B or AB\n");
+                return CLI_EXIT_INPUT;
+            }
+            break;
+        case 'R':
+            if (strcmp(optarg, "passes") != 0 &&
+                strcmp(optarg, "interleaved") != 0) {
+                fprintf(stderr,
+                        "puzzled: --order takes interleaved or passes\n");
+                return CLI_EXIT_INPUT;
+            }
+            passes = strcmp(optarg, "passes") == 0;
+            break;
         case 'd':
             data = optarg;
             break;
@@ -653,6 +715,8 @@ cli_bench(int argc, char **argv)
             .opt_ms = (uint64_t)opt_ms,
             .threads = threads > 0 ? (int)threads : 1,
             .qtm = qtm,
+            .columns = columns,
+            .passes = passes,
         };
 
         return bench_cube3(&b);
