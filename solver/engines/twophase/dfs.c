@@ -197,6 +197,51 @@ twophase__depth1(const twophase_tables_t *t, int twist, int flip, int slice)
     return h;
 }
 
+/* Set bits of each byte value. */
+static const uint8_t bit_count[256] = {
+#define B2(n) n, n + 1, n + 1, n + 2
+#define B4(n) B2(n), B2(n + 1), B2(n + 1), B2(n + 2)
+#define B6(n) B4(n), B4(n + 1), B4(n + 1), B4(n + 2)
+    B6(0), B6(1), B6(1), B6(2)
+#undef B6
+#undef B4
+#undef B2
+};
+
+/* Lexicographic rank (Lehmer code, as cube3.h ranks permutations) of
+ * p[0..7] - base, a permutation of 0..7: digit i counts the later
+ * values below p[i], that is the values below it not used before. */
+static inline int
+rank8(const uint8_t *p, int base)
+{
+    unsigned used = 0;
+    int r = 0;
+
+    for (int i = 0; i < 8; i++) {
+        unsigned v = (unsigned)(p[i] - base);
+
+        r = r * (8 - i) + (int)v - bit_count[used & ((1u << v) - 1)];
+        used |= 1u << v;
+    }
+    return r;
+}
+
+/* The same for p[0..3] - base, a permutation of 0..3. */
+static inline int
+rank4(const uint8_t *p, int base)
+{
+    unsigned used = 0;
+    int r = 0;
+
+    for (int i = 0; i < 4; i++) {
+        unsigned v = (unsigned)(p[i] - base);
+
+        r = r * (4 - i) + (int)v - bit_count[used & ((1u << v) - 1)];
+        used |= 1u << v;
+    }
+    return r;
+}
+
 /* Phase 2 from coord = (corner, ud, sperm) with exactly togo left.
  * Returns -1 to stop, 0 when nothing was found, or 1 + the phase-2
  * length in moves. */
@@ -261,18 +306,21 @@ phase2_start(twophase_worker_t *w, twophase_cursor_t *st, int n)
     if (most < 0) {
         return false;
     }
+    /* The permutations along the path from the deepest current one. */
+    for (int i = st->perm_valid; i < n; i++) {
+        const uint8_t *mp = sh->move_perm[st->path1[i]];
+        const uint8_t *p = st->perm[i];
+        uint8_t *q = st->perm[i + 1];
+
+        for (int k = 0; k < TWOPHASE_NPERM; k++) {
+            q[k] = p[mp[k]];
+        }
+    }
+    st->perm_valid = n;
     /* The corners and the slice edges first: the small corner x slice
      * table turns most end points away before any edge work. */
-    for (int i = st->cs_valid; i < n; i++) {
-        int m = st->path1[i];
-
-        st->tup[i + 1][0] = t->corner4_move[st->tup[i][0]][m];
-        st->tup[i + 1][1] = t->corner4_move[st->tup[i][1]][m];
-        st->tup[i + 1][2] = t->edge4_move[st->tup[i][2]][m];
-    }
-    st->cs_valid = n;
-    coord[0] = t->corner_merge[st->tup[n][0]][t->corner4_order[st->tup[n][1]]];
-    coord[2] = t->edge4_sperm[st->tup[n][2]];
+    coord[0] = rank8(st->perm[n], 0);
+    coord[2] = rank4(st->perm[n] + CUBE3_NCORNERS + 8, 8);
     if (sh->qtm_bounds) {
         if (t->corner_slice_qtm[coord[0] * CUBE3_NSLICE_PERM + coord[2]] >
             most) {
@@ -286,15 +334,7 @@ phase2_start(twophase_worker_t *w, twophase_cursor_t *st, int n)
             return false;
         }
     }
-    for (int i = st->ud_valid; i < n; i++) {
-        int m = st->path1[i];
-
-        st->tup[i + 1][3] = t->edge4_move[st->tup[i][3]][m];
-        st->tup[i + 1][4] = t->edge4_move[st->tup[i][4]][m];
-    }
-    st->ud_valid = n;
-    coord[1] =
-        t->ud_merge[t->edge4_ud[st->tup[n][3]]][t->edge4_order[st->tup[n][4]]];
+    coord[1] = rank8(st->perm[n] + CUBE3_NCORNERS, 0);
     /* The big phase-2 table is read through two dependent lookups that
      * miss the caches: prefetch the first and let the other orientations
      * work (phase2_resume continues). */
@@ -557,11 +597,8 @@ cursor_run(twophase_worker_t *w, twophase_cursor_t *st, uint64_t quantum)
             return true;
         }
         st->path1[st->depth] = (uint8_t)m;
-        if (st->cs_valid > st->depth) {
-            st->cs_valid = st->depth;
-        }
-        if (st->ud_valid > st->depth) {
-            st->ud_valid = st->depth;
+        if (st->perm_valid > st->depth) {
+            st->perm_valid = st->depth;
         }
         if (left == 0) {
             /* In G1 (frame_open kept only quarter turns of R F L B). */
@@ -596,6 +633,10 @@ cursor_run(twophase_worker_t *w, twophase_cursor_t *st, uint64_t quantum)
     }
     return false;
 }
+
+#ifndef TWOPHASE_STEP_WAIT
+#define TWOPHASE_STEP_WAIT 1
+#endif
 
 enum {
     TASK_NONE,
@@ -634,7 +675,6 @@ root_set(const twophase_shared_t *sh,
 {
     const twophase_tables_t *t = sh->t;
     twophase_frame_t *f = &r->frame;
-    int p[4];
 
     r->o = o;
     r->pre = pre;
@@ -649,18 +689,11 @@ root_set(const twophase_shared_t *sh,
         t, twophase__near_key(f->coord[0], f->coord[1], f->coord[2]));
     f->prev = -1;
     f->opened = false;
-    for (int k = 0; k < 5; k++) {
-        /* U corners, D corners, slice, U and D edges. */
-        static const uint8_t first[5] = { 0, 4, 8, 0, 4 };
-        const uint8_t *perm = k < 2 ? c->cp : c->ep;
-        int n = k < 2 ? CUBE3_NCORNERS : CUBE3_NEDGES;
-
-        for (int i = 0; i < n; i++) {
-            if (perm[i] >= first[k] && perm[i] < first[k] + 4) {
-                p[perm[i] - first[k]] = i;
-            }
-        }
-        r->tup[k] = (uint16_t)twophase__rank4(p, n);
+    for (int i = 0; i < CUBE3_NCORNERS; i++) {
+        r->perm[i] = c->cp[i];
+    }
+    for (int i = 0; i < CUBE3_NEDGES; i++) {
+        r->perm[CUBE3_NCORNERS + i] = c->ep[i];
     }
 }
 
@@ -735,9 +768,8 @@ task_next(twophase_worker_t *w, twophase_cursor_t *c)
                 c->o = r->o;
                 c->pre = r->pre;
                 c->extra = r->extra;
-                memcpy(c->tup[0], r->tup, sizeof(r->tup));
-                c->cs_valid = 0;
-                c->ud_valid = 0;
+                memcpy(c->perm[0], r->perm, sizeof(r->perm));
+                c->perm_valid = 0;
                 c->pend = 0;
                 if (bound == 0) {
                     /* The start is in G1: a phase-1 path of length 0. */
@@ -764,14 +796,13 @@ task_next(twophase_worker_t *w, twophase_cursor_t *c)
             c->frames[0] = r->frame;
             c->frames[0].todo = 1u << m;
             c->depth = 0;
-            memcpy(c->tup[0], r->tup, sizeof(r->tup));
-            c->cs_valid = 0;
-            c->ud_valid = 0;
+            memcpy(c->perm[0], r->perm, sizeof(r->perm));
+            c->perm_valid = 0;
             c->pend = 0;
             w->next_r = i;
             return TASK_GIVEN;
         }
-        for (int j = 0; j < TWOPHASE_NCURSOR; j++) {
+        for (int j = 0; TWOPHASE_STEP_WAIT && j < TWOPHASE_NCURSOR; j++) {
             if (w->cursor[j].busy &&
                 w->cursor[j].bound + w->cursor[j].extra == w->level) {
                 return TASK_WAIT; /* see twophase__run_worker */

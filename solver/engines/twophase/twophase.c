@@ -323,6 +323,15 @@ shared_init(twophase_shared_t *sh,
     for (int m = 0; m < TWOPHASE_NMOVES; m++) {
         sh->real_cost[m] = (uint8_t)(sh->qtm && m % 3 == 1 ? 2 : 1);
         sh->cost[m] = sh->real_cost[m];
+        /* The piece at position i after the move is the one at
+         * move.cp[i] before (see TWOPHASE_NPERM; edges at 8..19). */
+        for (int i = 0; i < CUBE3_NCORNERS; i++) {
+            sh->move_perm[m][i] = cube3_move_cubie(m)->cp[i];
+        }
+        for (int i = 0; i < CUBE3_NEDGES; i++) {
+            sh->move_perm[m][CUBE3_NCORNERS + i] =
+                (uint8_t)(cube3_move_cubie(m)->ep[i] + CUBE3_NCORNERS);
+        }
     }
     sh->seeding = false;
     sh->qtm_bounds = sh->qtm;

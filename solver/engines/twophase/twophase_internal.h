@@ -273,6 +273,14 @@ int twophase__build_all(twophase_tables_t *t);
 #define TWOPHASE_NPRE  8
 #define TWOPHASE_NROOT (TWOPHASE_NORIENT * (1 + TWOPHASE_NPRE))
 
+/* A cube's corner and edge permutations in one array, the pieces at
+ * each position: cp[0..7], then ep[0..11]. A move m takes p to q with
+ * q[i] = p[move_perm[m][i]] (a product of cubies, without the
+ * twists and flips, which are 0 at a phase-1 end point): about twenty
+ * loads from the first-level cache per move, where the former 4-tuple
+ * tables (0.5 MB) missed the caches that the phase-1 reads churn. */
+#define TWOPHASE_NPERM (CUBE3_NCORNERS + CUBE3_NEDGES)
+
 /* Everything the workers of one solve share. */
 typedef struct twophase_shared {
     const twophase_tables_t *t;
@@ -280,6 +288,7 @@ typedef struct twophase_shared {
     uint8_t cost[TWOPHASE_NMOVES]; /* metric cost: 1, or 2 (QTM half turn) */
     bool qtm;                      /* lengths count quarter turns */
     uint8_t real_cost[TWOPHASE_NMOVES]; /* metric cost of each move */
+    uint8_t move_perm[TWOPHASE_NMOVES][TWOPHASE_NPERM]; /* see NPERM */
     bool seeding;       /* QTM: the quick first pass, see solve */
     bool qtm_bounds;    /* search counts quarter turns */
     int target;         /* stop at best <= target; 0: never */
@@ -331,13 +340,11 @@ typedef struct twophase_cursor {
     int depth; /* frames[0..depth] are live; -1: the task is over */
     bool busy; /* holds a task (possibly only a pending end point) */
     uint8_t path1[TWOPHASE_DEPTH_MAX];
-    /* Phase-2 4-tuples after path1[0..i): U and D corners, slice, U and D
-     * edges (see twophase_tables_t), made only at end points and only as
-     * far as needed: tup[0..cs_valid] have the corners and slice current,
-     * tup[0..ud_valid] the U and D edges. */
-    uint16_t tup[TWOPHASE_DEPTH_MAX + 1][5];
-    int cs_valid;
-    int ud_valid;
+    /* The corner and edge permutations after path1[0..i) (see
+     * TWOPHASE_NPERM), made only at end points and only from the deepest
+     * one still current: perm[0..perm_valid] are. */
+    uint8_t perm[TWOPHASE_DEPTH_MAX + 1][TWOPHASE_NPERM];
+    int perm_valid;
     /* An end point waiting for its phase-2 table entry: 0 none, 1 and 2
      * the two prefetches issued (see phase2_resume), its path length and
      * corner, U/D edge and slice permutations. */
@@ -360,7 +367,7 @@ typedef struct twophase_root {
     int done_below;         /* every total below it is handed out */
     uint32_t pending;       /* first moves of that length not handed out yet */
     twophase_frame_t frame; /* frame 0, opened for bound */
-    uint16_t tup[5];        /* the start's 4-tuples */
+    uint8_t perm[TWOPHASE_NPERM]; /* the start's permutations */
 } twophase_root_t;
 
 /* Search tasks of one worker in progress at once: a phase-1 node far
