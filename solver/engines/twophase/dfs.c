@@ -308,12 +308,13 @@ phase2_start(twophase_worker_t *w, twophase_cursor_t *st, int n)
     }
     /* The permutations along the path from the deepest current one. */
     for (int i = st->perm_valid; i < n; i++) {
-        const uint8_t *mp = sh->move_perm[st->path1[i]];
+        const uint8_t *mc = sh->move_cyc[st->path1[i]];
         const uint8_t *p = st->perm[i];
         uint8_t *q = st->perm[i + 1];
 
-        for (int k = 0; k < TWOPHASE_NPERM; k++) {
-            q[k] = p[mp[k]];
+        memcpy(q, p, TWOPHASE_NPERM);
+        for (int k = 0; k < 16; k += 2) {
+            q[mc[k]] = p[mc[k + 1]];
         }
     }
     st->perm_valid = n;

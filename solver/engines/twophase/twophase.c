@@ -309,6 +309,28 @@ write_solution(const twophase_shared_t *sh, pz_solution_t *out)
     out->length = len;
 }
 
+/* The 8 positions (0..19, edges from 8) move m changes, as (position,
+ * position its piece comes from) pairs: see TWOPHASE_NPERM. */
+static void
+move_cycles(int m, uint8_t *out)
+{
+    const cube3_cubie_t *c = cube3_move_cubie(m);
+    int k = 0;
+
+    for (int i = 0; i < CUBE3_NCORNERS; i++) {
+        if (c->cp[i] != i && k < 16) {
+            out[k++] = (uint8_t)i;
+            out[k++] = c->cp[i];
+        }
+    }
+    for (int i = 0; i < CUBE3_NEDGES; i++) {
+        if (c->ep[i] != i && k < 16) {
+            out[k++] = (uint8_t)(CUBE3_NCORNERS + i);
+            out[k++] = (uint8_t)(CUBE3_NCORNERS + c->ep[i]);
+        }
+    }
+}
+
 static void
 shared_init(twophase_shared_t *sh,
             const search_ctx_t *ctx,
@@ -323,15 +345,7 @@ shared_init(twophase_shared_t *sh,
     for (int m = 0; m < TWOPHASE_NMOVES; m++) {
         sh->real_cost[m] = (uint8_t)(sh->qtm && m % 3 == 1 ? 2 : 1);
         sh->cost[m] = sh->real_cost[m];
-        /* The piece at position i after the move is the one at
-         * move.cp[i] before (see TWOPHASE_NPERM; edges at 8..19). */
-        for (int i = 0; i < CUBE3_NCORNERS; i++) {
-            sh->move_perm[m][i] = cube3_move_cubie(m)->cp[i];
-        }
-        for (int i = 0; i < CUBE3_NEDGES; i++) {
-            sh->move_perm[m][CUBE3_NCORNERS + i] =
-                (uint8_t)(cube3_move_cubie(m)->ep[i] + CUBE3_NCORNERS);
-        }
+        move_cycles(m, sh->move_cyc[m]);
     }
     sh->seeding = false;
     sh->qtm_bounds = sh->qtm;

@@ -275,10 +275,12 @@ int twophase__build_all(twophase_tables_t *t);
 
 /* A cube's corner and edge permutations in one array, the pieces at
  * each position: cp[0..7], then ep[0..11]. A move m takes p to q with
- * q[i] = p[move_perm[m][i]] (a product of cubies, without the
- * twists and flips, which are 0 at a phase-1 end point): about twenty
- * loads from the first-level cache per move, where the former 4-tuple
- * tables (0.5 MB) missed the caches that the phase-1 reads churn. */
+ * q[i] = p[m.cp[i]] (a product of cubies, without the twists and flips,
+ * which are 0 at a phase-1 end point); a face turn moves 4 corners and 4
+ * edges, so q is a copy of p with 8 bytes changed: q[move_cyc[m][2k]] =
+ * p[move_cyc[m][2k + 1]], k = 0..7. All of it stays in the first-level
+ * cache, where the former 4-tuple tables (0.5 MB) missed the caches that
+ * the phase-1 reads churn. */
 #define TWOPHASE_NPERM (CUBE3_NCORNERS + CUBE3_NEDGES)
 
 /* Everything the workers of one solve share. */
@@ -287,8 +289,8 @@ typedef struct twophase_shared {
     const search_ctx_t *ctx;
     uint8_t cost[TWOPHASE_NMOVES]; /* metric cost: 1, or 2 (QTM half turn) */
     bool qtm;                      /* lengths count quarter turns */
-    uint8_t real_cost[TWOPHASE_NMOVES]; /* metric cost of each move */
-    uint8_t move_perm[TWOPHASE_NMOVES][TWOPHASE_NPERM]; /* see NPERM */
+    uint8_t real_cost[TWOPHASE_NMOVES];    /* metric cost of each move */
+    uint8_t move_cyc[TWOPHASE_NMOVES][16]; /* see TWOPHASE_NPERM */
     bool seeding;       /* QTM: the quick first pass, see solve */
     bool qtm_bounds;    /* search counts quarter turns */
     int target;         /* stop at best <= target; 0: never */
