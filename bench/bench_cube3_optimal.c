@@ -106,14 +106,11 @@ parse(int argc, char **argv, options_t *o)
 static void
 print_tables(const options_t *o)
 {
-    int kind = strcmp(o->heuristic, "pdb") == 0         ? CUBE3_PDB_SORTED
-               : strcmp(o->heuristic, "pdb-small") == 0 ? CUBE3_PDB_SLICE
-               : strcmp(o->heuristic, "pdb-large") == 0 ? CUBE3_PDB_CSPLIT
-                                                        : -1;
+    bool qtm = strcmp(o->metric, "qtm") == 0;
+    int kind = cube3_pdb_slice_kind(o->heuristic, qtm);
     cube3_pdb_info_t info;
 
-    if (kind < 0 ||
-        cube3_pdb_table(kind, strcmp(o->metric, "qtm") == 0, &info) != PZ_OK) {
+    if (kind < 0 || cube3_pdb_table(kind, qtm, &info) != PZ_OK) {
         return;
     }
     printf("table: %llu entries, %.1f MB, built in %.1f s, depth %d%s:",

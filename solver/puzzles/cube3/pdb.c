@@ -642,27 +642,45 @@ init_common(const pz_puzzle_t *p,
     return PZ_OK;
 }
 
+int
+cube3_pdb_slice_kind(const char *heuristic, bool qtm)
+{
+    if (strcmp(heuristic, "pdb-small") == 0) {
+        return CUBE3_PDB_SLICE;
+    }
+    if (strcmp(heuristic, "pdb") == 0) {
+        return CUBE3_PDB_SORTED;
+    }
+    if (strcmp(heuristic, "pdb-large") == 0) {
+        return qtm ? CUBE3_PDB_SORTED : CUBE3_PDB_CSPLIT;
+    }
+    return -1;
+}
+
 static int
 pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
-    return init_common(p, goal, ctx, CUBE3_PDB_SORTED, false);
+    return init_common(p, goal, ctx,
+                       cube3_pdb_slice_kind("pdb", p->metric == PZ_METRIC_QTM),
+                       false);
 }
 
 static int
 pdb_large_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
-    /* QTM: the csplit table would be built unclamped (far longer than
-     * the HTM one) and has no base-offset copy: use "pdb"'s tables. */
-    if (p->metric == PZ_METRIC_QTM) {
-        return init_common(p, goal, ctx, CUBE3_PDB_SORTED, false);
-    }
-    return init_common(p, goal, ctx, CUBE3_PDB_CSPLIT, true);
+    bool qtm = p->metric == PZ_METRIC_QTM;
+
+    /* The inverse's lookups need the base-offset copy (HTM only). */
+    return init_common(p, goal, ctx, cube3_pdb_slice_kind("pdb-large", qtm),
+                       !qtm);
 }
 
 static int
 pdb_small_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
-    return init_common(p, goal, ctx, CUBE3_PDB_SLICE, false);
+    return init_common(
+        p, goal, ctx,
+        cube3_pdb_slice_kind("pdb-small", p->metric == PZ_METRIC_QTM), false);
 }
 
 /* x = the state relative to the solved goal. */

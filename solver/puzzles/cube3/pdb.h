@@ -45,6 +45,15 @@ extern const heuristic_ops_t cube3_pdb_heuristic;
 extern const heuristic_ops_t cube3_pdb_small_heuristic;
 extern const heuristic_ops_t cube3_pdb_large_heuristic;
 
+/*
+ * The slice table kind (CUBE3_PDB_SLICE, _SORTED or _CSPLIT) heuristic
+ * name ("pdb-small", "pdb" or "pdb-large") reads in the metric, or -1 for
+ * another name. "pdb-large" reads the sorted table in QTM: its csplit
+ * table would be built unclamped there (far longer than in HTM) and has
+ * no base-offset copy. Thread: any.
+ */
+int cube3_pdb_slice_kind(const char *heuristic, bool qtm);
+
 /* Facts about one table. */
 typedef struct cube3_pdb_info {
     uint64_t entries;     /* table entries (patterns up to symmetry) */
