@@ -127,42 +127,70 @@ void
 twophase__depth1_many(const twophase_tables_t *t, int n, int (*c)[3], int *h)
 {
     bool live[TWOPHASE_NROOT];
-    size_t idx[TWOPHASE_NROOT];
     uint32_t cs[TWOPHASE_NROOT];
+    size_t idx[TWOPHASE_NROOT];
     int left = n;
 
-    /* Each step takes a move that brings the cube one closer, as its
-     * phase-1 word says; there is one until G1 (distance 0). The walks
-     * go in step so that their cache misses overlap. */
+    /*
+     * Each step takes a move that brings the cube one closer, as its
+     * phase-1 word says; there is one until G1 (distance 0). The walks go
+     * in step so that their cache misses overlap, and a step reads the
+     * word and the class-move row of the cube at once (the row gives the
+     * next cube's class and symmetry, as in frame_enter_far), so a step
+     * waits for memory once. Within TWOPHASE_NEAR_DEPTH of G1 the near
+     * hash (probed alongside) has the distance: the last steps are
+     * skipped.
+     */
     for (int i = 0; i < n; i++) {
         h[i] = 0;
-        live[i] = (c[i][0] | c[i][1] | c[i][2]) != 0;
-        left -= !live[i];
+        live[i] = true;
+        TWOPHASE_PREFETCH(&t->flipslice_sym[c[i][2] * CUBE3_NFLIP + c[i][1]]);
+    }
+    for (int i = 0; i < n; i++) {
+        cs[i] = t->flipslice_sym[c[i][2] * CUBE3_NFLIP + c[i][1]];
+        idx[i] = (size_t)(cs[i] >> 4) * CUBE3_NTWIST +
+                 t->twist_conj[c[i][0]][cs[i] & 15];
     }
     for (int step = 0; left > 0; step++) {
         for (int i = 0; i < n; i++) {
             if (live[i]) {
-                TWOPHASE_PREFETCH(
-                    &t->flipslice_sym[c[i][2] * CUBE3_NFLIP + c[i][1]]);
-            }
-        }
-        for (int i = 0; i < n; i++) {
-            if (live[i]) {
-                cs[i] = t->flipslice_sym[c[i][2] * CUBE3_NFLIP + c[i][1]];
-                idx[i] = (size_t)(cs[i] >> 4) * CUBE3_NTWIST +
-                         t->twist_conj[c[i][0]][cs[i] & 15];
+                const uint8_t *row =
+                    (const uint8_t *)t->flipslice_class_move[cs[i] >> 4];
+
                 TWOPHASE_PREFETCH(&twophase__phase1(t)[idx[i]]);
+                TWOPHASE_PREFETCH(row);
+                TWOPHASE_PREFETCH(row + sizeof(t->flipslice_class_move[0]) - 1);
+                TWOPHASE_PREFETCH(&t->near_key[twophase__near_hash(
+                    twophase__near_key(c[i][0], c[i][1], c[i][2]))]);
             }
         }
         for (int i = 0; i < n; i++) {
-            const uint8_t *sm = t->sym_move[cs[i] & 15];
+            uint32_t key;
+            uint32_t slot;
+            const uint8_t *sm;
             uint32_t dec;
             uint32_t same;
+            uint32_t e;
+            unsigned sym;
             int m;
 
             if (!live[i]) {
                 continue;
             }
+            key = twophase__near_key(c[i][0], c[i][1], c[i][2]);
+            slot = twophase__near_hash(key);
+            while (t->near_key[slot] != key &&
+                   t->near_key[slot] != UINT32_MAX) {
+                slot = (slot + 1) & (TWOPHASE_NEAR_SLOTS - 1);
+            }
+            if (t->near_key[slot] == key) {
+                h[i] += t->near_dist[slot];
+                live[i] = false;
+                left--;
+                continue;
+            }
+            sym = cs[i] & 15;
+            sm = t->sym_move[sym];
             twophase__decode1(t, twophase__phase1(t)[idx[i]], &dec, &same);
             for (m = 0; m < TWOPHASE_NMOVES; m++) {
                 if (dec >> sm[m] & 1u) {
@@ -178,11 +206,12 @@ twophase__depth1_many(const twophase_tables_t *t, int n, int (*c)[3], int *h)
             c[i][0] = t->twist_move[c[i][0]][m];
             c[i][1] = t->flip_move[c[i][1]][m];
             c[i][2] = t->slice_move[c[i][2]][m];
+            e = t->flipslice_class_move[cs[i] >> 4][sm[m]];
+            sym = t->sym_mult[e & 15][sym];
+            cs[i] = (e & ~15u) | sym;
+            idx[i] =
+                (size_t)(e >> 4) * CUBE3_NTWIST + t->twist_conj[c[i][0]][sym];
             h[i]++;
-            if ((c[i][0] | c[i][1] | c[i][2]) == 0) {
-                live[i] = false;
-                left--;
-            }
         }
     }
 }
