@@ -485,14 +485,13 @@ frame_open(const twophase_shared_t *sh, twophase_frame_t *f)
     f->near = f->near_idx >= 0 && f->togo <= TWOPHASE_NEAR_DEPTH + 1;
     if (f->near) {
         const twophase_near_t *e = &t->near[f->near_idx];
+        uint64_t cd = e->child_dist;
 
-        for (int m = 0; m < TWOPHASE_NMOVES; m++) {
+        for (uint32_t rest = todo; rest != 0; rest &= rest - 1) {
+            int m = twophase__lowest_bit(rest);
             int left = f->togo - sh->cost[m];
-            int d = (int)(e->child_dist >> (3 * m) & 7);
+            int d = (int)(cd >> (3 * m) & 7);
 
-            if (!(todo >> m & 1u)) {
-                continue;
-            }
             /* Children beyond the hash (7) cannot fit: left is less than
              * TWOPHASE_NEAR_DEPTH + 1. */
             if (d > left || (left == 0 && !(PHASE1_END_MOVES >> m & 1u)) ||
