@@ -106,11 +106,10 @@ parse(int argc, char **argv, options_t *o)
 static void
 print_tables(const options_t *o)
 {
-    bool qtm = strcmp(o->metric, "qtm") == 0;
-    int kind = cube3_pdb_slice_kind(o->heuristic, qtm);
     cube3_pdb_info_t info;
 
-    if (kind < 0 || cube3_pdb_table(kind, qtm, &info) != PZ_OK) {
+    if (cube3_pdb_heuristic_table(o->heuristic, strcmp(o->metric, "qtm") == 0,
+                                  &info) != PZ_OK) {
         return;
     }
     printf("table: %llu entries, %.1f MB, built in %.1f s, depth %d%s:",

@@ -45,15 +45,6 @@ extern const heuristic_ops_t cube3_pdb_heuristic;
 extern const heuristic_ops_t cube3_pdb_small_heuristic;
 extern const heuristic_ops_t cube3_pdb_large_heuristic;
 
-/*
- * The slice table kind (CUBE3_PDB_SLICE, _SORTED or _CSPLIT) heuristic
- * name ("pdb-small", "pdb" or "pdb-large") reads in the metric, or -1 for
- * another name. "pdb-large" reads the sorted table in QTM: its csplit
- * table would be built unclamped there (far longer than in HTM) and has
- * no base-offset copy. Thread: any.
- */
-int cube3_pdb_slice_kind(const char *heuristic, bool qtm);
-
 /* Facts about one table. */
 typedef struct cube3_pdb_info {
     uint64_t entries;     /* table entries (patterns up to symmetry) */
@@ -75,6 +66,15 @@ typedef struct cube3_pdb_info {
  * PZ_EINVAL (unknown kind), PZ_ENOMEM or PZ_EINTERNAL. Thread: any.
  */
 int cube3_pdb_table(int kind, bool qtm, cube3_pdb_info_t *out);
+
+/*
+ * The same for the slice table heuristic name ("pdb-small", "pdb" or
+ * "pdb-large") reads in the metric (in QTM "pdb-large" reads the sorted
+ * table). PZ_EINVAL for another name.
+ */
+int cube3_pdb_heuristic_table(const char *heuristic,
+                              bool qtm,
+                              cube3_pdb_info_t *out);
 
 /*
  * The exact pattern distance of state s (a 20-byte cube3 state, relative
