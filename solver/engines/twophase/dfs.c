@@ -662,9 +662,12 @@ cursor_run(twophase_worker_t *w, twophase_cursor_t *st, uint64_t quantum)
                 g->near_idx = f->child_near[m];
             } else {
                 frame_enter_far(t, f, g, m);
-                if (TWOPHASE_YIELD && g->near_idx < 0) {
-                    /* Its entry is on its way from memory: let the other
-                     * cursors work meanwhile. */
+                if (TWOPHASE_YIELD) {
+                    /* Its entry, phase-1 word or near entry, is on its
+                     * way from memory: let the other cursors work
+                     * meanwhile. (Yielding also after entering a near
+                     * child of a near node, whose entry its parent
+                     * prefetched, measured 1 % slower.) */
                     break;
                 }
             }

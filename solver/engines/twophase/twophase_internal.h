@@ -259,8 +259,8 @@ int twophase__build_all(twophase_tables_t *t);
  * 16 measure alike; 64 and more are slower). */
 #define TWOPHASE_QUANTUM 4
 
-/* 1: after entering a far phase-1 node, whose word comes from memory,
- * the cursor yields to the next one. */
+/* 1: after entering a phase-1 node from a far one, whose word or near
+ * entry comes from memory, the cursor yields to the next one. */
 #ifndef TWOPHASE_YIELD
 #define TWOPHASE_YIELD 1
 #endif
