@@ -259,6 +259,55 @@ START_TEST(test_cube3_pdb_distance_within_pattern_bounds)
 }
 END_TEST
 
+/*
+ * A slice pattern seen along an axis is the same for m * x as for x when
+ * that axis's frame sees move m as a U or D turn: m relabels pieces
+ * (E-slice edges stay E-slice edges, U-layer corners U-layer corners)
+ * and changes no twist or flip. The search reads the inverse's bound on
+ * a child's own axis from its parent on the strength of this.
+ */
+START_TEST(test_cube3_pdb_distance_axis_kept_by_left_turns)
+{
+    const pdb_base_t *pb = base();
+    pz_rng_t rng;
+    long bad = 0;
+    int kept = 0;
+
+    pz_rng_seed(&rng, 5);
+    for (int i = 0; i < NSAMPLES / 4; i++) {
+        pz_state_t s;
+        cube3_cubie_t x;
+
+        state_clear(&s);
+        random_bytes(&rng, s.b);
+        ck_assert_int_eq(cube3_cubie_from_state(&s, &x), PZ_OK);
+        for (int m = 0; m < PDB_NHTM; m++) {
+            pz_state_t t;
+            cube3_cubie_t y;
+
+            cube3_cubie_multiply(cube3_move_cubie(m), &x, &y);
+            cube3_cubie_to_state(&y, &t);
+            for (int a = 0; a < 3; a++) {
+                const pdb_bytemap_t *cm = &pb->sy.conj[pb->sy.axis[a]];
+                uint8_t u[20];
+                uint8_t v[20];
+
+                if (pb->sy.move[pb->sy.axis[a]][m] / 3 % 3 != 0) {
+                    continue;
+                }
+                kept += i == 0;
+                cube3_pdb__map(cm, s.b, u);
+                cube3_pdb__map(cm, t.b, v);
+                bad += dist(CUBE3_PDB_SLICE, u) != dist(CUBE3_PDB_SLICE, v);
+            }
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+    /* Each of the 18 moves is a U or D turn along exactly one axis. */
+    ck_assert_int_eq(kept, PDB_NHTM);
+}
+END_TEST
+
 /* --- heuristic ----------------------------------------------------------- */
 
 START_TEST(test_cube3_pdb_admissible_htm_to_depth_5)
@@ -626,6 +675,7 @@ cube3_pdb_suite(void)
     tcase_add_test(tc_table,
                    test_cube3_pdb_distance_slice_consistent_and_symmetric);
     tcase_add_test(tc_table, test_cube3_pdb_distance_within_pattern_bounds);
+    tcase_add_test(tc_table, test_cube3_pdb_distance_axis_kept_by_left_turns);
     suite_add_tcase(s, tc_table);
 
     tcase_set_timeout(tc_heur, 120);

@@ -258,6 +258,38 @@ START_TEST(test_slow_cube3_pdb_large_solve_agrees_with_bibfs)
 END_TEST
 
 /*
+ * Deeper than bibfs can go: on 12- to 14-move scrambles IDA* with
+ * "pdb-large" (the lanes, the inverse's lookups and their free axis)
+ * finds answers exactly as short as IDA* with "pdb-small", a consistent
+ * heuristic with no inverse and no shared tables, with 1 and 2 threads.
+ */
+START_TEST(test_slow_cube3_pdb_large_solve_agrees_with_small_deeper)
+{
+    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_state_t goal;
+    pz_rng_t rng;
+
+    puzzle_goal(p, &goal);
+    pz_rng_seed(&rng, 29);
+    for (int i = 0; i < 12; i++) {
+        pz_state_t s;
+        pz_state_t end;
+        pz_solution_t a;
+        pz_solution_t b;
+
+        tl_scramble(p, &goal, 12 + i % 3, &rng, &s);
+        a = tl_solve(p, &s, &goal, "idastar", "pdb-large", 1 + i % 2, NULL);
+        b = tl_solve(p, &s, &goal, "idastar", "pdb-small", 2, NULL);
+        ck_assert_int_eq(a.length, b.length);
+        ck_assert(a.optimal);
+        ck_assert_int_eq(puzzle_replay(p, &s, a.moves, a.length, &end), PZ_OK);
+        ck_assert(puzzle_equal(p, &end, &goal));
+    }
+    puzzle_destroy(p);
+}
+END_TEST
+
+/*
  * depths.md: the superflip is 20 HTM. With the 0.9 GB "pdb" tables the
  * proof would take IDA* through far more nodes than a test affords; here
  * it proves that no solution of 16 moves or fewer exists (the depth limit
@@ -411,6 +443,8 @@ slow_cube3_pdb_suite(void)
     tcase_add_test(tc_htm, test_slow_cube3_pdb_large_admissible_htm_to_depth_5);
     tcase_add_test(tc_htm, test_slow_cube3_pdb_large_at_least_small);
     tcase_add_test(tc_htm, test_slow_cube3_pdb_large_solve_agrees_with_bibfs);
+    tcase_add_test(tc_htm,
+                   test_slow_cube3_pdb_large_solve_agrees_with_small_deeper);
     suite_add_tcase(s, tc_htm);
 
     tc_flip = tcase_create("superflip");

@@ -452,6 +452,10 @@ typedef struct pdb_ctx {
     uint8_t lme[PDB_MAXMOVES][24];
     /* The HTM move each puzzle move is along each axis's frame. */
     uint8_t amove[3][PDB_MAXMOVES];
+    /* The axis whose frame sees each puzzle move as a U or D turn: the
+     * inverse's pattern along that axis is the same for the child as for
+     * its parent (see lane_expand). */
+    uint8_t maxis[PDB_MAXMOVES];
     /* csplit kind: its raw coordinate comb * 70 + U-corner places moves
      * as two independent small tables (a few KB instead of 2.5 MB). */
     bool split;
@@ -574,6 +578,9 @@ init_common(const pz_puzzle_t *p,
 
         for (int a = 0; a < 3; a++) {
             c->amove[a][m] = g_base->sy.move[g_base->sy.axis[a]][hm];
+            if (c->amove[a][m] / 3 % 3 == 0) {
+                c->maxis[m] = (uint8_t)a;
+            }
         }
     }
     for (int a = 0; a < 3; a++) {
@@ -1271,12 +1278,14 @@ typedef struct lane_frame {
     coords_t c;                      /* relative to solved */
     uint8_t v[NLOOK];                /* exact pattern distances */
     uint8_t xi[20];                  /* inverse of the relabelled state */
+    uint8_t iva[3];                  /* the inverse's bound on each axis */
     int move;                        /* the move that reached it */
     uint32_t next;                   /* children still to visit */
     uint8_t ch[PDB_MAXMOVES];        /* their estimates */
     coords_t cc[PDB_MAXMOVES];       /* children's coordinates */
     uint8_t cv[PDB_MAXMOVES][NLOOK]; /* children's values */
     uint8_t cxi[PDB_MAXMOVES][20];   /* children's inverses */
+    uint8_t civa[PDB_MAXMOVES][3];   /* their bounds by axis */
 } lane_frame_t;
 
 typedef enum lane_phase {
@@ -1304,7 +1313,7 @@ typedef struct lane {
     uint8_t pmax[PDB_MAXMOVES];
     uint8_t civ[PDB_MAXMOVES];
     uint64_t idx[PDB_MAXMOVES][NLOOK];
-    uint64_t iidx[PDB_MAXMOVES][3];
+    uint64_t iidx[PDB_MAXMOVES][2]; /* the inverse's two probes */
     uint8_t moves[PZ_SOLUTION_MAX]; /* from the start */
     lane_frame_t f[LANE_DEPTH];     /* f[d - root] */
 } lane_t;
@@ -1314,13 +1323,31 @@ static void
 lane_expand(const pz_puzzle_t *p,
             const pdb_ctx_t *c,
             lane_t *l,
-            const heuristic_search_job_t *job)
+            heuristic_search_job_t *job)
 {
     lane_frame_t *f = &l->f[l->d - l->root];
 
     l->limit = job->bound - l->d - 1;
     l->want = (uint32_t)p->allowed_after[f->move];
     *job->generated += (uint64_t)__builtin_popcount(l->want);
+    /* A child (x m)^-1 = m^-1 x^-1 is the parent's inverse with its
+     * pieces renamed by m^-1. Along the axis whose frame sees m as a U or
+     * D turn, that renaming keeps every part of the pattern (E-slice
+     * pieces stay E-slice pieces, U-layer corners U-layer corners, and U
+     * and D turns change no twist or flip), so the child's inverse bound
+     * there is the parent's, known without a probe: a child it cuts
+     * needs no lookup at all. */
+    if (c->inv != NULL) {
+        for (uint32_t b = l->want; b != 0; b &= b - 1) {
+            int m = __builtin_ctz(b);
+            int v = f->iva[c->maxis[m]];
+
+            if (v > l->limit) {
+                l->want &= ~(1u << m);
+                job->next = l->d + 1 + v < job->next ? l->d + 1 + v : job->next;
+            }
+        }
+    }
     memset(l->known, 0, sizeof(l->known));
     memset(l->pmax, 0, sizeof(l->pmax));
     memset(f->cv, 0, sizeof(f->cv));
@@ -1430,7 +1457,9 @@ lane_finish_issue(const pdb_ctx_t *c, lane_t *l, heuristic_search_job_t *job)
             for (int i = 8; i < 20; i++) {
                 f->cxi[m][i] = c->lme[m][f->xi[i]];
             }
-            l->iidx[m][0] = inverse_index(c, f->cxi[m], 0);
+            /* The move's own axis is the parent's (lane_expand); the
+             * other two are probed, the first now. */
+            l->iidx[m][0] = inverse_index(c, f->cxi[m], (c->maxis[m] + 1) % 3);
         }
     }
     for (uint32_t b = surv; b != 0; b &= b - 1) {
@@ -1474,7 +1503,13 @@ lane_finish_decode(const pdb_ctx_t *c,
             }
         }
         if (c->inv != NULL) {
-            iv = inverse_code_value(c, cube3_pdb__code(c->inv, l->iidx[m][0]));
+            int a = c->maxis[m];
+            int v =
+                inverse_code_value(c, cube3_pdb__code(c->inv, l->iidx[m][0]));
+
+            f->civa[m][a] = f->iva[a];
+            f->civa[m][(a + 1) % 3] = (uint8_t)v;
+            iv = v > f->iva[a] ? v : f->iva[a];
         }
         h = combine(c, f->cv[m], iv);
         if (h > l->limit) {
@@ -1484,10 +1519,8 @@ lane_finish_decode(const pdb_ctx_t *c,
         l->civ[m] = (uint8_t)iv;
         if (c->inv != NULL) {
             l->inv2 |= 1u << m;
-            for (int a = 1; a < 3; a++) {
-                l->iidx[m][a] = inverse_index(c, f->cxi[m], a);
-                __builtin_prefetch(&c->inv->data[l->iidx[m][a] >> 2]);
-            }
+            l->iidx[m][1] = inverse_index(c, f->cxi[m], (c->maxis[m] + 2) % 3);
+            __builtin_prefetch(&c->inv->data[l->iidx[m][1] >> 2]);
         } else {
             f->ch[m] = (uint8_t)h;
             f->next |= 1u << m;
@@ -1503,14 +1536,11 @@ lane_inv_decode(const pdb_ctx_t *c, lane_t *l, heuristic_search_job_t *job)
     for (uint32_t b = l->inv2; b != 0; b &= b - 1) {
         int m = __builtin_ctz(b);
         int iv = l->civ[m];
+        int v = inverse_code_value(c, cube3_pdb__code(c->inv, l->iidx[m][1]));
         int h;
 
-        for (int a = 1; a < 3; a++) {
-            int v =
-                inverse_code_value(c, cube3_pdb__code(c->inv, l->iidx[m][a]));
-
-            iv = v > iv ? v : iv;
-        }
+        f->civa[m][(c->maxis[m] + 2) % 3] = (uint8_t)v;
+        iv = v > iv ? v : iv;
         h = combine(c, f->cv[m], iv);
         if (h > l->limit) {
             job->next = l->d + 1 + h < job->next ? l->d + 1 + h : job->next;
@@ -1578,6 +1608,13 @@ lane_root(const pz_puzzle_t *p,
     }
     relabel(c, s->b, x);
     inverse_bytes(x, f->xi);
+    memset(f->iva, 0, sizeof(f->iva));
+    if (c->inv != NULL) {
+        for (int a = 0; a < 3; a++) {
+            f->iva[a] = (uint8_t)inverse_code_value(
+                c, cube3_pdb__code(c->inv, inverse_index(c, f->xi, a)));
+        }
+    }
     f->s = *s;
     f->move = l->moves[depth - 1];
     l->root = depth;
@@ -1679,6 +1716,7 @@ lane_step(const pz_puzzle_t *p,
                 g->c = f->cc[m];
                 memcpy(g->v, f->cv[m], NLOOK);
                 memcpy(g->xi, f->cxi[m], 20);
+                memcpy(g->iva, f->civa[m], 3);
                 g->move = m;
                 l->d++;
                 l->phase = LANE_EXPAND;
