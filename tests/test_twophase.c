@@ -511,6 +511,33 @@ START_TEST(test_twophase_solve_superflip_not_below_20)
 }
 END_TEST
 
+START_TEST(test_twophase_solve_superflip_target_20_exact)
+{
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_input_t in = { .text = SUPERFLIP };
+    pz_state_t s;
+    pz_diag_t d;
+
+    ck_assert_int_eq(puzzle_parse_state(p, &in, &s, &d), PZ_OK);
+    for (int threads = 1; threads <= 2; threads++) {
+        solve_spec_t spec = spec_for(p, &s, 20);
+        solve_run_t run;
+
+        /* Its six orientations and its pre-moved roots are symmetry
+         * conjugates of a few: searched once each, the exact 20 comes
+         * within 20 million nodes (60 million when all were searched). */
+        spec.threads = threads;
+        spec.limits.max_nodes = 20000000;
+        spec.limits.time_ms = 50000;
+        run_twophase(&spec, NULL, &run);
+        ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
+        /* Optimal is 20 (and God's number): exactly 20. */
+        ck_assert_int_eq(run.solution.length, 20);
+    }
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_twophase_solve_short_scrambles_not_below_optimum)
 {
     pz_puzzle_t *p = make(PZ_METRIC_HTM);
@@ -914,6 +941,7 @@ twophase_suite(void)
     tcase_add_test(tc_solve, test_twophase_solve_solved_cube_is_empty);
     tcase_add_test(tc_solve, test_twophase_solve_random_states_within_20);
     tcase_add_test(tc_solve, test_twophase_solve_superflip_not_below_20);
+    tcase_add_test(tc_solve, test_twophase_solve_superflip_target_20_exact);
     tcase_add_test(tc_solve,
                    test_twophase_solve_short_scrambles_not_below_optimum);
     tcase_add_test(tc_solve,

@@ -686,6 +686,53 @@ enum {
     TASK_GIVEN
 };
 
+/* True when b = S a S^-1 for one of the 16 symmetries that keep the U-D
+ * axis: the two cubes have the same two-phase search. */
+static bool
+cubes_alike(const cube3_cubie_t *a, const cube3_cubie_t *b)
+{
+    for (int s = 0; s < CUBE3_NSYM_UD; s++) {
+        cube3_cubie_t x;
+
+        cube3_cubie_conjugate(a, s, &x);
+        if (cube3_cubie_equal(&x, b)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The flip x slice class of c, equal for U-D conjugates: cubes of
+ * different classes need no cubes_alike. */
+static uint32_t
+flipslice_class(const twophase_tables_t *t, const cube3_cubie_t *c)
+{
+    return t->flipslice_sym[cube3_slice(c) * CUBE3_NFLIP + cube3_flip(c)] >> 4;
+}
+
+void
+twophase__orient_distinct(twophase_shared_t *sh)
+{
+    cube3_cubie_t c[TWOPHASE_NORIENT];
+    uint32_t cls[TWOPHASE_NORIENT];
+
+    sh->norient = 0;
+    for (int o = 0; o < TWOPHASE_NORIENT; o++) {
+        bool alike = false;
+
+        twophase__oriented(sh, o, &c[o]);
+        cls[o] = flipslice_class(sh->t, &c[o]);
+        for (int k = 0; k < sh->norient && !alike; k++) {
+            int p = sh->orient[k];
+
+            alike = cls[p] == cls[o] && cubes_alike(&c[p], &c[o]);
+        }
+        if (!alike) {
+            sh->orient[sh->norient++] = (uint8_t)o;
+        }
+    }
+}
+
 /* Computes the phase-1 distances of roots [from, to) of w. */
 static void
 roots_depth(twophase_worker_t *w, int from, int to)
@@ -747,18 +794,34 @@ roots_add_pre(twophase_worker_t *w)
     twophase_shared_t *sh = w->sh;
     int from = w->nroot;
     int lowest = INT_MAX;
+    cube3_cubie_t y[TWOPHASE_NPRE];
+    uint32_t cls[TWOPHASE_NPRE];
 
     for (int i = 0; i < from; i++) {
+        uint16_t stab = sh->t->flipslice_stab[w->root[i].frame.cs >> 4];
+        int first = w->nroot;
         cube3_cubie_t c;
 
         twophase__oriented(sh, w->root[i].o, &c);
         for (uint32_t rest = PHASE1_END_MOVES; rest != 0; rest &= rest - 1) {
             int m = twophase__lowest_bit(rest);
-            cube3_cubie_t y;
+            int k = w->nroot - first;
+            bool alike = false;
 
             /* (M c) s = solved gives c (s M) = solved. */
-            cube3_cubie_multiply(cube3_move_cubie(m), &c, &y);
-            root_set(sh, &w->root[w->nroot++], w->root[i].o, m, &y);
+            cube3_cubie_multiply(cube3_move_cubie(m), &c, &y[k]);
+            root_set(sh, &w->root[w->nroot], w->root[i].o, m, &y[k]);
+            cls[k] = w->root[w->nroot].frame.cs >> 4;
+            /* When a symmetry S other than the identity keeps c (then
+             * it keeps c's flip x slice class representative), M c and
+             * (S M S^-1) c are conjugates with the same search: only
+             * the first is kept. Random cubes skip the test. */
+            for (int j = 0; j < k && !alike && (stab & ~1u) != 0; j++) {
+                alike = cls[j] == cls[k] && cubes_alike(&y[j], &y[k]);
+            }
+            if (!alike) {
+                w->nroot++;
+            }
         }
     }
     roots_depth(w, from, w->nroot);
@@ -902,11 +965,26 @@ twophase__run_worker(twophase_worker_t *w)
     int lowest = TWOPHASE_DEPTH_MAX;
 
     w->nroot = 0;
-    for (int o = w->first; o < TWOPHASE_NORIENT; o += w->step) {
+    for (int k = w->first; k < sh->norient; k += w->step) {
         cube3_cubie_t c;
+        bool alike = false;
 
-        twophase__oriented(sh, o, &c);
-        root_set(sh, &w->root[w->nroot++], o, -1, &c);
+        twophase__oriented(sh, sh->orient[k], &c);
+        root_set(sh, &w->root[w->nroot], sh->orient[k], -1, &c);
+        /* One thread: the orientations were not compared before (see
+         * solve); those alike have one search (twophase__orient_distinct).
+         * The classes at hand spare random cubes any more work. */
+        for (int j = 0; j < w->nroot && !alike; j++) {
+            cube3_cubie_t d;
+
+            if (w->root[j].frame.cs >> 4 == w->root[w->nroot].frame.cs >> 4) {
+                twophase__oriented(sh, w->root[j].o, &d);
+                alike = cubes_alike(&d, &c);
+            }
+        }
+        if (!alike) {
+            w->nroot++;
+        }
     }
     roots_depth(w, 0, w->nroot);
     tasks_restart(w);

@@ -297,7 +297,11 @@ typedef struct twophase_shared {
     int phase2_cap;     /* longest phase 2 tried, metric units */
     bool threaded;      /* more than one worker */
     cube3_cubie_t cube; /* the cube to solve: goal^-1 * start */
-    atomic_int best;    /* best length found (metric), or limit */
+    /* The orientations searched: those whose cube is not a U-D symmetry
+     * conjugate of an earlier one's (see twophase__orient_distinct). */
+    int norient;
+    uint8_t orient[TWOPHASE_NORIENT];
+    atomic_int best; /* best length found (metric), or limit */
     /* HTM with a target: best starts at target + 1, so phase 2 never
      * searches for answers longer than the target; loose is the limit
      * it would have had, and at relax_ns (half the time budget; 0:
@@ -396,7 +400,7 @@ typedef struct twophase_worker {
     search_meter_t meter;
     uint64_t published_expanded; /* counts already merged into sh */
     uint64_t published_generated;
-    int first; /* orientations first, first + step, ... */
+    int first; /* orientations sh->orient[first], [first + step], ... */
     int step;
     twophase_cursor_t *cur; /* the cursor running phase 2 */
     int n1;                 /* length of its phase-1 path at phase 2 */
@@ -420,6 +424,14 @@ void twophase__run_worker(twophase_worker_t *w);
  * frame, HTM ids; length is in metric units. */
 void
 twophase__record(twophase_worker_t *w, const uint8_t *moves, int n, int length);
+
+/* Sets sh->orient and sh->norient (dfs.c): a cube conjugate to another
+ * by one of the 16 symmetries that keep the U-D axis has the same
+ * search (moves, G1 and both tables map onto themselves), so of such
+ * orientations only the first is searched. A random cube has six
+ * distinct ones; the superflip, which every symmetry and its inverse
+ * leave unchanged, has one. */
+void twophase__orient_distinct(twophase_shared_t *sh);
 
 /* The cube of orientation o (0..5) of the shared cube. */
 void twophase__oriented(const twophase_shared_t *sh, int o, cube3_cubie_t *out);
