@@ -676,10 +676,6 @@ cursor_run(twophase_worker_t *w, twophase_cursor_t *st, uint64_t quantum)
     return false;
 }
 
-#ifndef TWOPHASE_STEP_WAIT
-#define TWOPHASE_STEP_WAIT 1
-#endif
-
 enum {
     TASK_NONE,
     TASK_WAIT,
@@ -907,7 +903,7 @@ task_next(twophase_worker_t *w, twophase_cursor_t *c)
             w->next_r = i;
             return TASK_GIVEN;
         }
-        for (int j = 0; TWOPHASE_STEP_WAIT && j < TWOPHASE_NCURSOR; j++) {
+        for (int j = 0; j < TWOPHASE_NCURSOR; j++) {
             if (w->cursor[j].busy &&
                 w->cursor[j].bound + w->cursor[j].extra == w->level) {
                 return TASK_WAIT; /* see twophase__run_worker */
