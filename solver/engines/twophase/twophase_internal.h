@@ -88,7 +88,10 @@ typedef struct twophase_tables {
      * corners URF UFL ULB UBR and the D corners; the U edges UR UF UL UB,
      * the D edges and the slice edges FR FL BL BR. A move moves positions
      * whatever the pieces, so one table serves each kind. At a phase-1
-     * end point (in G1) the tuples give the phase-2 coordinates: */
+     * end point (in G1) the tuples give the phase-2 coordinates. (Since
+     * session 4 the search moves plain permutations instead, see
+     * TWOPHASE_NPERM; these 0.8 MB stay in the layout, checked by the
+     * tests, until the layout changes for another reason.) */
     uint16_t corner4_move[TWOPHASE_NCORNER4][TWOPHASE_NMOVES];
     uint16_t edge4_move[TWOPHASE_NEDGE4][TWOPHASE_NMOVES];
     /* Relative order (0..23) of a tuple's four positions. */
