@@ -197,12 +197,14 @@ fill_def(int kind, bool qtm, tables_blob_def_t *def)
 int
 cube3_pdb_table_defs(tables_blob_def_t *out, int max)
 {
-    /* The tables a 'puzzled tables build 3x3x3' makes: those the
-     * heuristics use in HTM, and the small ones in QTM. */
+    /* The tables a 'puzzled tables build 3x3x3' makes: every one the
+     * heuristics read (the QTM csplit table is never read, see
+     * slice_table_of). */
     static const blob_arg_t listed[] = {
         { CUBE3_PDB_CORNERS, false }, { CUBE3_PDB_SLICE, false },
         { CUBE3_PDB_SORTED, false },  { CUBE3_PDB_CSPLIT, false },
         { CUBE3_PDB_CORNERS, true },  { CUBE3_PDB_SLICE, true },
+        { CUBE3_PDB_SORTED, true },
     };
     int n = (int)(sizeof(listed) / sizeof(listed[0]));
 
