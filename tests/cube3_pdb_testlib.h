@@ -251,6 +251,45 @@ tl_scramble(const pz_puzzle_t *p,
     ck_assert_int_eq(puzzle_replay(p, start, mv, n, out), PZ_OK);
 }
 
+/*
+ * On count scrambles of base + i % span moves (rng seeded with seed),
+ * IDA* with heuristic (1 + i % 2 threads) finds answers exactly as short
+ * as ref_engine with ref_heuristic (2 threads), marks them optimal, and
+ * they replay to the goal.
+ */
+static inline void
+tl_check_agrees(int metric,
+                const char *heuristic,
+                const char *ref_engine,
+                const char *ref_heuristic,
+                uint64_t seed,
+                int count,
+                int base,
+                int span)
+{
+    pz_puzzle_t *p = tl_make(metric);
+    pz_state_t goal;
+    pz_rng_t rng;
+
+    puzzle_goal(p, &goal);
+    pz_rng_seed(&rng, seed);
+    for (int i = 0; i < count; i++) {
+        pz_state_t s;
+        pz_state_t end;
+        pz_solution_t a;
+        pz_solution_t b;
+
+        tl_scramble(p, &goal, base + i % span, &rng, &s);
+        a = tl_solve(p, &s, &goal, "idastar", heuristic, 1 + i % 2, NULL);
+        b = tl_solve(p, &s, &goal, ref_engine, ref_heuristic, 2, NULL);
+        ck_assert_int_eq(a.length, b.length);
+        ck_assert(a.optimal);
+        ck_assert_int_eq(puzzle_replay(p, &s, a.moves, a.length, &end), PZ_OK);
+        ck_assert(puzzle_equal(p, &end, &goal));
+    }
+    puzzle_destroy(p);
+}
+
 /* The inverse cube of state s. */
 static inline void
 tl_inverse(const pz_state_t *s, pz_state_t *out)

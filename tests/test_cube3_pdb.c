@@ -521,26 +521,7 @@ END_TEST
 
 START_TEST(test_cube3_pdb_solve_agrees_with_bibfs)
 {
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
-    pz_state_t goal;
-    pz_rng_t rng;
-
-    puzzle_goal(p, &goal);
-    pz_rng_seed(&rng, 6);
-    for (int i = 0; i < 6; i++) {
-        pz_state_t s;
-        pz_solution_t a;
-        pz_solution_t b;
-        pz_state_t end;
-
-        tl_scramble(p, &goal, 7 + i % 2, &rng, &s);
-        a = tl_solve(p, &s, &goal, "idastar", "pdb-small", 1 + i % 2, NULL);
-        b = tl_solve(p, &s, &goal, "bibfs", "none", 1, NULL);
-        ck_assert_int_eq(a.length, b.length);
-        ck_assert_int_eq(puzzle_replay(p, &s, a.moves, a.length, &end), PZ_OK);
-        ck_assert(puzzle_equal(p, &end, &goal));
-    }
-    puzzle_destroy(p);
+    tl_check_agrees(PZ_METRIC_HTM, "pdb-small", "bibfs", "none", 6, 6, 7, 2);
 }
 END_TEST
 
