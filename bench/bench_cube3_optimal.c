@@ -3,9 +3,10 @@
 
 /*
  * Prints one line per solve (length, expanded nodes, seconds, h at the
- * start) and a summary (median and mean seconds), and the table build
- * time and memory. The cases are random states (--random N), random
- * scrambles of a given length (--moves K --count N) or one scramble
+ * start), a summary (median, mean, p95 and maximum of seconds and of
+ * nodes), and the table build time and memory. The cases are random states
+ * (--random N), random scrambles of a given length (--moves K --count N) or one
+ * scramble
  * (--scramble "..."), all from a fixed seed, so runs compare.
  *
  *   bench_cube3_optimal --heuristic pdb-large --threads 2 --random 7
@@ -133,6 +134,7 @@ main(int argc, char **argv)
     pz_rng_t rng;
     double t0;
     double *secs;
+    double *nodes;
     int n;
     int nrun = 0;
     double total = 0;
@@ -175,6 +177,11 @@ main(int argc, char **argv)
         : o.random > 0                        ? o.random
                                               : o.count;
     secs = calloc((size_t)n, sizeof(double));
+    nodes = calloc((size_t)n, sizeof(double));
+    if (secs == NULL || nodes == NULL) {
+        fprintf(stderr, "out of memory\n");
+        return 1;
+    }
     pz_rng_seed(&rng, o.seed);
     for (int i = 0; i < n; i++) {
         solve_spec_t spec;
@@ -229,6 +236,7 @@ main(int argc, char **argv)
         cpu = bench_cpu() - cpu;
         total += secs[nrun];
         stats_read(&run.stats, &view);
+        nodes[nrun] = (double)view.nodes_expanded;
         puzzle_format_moves(p, run.solution.moves, run.solution.length, moves,
                             sizeof(moves));
         printf("%2d %-8s len %2d  nodes %12llu  %8.2f s  cpu %8.2f s  h0 %d  "
@@ -240,10 +248,23 @@ main(int argc, char **argv)
         fflush(stdout);
     }
     if (nrun > 0) {
-        printf("median %.2f s, mean %.2f s over %d (%s, %d threads)\n",
-               bench_median(secs, nrun), total / nrun, nrun, o.heuristic,
-               o.threads);
+        /* bench_median sorts, so the percentiles and maxima read sorted
+         * arrays. */
+        double tmed = bench_median(secs, nrun);
+        double nmed = bench_median(nodes, nrun);
+        double nsum = 0;
+
+        for (int i = 0; i < nrun; i++) {
+            nsum += nodes[i];
+        }
+        printf("median %.2f s, mean %.2f s, p95 %.2f s, max %.2f s over %d "
+               "(%s, %d threads)\n",
+               tmed, total / nrun, bench_percentile(secs, nrun, 95),
+               secs[nrun - 1], nrun, o.heuristic, o.threads);
+        printf("nodes: median %.0f, mean %.0f, p95 %.0f, max %.0f\n", nmed,
+               nsum / nrun, bench_percentile(nodes, nrun, 95), nodes[nrun - 1]);
     }
+    free(nodes);
     free(secs);
     puzzle_destroy(p);
     return 0;
