@@ -123,6 +123,8 @@ twophase_table_defs(tables_blob_def_t *out, int max)
     return 1;
 }
 
+uint64_t twophase__trit6[729];
+
 static void
 load_tables(void)
 {
@@ -131,6 +133,20 @@ load_tables(void)
     const uint8_t *data = NULL;
     bool built = false;
 
+    for (uint32_t v = 0; v < 729; v++) {
+        uint32_t x = v;
+        uint64_t mask = 0;
+
+        for (int k = 0; k < 6; k++) {
+            if (x % 3 == 0) {
+                mask |= (uint64_t)1 << k;
+            } else if (x % 3 == 1) {
+                mask |= (uint64_t)1 << (32 + k);
+            }
+            x /= 3;
+        }
+        twophase__trit6[v] = mask;
+    }
     blob_def(&def);
     tables_rc = tables_blob_get(&def, &data, &built);
     if (tables_rc != PZ_OK) {

@@ -116,7 +116,9 @@ typedef struct twophase_tables {
     uint8_t corner_slice_sym[TWOPHASE_NCORNER_CLASSES * CUBE3_NSLICE_PERM];
     /* Decoding of 9 moves' distance changes (a base-3 number, see
      * twophase__phase1): bit k set in bits 0..8 when move k brings the
-     * cube one closer to G1, in bits 16..24 when it keeps the distance. */
+     * cube one closer to G1, in bits 16..24 when it keeps the distance.
+     * (Since session 4 the search decodes with twophase__trit6, which
+     * stays cached; these stay in the layout until it changes.) */
     uint32_t trit_masks[TWOPHASE_TRIT9];
     /* Every raw (twist, flip, slice) at most TWOPHASE_NEAR_DEPTH moves
      * from G1 with its distance, in an open-addressing hash keyed by
@@ -188,6 +190,13 @@ twophase__prune2_mut(twophase_tables_t *t)
     return (uint8_t *)t + TWOPHASE_PRUNE2_OFFSET;
 }
 
+/* Decoding of 6 moves' distance changes (a base-3 number, see
+ * twophase__phase1): bit k set in bits 0..5 when move k brings the cube
+ * one closer to G1, in bits 32..37 when it keeps the distance. Filled
+ * once per process by twophase__tables (twophase.c), not part of the
+ * blob. */
+extern uint64_t twophase__trit6[729];
+
 /* The moves (bits 0..17, in the frame of the entry's representative)
  * that bring the cube of phase-1 entry word e one move closer to G1
  * (*dec) and that keep its distance (*same); the others take it one
@@ -198,11 +207,15 @@ twophase__decode1(const twophase_tables_t *t,
                   uint32_t *dec,
                   uint32_t *same)
 {
-    uint32_t lo = t->trit_masks[e % TWOPHASE_TRIT9];
-    uint32_t hi = t->trit_masks[e / TWOPHASE_TRIT9];
+    /* Six trits at a time from a 5.8 KB table that stays in the
+     * first-level cache (the blob's 3^9 masks, 79 KB, did not). */
+    uint64_t m = twophase__trit6[e % 729u] |
+                 twophase__trit6[e / 729u % 729u] << 6 |
+                 twophase__trit6[e / (729u * 729u)] << 12;
 
-    *dec = (lo & 0x1ffu) | (hi & 0x1ffu) << 9;
-    *same = (lo >> 16 & 0x1ffu) | (hi >> 16 & 0x1ffu) << 9;
+    (void)t;
+    *dec = (uint32_t)m & 0x3ffffu;
+    *same = (uint32_t)(m >> 32) & 0x3ffffu;
 }
 
 /* HTM move id of phase-2 move k (0..9): U U2 U' R2 F2 D D2 D' L2 B2. */
