@@ -159,6 +159,18 @@ struct puzzle_ops {
                            const pz_state_t *goal);
 
     /*
+     * Optional, with root_moves: writes to next[m], for every move m, the
+     * second moves a search must try after the first move m, a subset of
+     * allowed_after[m] (never empty): the same reduction by the
+     * symmetries that also fix m, where it is safe with the order
+     * allowed_after imposes. NULL: all of allowed_after[m].
+     */
+    void (*root_next_moves)(const pz_puzzle_t *p,
+                            const pz_state_t *start,
+                            const pz_state_t *goal,
+                            uint64_t *next);
+
+    /*
      * Optional, for spaces far too large for bidirectional BFS: what the
      * `auto` engine choice (engine_auto) uses instead. auto_fast_engine
      * answers any state quickly but not optimally (an engine name);

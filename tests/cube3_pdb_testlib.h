@@ -290,6 +290,52 @@ tl_check_agrees(int metric,
     puzzle_destroy(p);
 }
 
+/*
+ * Starts fixed by symmetries, whose searches use fewer first and second
+ * moves (root_moves, root_next_moves): IDA* with heuristic finds answers
+ * as short as bibfs in metric (QTM: those of at most 8 quarter turns,
+ * where bibfs is quick), and they replay to the goal.
+ */
+static inline void
+tl_check_symmetric_starts(int metric, const char *heuristic)
+{
+    static const struct {
+        const char *scramble;
+        bool qtm; /* also in QTM */
+    } starts[] = {
+        { "R2 L2 U2 D2 F2 B2", false }, /* fixed by many symmetries */
+        { "U2 D2 R2 L2", true },
+        { "U D'", true },
+        { "F2 B2 U D' R2 L2 U D'", false }, /* four spots */
+        { "U D' R L' F B' U D'", true },    /* six spots */
+    };
+    pz_puzzle_t *p = tl_make(metric);
+    pz_state_t goal;
+    int n = (int)(sizeof(starts) / sizeof(starts[0]));
+
+    puzzle_goal(p, &goal);
+    for (int i = 0; i < n; i++) {
+        pz_state_t s;
+        pz_state_t end;
+        pz_solution_t a;
+        pz_solution_t b;
+
+        if (metric == PZ_METRIC_QTM && !starts[i].qtm) {
+            continue;
+        }
+        ck_assert_int_eq(puzzle_parse_scramble(p, starts[i].scramble, &s, NULL),
+                         PZ_OK);
+        ck_assert_uint_ne(cube3_pdb_root_moves(p, &s, &goal),
+                          p->allowed_after[p->nmoves]);
+        a = tl_solve(p, &s, &goal, "idastar", heuristic, 1 + i % 2, NULL);
+        b = tl_solve(p, &s, &goal, "bibfs", "none", 1, NULL);
+        ck_assert_int_eq(a.length, b.length);
+        ck_assert_int_eq(puzzle_replay(p, &s, a.moves, a.length, &end), PZ_OK);
+        ck_assert(puzzle_equal(p, &end, &goal));
+    }
+    puzzle_destroy(p);
+}
+
 /* The inverse cube of state s. */
 static inline void
 tl_inverse(const pz_state_t *s, pz_state_t *out)

@@ -568,48 +568,70 @@ START_TEST(test_cube3_pdb_root_moves_superflip_one_per_class)
 }
 END_TEST
 
+/*
+ * After the superflip's first move the symmetries fixing that move (the
+ * four turns about the U-D axis, for U; with the four mirrors through
+ * that axis, for U2) exchange the second moves in classes; each class
+ * holding U, R or F turns keeps its smallest such move (R for the side
+ * quarter turns, R2 for the side half turns), the others keep all. HTM
+ * after U: R R2 R' and D D2 D' (6 of 15); after U2: R R2 and D D2 D' (5:
+ * the mirrors also exchange R with R' and D with D'); QTM after U: U R R'
+ * D D' (5 of 11).
+ */
+START_TEST(test_cube3_pdb_root_next_moves_superflip)
+{
+    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *q = tl_make(PZ_METRIC_QTM);
+    pz_state_t goal;
+    pz_state_t s;
+    uint64_t next[PDB_MAXMOVES];
+
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(puzzle_parse_scramble(p, superflip, &s, NULL), PZ_OK);
+    /* HTM ids face * 3 + {0 quarter, 1 half, 2 anti}, faces U R F D L B. */
+    cube3_pdb_root_next_moves(p, &s, &goal, next);
+    ck_assert_uint_eq(next[0], UINT64_C(7) << 3 | UINT64_C(7) << 9);
+    ck_assert_uint_eq(next[1], UINT64_C(3) << 3 | UINT64_C(7) << 9);
+    /* QTM ids face * 2 + {0 clockwise, 1 anticlockwise}. */
+    cube3_pdb_root_next_moves(q, &s, &goal, next);
+    ck_assert_uint_eq(next[0],
+                      UINT64_C(1) | UINT64_C(3) << 2 | UINT64_C(3) << 6);
+    puzzle_destroy(p);
+    puzzle_destroy(q);
+}
+END_TEST
+
 START_TEST(test_cube3_pdb_root_moves_all_for_asymmetric_start)
 {
     pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
     pz_state_t goal;
     pz_state_t s;
+    uint64_t next[PDB_MAXMOVES];
 
     puzzle_goal(p, &goal);
     ck_assert_int_eq(puzzle_parse_scramble(p, "R U F' L2 D B", &s, NULL),
                      PZ_OK);
     ck_assert_int_eq(popcount64(cube3_pdb_root_moves(p, &s, &goal)), 18);
+    cube3_pdb_root_next_moves(p, &s, &goal, next);
+    for (int m = 0; m < 18; m++) {
+        ck_assert_uint_eq(next[m], p->allowed_after[m]);
+    }
     /* A symmetric start toward an asymmetric goal keeps every move. */
     ck_assert_int_eq(popcount64(cube3_pdb_root_moves(p, &goal, &s)), 18);
+    cube3_pdb_root_next_moves(p, &goal, &s, next);
+    for (int m = 0; m < 18; m++) {
+        ck_assert_uint_eq(next[m], p->allowed_after[m]);
+    }
     puzzle_destroy(p);
 }
 END_TEST
 
+/* Symmetric starts use fewer first and second moves (root_moves,
+ * root_next_moves); IDA* still finds answers as short as bibfs. QTM:
+ * test_slow_cube3_pdb.c (its tables are loaded there once). */
 START_TEST(test_cube3_pdb_solve_symmetric_starts_agree_with_bibfs)
 {
-    static const char *const starts[] = {
-        "R2 L2 U2 D2 F2 B2", /* fixed by many symmetries */
-        "U2 D2 R2 L2",
-        "U D'",
-    };
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
-    pz_state_t goal;
-
-    puzzle_goal(p, &goal);
-    for (int i = 0; i < 3; i++) {
-        pz_state_t s;
-        pz_state_t end;
-        pz_solution_t a;
-        pz_solution_t b;
-
-        ck_assert_int_eq(puzzle_parse_scramble(p, starts[i], &s, NULL), PZ_OK);
-        ck_assert_int_lt(popcount64(cube3_pdb_root_moves(p, &s, &goal)), 18);
-        a = tl_solve(p, &s, &goal, "idastar", "pdb-small", 1 + i % 2, NULL);
-        b = tl_solve(p, &s, &goal, "bibfs", "none", 1, NULL);
-        ck_assert_int_eq(a.length, b.length);
-        ck_assert_int_eq(puzzle_replay(p, &s, a.moves, a.length, &end), PZ_OK);
-        ck_assert(puzzle_equal(p, &end, &goal));
-    }
-    puzzle_destroy(p);
+    tl_check_symmetric_starts(PZ_METRIC_HTM, "pdb-small");
 }
 END_TEST
 
@@ -673,6 +695,7 @@ cube3_pdb_suite(void)
     tcase_add_test(tc_solve, test_cube3_pdb_solve_agrees_with_bibfs);
     tcase_add_test(tc_solve, test_cube3_pdb_solve_to_custom_goal);
     tcase_add_test(tc_solve, test_cube3_pdb_root_moves_superflip_one_per_class);
+    tcase_add_test(tc_solve, test_cube3_pdb_root_next_moves_superflip);
     tcase_add_test(tc_solve,
                    test_cube3_pdb_root_moves_all_for_asymmetric_start);
     tcase_add_test(tc_solve,

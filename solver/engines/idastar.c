@@ -15,7 +15,8 @@
  * is tested when a child passes the bound, and only when its h is 0 (an
  * admissible h is 0 at the goal), so the full comparison is rare. At the
  * root, a puzzle may name fewer first moves (puzzle_ops root_moves: one
- * per class of moves that symmetries of the start and goal exchange).
+ * per class of moves that symmetries of the start and goal exchange), and
+ * fewer second moves after each (root_next_moves).
  *
  * Frames are drawn from the budget and grown when the bound grows: a path
  * never exceeds the bound (h >= 0), so bound + 2 frames always suffice.
@@ -78,7 +79,11 @@ typedef struct shared {
     int nthreads;       /* workers */
     int bound;          /* of the current iteration */
     uint64_t root_todo; /* first moves to try (puzzle_root_moves) */
-    task_t *tasks;      /* from the budget */
+    /* Second moves to try after each first move (root_next_moves) and
+     * whether any is fewer than allowed_after. */
+    uint64_t next_todo[PZ_MOVES_MAX];
+    bool next_cut;
+    task_t *tasks; /* from the budget */
     size_t ntasks;
     size_t tasks_cap;
     atomic_size_t next_task;          /* next task to take */
@@ -171,6 +176,13 @@ worker_poll(worker_t *w)
         status = STATUS_ABORTED;
     }
     return status;
+}
+
+/* The moves to try below a node at depth reached by move m. */
+static uint64_t
+todo_after(const shared_t *sh, int depth, int m)
+{
+    return depth == 1 ? sh->next_todo[m] : puzzle_allowed_after(sh->p, m);
 }
 
 /* Appends a task (called by the splitting thread only). */
@@ -271,7 +283,7 @@ dfs(worker_t *w, int root, int split)
         }
         d++;
         f[d].h = hc;
-        f[d].todo = puzzle_allowed_after(p, m);
+        f[d].todo = todo_after(sh, d, m);
         if (++w->meter.expanded >= w->meter.next_poll) {
             w->meter.generated = generated;
             status = worker_poll(w);
@@ -414,7 +426,7 @@ worker_main(void *arg)
         w->frames[t->depth].s = t->s;
         w->frames[t->depth].h = t->h;
         w->frames[t->depth].todo =
-            puzzle_allowed_after(sh->p, t->moves[t->depth - 1]);
+            todo_after(sh, t->depth, t->moves[t->depth - 1]);
         memcpy(w->moves, t->moves, (size_t)t->depth);
         if (++w->meter.expanded >= w->meter.next_poll) {
             status = worker_poll(w);
@@ -459,7 +471,10 @@ iterate_threaded(shared_t *sh,
      * cut above the split count toward the next bound only from the
      * final pass. */
     sh->ntasks = 0;
-    for (int split = 1; split <= split_max; split++) {
+    /* Tasks at depth 1 would be searched by the heuristic's own search,
+     * which does not know next_todo: split at 2 at least then. */
+    for (int split = sh->next_cut && split_max >= 2 ? 2 : 1; split <= split_max;
+         split++) {
         sh->ntasks = 0;
         w0->next = INT_MAX;
         set_root(w0, h0);
@@ -601,6 +616,17 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
     sh.root_todo = puzzle_allowed_after(sh.p, -1);
     if (sh.p->ops->root_moves != NULL) {
         sh.root_todo &= sh.p->ops->root_moves(sh.p, &ctx->start, &ctx->goal);
+    }
+    for (int m = 0; m < sh.p->nmoves; m++) {
+        sh.next_todo[m] = puzzle_allowed_after(sh.p, m);
+    }
+    if (sh.p->ops->root_next_moves != NULL) {
+        sh.p->ops->root_next_moves(sh.p, &ctx->start, &ctx->goal, sh.next_todo);
+    }
+    for (int m = 0; m < sh.p->nmoves; m++) {
+        sh.next_todo[m] &= puzzle_allowed_after(sh.p, m);
+        sh.next_cut |= (sh.root_todo >> m & 1u) &&
+                       sh.next_todo[m] != puzzle_allowed_after(sh.p, m);
     }
     sh.threaded = nthreads > 1;
     sh.own_search = sh.h != NULL && sh.h->ops->search != NULL && !sh.check_all;

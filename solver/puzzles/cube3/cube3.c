@@ -646,6 +646,7 @@ const puzzle_ops_t puzzle__cube3 = {
     .random_state = cube3_random_state,
     .heuristics = cube3_heuristics,
     .root_moves = cube3_pdb_root_moves,
+    .root_next_moves = cube3_pdb_root_next_moves,
     .auto_fast_engine = "twophase",
     .auto_optimal_heuristic = "pdb",
 };

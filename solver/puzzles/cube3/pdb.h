@@ -104,6 +104,18 @@ uint64_t cube3_pdb_root_moves(const pz_puzzle_t *p,
                               const pz_state_t *goal);
 
 /*
+ * The second moves a search from start to goal must try after each first
+ * move: next[m] (for m < p->nmoves) is allowed_after[m], less the moves
+ * that a symmetry fixing start, goal and m maps onto a smaller kept move
+ * (pdb_root.c says which are safe to drop). Never empty. The puzzle's
+ * root_next_moves op. Thread: any.
+ */
+void cube3_pdb_root_next_moves(const pz_puzzle_t *p,
+                               const pz_state_t *start,
+                               const pz_state_t *goal,
+                               uint64_t *next);
+
+/*
  * What the base-offset copy of the HTM csplit table (the inverse lookups
  * of "pdb-large") says about state s: its pattern distance when that is
  * 10 or 11, 12 for 12 or more, 0 for 9 or less. Builds or loads the
