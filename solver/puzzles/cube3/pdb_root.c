@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pdb_root.c - first moves of an optimal 3x3x3 search, up to symmetry. */
+/* pdb_root.c - first and second moves of a 3x3x3 search, up to symmetry. */
 
 /*
  * When a symmetry S of the cube (a rotation or reflection, conjugating
@@ -10,6 +10,9 @@
  * fixed by all 48, needs 2 of the 18 (a quarter turn and a half turn).
  * The symmetries preserve the metric (a reflection turns a clockwise
  * quarter turn into an anticlockwise one), so this holds in HTM and QTM.
+ * Second moves are reduced by the symmetries that also fix the first
+ * move, within the limits the search's move order sets (see
+ * cube3_pdb_root_next_moves).
  */
 #include "cube3.h"
 #include "pdb.h"
