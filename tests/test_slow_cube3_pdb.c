@@ -279,18 +279,17 @@ START_TEST(test_slow_cube3_pdb_superflip_beyond_16_htm)
 }
 END_TEST
 
-/* Solves the superflip optimally in metric with IDA* + "pdb-large" on
- * two threads (solve_execute replays the answer) and returns its length,
- * or -1 when it was not solved and proven optimal. */
-static int
-superflip_optimal_length(int metric)
+/* Runs IDA* + "pdb-large" on two threads from the superflip to solved in
+ * metric, looking for answers of at most max_depth moves (0: any), and
+ * returns its solution (solve_execute replays an answer). */
+static pz_solution_t
+superflip_search(int metric, int max_depth)
 {
     pz_puzzle_t *p = tl_make(metric);
     pz_input_t in;
     pz_diag_t d;
     solve_spec_t spec;
     solve_run_t run;
-    int length = -1;
 
     memset(&in, 0, sizeof(in));
     in.text = SUPERFLIP;
@@ -301,14 +300,12 @@ superflip_optimal_length(int metric)
     spec.puzzle = p;
     spec.limits.time_ms = 3 * 3600 * 1000;
     spec.limits.memory_bytes = (size_t)64 << 20;
+    spec.limits.max_depth = max_depth;
     spec.threads = 2;
     solve_run_init(&run, engine_find("idastar"), "pdb-large", 1.0);
     ck_assert_int_eq(solve_execute(&spec, &run, NULL), PZ_OK);
-    if (run.solution.status == PZ_STATUS_SOLVED && run.solution.optimal) {
-        length = run.solution.length;
-    }
     puzzle_destroy(p);
-    return length;
+    return run.solution;
 }
 
 /*
@@ -318,7 +315,69 @@ superflip_optimal_length(int metric)
  */
 START_TEST(test_slow_cube3_pdb_large_superflip_is_20_htm)
 {
-    ck_assert_int_eq(superflip_optimal_length(PZ_METRIC_HTM), 20);
+    pz_solution_t a = superflip_search(PZ_METRIC_HTM, 0);
+
+    ck_assert_int_eq(a.status, PZ_STATUS_SOLVED);
+    ck_assert_int_eq(a.length, 20);
+    ck_assert(a.optimal);
+}
+END_TEST
+
+/*
+ * depths.md: the superflip is 24 QTM. At most 24: Michael Reid's
+ * 24-quarter-turn maneuver (1995) takes the solved cube to the superflip,
+ * which is its own inverse, so the maneuver also solves it. At least 24:
+ * IDA* with "pdb-large" (in QTM the QTM sorted table) completes every
+ * bound up to 22 without an answer (bounds step by two, so nothing of 23
+ * moves or fewer is left) and stops at the depth limit. Proving 24 by
+ * also running the 24 bound until the first answer would add a search of
+ * unknown length; the maneuver is checked here instead.
+ */
+START_TEST(test_slow_cube3_pdb_large_superflip_is_24_qtm)
+{
+    static const char reid[] =
+        "R' U2 B L' F U' B D F U D' L D2 F' R B' D F' U' B' U D'";
+    pz_puzzle_t *p = tl_make(PZ_METRIC_QTM);
+    uint8_t mv[PZ_SOLUTION_MAX];
+    int n = 0;
+    pz_input_t in;
+    pz_diag_t d;
+    pz_state_t flip;
+    pz_state_t goal;
+    pz_state_t end;
+    pz_solution_t a;
+
+    /* The maneuver as quarter turns, by the puzzle's move names; a half
+     * turn is two clockwise quarter turns. */
+    for (const char *t = reid; *t != '\0';) {
+        char name[3] = { t[0], t[1] == '\'' ? '\'' : '\0', '\0' };
+        int times = t[1] == '2' ? 2 : 1;
+        int m = 0;
+
+        while (m < p->nmoves && strcmp(p->ops->move_name(p, m), name) != 0) {
+            m++;
+        }
+        ck_assert_int_lt(m, p->nmoves);
+        for (int k = 0; k < times; k++) {
+            mv[n++] = (uint8_t)m;
+        }
+        t += name[1] != '\0' || times == 2 ? 2 : 1;
+        t += *t == ' ';
+    }
+    ck_assert_int_eq(n, 24);
+    memset(&in, 0, sizeof(in));
+    in.text = SUPERFLIP;
+    pz_diag_clear(&d);
+    ck_assert_int_eq(puzzle_parse_state(p, &in, &flip, &d), PZ_OK);
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(puzzle_replay(p, &goal, mv, n, &end), PZ_OK);
+    ck_assert(puzzle_equal(p, &end, &flip));
+    ck_assert_int_eq(puzzle_replay(p, &flip, mv, n, &end), PZ_OK);
+    ck_assert(puzzle_equal(p, &end, &goal));
+    puzzle_destroy(p);
+
+    a = superflip_search(PZ_METRIC_QTM, 23);
+    ck_assert_int_eq(a.status, PZ_STATUS_DEPTH_LIMIT);
 }
 END_TEST
 
@@ -379,6 +438,15 @@ START_TEST(test_slow_cube3_pdb_qtm_bound_steps_by_two)
 }
 END_TEST
 
+/* Symmetric starts in QTM, where a U U pair and commuting opposite turns
+ * make the order of second moves matter (root_next_moves). */
+START_TEST(test_slow_cube3_pdb_qtm_symmetric_starts_agree_with_bibfs)
+{
+    tl_check_symmetric_starts(PZ_METRIC_QTM, "pdb-small");
+    tl_check_symmetric_starts(PZ_METRIC_QTM, "pdb-large");
+}
+END_TEST
+
 static Suite *
 slow_cube3_pdb_suite(void)
 {
@@ -410,7 +478,28 @@ slow_cube3_pdb_suite(void)
     tcase_set_timeout(tc_qtm, 600);
     tcase_add_test(tc_qtm, test_slow_cube3_pdb_admissible_qtm_to_depth_6);
     tcase_add_test(tc_qtm, test_slow_cube3_pdb_qtm_bound_steps_by_two);
+    tcase_add_test(tc_qtm,
+                   test_slow_cube3_pdb_qtm_symmetric_starts_agree_with_bibfs);
     suite_add_tcase(s, tc_qtm);
+    return s;
+}
+
+/*
+ * The QTM superflip proof searches for about 37 minutes on two free
+ * cores. A forked Check test reports its duration to the runner in a
+ * 32-bit count of microseconds, which overflows after 35.8 minutes (the
+ * child then exits with "too big to pack" after its assertions passed),
+ * so this one runs in a suite of its own without fork (no Check timeout;
+ * the search has its own 3-hour limit).
+ */
+static Suite *
+slow_cube3_pdb_qtm_superflip_suite(void)
+{
+    Suite *s = suite_create("slow_cube3_pdb_qtm_superflip");
+    TCase *tc = tcase_create("superflip_qtm");
+
+    tcase_add_test(tc, test_slow_cube3_pdb_large_superflip_is_24_qtm);
+    suite_add_tcase(s, tc);
     return s;
 }
 
@@ -437,12 +526,18 @@ main(void)
         cube3_pdb_table(CUBE3_PDB_CSPLIT, false, NULL) != PZ_OK ||
         cube3_pdb_offset_bound(&probe) < 0 ||
         cube3_pdb_table(CUBE3_PDB_CORNERS, true, NULL) != PZ_OK ||
-        cube3_pdb_table(CUBE3_PDB_SLICE, true, NULL) != PZ_OK) {
+        cube3_pdb_table(CUBE3_PDB_SLICE, true, NULL) != PZ_OK ||
+        cube3_pdb_table(CUBE3_PDB_SORTED, true, NULL) != PZ_OK) {
         fprintf(stderr, "cannot build the pattern databases\n");
         return EXIT_FAILURE;
     }
     srunner_run_all(sr, CK_ENV);
     failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    sr = srunner_create(slow_cube3_pdb_qtm_superflip_suite());
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_ENV);
+    failed += srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
