@@ -238,34 +238,19 @@ static const uint8_t bit_count[256] = {
 };
 
 /* Lexicographic rank (Lehmer code, as cube3.h ranks permutations) of
- * p[0..7] - base, a permutation of 0..7: digit i counts the later
- * values below p[i], that is the values below it not used before. */
+ * p[0..n) - base, a permutation of 0..n-1: digit i counts the later
+ * values below p[i], that is the values below it not used before. Called
+ * with constant n (8 or 4), so each use compiles to its own loop. */
 static inline int
-rank8(const uint8_t *p, int base)
+rank_perm(const uint8_t *p, int base, int n)
 {
     unsigned used = 0;
     int r = 0;
 
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < n; i++) {
         unsigned v = (unsigned)(p[i] - base);
 
-        r = r * (8 - i) + (int)v - bit_count[used & ((1u << v) - 1)];
-        used |= 1u << v;
-    }
-    return r;
-}
-
-/* The same for p[0..3] - base, a permutation of 0..3. */
-static inline int
-rank4(const uint8_t *p, int base)
-{
-    unsigned used = 0;
-    int r = 0;
-
-    for (int i = 0; i < 4; i++) {
-        unsigned v = (unsigned)(p[i] - base);
-
-        r = r * (4 - i) + (int)v - bit_count[used & ((1u << v) - 1)];
+        r = r * (n - i) + (int)v - bit_count[used & ((1u << v) - 1)];
         used |= 1u << v;
     }
     return r;
@@ -365,8 +350,8 @@ phase2_start(twophase_worker_t *w, twophase_cursor_t *st, int n)
     st->perm_valid = n;
     /* The corners and the slice edges first: the small corner x slice
      * table turns most end points away before any edge work. */
-    coord[0] = rank8(st->perm[n], 0);
-    coord[2] = rank4(st->perm[n] + CUBE3_NCORNERS + 8, 8);
+    coord[0] = rank_perm(st->perm[n], 0, 8);
+    coord[2] = rank_perm(st->perm[n] + CUBE3_NCORNERS + 8, 8, 4);
     if (sh->qtm_bounds) {
         if (t->corner_slice_qtm[coord[0] * CUBE3_NSLICE_PERM + coord[2]] >
             most) {
@@ -380,7 +365,7 @@ phase2_start(twophase_worker_t *w, twophase_cursor_t *st, int n)
             return false;
         }
     }
-    coord[1] = rank8(st->perm[n] + CUBE3_NCORNERS, 0);
+    coord[1] = rank_perm(st->perm[n] + CUBE3_NCORNERS, 0, 8);
     /* The big phase-2 table is read through two dependent lookups that
      * miss the caches: prefetch the first and let the other orientations
      * work (phase2_resume continues). */
