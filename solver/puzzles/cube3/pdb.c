@@ -897,24 +897,57 @@ decode(const pdb_table_t *t, int code, int vp)
     return diff == 0 ? vp : diff == 1 ? vp + 1 : vp > 0 ? vp - 1 : 0;
 }
 
-/* Records value v of lookup k for child m of n. */
+/* Records value v of lookup k of a child: its values cv, the lookups it
+ * has (bit k of *known) and their maximum *pmax. The shadow path and the
+ * lanes keep these in their own structures. */
 static void
-set_child_value(shadow_node_t *n, int m, int k, int v)
+record_value(uint8_t *cv, uint8_t *known, uint8_t *pmax, int k, int v)
 {
-    n->cv[m][k] = (uint8_t)v;
-    n->known[m] |= (uint8_t)(1u << k);
-    if (v > n->pmax[m]) {
-        n->pmax[m] = (uint8_t)v;
+    cv[k] = (uint8_t)v;
+    *known |= (uint8_t)(1u << k);
+    if (v > *pmax) {
+        *pmax = (uint8_t)v;
     }
 }
 
-/* Index of lookup k of child m of n, computing the child's coordinates
- * for it from the parent's. */
-static uint64_t
-child_index(const pdb_ctx_t *c, shadow_node_t *n, int m, int k)
+static void
+set_child_value(shadow_node_t *n, int m, int k, int v)
 {
-    coords_move(c, &n->st.c, m, k, &n->cc[m]);
-    return index_of(c, &n->cc[m], k);
+    record_value(n->cv[m], &n->known[m], &n->pmax[m], k, v);
+}
+
+/* Table index of lookup k of the child by move m of a node with
+ * coordinates pc, computing into *cc the child's coordinates it needs. */
+static uint64_t
+move_index(const pdb_ctx_t *c, const coords_t *pc, int m, int k, coords_t *cc)
+{
+    coords_move(c, pc, m, k, cc);
+    return index_of(c, cc, k);
+}
+
+/* The stages of a node with exact values v whose children must stay
+ * within limit: the lookups that can cut one (v[k] >= limit; in QTM the
+ * corners always, whose exact value sets every estimate's parity), the
+ * parent's highest value first and the small corner table first on
+ * ties. Returns how many, written to order. */
+static int
+stage_order(const pdb_ctx_t *c, const uint8_t *v, int limit, int *order)
+{
+    int n = 0;
+
+    for (int k = 0; k < NLOOK; k++) {
+        if (v[k] >= limit || (k == 0 && c->qtm)) {
+            int j = n++;
+
+            while (j > 0 && (v[order[j - 1]] < v[k] ||
+                             (v[order[j - 1]] == v[k] && k == 0))) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = k;
+        }
+    }
+    return n;
 }
 
 /*
@@ -940,7 +973,7 @@ children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want, int limit)
     uint64_t idx[PDB_MAXMOVES];
     uint32_t todo = want & ~n->done;
     int order[NLOOK];
-    int nstage = 0;
+    int nstage;
 
     for (uint32_t b = todo; b != 0; b &= b - 1) {
         int m = __builtin_ctz(b);
@@ -951,21 +984,7 @@ children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want, int limit)
     }
     n->done |= todo;
     n->climit = limit;
-    /* QTM: the corners' exact value sets every estimate's parity. */
-    for (int k = 0; k < NLOOK; k++) {
-        if (n->st.v[k] >= limit || (k == 0 && c->qtm)) {
-            int j = nstage++;
-
-            /* Highest parent value first; the small corner table wins
-             * ties. */
-            while (j > 0 && (n->st.v[order[j - 1]] < n->st.v[k] ||
-                             (n->st.v[order[j - 1]] == n->st.v[k] && k == 0))) {
-                order[j] = order[j - 1];
-                j--;
-            }
-            order[j] = k;
-        }
-    }
+    nstage = stage_order(c, n->st.v, limit, order);
     for (int st = 0; st < nstage; st++) {
         int k = order[st];
         const pdb_table_t *t = table_of(c, k);
@@ -976,7 +995,7 @@ children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want, int limit)
 
             if (!(n->known[m] >> k & 1u) && n->pmax[m] <= limit) {
                 stage |= 1u << m;
-                idx[m] = child_index(c, n, m, k);
+                idx[m] = move_index(c, &n->st.c, m, k, &n->cc[m]);
             }
         }
         /* The prefetches in a loop of their own: on this machine a
@@ -1015,7 +1034,7 @@ finish_child(const pdb_ctx_t *c, shadow_node_t *n, int m, int limit)
 
     for (int k = 0; k < NLOOK; k++) {
         if (!(n->known[m] >> k & 1u)) {
-            idx[k] = child_index(c, n, m, k);
+            idx[k] = move_index(c, &n->st.c, m, k, &n->cc[m]);
         }
     }
     for (int k = 0; k < NLOOK; k++) {
@@ -1353,19 +1372,7 @@ lane_expand(const pz_puzzle_t *p,
     memset(l->known, 0, sizeof(l->known));
     memset(l->pmax, 0, sizeof(l->pmax));
     memset(f->cv, 0, sizeof(f->cv));
-    l->nstage = 0;
-    for (int k = 0; k < NLOOK; k++) {
-        if (f->v[k] >= l->limit || (k == 0 && c->qtm)) {
-            int j = l->nstage++;
-
-            while (j > 0 && (f->v[l->order[j - 1]] < f->v[k] ||
-                             (f->v[l->order[j - 1]] == f->v[k] && k == 0))) {
-                l->order[j] = l->order[j - 1];
-                j--;
-            }
-            l->order[j] = k;
-        }
-    }
+    l->nstage = stage_order(c, f->v, l->limit, l->order);
     l->st = 0;
 }
 
@@ -1373,19 +1380,7 @@ lane_expand(const pz_puzzle_t *p,
 static void
 lane_set(lane_t *l, lane_frame_t *f, int m, int k, int v)
 {
-    f->cv[m][k] = (uint8_t)v;
-    l->known[m] |= (uint8_t)(1u << k);
-    if (v > l->pmax[m]) {
-        l->pmax[m] = (uint8_t)v;
-    }
-}
-
-/* Index of lookup k of child m of frame f (computing its coordinates). */
-static uint64_t
-lane_index(const pdb_ctx_t *c, lane_frame_t *f, int m, int k)
-{
-    coords_move(c, &f->c, m, k, &f->cc[m]);
-    return index_of(c, &f->cc[m], k);
+    record_value(f->cv[m], &l->known[m], &l->pmax[m], k, v);
 }
 
 /* Prefetches stage l->st's probes; false when no child needs one. */
@@ -1402,7 +1397,7 @@ lane_stage_issue(const pdb_ctx_t *c, lane_t *l)
 
         if (!(l->known[m] >> k & 1u) && l->pmax[m] <= l->limit) {
             l->stage |= 1u << m;
-            l->idx[m][k] = lane_index(c, f, m, k);
+            l->idx[m][k] = move_index(c, &f->c, m, k, &f->cc[m]);
         }
     }
     for (uint32_t b = l->stage; b != 0; b &= b - 1) {
@@ -1449,7 +1444,7 @@ lane_finish_issue(const pdb_ctx_t *c, lane_t *l, heuristic_search_job_t *job)
         surv |= 1u << m;
         for (int k = 0; k < NLOOK; k++) {
             if (!(l->known[m] >> k & 1u)) {
-                l->idx[m][k] = lane_index(c, f, m, k);
+                l->idx[m][k] = move_index(c, &f->c, m, k, &f->cc[m]);
             }
         }
         if (c->inv != NULL) {
