@@ -235,55 +235,11 @@ START_TEST(test_slow_cube3_pdb_large_solve_agrees_with_small_deeper)
 }
 END_TEST
 
-/*
- * depths.md: the superflip is 20 HTM. With the 0.9 GB "pdb" tables the
- * proof would take IDA* through far more nodes than a test affords; here
- * it proves that no solution of 16 moves or fewer exists (the depth limit
- * ends it), and the estimate stays at or below 20. The pdb-large test
- * further down proves 20.
- */
-START_TEST(test_slow_cube3_pdb_superflip_beyond_16_htm)
-{
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
-    pz_input_t in;
-    pz_state_t s;
-    pz_state_t goal;
-    pz_heuristic_t *h;
-    pz_diag_t d;
-    solve_spec_t spec;
-    solve_run_t run;
-    int h0;
-
-    memset(&in, 0, sizeof(in));
-    in.text = SUPERFLIP;
-    pz_diag_clear(&d);
-    ck_assert_int_eq(puzzle_parse_state(p, &in, &s, &d), PZ_OK);
-    puzzle_goal(p, &goal);
-    h = tl_heuristic(p, "pdb", &goal);
-    h0 = heuristic_eval(h, &s);
-    ck_assert_int_ge(h0, 10);
-    ck_assert_int_le(h0, 20);
-    heuristic_destroy(h);
-    memset(&spec, 0, sizeof(spec));
-    spec.puzzle = p;
-    spec.start = s;
-    spec.goal = goal;
-    spec.limits.time_ms = 900000;
-    spec.limits.memory_bytes = (size_t)64 << 20;
-    spec.limits.max_depth = 16;
-    spec.threads = 2;
-    solve_run_init(&run, engine_find("idastar"), "pdb", 1.0);
-    ck_assert_int_eq(solve_execute(&spec, &run, NULL), PZ_OK);
-    ck_assert_int_eq(run.solution.status, PZ_STATUS_DEPTH_LIMIT);
-    puzzle_destroy(p);
-}
-END_TEST
-
-/* Runs IDA* + "pdb-large" on two threads from the superflip to solved in
+/* Runs IDA* + heuristic on two threads from the superflip to solved in
  * metric, looking for answers of at most max_depth moves (0: any), and
  * returns its solution (solve_execute replays an answer). */
 static pz_solution_t
-superflip_search(int metric, int max_depth)
+superflip_search(int metric, const char *heuristic, int max_depth)
 {
     pz_puzzle_t *p = tl_make(metric);
     pz_input_t in;
@@ -302,11 +258,44 @@ superflip_search(int metric, int max_depth)
     spec.limits.memory_bytes = (size_t)64 << 20;
     spec.limits.max_depth = max_depth;
     spec.threads = 2;
-    solve_run_init(&run, engine_find("idastar"), "pdb-large", 1.0);
+    solve_run_init(&run, engine_find("idastar"), heuristic, 1.0);
     ck_assert_int_eq(solve_execute(&spec, &run, NULL), PZ_OK);
     puzzle_destroy(p);
     return run.solution;
 }
+
+/*
+ * depths.md: the superflip is 20 HTM. With the 0.9 GB "pdb" tables the
+ * proof would take IDA* through far more nodes than a test affords; here
+ * it proves that no solution of 16 moves or fewer exists (the depth limit
+ * ends it), and the estimate stays at or below 20. The pdb-large test
+ * further down proves 20.
+ */
+START_TEST(test_slow_cube3_pdb_superflip_beyond_16_htm)
+{
+    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_input_t in;
+    pz_state_t s;
+    pz_state_t goal;
+    pz_heuristic_t *h;
+    pz_diag_t d;
+    int h0;
+
+    memset(&in, 0, sizeof(in));
+    in.text = SUPERFLIP;
+    pz_diag_clear(&d);
+    ck_assert_int_eq(puzzle_parse_state(p, &in, &s, &d), PZ_OK);
+    puzzle_goal(p, &goal);
+    h = tl_heuristic(p, "pdb", &goal);
+    h0 = heuristic_eval(h, &s);
+    ck_assert_int_ge(h0, 10);
+    ck_assert_int_le(h0, 20);
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+    ck_assert_int_eq(superflip_search(PZ_METRIC_HTM, "pdb", 16).status,
+                     PZ_STATUS_DEPTH_LIMIT);
+}
+END_TEST
 
 /*
  * depths.md: the superflip is 20 HTM. With the pdb-large tables IDA* runs
@@ -315,7 +304,7 @@ superflip_search(int metric, int max_depth)
  */
 START_TEST(test_slow_cube3_pdb_large_superflip_is_20_htm)
 {
-    pz_solution_t a = superflip_search(PZ_METRIC_HTM, 0);
+    pz_solution_t a = superflip_search(PZ_METRIC_HTM, "pdb-large", 0);
 
     ck_assert_int_eq(a.status, PZ_STATUS_SOLVED);
     ck_assert_int_eq(a.length, 20);
@@ -376,7 +365,7 @@ START_TEST(test_slow_cube3_pdb_large_superflip_is_24_qtm)
     ck_assert(puzzle_equal(p, &end, &goal));
     puzzle_destroy(p);
 
-    a = superflip_search(PZ_METRIC_QTM, 23);
+    a = superflip_search(PZ_METRIC_QTM, "pdb-large", 23);
     ck_assert_int_eq(a.status, PZ_STATUS_DEPTH_LIMIT);
 }
 END_TEST
