@@ -18,6 +18,7 @@
  * every A solve first and then every B solve (--order); optionally the
  * optimal IDA* (pdb heuristic) on the first few states. Per state: length,
  * wall and CPU time, nodes; then mean, median and 95th percentile. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,17 +424,115 @@ print_cube3_cell(const cube3_row_t *r)
 
 /* Settings of `puzzled bench cube3`. */
 typedef struct cube3_bench {
-    int count;        /* random states */
-    uint64_t seed;    /* of the random states */
-    int target;       /* column A: stop at this length */
-    uint64_t time_ms; /* column B: budget, target 0 */
-    int optimal;      /* states also solved by optimal IDA* */
-    uint64_t opt_ms;  /* time limit of each optimal solve */
-    int threads;      /* twophase threads */
-    bool qtm;         /* quarter-turn metric */
-    int columns;      /* bit 0: column A, bit 1: column B */
-    bool passes;      /* every A solve first, then every B solve */
+    int count;              /* random states */
+    uint64_t seed;          /* of the random states */
+    int target;             /* column A: stop at this length */
+    uint64_t time_ms;       /* column B: budget, target 0 */
+    int optimal;            /* states also solved by optimal IDA* */
+    uint64_t opt_ms;        /* time limit of each optimal solve */
+    int threads;            /* twophase threads */
+    bool qtm;               /* quarter-turn metric */
+    int columns;            /* bit 0: column A, bit 1: column B */
+    bool passes;            /* every A solve first, then every B solve */
+    const char *states_in;  /* states from this file, not random ones */
+    const char *states_out; /* file for the states' facelet strings */
 } cube3_bench_t;
+
+/* Writes the states' facelet strings, one per line, to path: the format
+ * other two-phase solvers read, so they can be timed on the same set. */
+static int
+write_cube3_states(const pz_puzzle_t *p,
+                   const pz_state_t *starts,
+                   int count,
+                   const char *path)
+{
+    FILE *f = fopen(path, "w");
+    char buf[64];
+
+    if (f == NULL) {
+        fprintf(stderr, "puzzled: %s: %s\n", path, strerror(errno));
+        return CLI_EXIT_INPUT;
+    }
+    for (int i = 0; i < count; i++) {
+        if (p->ops->format_state(p, &starts[i], buf, sizeof(buf)) < 0) {
+            fclose(f);
+            fprintf(stderr, "puzzled: cannot format state %d\n", i + 1);
+            return CLI_EXIT_INTERNAL;
+        }
+        fprintf(f, "%s\n", buf);
+    }
+    if (fclose(f) != 0) {
+        fprintf(stderr, "puzzled: %s: %s\n", path, strerror(errno));
+        return CLI_EXIT_INPUT;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Reads up to max facelet strings, one per line (blank lines and lines
+ * starting with # skipped), from path into a new array *out; returns
+ * their number, or -1 after printing why. */
+static int
+read_cube3_states(const pz_puzzle_t *p,
+                  const char *path,
+                  int max,
+                  pz_state_t **out)
+{
+    FILE *f = fopen(path, "r");
+    pz_state_t *s = NULL;
+    int n = 0;
+    int cap = 0;
+    int line = 0;
+    char buf[256];
+
+    if (f == NULL) {
+        fprintf(stderr, "puzzled: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    while (n < max && fgets(buf, sizeof(buf), f) != NULL) {
+        size_t len = strcspn(buf, "\r\n");
+        pz_input_t in = { 0 };
+        pz_diag_t d;
+
+        line++;
+        if (buf[len] == '\0' && !feof(f)) {
+            fprintf(stderr, "puzzled: %s:%d: line too long\n", path, line);
+            goto fail;
+        }
+        buf[len] = '\0';
+        if (len == 0 || buf[0] == '#') {
+            continue;
+        }
+        if (n == cap) {
+            int ncap = cap == 0 ? 128 : 2 * cap;
+            pz_state_t *ns = realloc(s, (size_t)ncap * sizeof(*s));
+
+            if (ns == NULL) {
+                fprintf(stderr, "puzzled: out of memory\n");
+                goto fail;
+            }
+            s = ns;
+            cap = ncap;
+        }
+        in.text = buf;
+        if (puzzle_parse_state(p, &in, &s[n], &d) != PZ_OK) {
+            fprintf(stderr, "puzzled: %s:%d: %s\n", path, line, d.detail);
+            goto fail;
+        }
+        n++;
+    }
+    if (ferror(f) || n == 0) {
+        fprintf(stderr, "puzzled: %s: %s\n", path,
+                ferror(f) ? "read error" : "no states");
+        goto fail;
+    }
+    fclose(f);
+    *out = s;
+    return n;
+fail:
+    fclose(f);
+    free(s);
+    return -1;
+}
 
 static int
 bench_cube3(const cube3_bench_t *b)
@@ -442,39 +541,65 @@ bench_cube3(const cube3_bench_t *b)
     pz_puzzle_t *p = NULL;
     pz_diag_t d;
     pz_rng_t rng;
-    cube3_row_t *rows = calloc((size_t)b->count * 3, sizeof(*rows));
-    pz_state_t *starts = calloc((size_t)b->count, sizeof(*starts));
-    pz_state_t *goals = calloc((size_t)b->count, sizeof(*goals));
+    cube3_row_t *rows = NULL;
+    pz_state_t *starts = NULL;
+    pz_state_t *goals = NULL;
     uint64_t t0 = pz_now_ns();
-    int rc;
+    int count = b->count;
+    int rc = CLI_EXIT_INTERNAL;
 
-    if (rows == NULL || starts == NULL || goals == NULL) {
-        free(rows);
-        free(starts);
-        free(goals);
-        fprintf(stderr, "puzzled: out of memory\n");
-        return CLI_EXIT_INTERNAL;
-    }
     if (puzzle_create("3x3x3", &prm, &p, &d) != PZ_OK) {
         fprintf(stderr, "puzzled: %s\n", d.detail);
-        free(rows);
-        free(starts);
-        free(goals);
         return CLI_EXIT_INTERNAL;
+    }
+    if (b->states_in != NULL) {
+        count = read_cube3_states(p, b->states_in, count, &starts);
+        if (count < 0) {
+            rc = CLI_EXIT_INPUT;
+            goto out;
+        }
+    } else {
+        starts = calloc((size_t)count, sizeof(*starts));
+    }
+    rows = calloc((size_t)count * 3, sizeof(*rows));
+    goals = calloc((size_t)count, sizeof(*goals));
+    if (rows == NULL || starts == NULL || goals == NULL) {
+        fprintf(stderr, "puzzled: out of memory\n");
+        goto out;
+    }
+    if (b->states_in == NULL) {
+        pz_rng_seed(&rng, b->seed);
+        for (int i = 0; i < count; i++) {
+            p->ops->random_state(p, pz_rng_next, &rng, &starts[i]);
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        puzzle_goal(p, &goals[i]);
+    }
+    if (b->states_out != NULL) {
+        rc = write_cube3_states(p, starts, count, b->states_out);
+        if (rc != CLI_EXIT_OK) {
+            goto out;
+        }
+        rc = CLI_EXIT_INTERNAL;
     }
     rc = twophase_tables_init();
     if (rc != PZ_OK) {
         fprintf(stderr, "puzzled: twophase tables: %s\n", pz_strerror(rc));
-        puzzle_destroy(p);
-        free(rows);
-        free(starts);
-        free(goals);
-        return CLI_EXIT_INTERNAL;
+        rc = CLI_EXIT_INTERNAL;
+        goto out;
     }
-    printf("# 3x3x3 %s, %d uniformly random states (seed %llu), twophase "
-           "with %d thread(s)\n",
-           b->qtm ? "QTM" : "HTM", b->count, (unsigned long long)b->seed,
-           b->threads);
+    rc = CLI_EXIT_INTERNAL;
+    if (b->states_in != NULL) {
+        printf("# 3x3x3 %s, %d states from %s, twophase with %d "
+               "thread(s)\n",
+               b->qtm ? "QTM" : "HTM", count, b->states_in, b->threads);
+    } else {
+        printf("# 3x3x3 %s, %d uniformly random states (seed %llu), "
+               "twophase with %d thread(s)\n",
+               b->qtm ? "QTM" : "HTM", count, (unsigned long long)b->seed,
+               b->threads);
+    }
     printf("# twophase tables: %s in %.0f ms (this call %.0f ms), "
            "%.1f MiB\n",
            twophase_tables_were_built() ? "built" : "loaded",
@@ -494,14 +619,9 @@ bench_cube3(const cube3_bench_t *b)
                      : "per state A then B (--order interleaved)");
     printf("%-6s  %3s %9s %9s %10s  %3s %9s %9s %10s\n", "state", "A.n",
            "wall ms", "cpu ms", "nodes", "B.n", "wall ms", "cpu ms", "nodes");
-    pz_rng_seed(&rng, b->seed);
-    for (int i = 0; i < b->count; i++) {
-        puzzle_goal(p, &goals[i]);
-        p->ops->random_state(p, pz_rng_next, &rng, &starts[i]);
-    }
     /* Column pass k (0: A, 1: B) of state i. */
     for (int pass = 0; pass < (b->passes ? 2 : 1); pass++) {
-        for (int i = 0; i < b->count; i++) {
+        for (int i = 0; i < count; i++) {
             solve_spec_t spec = { 0 };
 
             spec.puzzle = p;
@@ -516,7 +636,7 @@ bench_cube3(const cube3_bench_t *b)
             if ((!b->passes || pass == 1) && b->columns & 2) {
                 spec.target_length = 0;
                 spec.limits.time_ms = b->time_ms;
-                cube3_solve(&spec, "twophase", "none", &rows[b->count + i]);
+                cube3_solve(&spec, "twophase", "none", &rows[count + i]);
             }
             if (b->passes && pass == 0) {
                 continue; /* printed after the B pass */
@@ -526,15 +646,15 @@ bench_cube3(const cube3_bench_t *b)
                 print_cube3_cell(&rows[i]);
             }
             if (b->columns & 2) {
-                print_cube3_cell(&rows[b->count + i]);
+                print_cube3_cell(&rows[count + i]);
             }
             if (i < b->optimal) {
                 spec.threads = 1;
                 spec.target_length = 0;
                 spec.limits.time_ms = b->opt_ms;
-                cube3_solve(&spec, "idastar", "pdb", &rows[2 * b->count + i]);
+                cube3_solve(&spec, "idastar", "pdb", &rows[2 * count + i]);
                 printf("  C:");
-                print_cube3_cell(&rows[2 * b->count + i]);
+                print_cube3_cell(&rows[2 * count + i]);
             }
             printf("\n");
             fflush(stdout);
@@ -542,20 +662,22 @@ bench_cube3(const cube3_bench_t *b)
     }
     printf("\n");
     if (b->columns & 1) {
-        cube3_summary("A (target)", rows, b->count);
+        cube3_summary("A (target)", rows, count);
     }
     if (b->columns & 2) {
-        cube3_summary("B (time budget)", rows + b->count, b->count);
+        cube3_summary("B (time budget)", rows + count, count);
     }
     if (b->optimal > 0) {
-        cube3_summary("C (optimal)", rows + 2 * b->count,
-                      b->optimal < b->count ? b->optimal : b->count);
+        cube3_summary("C (optimal)", rows + 2 * count,
+                      b->optimal < count ? b->optimal : count);
     }
+    rc = CLI_EXIT_OK;
+out:
     puzzle_destroy(p);
     free(rows);
     free(starts);
     free(goals);
-    return CLI_EXIT_OK;
+    return rc;
 }
 
 static void
@@ -570,7 +692,8 @@ usage(FILE *f)
                "[--target N] [--time-ms T] [--threads N] [--qtm]\n"
                "                           [--optimal N] "
                "[--optimal-time-ms T] [--columns A|B|AB]\n"
-               "                           [--order interleaved|passes]\n");
+               "                           [--order interleaved|passes] "
+               "[--states-out FILE]\n");
 }
 
 int
@@ -593,11 +716,14 @@ cli_bench(int argc, char **argv)
         { "qtm", no_argument, NULL, 'q' },
         { "columns", required_argument, NULL, 'C' },
         { "order", required_argument, NULL, 'R' },
+        { "states-in", required_argument, NULL, 'I' },
+        { "states-out", required_argument, NULL, 'S' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     long long per_length = 3, repeat = 5, seed = 20261121, first = 1;
     long long count = 100, time_ms = -1;
+    bool count_given = false;
     long long target_len = -1, threads = 1, optimal = 0, opt_ms = 600000;
     bool qtm = false;
     int columns = 3;
@@ -609,6 +735,8 @@ cli_bench(int argc, char **argv)
     const char *data = "bench/data/korf100.txt";
     const char *engine = "idastar";
     const char *heuristic = "manhattan";
+    const char *states_in = NULL;
+    const char *states_out = NULL;
     const char *which = argc > 1 ? argv[1] : "";
     int opt;
 
@@ -640,6 +768,7 @@ cli_bench(int argc, char **argv)
             max = 100;
             break;
         case 'c':
+            count_given = true;
             target = &count;
             max = 1000000;
             break;
@@ -680,6 +809,12 @@ cli_bench(int argc, char **argv)
             }
             passes = strcmp(optarg, "passes") == 0;
             break;
+        case 'I':
+            states_in = optarg;
+            break;
+        case 'S':
+            states_out = optarg;
+            break;
         case 'd':
             data = optarg;
             break;
@@ -710,7 +845,8 @@ cli_bench(int argc, char **argv)
     }
     if (strcmp(which, "cube3") == 0) {
         cube3_bench_t b = {
-            .count = (int)count,
+            /* A file's states: all of them unless --count is given. */
+            .count = states_in != NULL && !count_given ? 1000000 : (int)count,
             .seed = (uint64_t)seed,
             .target = target_len >= 0 ? (int)target_len
                       : qtm           ? 26
@@ -722,6 +858,8 @@ cli_bench(int argc, char **argv)
             .qtm = qtm,
             .columns = columns,
             .passes = passes,
+            .states_in = states_in,
+            .states_out = states_out,
         };
 
         return bench_cube3(&b);

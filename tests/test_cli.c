@@ -9,6 +9,8 @@
 #include <check.h>
 #include <cjson/cJSON.h>
 
+#include "tmpdir_testlib.h"
+
 /* Runs `puzzled ARGS` (stderr discarded); returns the exit code and the
  * first cap-1 bytes of stdout in out. */
 static int
@@ -162,6 +164,120 @@ START_TEST(test_cli_scramble_is_deterministic_and_solvable)
 }
 END_TEST
 
+/* Reads a whole small file into buf (cap bytes, NUL-terminated). */
+static void
+slurp(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    size_t n;
+
+    ck_assert_ptr_nonnull(f);
+    n = fread(buf, 1, cap - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+/* The node count of each state row of a `bench cube3 --columns A` output
+ * (the fifth field), n rows, into nodes. */
+static void
+bench_nodes(const char *out, long *nodes, int n)
+{
+    const char *line = out;
+    int got = 0;
+
+    while (line != NULL && *line != '\0' && got < n) {
+        int state;
+        int len;
+        double wall;
+        double cpu;
+        long count;
+
+        if (sscanf(line, "%d %d %lf %lf %ld", &state, &len, &wall, &cpu,
+                   &count) == 5) {
+            ck_assert_int_eq(state, got + 1);
+            ck_assert_int_le(len, 20);
+            nodes[got++] = count;
+        }
+        line = strchr(line, '\n');
+        line = line != NULL ? line + 1 : NULL;
+    }
+    ck_assert_int_eq(got, n);
+}
+
+/* `bench cube3 --states-out` writes the random states as facelet strings
+ * and `--states-in` reads them back: the same cubes (the file written
+ * again is identical) get the same one-thread search (node counts, which
+ * are deterministic, agree). Uses the two-phase tables (loaded, or built
+ * once into the table directory as test_twophase does). */
+START_TEST(test_cli_bench_cube3_states_round_trip)
+{
+    static char out1[16384];
+    static char out2[16384];
+    static char f1[8192];
+    static char f2[8192];
+    char dir[64];
+    char cmd[512];
+    long n1[3];
+    long n2[3];
+
+    tmpdir_make(dir, sizeof(dir), "pz-cli-bench");
+    snprintf(cmd, sizeof(cmd),
+             "bench cube3 --count 3 --seed 7 --columns A --states-out "
+             "%s/a.txt",
+             dir);
+    ck_assert_int_eq(run(cmd, out1, sizeof(out1)), 0);
+    snprintf(cmd, sizeof(cmd),
+             "bench cube3 --states-in %s/a.txt --columns A --states-out "
+             "%s/b.txt",
+             dir, dir);
+    ck_assert_int_eq(run(cmd, out2, sizeof(out2)), 0);
+    ck_assert_ptr_nonnull(strstr(out2, "3 states from"));
+    slurp(strcat(strcpy(cmd, dir), "/a.txt"), f1, sizeof(f1));
+    slurp(strcat(strcpy(cmd, dir), "/b.txt"), f2, sizeof(f2));
+    ck_assert_uint_eq(strlen(f1), 3 * 55);
+    ck_assert_str_eq(f1, f2);
+    bench_nodes(out1, n1, 3);
+    bench_nodes(out2, n2, 3);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_gt(n1[i], 0);
+        ck_assert_int_eq(n1[i], n2[i]);
+    }
+    tmpdir_remove(dir);
+}
+END_TEST
+
+/* A bad states file is refused before any table is read: exit 2. */
+START_TEST(test_cli_bench_cube3_bad_states_file_exits_2)
+{
+    static char out[4096];
+    char dir[64];
+    char path[128];
+    char cmd[512];
+    FILE *f;
+
+    tmpdir_make(dir, sizeof(dir), "pz-cli-bench");
+    snprintf(path, sizeof(path), "%s/bad.txt", dir);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    /* A valid cube (one R turn), then a sticker too many. */
+    fputs("# comment\nUUFUUFUUFRRRRRRRRRFFDFFDFFDDDBDDBDDBLLLLLLLLLUBBUBBUBB\n"
+          "UUFUUFUUFRRRRRRRRRFFDFFDFFDDDBDDBDDBLLLLLLLLLUBBUBBUBBU\n",
+          f);
+    fclose(f);
+    snprintf(cmd, sizeof(cmd), "bench cube3 --states-in %s", path);
+    ck_assert_int_eq(run(cmd, out, sizeof(out)), 2);
+    ck_assert_str_eq(out, "");
+    snprintf(cmd, sizeof(cmd), "bench cube3 --states-in %s/none.txt", dir);
+    ck_assert_int_eq(run(cmd, out, sizeof(out)), 2);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    snprintf(cmd, sizeof(cmd), "bench cube3 --states-in %s", path);
+    ck_assert_int_eq(run(cmd, out, sizeof(out)), 2);
+    tmpdir_remove(dir);
+}
+END_TEST
+
 static Suite *
 cli_suite(void)
 {
@@ -178,6 +294,13 @@ cli_suite(void)
     tc = tcase_create("scramble");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_cli_scramble_is_deterministic_and_solvable);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("bench");
+    /* The round trip may build the two-phase tables (2 minutes with the
+     * sanitizers) when the table directory has none. */
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_cli_bench_cube3_states_round_trip);
+    tcase_add_test(tc, test_cli_bench_cube3_bad_states_file_exits_2);
     suite_add_tcase(s, tc);
     return s;
 }
