@@ -546,7 +546,8 @@ bench_cube3(const cube3_bench_t *b)
     pz_state_t *goals = NULL;
     uint64_t t0 = pz_now_ns();
     int count = b->count;
-    int rc = CLI_EXIT_INTERNAL;
+    int rc = CLI_EXIT_INTERNAL; /* what a goto out returns */
+    int err;
 
     if (puzzle_create("3x3x3", &prm, &p, &d) != PZ_OK) {
         fprintf(stderr, "puzzled: %s\n", d.detail);
@@ -581,15 +582,13 @@ bench_cube3(const cube3_bench_t *b)
         if (rc != CLI_EXIT_OK) {
             goto out;
         }
-        rc = CLI_EXIT_INTERNAL;
     }
-    rc = twophase_tables_init();
-    if (rc != PZ_OK) {
-        fprintf(stderr, "puzzled: twophase tables: %s\n", pz_strerror(rc));
+    err = twophase_tables_init();
+    if (err != PZ_OK) {
+        fprintf(stderr, "puzzled: twophase tables: %s\n", pz_strerror(err));
         rc = CLI_EXIT_INTERNAL;
         goto out;
     }
-    rc = CLI_EXIT_INTERNAL;
     if (b->states_in != NULL) {
         printf("# 3x3x3 %s, %d states from %s, twophase with %d "
                "thread(s)\n",
