@@ -175,6 +175,34 @@ puzzle_parse_state(const pz_puzzle_t *p,
 }
 
 int
+puzzle_read_stickers(const char *text, int *sym, int max, pz_diag_t *d)
+{
+    const unsigned char *t = (const unsigned char *)text;
+    int n = 0;
+
+    for (const unsigned char *c = t; *c != '\0'; c++) {
+        if (*c == ' ' || (*c >= '\t' && *c <= '\r')) {
+            continue;
+        }
+        if (*c < 0x20 || *c >= 0x7f) {
+            if (d != NULL) {
+                d->position = (int)(c - t);
+            }
+            return pz_diag_set(d, PZ_ESTATE_SYMBOL,
+                               "character %d of the state is not a printable "
+                               "ASCII character; use one letter or digit per "
+                               "colour",
+                               (int)(c - t));
+        }
+        if (n < max) {
+            sym[n] = *c;
+        }
+        n++;
+    }
+    return n;
+}
+
+int
 puzzle_parse_scramble(const pz_puzzle_t *p,
                       const char *text,
                       pz_state_t *out,

@@ -288,6 +288,15 @@ puzzle_hash(const pz_puzzle_t *p, const pz_state_t *s)
     return state_hash_bytes(s->b, p->state_size);
 }
 
+/* --- Helpers for the puzzle modules --- */
+
+/* Reads a sticker picture from text: each printable ASCII character is
+ * a sticker, white space is skipped. Stores the first max of them in sym
+ * and returns how many there are (also beyond max, for the length
+ * error), or PZ_ESTATE_SYMBOL with d (and d->position) set for a
+ * character that is not printable ASCII. Thread: any. */
+int puzzle_read_stickers(const char *text, int *sym, int max, pz_diag_t *d);
+
 /* --- Helpers shared by the api layer and the CLI --- */
 
 /* Parses in into *out (state_clear first) and validates it. Codes as

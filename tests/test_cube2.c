@@ -911,6 +911,28 @@ START_TEST(test_cube2_parse_state_short_text_is_length_error)
 }
 END_TEST
 
+/* A control character is refused where it stands (its offset in the
+ * text, white space counted), before the length is looked at. */
+START_TEST(test_cube2_parse_state_bad_symbol_gives_its_position)
+{
+    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_state_t s;
+    pz_diag_t d;
+
+    ck_assert_int_eq(parse_text(p,
+                                "UUUU RRRR F\x01"
+                                "FF",
+                                &s, &d),
+                     PZ_ESTATE_SYMBOL);
+    ck_assert_ptr_nonnull(strstr(d.detail, "character 11"));
+    ck_assert_int_eq(d.position, 11);
+    ck_assert_int_eq(parse_text(p, "UUUURRRRFFFFDDDDLLLLBBBB\x7f", &s, &d),
+                     PZ_ESTATE_SYMBOL);
+    ck_assert_int_eq(d.position, 24);
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_cube2_parse_state_ints_length_error)
 {
     pz_puzzle_t *p = make(PZ_METRIC_HTM);
@@ -1365,6 +1387,8 @@ cube2_suite(void)
     tcase_add_test(tc_parse, test_cube2_parse_state_example_matches_scramble);
     tcase_add_test(tc_parse, test_cube2_parse_state_src_mapping);
     tcase_add_test(tc_parse, test_cube2_parse_state_short_text_is_length_error);
+    tcase_add_test(tc_parse,
+                   test_cube2_parse_state_bad_symbol_gives_its_position);
     tcase_add_test(tc_parse, test_cube2_parse_state_ints_length_error);
     tcase_add_test(tc_parse, test_cube2_parse_state_colour_count_error);
     tcase_add_test(tc_parse,

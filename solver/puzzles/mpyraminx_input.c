@@ -333,22 +333,9 @@ mpyraminx__parse_state(const pz_puzzle_t *p,
     memset(&pic, 0, sizeof(pic));
     if (in->text != NULL) {
         pic.kind = SYM_CHAR;
-        for (const unsigned char *c = (const unsigned char *)in->text;
-             *c != '\0'; c++) {
-            if (is_space(*c)) {
-                continue;
-            }
-            if (*c < 0x20 || *c >= 0x7f) {
-                return pz_diag_set(d, PZ_ESTATE_SYMBOL,
-                                   "character %d of the state is not a "
-                                   "printable ASCII character; use one "
-                                   "letter or digit per colour",
-                                   (int)(c - (const unsigned char *)in->text));
-            }
-            if (n < NSTICKERS) {
-                pic.sym[n] = *c;
-            }
-            n++;
+        n = puzzle_read_stickers(in->text, pic.sym, NSTICKERS, d);
+        if (n < 0) {
+            return n;
         }
         if (n != NSTICKERS) {
             return pz_diag_set(d, PZ_ESTATE_LENGTH,

@@ -785,22 +785,9 @@ pyraminx_parse_state(const pz_puzzle_t *p,
         return pz_diag_set(d, PZ_EINVAL, "no state given");
     }
     if (in->text != NULL) {
-        for (const unsigned char *c = (const unsigned char *)in->text;
-             *c != '\0'; c++) {
-            if (*c == ' ' || (*c >= '\t' && *c <= '\r')) {
-                continue;
-            }
-            if (*c < 0x20 || *c >= 0x7f) {
-                return pz_diag_set(d, PZ_ESTATE_SYMBOL,
-                                   "character %d of the state is not a "
-                                   "printable ASCII character; use one "
-                                   "letter or digit per colour",
-                                   (int)(c - (const unsigned char *)in->text));
-            }
-            if (n < NFACELETS) {
-                sym[n] = *c;
-            }
-            n++;
+        n = puzzle_read_stickers(in->text, sym, NFACELETS, d);
+        if (n < 0) {
+            return n;
         }
         if (n != NFACELETS) {
             return pz_diag_set(d, PZ_ESTATE_LENGTH,

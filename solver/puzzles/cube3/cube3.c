@@ -268,27 +268,10 @@ is_space(char c)
 static int
 parse_text(const char *text, int sym[CUBE3_NFACELETS], pz_diag_t *d)
 {
-    int n = 0;
+    int n = puzzle_read_stickers(text, sym, CUBE3_NFACELETS, d);
 
-    for (const unsigned char *c = (const unsigned char *)text; *c != '\0';
-         c++) {
-        if (is_space((char)*c)) {
-            continue;
-        }
-        if (*c < 0x20 || *c >= 0x7f) {
-            if (d != NULL) {
-                d->position = (int)(c - (const unsigned char *)text);
-            }
-            return pz_diag_set(d, PZ_ESTATE_SYMBOL,
-                               "character %d of the state is not a printable "
-                               "ASCII character; use one letter or digit per "
-                               "colour",
-                               (int)(c - (const unsigned char *)text));
-        }
-        if (n < CUBE3_NFACELETS) {
-            sym[n] = *c;
-        }
-        n++;
+    if (n < 0) {
+        return n;
     }
     if (n != CUBE3_NFACELETS) {
         return pz_diag_set(d, PZ_ESTATE_LENGTH,
