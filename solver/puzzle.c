@@ -203,6 +203,72 @@ puzzle_read_stickers(const char *text, int *sym, int max, pz_diag_t *d)
 }
 
 int
+puzzle_check_colours(const int *sym,
+                     int n,
+                     int ncolours,
+                     bool is_char,
+                     const char *puzzle,
+                     int *col,
+                     int *syms,
+                     pz_diag_t *d)
+{
+    int count[PUZZLE_STICKERS_MAX] = { 0 };
+    int each = ncolours > 0 ? n / ncolours : 0;
+    int nsyms = 0;
+    int bad = -1;
+    char buf[16];
+
+    if (n < 0 || n > PUZZLE_STICKERS_MAX || each * ncolours != n) {
+        return pz_diag_set(d, PZ_EINVAL, "%d stickers in %d colours", n,
+                           ncolours);
+    }
+    for (int i = 0; i < n; i++) {
+        int c = 0;
+
+        while (c < nsyms && syms[c] != sym[i]) {
+            c++;
+        }
+        if (c == nsyms) {
+            syms[nsyms++] = sym[i];
+        }
+        col[i] = c;
+        count[c]++;
+    }
+    if (nsyms > ncolours) {
+        bad = 0;
+        for (int c = 1; c < nsyms; c++) {
+            bad = count[c] < count[bad] ? c : bad;
+        }
+    } else {
+        for (int pass = 0; pass < 2 && bad < 0; pass++) {
+            for (int c = 0; c < nsyms && bad < 0; c++) {
+                if (pass == 0 ? count[c] > each : count[c] != each) {
+                    bad = c;
+                }
+            }
+        }
+        if (bad < 0) {
+            return PZ_OK;
+        }
+    }
+    snprintf(buf, sizeof(buf), is_char ? "%c" : "%d",
+             is_char ? (char)syms[bad] : syms[bad]);
+    if (nsyms > ncolours) {
+        return pz_diag_set(d, PZ_ECOLOUR_COUNT,
+                           "the state has %d colours ('%s' appears %d "
+                           "time%s); a %s has %d colours, each appearing %d "
+                           "times",
+                           nsyms, buf, count[bad], count[bad] == 1 ? "" : "s",
+                           puzzle, ncolours, each);
+    }
+    return pz_diag_set(d, PZ_ECOLOUR_COUNT,
+                       "colour '%s' appears %d time%s; each of the %d "
+                       "colours must appear %d times",
+                       buf, count[bad], count[bad] == 1 ? "" : "s", ncolours,
+                       each);
+}
+
+int
 puzzle_parse_scramble(const pz_puzzle_t *p,
                       const char *text,
                       pz_state_t *out,

@@ -297,6 +297,27 @@ puzzle_hash(const pz_puzzle_t *p, const pz_state_t *s)
  * character that is not printable ASCII. Thread: any. */
 int puzzle_read_stickers(const char *text, int *sym, int max, pz_diag_t *d);
 
+/* The most stickers puzzle_check_colours takes. */
+#define PUZZLE_STICKERS_MAX 64
+
+/* Checks the colours of a sticker picture sym[0..n-1] (n at most
+ * PUZZLE_STICKERS_MAX): gives each distinct symbol a colour id in order
+ * of appearance (col[i]: sticker i's id, syms[c]: the symbol of id c)
+ * and checks there are ncolours of them, each on n / ncolours stickers.
+ * Otherwise PZ_ECOLOUR_COUNT, d naming the culprit: with too many
+ * colours the rarest, else a colour that is too frequent first (the
+ * likelier misreading: a short colour is short because another took its
+ * place), then a short one. is_char: the symbols are characters (text
+ * input), shown as such, not numbers; puzzle: its name ("3x3x3"). */
+int puzzle_check_colours(const int *sym,
+                         int n,
+                         int ncolours,
+                         bool is_char,
+                         const char *puzzle,
+                         int *col,
+                         int *syms,
+                         pz_diag_t *d);
+
 /* --- Helpers shared by the api layer and the CLI --- */
 
 /* Parses in into *out (state_clear first) and validates it. Codes as

@@ -1139,8 +1139,8 @@ START_TEST(test_cube3_parse_state_colour_count_errors)
     memcpy(text, SOLVED, 55);
     text[10] = 'U';
     ck_assert_int_eq(parse_text(p, text, &s, &d), PZ_ECOLOUR_COUNT);
-    ck_assert_str_eq(d.detail, "colour 'U' appears 10 times; each colour must "
-                               "appear 9 times");
+    ck_assert_str_eq(d.detail, "colour 'U' appears 10 times; each of the 6 "
+                               "colours must appear 9 times");
     memcpy(text, SOLVED, 55);
     text[10] = 'X';
     ck_assert_int_eq(parse_text(p, text, &s, &d), PZ_ECOLOUR_COUNT);
@@ -1295,8 +1295,8 @@ START_TEST(test_cube3_parse_state_int_detail_shows_numbers)
     }
     arr[9] = 0; /* an L sticker shows U's colour */
     ck_assert_int_eq(parse_array(p, arr, 54, &s, &d), PZ_ECOLOUR_COUNT);
-    ck_assert_str_eq(d.detail, "colour '0' appears 10 times; each colour must "
-                               "appear 9 times");
+    ck_assert_str_eq(d.detail, "colour '0' appears 10 times; each of the 6 "
+                               "colours must appear 9 times");
     puzzle_destroy(p);
 }
 END_TEST

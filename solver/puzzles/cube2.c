@@ -216,9 +216,7 @@ picture_to_state(const int sym[NFACELETS],
                  pz_diag_t *d)
 {
     int syms[NFACELETS]; /* distinct symbols in order of appearance */
-    int count[NFACELETS] = { 0 };
-    int col[NFACELETS]; /* colour id (index into syms) of each facelet */
-    int nsyms = 0;
+    int col[NFACELETS];  /* colour id (index into syms) of each facelet */
     int scheme[6];
     int best_perm = 0;
     int best_hits = -1;
@@ -227,44 +225,10 @@ picture_to_state(const int sym[NFACELETS],
     int where[NCORNERS];
     int twist = 0;
     char buf[64];
-
-    for (int i = 0; i < NFACELETS; i++) {
-        int c = 0;
-
-        while (c < nsyms && syms[c] != sym[i]) {
-            c++;
-        }
-        if (c == nsyms) {
-            syms[nsyms++] = sym[i];
-        }
-        col[i] = c;
-        count[c]++;
-    }
-    if (nsyms > 6) {
-        int rare = 0;
-
-        for (int c = 1; c < nsyms; c++) {
-            rare = count[c] < count[rare] ? c : rare;
-        }
-        sym_show(syms[rare], kind, buf, sizeof(buf));
-        return pz_diag_set(d, PZ_ECOLOUR_COUNT,
-                           "the state has %d colours ('%s' appears %d "
-                           "times); a 2x2x2 has 6 colours, each appearing 4 "
-                           "times",
-                           nsyms, buf, count[rare]);
-    }
-    /* Name a colour that is too frequent first: it is the likelier
-     * misreading. */
-    for (int pass = 0; pass < 2; pass++) {
-        for (int c = 0; c < nsyms; c++) {
-            if (pass == 0 ? count[c] > 4 : count[c] != 4) {
-                sym_show(syms[c], kind, buf, sizeof(buf));
-                return pz_diag_set(d, PZ_ECOLOUR_COUNT,
-                                   "colour '%s' appears %d times; each of "
-                                   "the 6 colours must appear 4 times",
-                                   buf, count[c]);
-            }
-        }
+    int rc = puzzle_check_colours(sym, NFACELETS, 6, kind == SYM_CHAR, "2x2x2",
+                                  col, syms, d);
+    if (rc != PZ_OK) {
+        return rc;
     }
     for (int i = 0; i < NCORNERS; i++) {
         const uint8_t *f = corner_facelet[i];

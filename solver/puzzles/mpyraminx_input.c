@@ -21,7 +21,6 @@ typedef struct picture {
     int sym[NSTICKERS]; /* input symbol of each sticker */
     sym_kind_t kind;
     int syms[NSTICKERS]; /* distinct symbols in order of appearance */
-    int nsyms;
     int col[NSTICKERS];  /* index into syms */
     int face_of[NFACES]; /* colour index -> face it belongs to */
 } picture_t;
@@ -69,47 +68,14 @@ slot_colours(const mpyr_priv_t *pv,
 static int
 read_scheme(const mpyr_priv_t *pv, picture_t *pic, pz_diag_t *d)
 {
-    int count[NSTICKERS] = { 0 };
     int lacks[NVERT];
     const pkind_t *ax = &pv->kind[P_AXIAL];
     char buf[96];
-
-    pic->nsyms = 0;
-    for (int i = 0; i < NSTICKERS; i++) {
-        int c = 0;
-
-        while (c < pic->nsyms && pic->syms[c] != pic->sym[i]) {
-            c++;
-        }
-        if (c == pic->nsyms) {
-            pic->syms[pic->nsyms++] = pic->sym[i];
-        }
-        pic->col[i] = c;
-        count[c]++;
-    }
-    if (pic->nsyms > NFACES) {
-        int rare = 0;
-
-        for (int c = 1; c < pic->nsyms; c++) {
-            rare = count[c] < count[rare] ? c : rare;
-        }
-        sym_show(pic, rare, buf, sizeof(buf));
-        return pz_diag_set(d, PZ_ECOLOUR_COUNT,
-                           "the state has %d colours ('%s' appears %d "
-                           "times); a master pyraminx has 4 colours, each "
-                           "appearing 16 times",
-                           pic->nsyms, buf, count[rare]);
-    }
-    for (int pass = 0; pass < 2; pass++) {
-        for (int c = 0; c < pic->nsyms; c++) {
-            if (pass == 0 ? count[c] > 16 : count[c] != 16) {
-                sym_show(pic, c, buf, sizeof(buf));
-                return pz_diag_set(d, PZ_ECOLOUR_COUNT,
-                                   "colour '%s' appears %d times; each of "
-                                   "the 4 colours must appear 16 times",
-                                   buf, count[c]);
-            }
-        }
+    int rc =
+        puzzle_check_colours(pic->sym, NSTICKERS, NFACES, pic->kind == SYM_CHAR,
+                             "master pyraminx", pic->col, pic->syms, d);
+    if (rc != PZ_OK) {
+        return rc;
     }
     for (int s = 0; s < ax->nslots; s++) {
         const uint8_t *st = ax->slot[s].stk;

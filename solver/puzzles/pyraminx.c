@@ -386,49 +386,8 @@ read_vertex_piece(const pyraminx_priv_t *pv,
 static int
 count_colours(const int sym[NFACELETS], picture_t *pic, pz_diag_t *d)
 {
-    int count[NFACELETS] = { 0 };
-    int nsyms = 0;
-    char buf[16];
-
-    for (int i = 0; i < NFACELETS; i++) {
-        int c = 0;
-
-        while (c < nsyms && pic->syms[c] != sym[i]) {
-            c++;
-        }
-        if (c == nsyms) {
-            pic->syms[nsyms++] = sym[i];
-        }
-        pic->col[i] = c;
-        count[c]++;
-    }
-    if (nsyms > NFACES) {
-        int rare = 0;
-
-        for (int c = 1; c < nsyms; c++) {
-            rare = count[c] < count[rare] ? c : rare;
-        }
-        sym_show(pic, rare, buf, sizeof(buf));
-        return pz_diag_set(d, PZ_ECOLOUR_COUNT,
-                           "the state has %d colours ('%s' appears %d "
-                           "times); a pyraminx has 4 colours, each "
-                           "appearing 9 times",
-                           nsyms, buf, count[rare]);
-    }
-    /* Name a colour that is too frequent first: it is the likelier
-     * misreading. */
-    for (int pass = 0; pass < 2; pass++) {
-        for (int c = 0; c < nsyms; c++) {
-            if (pass == 0 ? count[c] > 9 : count[c] != 9) {
-                sym_show(pic, c, buf, sizeof(buf));
-                return pz_diag_set(d, PZ_ECOLOUR_COUNT,
-                                   "colour '%s' appears %d times; each of "
-                                   "the 4 colours must appear 9 times",
-                                   buf, count[c]);
-            }
-        }
-    }
-    return PZ_OK;
+    return puzzle_check_colours(sym, NFACELETS, NFACES, pic->kind == SYM_CHAR,
+                                "pyraminx", pic->col, pic->syms, d);
 }
 
 /*

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cube3.h"
+#include "puzzle.h"
 
 /*
  * Design: validation goes from the coarsest mistake to the finest, so the
@@ -98,9 +99,8 @@ opposite(int a, int b)
     return a % 3 == b % 3 && a != b;
 }
 
-/* Counts symbols; fills col[] (colour index of each facelet) and syms[]
- * (distinct symbols, in order of appearance). Checks six colours, nine of
- * each. */
+/* Fills col[] (colour index of each facelet) and syms[] (distinct
+ * symbols, in order of appearance). Checks six colours, nine of each. */
 static int
 count_colours(const int *sym,
               cube3_sym_kind_t kind,
@@ -108,51 +108,8 @@ count_colours(const int *sym,
               int *syms,
               pz_diag_t *d)
 {
-    int count[CUBE3_NFACELETS] = { 0 };
-    int nsyms = 0;
-    char buf[16];
-
-    for (int i = 0; i < CUBE3_NFACELETS; i++) {
-        int c = 0;
-
-        while (c < nsyms && syms[c] != sym[i]) {
-            c++;
-        }
-        if (c == nsyms) {
-            syms[nsyms++] = sym[i];
-        }
-        col[i] = c;
-        count[c]++;
-    }
-    if (nsyms > 6) {
-        int rare = 0;
-
-        for (int c = 1; c < nsyms; c++) {
-            rare = count[c] < count[rare] ? c : rare;
-        }
-        sym_show(syms[rare], kind, buf, sizeof(buf));
-        return pz_diag_set(d, PZ_ECOLOUR_COUNT,
-                           "the state has %d colours ('%s' appears %d "
-                           "time%s); a 3x3x3 has 6 colours, each appearing 9 "
-                           "times",
-                           nsyms, buf, count[rare],
-                           count[rare] == 1 ? "" : "s");
-    }
-    /* Name a colour that is too frequent first: it is the likelier
-     * misreading (a colour that is short is short because another one took
-     * its place). */
-    for (int pass = 0; pass < 2; pass++) {
-        for (int c = 0; c < nsyms; c++) {
-            if (pass == 0 ? count[c] > 9 : count[c] != 9) {
-                sym_show(syms[c], kind, buf, sizeof(buf));
-                return pz_diag_set(d, PZ_ECOLOUR_COUNT,
-                                   "colour '%s' appears %d times; each "
-                                   "colour must appear 9 times",
-                                   buf, count[c]);
-            }
-        }
-    }
-    return PZ_OK;
+    return puzzle_check_colours(sym, CUBE3_NFACELETS, 6, kind == CUBE3_SYM_CHAR,
+                                "3x3x3", col, syms, d);
 }
 
 /* Reads corner position i (faces fc[] of every facelet) into out; returns
