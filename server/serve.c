@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "catalogue.h"
 #include "config.h"
@@ -264,7 +265,11 @@ wait_for_stop(void)
     return signo;
 }
 
-static void
+/* Refuses new work, waits the grace period for running jobs, cancels the
+ * rest and answers open connections. Returns false when a job still runs
+ * after its cancellation: it is inside a table build, which does not poll
+ * the flag. */
+static bool
 shutdown_service(const config_t *cfg, jobs_t *jobs, http_t *http)
 {
     bool idle;
@@ -277,13 +282,12 @@ shutdown_service(const config_t *cfg, jobs_t *jobs, http_t *http)
     if (!idle) {
         log_msg(LOG_INFO, "grace period over: cancelling running jobs");
         jobs_cancel_running(jobs);
-        if (!jobs_wait_idle(jobs, SERVE_CANCEL_WAIT_MS)) {
-            log_msg(LOG_ERROR, "a job ignored cancellation; waiting for it");
-        }
+        idle = jobs_wait_idle(jobs, SERVE_CANCEL_WAIT_MS);
     }
     if (!http_drain(http, SERVE_DRAIN_MS)) {
         log_msg(LOG_WARN, "closing connections that stayed open");
     }
+    return idle;
 }
 
 int
@@ -410,7 +414,20 @@ serve_main(int argc, char **argv)
         cJSON_AddNumberToObject(ev, "grace_ms", cfg.grace_ms);
         log_end(ev);
     }
-    shutdown_service(&cfg, jobs, http);
+    if (!shutdown_service(&cfg, jobs, http)) {
+        /* A job is building a table: seconds for the two-phase tables,
+         * minutes for the 3x3x3 databases, and its cancel flag is read
+         * only after. Waiting would outlast a supervisor's patience
+         * (docker stop allows 10 s, then kills), so exit without it: the
+         * table is written only once built, so nothing half-made stays
+         * behind, and the next process builds it again. */
+        http_stop(http);
+        log_msg(LOG_WARN, "exiting while a job builds a table; the table "
+                          "is not saved");
+        log_msg(LOG_INFO, "stopped");
+        fflush(NULL);
+        _exit(0);
+    }
     exit_code = 0;
 out:
     if (jobs != NULL && exit_code != 0) {

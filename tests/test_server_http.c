@@ -45,6 +45,7 @@
 #include "pz_error.h"
 #include "request.h"
 #include "search.h"
+#include "tmpdir_testlib.h"
 
 /* Generous bounds: the machine is shared and sanitizer builds are slow. */
 #define START_TIMEOUT_MS 15000
@@ -3067,6 +3068,60 @@ START_TEST(test_server_http_shutdown_draining_refuses_new_jobs)
 }
 END_TEST
 
+/* A job building a table (here the two-phase tables, into an empty table
+ * directory: 15 s of CPU, minutes under the sanitizers) does not read its
+ * cancel flag until the build ends; SIGTERM still ends the daemon within
+ * the grace period plus the 2 s cancel wait, exit 0, and no half-built
+ * table file is left. */
+START_TEST(test_server_http_shutdown_leaves_a_table_build)
+{
+    char tables[64];
+    const char *flags[] = { "--grace-ms", "300", "--tables", tables, NULL };
+    char path[160];
+    char *log = NULL;
+    srv_t s;
+    char *id;
+    long st;
+    int64_t t0;
+    int64_t deadline;
+
+    tmpdir_make(tables, sizeof(tables), "pz-http-tables");
+    ck_assert(srv_start(&s, flags) == 0);
+    id = submit(s.port,
+                "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U F\","
+                "\"engine\":\"twophase\"}",
+                &st, NULL);
+    ck_assert_ptr_nonnull(id);
+    snprintf(path, sizeof(path), "%s/server.log", s.dir);
+    deadline = now_ms() + 20000;
+    while (now_ms() < deadline) {
+        free(log);
+        log = read_file(path, NULL);
+        if (log != NULL && strstr(log, "3x3x3-twophase.pzt; building it")) {
+            break;
+        }
+        sleep_ms(20);
+    }
+    ck_assert_msg(log != NULL &&
+                      strstr(log, "3x3x3-twophase.pzt; building it") != NULL,
+                  "the job did not start building the two-phase tables");
+    free(log);
+    t0 = now_ms();
+    ck_assert_int_eq(srv_stop(&s), 0);
+    ck_assert_msg(now_ms() - t0 < 6000, "shutdown took %lld ms",
+                  (long long)(now_ms() - t0));
+    log = read_file(path, NULL);
+    ck_assert_ptr_nonnull(log);
+    ck_assert_ptr_nonnull(strstr(log, "exiting while a job builds a table"));
+    free(log);
+    snprintf(path, sizeof(path), "%s/3x3x3-twophase.pzt", tables);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    free(id);
+    srv_cleanup(&s);
+    tmpdir_remove(tables);
+}
+END_TEST
+
 /* ======================================================================= */
 
 static TCase *
@@ -3181,6 +3236,7 @@ server_http_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_server_http_shutdown_answers_suspended_requests);
     tcase_add_test(tc, test_server_http_shutdown_draining_refuses_new_jobs);
+    tcase_add_test(tc, test_server_http_shutdown_leaves_a_table_build);
     suite_add_tcase(s, tc);
     return s;
 }
