@@ -251,8 +251,11 @@ puzzle_check_colours(const int *sym,
             return PZ_OK;
         }
     }
-    snprintf(buf, sizeof(buf), is_char ? "%c" : "%d",
-             is_char ? (char)syms[bad] : syms[bad]);
+    if (is_char) {
+        snprintf(buf, sizeof(buf), "%c", (char)syms[bad]);
+    } else {
+        snprintf(buf, sizeof(buf), "%d", syms[bad]);
+    }
     if (nsyms > ncolours) {
         return pz_diag_set(d, PZ_ECOLOUR_COUNT,
                            "the state has %d colours ('%s' appears %d "
