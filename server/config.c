@@ -67,6 +67,11 @@ static const opt_t options[] = {
       INT64_C(1) << 30,
       "cap on the sum of queued and running job budgets (default: 75% of "
       "RAM or the cgroup limit)" },
+    { "tables-memory-mb", "PUZZLED_TABLES_MEMORY_MB", OPT_MIB,
+      FIELD(tables_memory), 1, INT64_C(1) << 30,
+      "memory the shared tables may take in all; a table past it is not "
+      "loaded and its jobs fail with tables_memory (default: 90% of RAM "
+      "or the cgroup limit)" },
     { "retention-s", "PUZZLED_RETENTION_S", OPT_SECONDS, FIELD(retention_ms), 0,
       INT64_C(1) << 30, "seconds an ended job is kept (default 600)" },
     { "max-jobs", "PUZZLED_MAX_JOBS", OPT_INT, FIELD(max_jobs), 1, 10000000,
@@ -175,6 +180,9 @@ set_defaults(config_t *cfg)
     cfg->queue = 64;
     api_policy_default(&cfg->policy);
     cfg->memory_cap = (size_t)(memory_available() / 4 * 3);
+    /* The tables and the jobs share the memory; without a cap a table
+     * too large for a small container gets the daemon killed. */
+    cfg->tables_memory = (size_t)(memory_available() / 10 * 9);
     cfg->retention_ms = 600 * 1000;
     cfg->max_jobs = 1000;
     cfg->log_level = LOG_INFO;

@@ -22,6 +22,7 @@ typedef struct config {
     int queue;                   /* queued jobs at most, >= 1 */
     api_policy_t policy;         /* request defaults and maxima */
     size_t memory_cap;           /* bytes: sum of queued+running job budgets */
+    size_t tables_memory;        /* bytes the shared tables may take */
     int64_t retention_ms;        /* how long ended jobs are kept */
     int max_jobs;                /* ended jobs kept at most */
     int ncors;                   /* entries in cors */

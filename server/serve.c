@@ -155,6 +155,8 @@ log_listening(const config_t *cfg, int port)
     cJSON_AddNumberToObject(ev, "queue", cfg->queue);
     cJSON_AddNumberToObject(ev, "memory_cap_mb",
                             (double)(cfg->memory_cap >> 20));
+    cJSON_AddNumberToObject(ev, "tables_memory_mb",
+                            (double)(cfg->tables_memory >> 20));
     cJSON_AddNumberToObject(ev, "max_memory_mb",
                             (double)(cfg->policy.max_memory_bytes >> 20));
     cJSON_AddNumberToObject(ev, "max_time_ms", (double)cfg->policy.max_time_ms);
@@ -324,6 +326,7 @@ serve_main(int argc, char **argv)
         return 2;
     }
     tables_set_log(on_tables_log, NULL);
+    tables_set_memory_limit(cfg.tables_memory);
     atomic_store(&tables_ready, false);
     pthread_mutex_lock(&stop_lock);
     stop_requested = false;

@@ -45,6 +45,8 @@
     XX(ELIMIT, 422, "limit_too_large", "Limit above the server maximum")     \
     XX(EQUEUE_FULL, 429, "queue_full", "Job queue is full")                  \
     XX(EMEMORY_CAP, 429, "memory_cap", "Server memory cap reached")          \
+    XX(ETABLES_MEMORY, 507, "tables_memory",                                 \
+       "Tables need more memory than the server allows")                     \
     XX(EJOB_NOT_FOUND, 404, "job_not_found", "No such job")                  \
     XX(ENOT_FOUND, 404, "not_found", "No such resource")                     \
     XX(EMETHOD, 405, "method_not_allowed", "Method not allowed")             \

@@ -3122,6 +3122,51 @@ START_TEST(test_server_http_shutdown_leaves_a_table_build)
 }
 END_TEST
 
+/* A server whose tables may take 64 MiB answers a 3x3x3 two-phase job
+ * (607 MiB of tables) with a failed run, code tables_memory, instead of
+ * building them past a container's limit and being killed; it goes on
+ * serving (a 2x2x2 job is solved after it). */
+START_TEST(test_server_http_table_over_memory_limit_fails_the_run)
+{
+    char tables[64];
+    const char *flags[] = { "--tables-memory-mb", "64", "--tables", tables,
+                            NULL };
+    http_resp_t r;
+    srv_t s;
+    cJSON *j;
+    long st;
+    char *id;
+
+    tmpdir_make(tables, sizeof(tables), "pz-http-tables");
+    ck_assert(srv_start(&s, flags) == 0);
+    id = submit(s.port,
+                "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U F\","
+                "\"engine\":\"twophase\",\"wait_ms\":20000}",
+                &st, &r);
+    ck_assert_ptr_nonnull(id);
+    ck_assert_int_eq(st, 200);
+    j = job_of(&r);
+    ck_assert_str_eq(jstr(j, "status"), "failed");
+    ck_assert_ptr_nonnull(strstr(r.body, "\"code\":\"tables_memory\""));
+    cJSON_Delete(j);
+    http_resp_free(&r);
+    free(id);
+    id = submit(s.port,
+                "{\"puzzle\":\"2x2x2\",\"scramble\":\"R U F\","
+                "\"wait_ms\":20000}",
+                &st, &r);
+    ck_assert_ptr_nonnull(id);
+    j = job_of(&r);
+    ck_assert_str_eq(jstr(j, "status"), "solved");
+    cJSON_Delete(j);
+    http_resp_free(&r);
+    free(id);
+    ck_assert_int_eq(srv_stop(&s), 0);
+    srv_cleanup(&s);
+    tmpdir_remove(tables);
+}
+END_TEST
+
 /* ======================================================================= */
 
 static TCase *
@@ -3237,6 +3282,10 @@ server_http_suite(void)
     tcase_add_test(tc, test_server_http_shutdown_answers_suspended_requests);
     tcase_add_test(tc, test_server_http_shutdown_draining_refuses_new_jobs);
     tcase_add_test(tc, test_server_http_shutdown_leaves_a_table_build);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("tables");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_server_http_table_over_memory_limit_fails_the_run);
     suite_add_tcase(s, tc);
     return s;
 }

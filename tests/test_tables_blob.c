@@ -378,6 +378,42 @@ START_TEST(test_tables_blob_get_threads_share_one_build)
 }
 END_TEST
 
+/* A table that would take the tables past the memory limit is neither
+ * built nor loaded (PZ_ETABLES_MEMORY, the log says what it needs); what
+ * is held already counts; with room it is built as before. */
+START_TEST(test_tables_blob_get_memory_limit_refuses_before_building)
+{
+    tables_blob_def_t a = def_of("blob-m", 1, 4, false);
+    tables_blob_def_t b = def_of("blob-n", 1, 5, false);
+    const uint8_t *data = NULL;
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    tables_set_memory_limit(BLOB_BYTES - 1);
+    ck_assert_int_eq(tables_blob_get(&a, &data, NULL), PZ_ETABLES_MEMORY);
+    ck_assert_ptr_null(data);
+    ck_assert_int_eq(atomic_load(&build_calls), 0);
+    ck_assert_int_eq(file_size(dir, "blob-m"), -1);
+    ck_assert_ptr_nonnull(strstr(last_log, "blob-m: needs"));
+    /* Room for one: the first is built, the second refused. */
+    tables_set_memory_limit(BLOB_BYTES + BLOB_BYTES / 2);
+    ck_assert_int_eq(tables_blob_get(&a, &data, NULL), PZ_OK);
+    ck_assert_uint_eq(mismatches(data, 4), 0);
+    ck_assert_int_eq(tables_blob_get(&b, &data, NULL), PZ_ETABLES_MEMORY);
+    ck_assert_int_eq(atomic_load(&build_calls), 1);
+    /* A saved file is not loaded past the limit either. */
+    tables_unload_all();
+    tables_set_memory_limit(BLOB_BYTES / 2);
+    ck_assert_int_eq(tables_blob_get(&a, &data, NULL), PZ_ETABLES_MEMORY);
+    tables_set_memory_limit(0);
+    ck_assert_int_eq(tables_blob_get(&a, &data, NULL), PZ_OK);
+    ck_assert_int_eq(atomic_load(&build_calls), 1);
+    ck_assert_uint_eq(mismatches(data, 4), 0);
+    tables_unload_all();
+    tmpdir_remove(dir);
+}
+END_TEST
+
 static Suite *
 tables_blob_suite(void)
 {
@@ -395,6 +431,8 @@ tables_blob_suite(void)
                    test_tables_blob_get_build_error_returned_and_nothing_kept);
     tcase_add_test(tc, test_tables_blob_get_bad_definition_refused);
     tcase_add_test(tc, test_tables_blob_get_threads_share_one_build);
+    tcase_add_test(tc,
+                   test_tables_blob_get_memory_limit_refuses_before_building);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -83,6 +83,7 @@ static pthread_cond_t built_cond = PTHREAD_COND_INITIALIZER;
 static slot_t slots[CACHE_MAX];
 static atomic_int nslots;
 static atomic_size_t memory_bytes;
+static atomic_size_t memory_limit; /* 0: none */
 
 /* Guarded by lock. */
 static char table_dir[TABLES_PATH_MAX];
@@ -219,6 +220,12 @@ void
 tables_set_huge_pages(bool on)
 {
     atomic_store(&huge_pages, on);
+}
+
+void
+tables_set_memory_limit(size_t bytes)
+{
+    atomic_store(&memory_limit, bytes);
 }
 
 size_t
@@ -916,6 +923,9 @@ get_table(const table_recipe_t *r,
     char why[TABLES_PATH_MAX + 256];
     table_t *made = NULL;
     slot_t *s;
+    size_t limit;
+    size_t need;
+    size_t held;
     int rc;
 
     if (built != NULL) {
@@ -947,8 +957,23 @@ get_table(const table_recipe_t *r,
     pthread_mutex_unlock(&lock);
 
     table_path(r->name, path, sizeof(path));
-    rc = map_file(r, path, true, &made, why, sizeof(why));
-    if (rc != PZ_OK && may_build) {
+    limit = atomic_load(&memory_limit);
+    need = tables__data_bytes(r->entries, r->bits);
+    held = atomic_load(&memory_bytes);
+    if (limit != 0 && (need > limit || held > limit - need)) {
+        /* Checked before the file is read: a copy on huge pages, or a
+         * build, takes the whole size at once. */
+        tables__log(TABLES_LOG_ERROR, r->name,
+                    "needs %.1f MiB; the tables may take %.1f MiB in all "
+                    "and %.1f MiB are taken, so it is not %s (give the "
+                    "process more memory, or raise its table limit)",
+                    (double)need / (1 << 20), (double)limit / (1 << 20),
+                    (double)held / (1 << 20), may_build ? "built" : "loaded");
+        rc = PZ_ETABLES_MEMORY;
+    } else {
+        rc = map_file(r, path, true, &made, why, sizeof(why));
+    }
+    if (rc != PZ_OK && rc != PZ_ETABLES_MEMORY && may_build) {
         if (rc == PZ_ENOT_FOUND) {
             tables__log(TABLES_LOG_INFO, r->name, "%s; building it", why);
         } else {

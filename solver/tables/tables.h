@@ -102,6 +102,13 @@ void tables_set_runner(tables_run_fn run, void *ctx, int workers);
  */
 void tables_set_huge_pages(bool on);
 
+/* Caps the memory of the tables this process holds at bytes (0, the
+ * default: no cap). A table that would take the total past it is neither
+ * loaded nor built: its get returns PZ_ETABLES_MEMORY (and the log says
+ * what it needs), instead of the process running out of memory (a
+ * container's limit kills the whole daemon). Thread: any. */
+void tables_set_memory_limit(size_t bytes);
+
 /* Bytes of every table loaded in this process (mapped or built in
  * memory). Thread: any. */
 size_t tables_memory_bytes(void);

@@ -432,7 +432,8 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
     waited = pz_now_ns();
     t = twophase__tables();
     if (t == NULL) {
-        return PZ_EINTERNAL;
+        /* PZ_ETABLES_MEMORY when the process may not hold them. */
+        return tables_rc != PZ_OK ? tables_rc : PZ_EINTERNAL;
     }
     /* A first job may have waited seconds for the shared table build;
      * that is not its search time, so its deadline moves by as much. */
