@@ -683,32 +683,15 @@ enum {
     TASK_GIVEN
 };
 
-/* The 16 symmetries that keep the U-D axis and their inverses, as
- * cubies (cube3_sym_cubie builds one from its generators each call). */
-static pthread_once_t syms_once = PTHREAD_ONCE_INIT;
-static cube3_cubie_t sym_cubie[CUBE3_NSYM_UD];
-static cube3_cubie_t sym_inverse[CUBE3_NSYM_UD];
-
-static void
-syms_init(void)
-{
-    for (int s = 0; s < CUBE3_NSYM_UD; s++) {
-        cube3_sym_cubie(s, &sym_cubie[s]);
-        cube3_sym_cubie(cube3_sym_inverse(s), &sym_inverse[s]);
-    }
-}
-
 /* True when b = S a S^-1 for one of the 16 symmetries that keep the U-D
  * axis: the two cubes have the same two-phase search. */
 static bool
 cubes_alike(const cube3_cubie_t *a, const cube3_cubie_t *b)
 {
-    pthread_once(&syms_once, syms_init);
     for (int s = 0; s < CUBE3_NSYM_UD; s++) {
         cube3_cubie_t x;
 
-        cube3_cubie_multiply_any(&sym_cubie[s], a, &x);
-        cube3_cubie_multiply_any(&x, &sym_inverse[s], &x);
+        cube3_cubie_conjugate(a, s, &x);
         if (cube3_cubie_equal(&x, b)) {
             return true;
         }

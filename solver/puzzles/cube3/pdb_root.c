@@ -41,17 +41,13 @@ typedef struct root_syms {
     uint8_t move[CUBE3_NSYM][CUBE3_NMOVES];
 } root_syms_t;
 
-/* Fills rs; false when the states are not cubes. The 48 symmetry cubies
- * and their inverses are made once here (cube3_cubie_conjugate would
- * rebuild them for every conjugation). */
+/* Fills rs; false when the states are not cubes. */
 static bool
 root_syms(const pz_puzzle_t *p,
           const pz_state_t *start,
           const pz_state_t *goal,
           root_syms_t *rs)
 {
-    cube3_cubie_t sym[CUBE3_NSYM];
-    cube3_cubie_t inv[CUBE3_NSYM];
     cube3_cubie_t s;
     cube3_cubie_t g;
 
@@ -61,48 +57,17 @@ root_syms(const pz_puzzle_t *p,
         cube3_cubie_from_state(goal, &g) != PZ_OK) {
         return false;
     }
-    for (int k = 0; k < CUBE3_NSYM; k++) {
-        cube3_sym_cubie(k, &sym[k]);
-    }
-    for (int k = 0; k < CUBE3_NSYM; k++) {
-        cube3_cubie_t id;
-
-        cube3_cubie_solved(&id);
-        inv[k] = id;
-        for (int t = 0; t < CUBE3_NSYM; t++) {
-            cube3_cubie_t x;
-
-            cube3_cubie_multiply_any(&sym[k], &sym[t], &x);
-            if (cube3_cubie_equal(&x, &id)) {
-                inv[k] = sym[t];
-                break;
-            }
-        }
-    }
     for (int k = 1; k < CUBE3_NSYM; k++) {
         cube3_cubie_t sc;
         cube3_cubie_t gc;
-        int i = rs->n;
 
-        cube3_cubie_multiply_any(&sym[k], &s, &sc);
-        cube3_cubie_multiply_any(&sc, &inv[k], &sc);
-        cube3_cubie_multiply_any(&sym[k], &g, &gc);
-        cube3_cubie_multiply_any(&gc, &inv[k], &gc);
+        cube3_cubie_conjugate(&s, k, &sc);
+        cube3_cubie_conjugate(&g, k, &gc);
         if (!cube3_cubie_equal(&sc, &s) || !cube3_cubie_equal(&gc, &g)) {
             continue;
         }
         for (int m = 0; m < CUBE3_NMOVES; m++) {
-            cube3_cubie_t c;
-
-            cube3_cubie_multiply_any(&sym[k], cube3_move_cubie(m), &c);
-            cube3_cubie_multiply_any(&c, &inv[k], &c);
-            rs->move[i][m] = (uint8_t)m; /* not reached for a symmetry */
-            for (int h = 0; h < CUBE3_NMOVES; h++) {
-                if (cube3_cubie_equal(&c, cube3_move_cubie(h))) {
-                    rs->move[i][m] = (uint8_t)h;
-                    break;
-                }
-            }
+            rs->move[rs->n][m] = (uint8_t)cube3_sym_move(k, m);
         }
         rs->n++;
     }

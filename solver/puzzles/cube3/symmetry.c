@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* symmetry.c - the 48 symmetries of the cube as cubies, and conjugation. */
+#include <pthread.h>
 #include <stddef.h>
 
 #include "cube3.h"
@@ -7,11 +8,13 @@
 /*
  * Design: four generators, written down from the geometry (which piece
  * each position receives and where its reference sticker lands), make the
- * whole group as products; nothing is cached, so the model keeps needing
- * no initialisation. Callers that conjugate often (the two-phase engine's
- * table builder) compute the 48 cubies once themselves. test_twophase
- * checks that every symmetry maps every move onto a move, which a wrong
- * generator or a wrong reflection rule would break.
+ * whole group as products. The 48 cubies, their inverses and the move
+ * each maps every move onto are made once, on first use (pthread_once),
+ * so conjugating costs two products wherever it is needed (the optimal
+ * search's root symmetries, the two-phase engine's alike orientations
+ * and its table builder). test_twophase checks that every symmetry maps
+ * every move onto a move, which a wrong generator or a wrong reflection
+ * rule would break.
  *
  * Reflections reverse the clockwise order of a corner's stickers, so a
  * reflected corner cannot be described by a twist alone. Code 3 + t means
@@ -102,8 +105,9 @@ cube3_cubie_multiply_any(const cube3_cubie_t *a,
     *out = r;
 }
 
-void
-cube3_sym_cubie(int s, cube3_cubie_t *out)
+/* Symmetry s as the product of its generators. */
+static void
+build_sym(int s, cube3_cubie_t *out)
 {
     int a = s / 16;
     int b = s / 8 % 2;
@@ -125,51 +129,75 @@ cube3_sym_cubie(int s, cube3_cubie_t *out)
     }
 }
 
+static pthread_once_t syms_once = PTHREAD_ONCE_INIT;
+static cube3_cubie_t sym_cubie[CUBE3_NSYM];
+static uint8_t sym_inv[CUBE3_NSYM];
+static uint8_t sym_move[CUBE3_NSYM][CUBE3_NMOVES];
+
+static void
+syms_init(void)
+{
+    cube3_cubie_t id;
+
+    cube3_cubie_solved(&id);
+    for (int s = 0; s < CUBE3_NSYM; s++) {
+        build_sym(s, &sym_cubie[s]);
+    }
+    for (int s = 0; s < CUBE3_NSYM; s++) {
+        for (int t = 0; t < CUBE3_NSYM; t++) {
+            cube3_cubie_t x;
+
+            cube3_cubie_multiply_any(&sym_cubie[s], &sym_cubie[t], &x);
+            if (cube3_cubie_equal(&x, &id)) {
+                sym_inv[s] = (uint8_t)t; /* one t: they form a group */
+                break;
+            }
+        }
+    }
+    for (int s = 0; s < CUBE3_NSYM; s++) {
+        for (int m = 0; m < CUBE3_NMOVES; m++) {
+            cube3_cubie_t x;
+
+            cube3_cubie_multiply_any(&sym_cubie[s], cube3_move_cubie(m), &x);
+            cube3_cubie_multiply_any(&x, &sym_cubie[sym_inv[s]], &x);
+            for (int k = 0; k < CUBE3_NMOVES; k++) {
+                if (cube3_cubie_equal(&x, cube3_move_cubie(k))) {
+                    sym_move[s][m] = (uint8_t)k; /* one k for a symmetry */
+                    break;
+                }
+            }
+        }
+    }
+}
+
+void
+cube3_sym_cubie(int s, cube3_cubie_t *out)
+{
+    pthread_once(&syms_once, syms_init);
+    *out = sym_cubie[s];
+}
+
 int
 cube3_sym_inverse(int s)
 {
-    cube3_cubie_t a;
-    cube3_cubie_t id;
-
-    cube3_sym_cubie(s, &a);
-    cube3_cubie_solved(&id);
-    for (int t = 0; t < CUBE3_NSYM; t++) {
-        cube3_cubie_t b;
-
-        cube3_sym_cubie(t, &b);
-        cube3_cubie_multiply_any(&a, &b, &b);
-        if (cube3_cubie_equal(&b, &id)) {
-            return t;
-        }
-    }
-    return -1; /* not reached: the symmetries form a group */
+    pthread_once(&syms_once, syms_init);
+    return sym_inv[s];
 }
 
 void
 cube3_cubie_conjugate(const cube3_cubie_t *c, int s, cube3_cubie_t *out)
 {
-    cube3_cubie_t sym;
-    cube3_cubie_t inv;
-
-    cube3_sym_cubie(s, &sym);
-    cube3_sym_cubie(cube3_sym_inverse(s), &inv);
-    cube3_cubie_multiply_any(&sym, c, out);
-    cube3_cubie_multiply_any(out, &inv, out);
+    pthread_once(&syms_once, syms_init);
+    cube3_cubie_multiply_any(&sym_cubie[s], c, out);
+    cube3_cubie_multiply_any(out, &sym_cubie[sym_inv[s]], out);
 }
 
 int
 cube3_sym_move(int s, int move)
 {
-    cube3_cubie_t m;
-
     if (move < 0 || move >= CUBE3_NMOVES) {
         return -1;
     }
-    cube3_cubie_conjugate(cube3_move_cubie(move), s, &m);
-    for (int k = 0; k < CUBE3_NMOVES; k++) {
-        if (cube3_cubie_equal(&m, cube3_move_cubie(k))) {
-            return k;
-        }
-    }
-    return -1; /* not reached for a valid symmetry */
+    pthread_once(&syms_once, syms_init);
+    return sym_move[s][move];
 }
