@@ -165,8 +165,7 @@ twophase__depth1_many(const twophase_tables_t *t, int n, int (*c)[3], int *h)
             }
         }
         for (int i = 0; i < n; i++) {
-            uint32_t key;
-            uint32_t slot;
+            int slot;
             const uint8_t *sm;
             uint32_t dec;
             uint32_t same;
@@ -177,13 +176,9 @@ twophase__depth1_many(const twophase_tables_t *t, int n, int (*c)[3], int *h)
             if (!live[i]) {
                 continue;
             }
-            key = twophase__near_key(c[i][0], c[i][1], c[i][2]);
-            slot = twophase__near_hash(key);
-            while (t->near_key[slot] != key &&
-                   t->near_key[slot] != UINT32_MAX) {
-                slot = (slot + 1) & (TWOPHASE_NEAR_SLOTS - 1);
-            }
-            if (t->near_key[slot] == key) {
+            slot = twophase__near_slot(
+                t, twophase__near_key(c[i][0], c[i][1], c[i][2]));
+            if (slot >= 0) {
                 h[i] += t->near_dist[slot];
                 live[i] = false;
                 left--;
@@ -280,7 +275,7 @@ phase2(twophase_worker_t *w, const int *coord, int n, int togo)
      * the reads of all siblings overlap. */
     for (int k = 0; k < TWOPHASE_NMOVES2; k++) {
         int m = twophase__move2[k];
-        uint16_t cs;
+        size_t i;
 
         if (!(allowed >> m & 1u) || togo < sh->cost[m]) {
             continue;
@@ -288,11 +283,8 @@ phase2(twophase_worker_t *w, const int *coord, int n, int togo)
         child[nc][0] = t->corner_move[coord[0]][k];
         child[nc][1] = t->ud_move[coord[1]][k];
         child[nc][2] = t->slice_perm_move[coord[2]][k];
-        cs = t->corner_sym[child[nc][0]];
-        TWOPHASE_PREFETCH(
-            &twophase__prune2(t)[((size_t)(cs >> 4) * CUBE3_NUD_EDGE_PERM +
-                                  t->ud_conj[cs & 15][child[nc][1]]) >>
-                                 1]);
+        i = twophase__prune2_index(t, child[nc][0], child[nc][1]);
+        TWOPHASE_PREFETCH(&twophase__prune2(t)[i >> 1]);
         kk[nc++] = k;
     }
     for (int j = 0; j < nc; j++) {
@@ -390,9 +382,7 @@ phase2_resume(twophase_worker_t *w, twophase_cursor_t *st)
     int h;
 
     if (st->pend == 1) {
-        uint16_t cs = t->corner_sym[coord[0]];
-        size_t i = (size_t)(cs >> 4) * CUBE3_NUD_EDGE_PERM +
-                   t->ud_conj[cs & 15][coord[1]];
+        size_t i = twophase__prune2_index(t, coord[0], coord[1]);
 
         TWOPHASE_PREFETCH(&twophase__prune2(t)[i >> 1]);
         st->pend = 2;

@@ -488,6 +488,17 @@ twophase__index1(const twophase_tables_t *t, int twist, int flip, int slice)
 /* Phase-2 lower bound of a cube in G1: the corner and U/D edge distance
  * (saturated at 15) and the exact corner and slice edge distance; in QTM
  * also the quarter-turn corner and slice, and edge and slice distances. */
+/* Index in the phase-2 table (4-bit entries) of corner permutation
+ * corner and U/D edge permutation ud: the corner's class row, the edges
+ * conjugated by its symmetry. */
+static inline size_t
+twophase__prune2_index(const twophase_tables_t *t, int corner, int ud)
+{
+    uint16_t cs = t->corner_sym[corner];
+
+    return (size_t)(cs >> 4) * CUBE3_NUD_EDGE_PERM + t->ud_conj[cs & 15][ud];
+}
+
 static inline int
 twophase__dist2(const twophase_tables_t *t,
                 bool qtm,
@@ -496,8 +507,7 @@ twophase__dist2(const twophase_tables_t *t,
                 int sperm)
 {
     uint16_t cs = t->corner_sym[corner];
-    size_t i =
-        (size_t)(cs >> 4) * CUBE3_NUD_EDGE_PERM + t->ud_conj[cs & 15][ud];
+    size_t i = twophase__prune2_index(t, corner, ud);
     int a = twophase__prune2(t)[i >> 1] >> ((i & 1) << 2) & 15;
     /* The corner x slice distance by corner class (66 KB) rather than
      * the plain table (0.97 MB): the same value, and it stays cached. */
@@ -531,10 +541,10 @@ twophase__near_hash(uint32_t key)
     return (uint32_t)(key * 2654435761u) >> (32 - TWOPHASE_NEAR_BITS);
 }
 
-/* The near[] index of key when it is at most TWOPHASE_NEAR_DEPTH from
- * G1, else -1. */
+/* The hash slot of key (near_key, near_dist, near_index) when the cube
+ * is at most TWOPHASE_NEAR_DEPTH from G1, else -1. */
 static inline int
-twophase__near_find(const twophase_tables_t *t, uint32_t key)
+twophase__near_slot(const twophase_tables_t *t, uint32_t key)
 {
     uint32_t h = twophase__near_hash(key);
 
@@ -544,7 +554,17 @@ twophase__near_find(const twophase_tables_t *t, uint32_t key)
         }
         h = (h + 1) & (TWOPHASE_NEAR_SLOTS - 1);
     }
-    return t->near_index[h];
+    return (int)h;
+}
+
+/* The near[] index of key when it is at most TWOPHASE_NEAR_DEPTH from
+ * G1, else -1. */
+static inline int
+twophase__near_find(const twophase_tables_t *t, uint32_t key)
+{
+    int h = twophase__near_slot(t, key);
+
+    return h < 0 ? -1 : t->near_index[h];
 }
 
 /* Exact phase-1 distance, walking down the table to G1 (dfs.c). */
