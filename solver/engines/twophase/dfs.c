@@ -954,24 +954,9 @@ twophase__run_worker(twophase_worker_t *w)
     w->nroot = 0;
     for (int k = w->first; k < sh->norient; k += w->step) {
         cube3_cubie_t c;
-        bool alike = false;
 
         twophase__oriented(sh, sh->orient[k], &c);
-        root_set(sh, &w->root[w->nroot], sh->orient[k], -1, &c);
-        /* One thread: the orientations were not compared before (see
-         * solve); those alike have one search (twophase__orient_distinct).
-         * The classes at hand spare random cubes any more work. */
-        for (int j = 0; j < w->nroot && !alike; j++) {
-            cube3_cubie_t d;
-
-            if (w->root[j].frame.cs >> 4 == w->root[w->nroot].frame.cs >> 4) {
-                twophase__oriented(sh, w->root[j].o, &d);
-                alike = cubes_alike(&d, &c);
-            }
-        }
-        if (!alike) {
-            w->nroot++;
-        }
+        root_set(sh, &w->root[w->nroot++], sh->orient[k], -1, &c);
     }
     roots_depth(w, 0, w->nroot);
     tasks_restart(w);

@@ -456,18 +456,10 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
     cube3_cubie_inverse(&goal, &goal);
     cube3_cubie_multiply(&goal, &start, &x);
     shared_init(&sh, ctx, t, &x);
-    if (n > 1) {
-        /* Threads share out the distinct orientations only; one thread
-         * compares its roots itself, at no cost for random cubes. */
-        twophase__orient_distinct(&sh);
-        if (n > sh.norient) {
-            n = sh.norient;
-        }
-    } else {
-        sh.norient = TWOPHASE_NORIENT;
-        for (int o = 0; o < TWOPHASE_NORIENT; o++) {
-            sh.orient[o] = (uint8_t)o;
-        }
+    /* Orientations alike have one search; threads share out the others. */
+    twophase__orient_distinct(&sh);
+    if (n > sh.norient) {
+        n = sh.norient;
     }
     sh.threaded = n > 1;
     pthread_mutex_init(&sh.lock, NULL);
