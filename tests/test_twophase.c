@@ -328,8 +328,7 @@ START_TEST(test_twophase_tables_phase1_consistent)
         d = twophase__depth1(t, tw, fl, sl);
         bad += d < 0 || d > len || (d == 0) != ((tw | fl | sl) == 0);
         cs = t->flipslice_sym[sl * CUBE3_NFLIP + fl];
-        twophase__decode1(t,
-                          twophase__phase1(t)[twophase__index1(t, tw, fl, sl)],
+        twophase__decode1(twophase__phase1(t)[twophase__index1(t, tw, fl, sl)],
                           &dec, &same);
         for (int m = 0; m < CUBE3_NMOVES; m++) {
             int tw2 = t->twist_move[tw][m];

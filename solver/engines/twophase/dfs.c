@@ -186,7 +186,7 @@ twophase__depth1_many(const twophase_tables_t *t, int n, int (*c)[3], int *h)
             }
             sym = cs[i] & 15;
             sm = t->sym_move[sym];
-            twophase__decode1(t, twophase__phase1(t)[idx[i]], &dec, &same);
+            twophase__decode1(twophase__phase1(t)[idx[i]], &dec, &same);
             for (m = 0; m < TWOPHASE_NMOVES; m++) {
                 if (dec >> sm[m] & 1u) {
                     break;
@@ -514,7 +514,7 @@ frame_open(const twophase_shared_t *sh, twophase_frame_t *f)
         uint32_t dec;
         uint32_t same;
 
-        twophase__decode1(t, twophase__phase1(t)[f->idx], &dec, &same);
+        twophase__decode1(twophase__phase1(t)[f->idx], &dec, &same);
         for (uint32_t rest = todo; rest != 0; rest &= rest - 1) {
             int m = twophase__lowest_bit(rest);
             int left = f->togo - sh->cost[m];

@@ -202,10 +202,7 @@ extern uint64_t twophase__trit6[729];
  * (*dec) and that keep its distance (*same); the others take it one
  * farther. */
 static inline void
-twophase__decode1(const twophase_tables_t *t,
-                  uint32_t e,
-                  uint32_t *dec,
-                  uint32_t *same)
+twophase__decode1(uint32_t e, uint32_t *dec, uint32_t *same)
 {
     /* Six trits at a time from a 5.8 KB table that stays in the
      * first-level cache (the blob's 3^9 masks, 79 KB, did not). */
@@ -213,7 +210,6 @@ twophase__decode1(const twophase_tables_t *t,
                  twophase__trit6[e / 729u % 729u] << 6 |
                  twophase__trit6[e / (729u * 729u)] << 12;
 
-    (void)t;
     *dec = (uint32_t)m & 0x3ffffu;
     *same = (uint32_t)(m >> 32) & 0x3ffffu;
 }
