@@ -53,7 +53,8 @@
     XX(ELENGTH, 411, "length_required", "Content-Length required")           \
     XX(ETOO_LARGE, 413, "body_too_large", "Request body too large")          \
     XX(EMEDIA, 415, "unsupported_media_type", "Body must be JSON")           \
-    XX(EDRAINING, 503, "draining", "Server is shutting down")
+    XX(EDRAINING, 503, "draining", "Server is shutting down")                \
+    XX(ECANCELLED, 500, "cancelled", "Cancelled")
 
 typedef enum pz_err {
     PZ_OK = 0,

@@ -39,11 +39,12 @@ pattern(uint64_t i, uint32_t seed)
 /* Build function: counts calls, checks the buffer arrives zeroed, writes
  * the pattern of seed (arg). */
 static int
-build_pattern(void *arg, uint8_t *data, uint64_t bytes)
+build_pattern(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
 {
     uint32_t seed = (uint32_t)(uintptr_t)arg;
     int nonzero = 0;
 
+    (void)b;
     atomic_fetch_add(&build_calls, 1);
     for (uint64_t i = 0; i < bytes; i++) {
         nonzero += data[i] != 0;
@@ -54,11 +55,12 @@ build_pattern(void *arg, uint8_t *data, uint64_t bytes)
 }
 
 static int
-build_fails(void *arg, uint8_t *data, uint64_t bytes)
+build_fails(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
 {
     (void)arg;
     (void)data;
     (void)bytes;
+    (void)b;
     atomic_fetch_add(&build_calls, 1);
     return PZ_ENOMEM;
 }

@@ -817,8 +817,9 @@ out:
 }
 
 static int
-blob_build(void *arg, uint8_t *data, uint64_t bytes)
+blob_build(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
 {
+    (void)b; /* FIXME(lead): progress and cancel */
     int t = *(const int *)arg;
 
     if (bytes != table_entries[t] / 2) {

@@ -58,13 +58,14 @@ first_bits(const pz_puzzle_t *p)
 }
 
 /* Breadth-first search from goal over the ranks of p into data (n
- * entries of bits each). name is for progress reports (may be NULL). */
+ * entries of bits each). b is the build to report progress to and to
+ * cancel by (NULL: a private table, built for one job). */
 static int
 bfs(const pz_puzzle_t *p,
     const pz_state_t *goal,
     uint8_t *data,
     int bits,
-    const char *name,
+    tables_build_t *b,
     int *max_out)
 {
     const puzzle_ops_t *o = p->ops;
@@ -120,8 +121,11 @@ bfs(const pz_puzzle_t *p,
         if (next > 0) {
             d++;
         }
-        if (name != NULL) {
-            tables__progress(name, seen, n);
+        if (b != NULL) {
+            tables_build_progress(b, seen, n);
+            if (tables_build_cancelled(b)) {
+                return PZ_ECANCELLED;
+            }
         }
     }
     *max_out = d;
@@ -129,7 +133,10 @@ bfs(const pz_puzzle_t *p,
 }
 
 static int
-complete_build(const table_recipe_t *r, uint8_t *data, int *max_value)
+complete_build(const table_recipe_t *r,
+               uint8_t *data,
+               int *max_value,
+               tables_build_t *b)
 {
     pz_puzzle_t *p = NULL;
     pz_state_t goal;
@@ -140,10 +147,7 @@ complete_build(const table_recipe_t *r, uint8_t *data, int *max_value)
         return rc;
     }
     puzzle_goal(p, &goal);
-    rc = bfs(p, &goal, data, r->bits, r->name, max_value);
-    if (rc == PZ_OK) {
-        tables__progress(r->name, r->entries, r->entries);
-    }
+    rc = bfs(p, &goal, data, r->bits, b, max_value);
     puzzle_destroy(p);
     return rc;
 }

@@ -327,7 +327,10 @@ canonical(const board_t *b, uint64_t pat, int z, canon_t *out)
     }
 }
 
-static int pdb_build(const table_recipe_t *r, uint8_t *data, int *max_value);
+static int pdb_build(const table_recipe_t *r,
+                     uint8_t *data,
+                     int *max_value,
+                     tables_build_t *bd);
 
 static void
 pdb_recipe(const board_t *b, const canon_t *c, table_recipe_t *r)
@@ -765,10 +768,13 @@ layer_task(void *arg, int index)
 }
 
 static int
-pdb_build(const table_recipe_t *r, uint8_t *data, int *max_value)
+pdb_build(const table_recipe_t *r,
+          uint8_t *data,
+          int *max_value,
+          tables_build_t *bd)
 {
     build_t *sh = calloc(1, sizeof(*sh));
-    int nworkers = tables__workers();
+    int nworkers = tables_build_workers(bd);
     worker_t *workers = NULL;
     uint64_t nwords;
     uint64_t goal = 0;
@@ -867,15 +873,19 @@ pdb_build(const table_recipe_t *r, uint8_t *data, int *max_value)
         for (int i = 0; i < nworkers; i++) {
             workers[i].found = 0;
         }
-        tables__run(layer_task, workers, nworkers);
+        tables_build_run(bd, layer_task, workers, nworkers);
         seen = 0;
         for (int i = 0; i < nworkers; i++) {
             found += workers[i].found;
             seen += workers[i].seen;
         }
-        tables__progress(r->name, seen, sh->count);
+        tables_build_progress(bd, seen, sh->count);
         if (found == 0) {
             break;
+        }
+        if (tables_build_cancelled(bd)) {
+            rc = PZ_ECANCELLED;
+            goto out;
         }
         d++;
     }

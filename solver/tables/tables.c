@@ -186,29 +186,54 @@ tables_set_runner(tables_run_fn run, void *ctx, int workers)
     pthread_mutex_unlock(&lock);
 }
 
-int
-tables__workers(void)
-{
-    int n;
+/* ------------------------------------------------------------------------ */
+/* Builds */
 
+struct tables_build {
+    const char *name; /* the table being built */
+    tables_run_fn run;
+    void *run_ctx;
+    int workers;
+};
+
+static atomic_bool builds_cancelled;
+
+/* Starts build b of table name with the runner installed now. */
+static void
+build_begin(tables_build_t *b, const char *name)
+{
     pthread_mutex_lock(&lock);
-    n = run_workers;
+    b->name = name;
+    b->run = run_fn;
+    b->run_ctx = run_ctx;
+    b->workers = run_workers;
     pthread_mutex_unlock(&lock);
-    return n;
+}
+
+bool
+tables_build_cancelled(const tables_build_t *b)
+{
+    (void)b;
+    return atomic_load_explicit(&builds_cancelled, memory_order_relaxed);
 }
 
 void
-tables__run(tables_task_fn fn, void *arg, int n)
+tables_cancel_builds(bool on)
 {
-    tables_run_fn run;
-    void *ctx;
+    atomic_store(&builds_cancelled, on);
+}
 
-    pthread_mutex_lock(&lock);
-    run = run_fn;
-    ctx = run_ctx;
-    pthread_mutex_unlock(&lock);
-    if (run != NULL && n > 1) {
-        run(ctx, n, fn, arg);
+int
+tables_build_workers(const tables_build_t *b)
+{
+    return b->workers;
+}
+
+void
+tables_build_run(tables_build_t *b, tables_task_fn fn, void *arg, int n)
+{
+    if (b->run != NULL && n > 1) {
+        b->run(b->run_ctx, n, fn, arg);
         return;
     }
     for (int i = 0; i < n; i++) {
@@ -256,7 +281,7 @@ tables__log(int level, const char *table, const char *fmt, ...)
 }
 
 void
-tables__progress(const char *name, uint64_t done, uint64_t total)
+tables_build_progress(tables_build_t *b, uint64_t done, uint64_t total)
 {
     tables_progress_fn fn;
     void *arg;
@@ -266,7 +291,7 @@ tables__progress(const char *name, uint64_t done, uint64_t total)
     arg = progress_arg;
     pthread_mutex_unlock(&lock);
     if (fn != NULL) {
-        fn(arg, name, done, total);
+        fn(arg, b->name, done, total);
     }
 }
 
@@ -798,10 +823,12 @@ build_table(const table_recipe_t *r, table_t **out)
     size_t bytes = 0;
     size_t anon_len = 0;
     int max_value = 0;
+    tables_build_t b;
     table_t *t;
     int rc;
 
     *out = NULL;
+    build_begin(&b, r->name);
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (;;) {
         bytes = tables__data_bytes(rr.entries, rr.bits);
@@ -812,10 +839,10 @@ build_table(const table_recipe_t *r, table_t **out)
             return PZ_ENOMEM;
         }
         if (rr.kind == TABLES_KIND_BLOB) {
-            rc = rr.blob_build(rr.blob_arg, data, rr.entries);
+            rc = rr.blob_build(rr.blob_arg, data, rr.entries, &b);
             max_value = (int)rr.blob_version;
         } else {
-            rc = rr.build(&rr, data, &max_value);
+            rc = rr.build(&rr, data, &max_value, &b);
         }
         if (rc == PZ_ERANGE && rr.bits == 4) {
             /* A distance passed 14: store a byte per entry instead. */

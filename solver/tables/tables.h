@@ -79,6 +79,37 @@ void tables_set_progress(tables_progress_fn fn, void *arg);
 /* One worker's part of a parallel build step: worker is 0..n-1. */
 typedef void (*tables_task_fn)(void *arg, int worker);
 
+/*
+ * One build under way, handed to every build function: its cancel flag,
+ * its progress and the threads it may split its steps over. A build
+ * function checks tables_build_cancelled between steps (a level of a
+ * breadth-first search, a chunk of rows) and returns PZ_ECANCELLED when it
+ * is set; nothing of a cancelled build is kept.
+ */
+typedef struct tables_build tables_build_t;
+
+/* True once the build should stop. Thread: any (the build's own threads). */
+bool tables_build_cancelled(const tables_build_t *b);
+
+/* Reports that done of total work units are finished (any unit; the
+ * state of the table shows done / total). Thread: any. */
+void tables_build_progress(tables_build_t *b, uint64_t done, uint64_t total);
+
+/* How many parts a parallel step should be split into (>= 1). */
+int tables_build_workers(const tables_build_t *b);
+
+/* Runs fn(arg, 0) .. fn(arg, n - 1), on the build's threads when the
+ * program lent some (tables_set_runner), else in turn on the calling
+ * thread, and returns when every call has returned. Thread: the build's. */
+void tables_build_run(tables_build_t *b, tables_task_fn fn, void *arg, int n);
+
+/*
+ * Sets (true) or clears the flag every build reads through
+ * tables_build_cancelled: a shutting-down daemon sets it so that builds
+ * end within one step. Thread: any.
+ */
+void tables_cancel_builds(bool on);
+
 /* Runs fn(arg, 0) .. fn(arg, n - 1), possibly at the same time on n
  * threads, and returns when every call has returned. */
 typedef void (*tables_run_fn)(void *ctx, int n, tables_task_fn fn, void *arg);
@@ -172,9 +203,13 @@ int tables_verify(const char *name, char *why, size_t len);
 
 /* --- Tables of other modules (opaque bytes) --- */
 
-/* Fills data (bytes long, zeroed, 2 MiB aligned) with a module's table.
- * Returns PZ_OK or a negative PZ_E* code. */
-typedef int (*tables_blob_build_fn)(void *arg, uint8_t *data, uint64_t bytes);
+/* Fills data (bytes long, zeroed, 2 MiB aligned) with a module's table,
+ * as build b (progress, cancel, threads). Returns PZ_OK, PZ_ECANCELLED or
+ * a negative PZ_E* code. */
+typedef int (*tables_blob_build_fn)(void *arg,
+                                    uint8_t *data,
+                                    uint64_t bytes,
+                                    tables_build_t *b);
 
 /*
  * A table whose layout only its module knows (the 3x3x3 pattern

@@ -25,7 +25,8 @@ typedef struct table_recipe table_recipe_t;
  */
 typedef int (*table_build_fn)(const table_recipe_t *r,
                               uint8_t *data,
-                              int *max_value);
+                              int *max_value,
+                              tables_build_t *b);
 
 /* Everything needed to load, check or build one table file. */
 struct table_recipe {
@@ -129,16 +130,6 @@ int tables__load_only(const table_recipe_t *r, const table_t **out);
 
 /* True when r's file exists (header not checked). Thread: any. */
 bool tables__file_exists(const table_recipe_t *r);
-
-/* Parts a parallel build step is split into (1 without a runner). */
-int tables__workers(void);
-
-/* Runs fn for workers 0..n-1 through the runner, or in turn without
- * one. Thread: any. */
-void tables__run(tables_task_fn fn, void *arg, int n);
-
-/* Reports progress of the build of name to the hook. Thread: any. */
-void tables__progress(const char *name, uint64_t done, uint64_t total);
 
 /* Sends one message to the log hook. Thread: any. */
 void tables__log(int level, const char *table, const char *fmt, ...)

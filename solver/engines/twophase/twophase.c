@@ -88,8 +88,9 @@ twophase__build_all(twophase_tables_t *t)
 
 /* The blob's build function: data is zeroed and 2 MiB aligned. */
 static int
-build_blob(void *arg, uint8_t *data, uint64_t bytes)
+build_blob(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
 {
+    (void)b; /* FIXME(lead): progress and cancel */
     (void)arg;
     if (bytes != TWOPHASE_BLOB_BYTES) {
         return PZ_EINVAL;

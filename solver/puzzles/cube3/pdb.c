@@ -160,8 +160,9 @@ static const char *const g_names[CUBE3_PDB_NKINDS][2] = {
 
 /* Fills the table file's bytes (the tables module's build callback). */
 static int
-blob_build(void *arg, uint8_t *data, uint64_t bytes)
+blob_build(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
 {
+    (void)b; /* FIXME(lead): progress and cancel */
     const blob_arg_t *a = arg;
     pdb_table_t t;
     int rc;
@@ -300,8 +301,9 @@ static const char g_offset_name[] = "3x3x3-pdb-csplit-htm-offset";
 /* Fills the offset table file's bytes from the csplit table (loaded or
  * built first when needed, which takes g_lock unless it is ready). */
 static int
-offset_build(void *arg, uint8_t *data, uint64_t bytes)
+offset_build(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
 {
+    (void)b; /* FIXME(lead): progress and cancel */
     const pdb_table_t *t = &g_table[CUBE3_PDB_CSPLIT][0];
     int rc;
 
