@@ -153,7 +153,7 @@ main(int argc, char **argv)
      * On this development VM the copies were no faster (state 5 of seed 1:
      * 44.1, 37.6, 34.2 s against 37.1, 36.5, 33.4 s mapped;
      * docs/3x3x3-optimal.md), so the default stays. */
-    tables_set_huge_pages(o.huge_pages);
+    tables_set_loads(o.huge_pages ? TABLES_LOADS_COPY : TABLES_LOADS_MAP);
     memset(&params, 0, sizeof(params));
     params.metric =
         strcmp(o.metric, "qtm") == 0 ? PZ_METRIC_QTM : PZ_METRIC_HTM;

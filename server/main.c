@@ -42,10 +42,13 @@ main(int argc, char **argv)
     /* Table builds (first use, `tables build`, the daemon's startup)
      * may use every CPU. */
     table_threads_install(0);
-    /* The daemon and the benchmarks probe big tables for a long time:
-     * copy those onto huge pages. Short commands map them. */
-    tables_set_huge_pages(strcmp(cmd, "serve") == 0 ||
-                          strcmp(cmd, "bench") == 0);
+    /* The daemon and the benchmarks hold tables for a long time: copies
+     * (huge pages, immune to the files changing). `tables` checks every
+     * file it loads; short commands map them and trust their entries. */
+    tables_set_loads(strcmp(cmd, "serve") == 0 || strcmp(cmd, "bench") == 0
+                         ? TABLES_LOADS_COPY
+                     : strcmp(cmd, "tables") == 0 ? TABLES_LOADS_VERIFY
+                                                  : TABLES_LOADS_MAP);
     if (strcmp(cmd, "serve") == 0) {
         return serve_main(argc - 1, argv + 1);
     }

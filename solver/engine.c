@@ -40,6 +40,7 @@ engine_auto(const pz_puzzle_t *p,
             engine_choice_t *out)
 {
     out->weight = 1.0;
+    out->missing = NULL;
     /* A complete table answers optimally in microseconds (the 8-puzzle,
      * the 2x2x2, the pyraminx): use it whenever it serves this goal. */
     if (tables_complete_shared(p, goal)) {
@@ -60,8 +61,14 @@ engine_auto(const pz_puzzle_t *p,
         if (cells <= 9) {
             out->engine = &engine__astar;
         } else if (optimal) {
+            const char *names[8];
+            int n = 0;
+
             out->engine = &engine__idastar;
-            if (cells >= 16 && tables_pdb_ready(p, goal)) {
+            if (cells >= 16 && tables_pdb_supported(p)) {
+                n = tables_heuristic_pdb.tables(p, goal, names, 8);
+            }
+            if (n > 0 && n <= 8 && tables_available(names, n, &out->missing)) {
                 out->heuristic = "pdb";
             }
         } else {

@@ -24,6 +24,12 @@ typedef struct engine_ops {
      * before returning. Thread: worker.
      */
     int (*solve)(const search_ctx_t *ctx, pz_solution_t *out);
+    /* Optional: the shared tables solve will need for p and goal, besides
+     * the heuristic's (see heuristic_ops_t's tables). NULL: none. */
+    int (*tables)(const pz_puzzle_t *p,
+                  const pz_state_t *goal,
+                  const char **names,
+                  int max);
 } engine_ops_t;
 
 /* The engine named name (case-insensitive), or NULL. "auto" is not an
@@ -38,6 +44,8 @@ typedef struct engine_choice {
     const engine_ops_t *engine;
     const char *heuristic; /* heuristic name for heuristic_create */
     double weight;         /* for wastar */
+    const char *missing;   /* a table whose absence made the choice weaker
+                              (its name), or NULL */
 } engine_choice_t;
 
 /*

@@ -44,6 +44,16 @@ struct heuristic_ops {
                         int move,
                         const pz_state_t *child,
                         int limit);
+    /* Optional: the shared tables init will need for p and goal, by the
+     * names the tables module knows them (tables_status), so that a
+     * daemon can have them ready before a search starts. Writes at most
+     * max names (static strings, or the tables module's registered
+     * copies) in the order init gets them, and returns how many there
+     * are. NULL: none. */
+    int (*tables)(const pz_puzzle_t *p,
+                  const pz_state_t *goal,
+                  const char **names,
+                  int max);
     /* Optional, for an admissible heuristic: IDA*'s depth-first search of
      * job's roots (see heuristic_search_job_t), for a heuristic that can
      * search several subtrees at once so that one's table misses overlap

@@ -54,7 +54,11 @@
     XX(ETOO_LARGE, 413, "body_too_large", "Request body too large")          \
     XX(EMEDIA, 415, "unsupported_media_type", "Body must be JSON")           \
     XX(EDRAINING, 503, "draining", "Server is shutting down")                \
-    XX(ECANCELLED, 500, "cancelled", "Cancelled")
+    XX(ECANCELLED, 500, "cancelled", "Cancelled")                            \
+    XX(ETABLE_MISSING, 503, "table_missing",                                 \
+       "A table this request needs is not built")                            \
+    XX(ETABLE_NOT_READY, 503, "table_not_ready",                             \
+       "A table this request needs is not loaded yet")
 
 typedef enum pz_err {
     PZ_OK = 0,

@@ -17,6 +17,30 @@ solve_run_init(solve_run_t *run,
 }
 
 int
+solve_tables(const solve_spec_t *spec,
+             const solve_run_t *run,
+             const char **names,
+             int max)
+{
+    const heuristic_ops_t *h = NULL;
+    int n = 0;
+    int k;
+
+    if (run->engine->tables != NULL) {
+        n = run->engine->tables(spec->puzzle, &spec->goal, names, max);
+    }
+    if (run->engine->uses_heuristic) {
+        h = heuristic_find(spec->puzzle, run->heuristic);
+    }
+    if (h != NULL && h->tables != NULL) {
+        k = h->tables(spec->puzzle, &spec->goal, names + (n < max ? n : max),
+                      n < max ? max - n : 0);
+        n += k > 0 ? k : 0;
+    }
+    return n;
+}
+
+int
 solve_execute(const solve_spec_t *spec,
               solve_run_t *run,
               const atomic_bool *cancel)

@@ -34,6 +34,21 @@ void solve_run_init(solve_run_t *run,
                     const char *heuristic,
                     double weight);
 
+/* Most shared tables one run needs. */
+#define SOLVE_TABLES_MAX 8
+
+/*
+ * The shared tables run needs for spec (the engine's, then its
+ * heuristic's), by the names the tables module knows: a daemon gets them
+ * ready on its table threads before the run starts. Writes at most max
+ * names (valid for the life of the process) and returns how many there
+ * are. Thread: any.
+ */
+int solve_tables(const solve_spec_t *spec,
+                 const solve_run_t *run,
+                 const char **names,
+                 int max);
+
 /*
  * Runs one engine: creates the heuristic for spec->goal, a budget of
  * spec->limits.memory_bytes, the search context, and calls engine_run.

@@ -931,14 +931,30 @@ START_TEST(test_tables_pdb_unsupported_size_refused)
 }
 END_TEST
 
-START_TEST(test_tables_pdb_ready_false_without_files)
+START_TEST(test_tables_pdb_needs_named_tables_missing_without_files)
 {
     char dir[64];
     pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    const char *names[8];
+    const char *missing = NULL;
+    engine_choice_t choice;
+    int n;
 
     use_fresh_dir(dir, sizeof(dir));
     ck_assert(tables_pdb_supported(p));
-    ck_assert(!tables_pdb_ready(p, NULL));
+    n = tables_heuristic_pdb.tables(p, NULL, names, 8);
+    /* The 7-8 partition and its reflection share two tables. */
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(names[0], "tiles-4x4-pdb7-f7-z3");
+    ck_assert_str_eq(names[1], "tiles-4x4-pdb8-ff-z8");
+    ck_assert(!tables_available(names, n, &missing));
+    ck_assert_str_eq(missing, names[0]);
+    /* auto falls back to linear conflict and names the missing table. */
+    engine_auto(p, NULL, true, &choice);
+    ck_assert_str_eq(choice.engine->name, "idastar");
+    ck_assert_str_eq(choice.heuristic, "linear-conflict");
+    ck_assert_ptr_nonnull(choice.missing);
+    ck_assert_str_eq(choice.missing, names[0]);
     puzzle_destroy(p);
     tmpdir_remove(dir);
 }
@@ -988,7 +1004,11 @@ START_TEST(test_tables_verify_flipped_data_byte_detected_and_rebuilt)
     flip_byte(path, 4096 + 100000, 0x10);
     ck_assert_int_eq(tables_verify("tiles-3x3", why, sizeof(why)), PZ_EIO);
     ck_assert_msg(strstr(why, "checksum") != NULL, "why: %s", why);
+    /* Loads that check the entries (`tables build`, the daemon's copies)
+     * find it too, and rebuild the table. */
+    tables_set_loads(TABLES_LOADS_VERIFY);
     ck_assert_int_eq(tables_ensure("tiles-3x3", &built), PZ_OK);
+    tables_set_loads(TABLES_LOADS_MAP);
     ck_assert(built);
     ck_assert_int_eq(tables_verify("tiles-3x3", NULL, 0), PZ_OK);
     p = make("8-puzzle", 0, 0, 0);
@@ -1383,7 +1403,13 @@ START_TEST(test_tables_pdb_15puzzle_goals_share_tables)
     parse_ints(p, blank_first, 16, &goal);
     ck_assert_int_eq(heuristic_create(p, "pdb", &goal, &h, NULL), PZ_OK);
     ck_assert_uint_eq(tables_memory_bytes(), before);
-    ck_assert(tables_pdb_ready(p, &goal));
+    {
+        const char *names[8];
+        int n = tables_heuristic_pdb.tables(p, &goal, names, 8);
+
+        ck_assert_int_eq(n, 2);
+        ck_assert(tables_available(names, n, NULL));
+    }
     heuristic_destroy(h);
     puzzle_destroy(p);
 }
@@ -1468,7 +1494,8 @@ tables_suite(void)
     tcase_add_test(tc, test_tables_pdb_idastar_optimal_on_2x4);
     tcase_add_test(tc, test_tables_pdb_threaded_build_matches_sequential);
     tcase_add_test(tc, test_tables_pdb_unsupported_size_refused);
-    tcase_add_test(tc, test_tables_pdb_ready_false_without_files);
+    tcase_add_test(tc,
+                   test_tables_pdb_needs_named_tables_missing_without_files);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("files");

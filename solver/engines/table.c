@@ -60,4 +60,5 @@ const engine_ops_t engine__table = {
     .optimal = true,
     .uses_heuristic = false,
     .solve = solve,
+    .tables = tables_complete_needs,
 };

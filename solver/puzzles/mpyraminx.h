@@ -21,6 +21,10 @@ enum {
  * definitions to out and returns how many there are. Thread: any. */
 int mpyraminx_table_defs(tables_blob_def_t *out, int max);
 
+/* The name of the table the phase solver reads (the axials, centres and
+ * midges database) in names[0] when max > 0; returns 1. Thread: any. */
+int mpyraminx_acm_table(const char **names, int max);
+
 /* Bytes of table (4 bits per entry), 0 for an unknown table. */
 uint64_t mpyraminx_pdb_bytes(int table);
 

@@ -897,6 +897,55 @@ pdb_init_tables(const pz_puzzle_t *p,
     return rc;
 }
 
+/* The tables pdb_init_tables reads, in its order. */
+static int
+tables_of(bool wings, const char **names, int max)
+{
+    int n = 0;
+
+    for (int t = 0; t < NTABLES; t++) {
+        if (t == T_WINGS && !wings) {
+            continue;
+        }
+        if (n < max) {
+            names[n] = table_names[t];
+        }
+        n++;
+    }
+    return n;
+}
+
+static int
+pdb_tables(const pz_puzzle_t *p,
+           const pz_state_t *goal,
+           const char **names,
+           int max)
+{
+    (void)p;
+    (void)goal;
+    return tables_of(true, names, max);
+}
+
+static int
+pdb_small_tables(const pz_puzzle_t *p,
+                 const pz_state_t *goal,
+                 const char **names,
+                 int max)
+{
+    (void)p;
+    (void)goal;
+    return tables_of(false, names, max);
+}
+
+int
+mpyraminx_acm_table(const char **names, int max)
+{
+    if (max > 0) {
+        names[0] = table_names[T_ACM];
+    }
+    return 1;
+}
+
 static int
 pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
@@ -940,6 +989,7 @@ const heuristic_ops_t mpyraminx__pdb_heuristic = {
     .init = pdb_init,
     .eval = pdb_eval,
     .update = NULL,
+    .tables = pdb_tables,
 };
 
 const heuristic_ops_t mpyraminx__pdb_small_heuristic = {
@@ -952,4 +1002,5 @@ const heuristic_ops_t mpyraminx__pdb_small_heuristic = {
     .init = pdb_small_init,
     .eval = pdb_eval,
     .update = NULL,
+    .tables = pdb_small_tables,
 };

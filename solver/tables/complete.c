@@ -306,6 +306,29 @@ shared_table(const pz_puzzle_t *p, const table_t **out)
 }
 
 int
+tables_complete_needs(const pz_puzzle_t *p,
+                      const pz_state_t *goal,
+                      const char **names,
+                      int max)
+{
+    table_recipe_t r;
+    const char *name;
+
+    if (!tables_complete_shared(p, goal) ||
+        tables__complete_recipe(p, &r) != PZ_OK) {
+        return 0;
+    }
+    name = tables__register(&r);
+    if (name == NULL) {
+        return 0;
+    }
+    if (max > 0) {
+        names[0] = name;
+    }
+    return 1;
+}
+
+int
 tables_complete_counts(const pz_puzzle_t *p, uint64_t *counts, int ncounts)
 {
     const table_t *t;
@@ -633,4 +656,5 @@ const heuristic_ops_t tables_heuristic_exact = {
     .init = exact_init,
     .eval = exact_eval,
     .update = NULL,
+    .tables = tables_complete_needs,
 };

@@ -947,25 +947,6 @@ goal_blank(const pz_puzzle_t *p, const pz_state_t *goal)
     return goal == NULL ? n - 1 : goal->b[n] < n ? goal->b[n] : -1;
 }
 
-bool
-tables_pdb_ready(const pz_puzzle_t *p, const pz_state_t *goal)
-{
-    table_recipe_t r[2 * PATS_MAX];
-    int z;
-    int n;
-
-    if (!tables_pdb_supported(p) || (z = goal_blank(p, goal)) < 0) {
-        return false;
-    }
-    n = tables__pdb_recipes(p->rows, p->cols, z, r, 2 * PATS_MAX);
-    for (int i = 0; i < n; i++) {
-        if (tables__cached(r[i].name) == NULL && !tables__file_exists(&r[i])) {
-            return false;
-        }
-    }
-    return n > 0;
-}
-
 static size_t
 pdb_ctx_size(const pz_puzzle_t *p)
 {
@@ -1039,6 +1020,52 @@ pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
     return PZ_OK;
 }
 
+static int
+pdb_tables(const pz_puzzle_t *p,
+           const pz_state_t *goal,
+           const char **names,
+           int max)
+{
+    partition_t parts[2];
+    board_t b;
+    int nparts;
+    int n = 0;
+    int z;
+
+    if (!tables_pdb_supported(p)) {
+        return 0;
+    }
+    z = goal_blank(p, goal);
+    if (z < 0) {
+        return 0;
+    }
+    board_init(&b, p->rows, p->cols);
+    nparts = partitions(p->rows, p->cols, z, parts);
+    for (int pi = 0; pi < nparts; pi++) {
+        for (int i = 0; i < parts[pi].npat; i++) {
+            table_recipe_t r;
+            const char *name;
+            canon_t c;
+            bool seen = false;
+
+            canonical(&b, parts[pi].pat[i], z, &c);
+            pdb_recipe(&b, &c, &r);
+            name = tables__register(&r);
+            for (int j = 0; j < n && j < max; j++) {
+                seen = seen || (name != NULL && strcmp(names[j], name) == 0);
+            }
+            if (name == NULL || seen) {
+                continue;
+            }
+            if (n < max) {
+                names[n] = name;
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
 /* pdb_eval's rank: place_rank with the processor's population count
  * where the build can ask for it (a library call otherwise). */
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
@@ -1108,4 +1135,5 @@ const heuristic_ops_t tables_heuristic_pdb = {
     .init = pdb_init,
     .eval = pdb_eval,
     .update = NULL,
+    .tables = pdb_tables,
 };

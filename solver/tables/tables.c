@@ -41,9 +41,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "search.h"
 #include "tables_internal.h"
 
-#define CACHE_MAX   64
+#define CACHE_MAX   128
 #define DATA_OFFSET 4096u
 #define ENDIAN_MARK 0x01020304u
 
@@ -70,12 +71,26 @@ typedef struct file_header {
 _Static_assert(sizeof(file_header_t) == 168, "file_header_t has padding");
 _Static_assert(sizeof(file_header_t) <= DATA_OFFSET, "header too large");
 
-/* One cache slot. name is written before the slot is counted; table is
- * published once. */
+/*
+ * One known table: a slot of the registry. name is written before the
+ * slot is counted and never changes; table is published once (release).
+ * The rest is guarded by lock, but for the progress counters, which the
+ * build writes and anyone reads.
+ */
 typedef struct slot {
     char name[TABLES_NAME_MAX];
     _Atomic(const table_t *) table;
-    bool building; /* guarded by lock */
+    table_recipe_t recipe; /* how to load or build it */
+    bool has_recipe;
+    bool busy;              /* a thread is loading or building it */
+    bool queued;            /* a thread will load or build it */
+    int state;              /* TABLES_*: the last load or build's outcome */
+    int rc;                 /* failed: why, as a code */
+    char why[256];          /* failed: why, as a sentence */
+    uint64_t began_ns;      /* the load or build under way began */
+    double seconds;         /* the last load or build took */
+    _Atomic uint64_t done;  /* progress of the load (bytes) or build */
+    _Atomic uint64_t total; /* its total (0: not known yet) */
 } slot_t;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -84,6 +99,9 @@ static slot_t slots[CACHE_MAX];
 static atomic_int nslots;
 static atomic_size_t memory_bytes;
 static atomic_size_t memory_limit; /* 0: none */
+static atomic_int loads; /* TABLES_LOADS_*: how files are loaded */
+static atomic_bool inline_prepare = true;  /* any thread loads and builds */
+static _Thread_local bool thread_prepares; /* this thread may, regardless */
 
 /* Guarded by lock. */
 static char table_dir[TABLES_PATH_MAX];
@@ -92,10 +110,11 @@ static tables_log_fn log_fn;
 static void *log_arg;
 static tables_progress_fn progress_fn;
 static void *progress_arg;
+static tables_state_fn state_fn;
+static void *state_arg;
 static tables_run_fn run_fn;
 static void *run_ctx;
 static int run_workers = 1;
-static atomic_bool huge_pages;
 static unsigned tmp_counter;
 
 /* ------------------------------------------------------------------------ */
@@ -190,7 +209,7 @@ tables_set_runner(tables_run_fn run, void *ctx, int workers)
 /* Builds */
 
 struct tables_build {
-    const char *name; /* the table being built */
+    slot_t *slot; /* the table being built */
     tables_run_fn run;
     void *run_ctx;
     int workers;
@@ -198,12 +217,12 @@ struct tables_build {
 
 static atomic_bool builds_cancelled;
 
-/* Starts build b of table name with the runner installed now. */
+/* Starts build b of slot s's table with the runner installed now. */
 static void
-build_begin(tables_build_t *b, const char *name)
+build_begin(tables_build_t *b, slot_t *s)
 {
     pthread_mutex_lock(&lock);
-    b->name = name;
+    b->slot = s;
     b->run = run_fn;
     b->run_ctx = run_ctx;
     b->workers = run_workers;
@@ -242,9 +261,30 @@ tables_build_run(tables_build_t *b, tables_task_fn fn, void *arg, int n)
 }
 
 void
-tables_set_huge_pages(bool on)
+tables_set_loads(int how)
 {
-    atomic_store(&huge_pages, on);
+    atomic_store(&loads, how);
+}
+
+void
+tables_set_inline(bool on)
+{
+    atomic_store(&inline_prepare, on);
+}
+
+void
+tables_thread_prepares(bool on)
+{
+    thread_prepares = on;
+}
+
+void
+tables_set_state_hook(tables_state_fn fn, void *arg)
+{
+    pthread_mutex_lock(&lock);
+    state_fn = fn;
+    state_arg = arg;
+    pthread_mutex_unlock(&lock);
 }
 
 void
@@ -286,12 +326,14 @@ tables_build_progress(tables_build_t *b, uint64_t done, uint64_t total)
     tables_progress_fn fn;
     void *arg;
 
+    atomic_store(&b->slot->total, total);
+    atomic_store(&b->slot->done, done);
     pthread_mutex_lock(&lock);
     fn = progress_fn;
     arg = progress_arg;
     pthread_mutex_unlock(&lock);
     if (fn != NULL) {
-        fn(arg, b->name, done, total);
+        fn(arg, b->slot->name, done, total);
     }
 }
 
@@ -428,21 +470,31 @@ header_ok(const file_header_t *h,
 #define HUGE_ALIGN ((size_t)2 << 20)
 
 /*
- * Zeroed anonymous memory of at least bytes, 2 MiB aligned and advised
- * for transparent huge pages (random lookups into a large table would
- * otherwise miss the TLB on most probes). *len gets the mapped length,
- * for munmap. NULL when out of memory.
+ * Zeroed anonymous memory of at least bytes. huge: 2 MiB aligned and
+ * advised for transparent huge pages (random lookups into a large table
+ * would otherwise miss the TLB on most probes). *len gets the mapped
+ * length, for munmap. NULL when out of memory.
  */
 static uint8_t *
-anon_alloc(size_t bytes, size_t *len)
+anon_alloc(size_t bytes, bool huge, size_t *len)
 {
-    size_t n = (bytes + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
+    size_t align = huge ? HUGE_ALIGN : (size_t)4096;
+    size_t n = (bytes + align - 1) & ~(align - 1);
     uint8_t *base;
     uint8_t *p;
     size_t head;
 
     if (n == 0) {
-        n = HUGE_ALIGN;
+        n = align;
+    }
+    if (!huge) {
+        p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                 -1, 0);
+        if (p == MAP_FAILED) {
+            return NULL;
+        }
+        *len = n;
+        return p;
     }
     base = mmap(NULL, n + HUGE_ALIGN, PROT_READ | PROT_WRITE,
                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -487,52 +539,22 @@ read_all(int fd, uint8_t *buf, size_t n, off_t off)
     return true;
 }
 
-/*
- * Loads the entries of the open file fd (header h, checked) into huge-page
- * memory made read-only, for a table marked huge; closes fd. Same results
- * as map_file.
- */
-static int
-copy_file(const table_recipe_t *r,
+/* A table in memory, made from data of data_bytes entries bytes inside
+ * the mapping base of len bytes (a file mapping when file is true, else
+ * anonymous memory). */
+static table_t *
+table_new(const table_recipe_t *r,
           const file_header_t *h,
-          int fd,
-          const char *path,
-          bool check_data,
-          table_t **out,
-          char *why,
-          size_t len)
+          const uint8_t *data,
+          void *base,
+          size_t len,
+          bool file)
 {
-    size_t anon_len = 0;
-    uint8_t *data = anon_alloc((size_t)h->data_bytes, &anon_len);
-    table_t *t;
+    table_t *t = calloc(1, sizeof(*t));
 
-    if (data == NULL) {
-        close(fd);
-        snprintf(why, len, "out of memory (%llu bytes)",
-                 (unsigned long long)h->data_bytes);
-        return PZ_ENOMEM;
-    }
-    if (!read_all(fd, data, (size_t)h->data_bytes, DATA_OFFSET)) {
-        close(fd);
-        munmap(data, anon_len);
-        snprintf(why, len, "cannot read %s: %s", path,
-                 errno != 0 ? strerror(errno) : "end of file");
-        return PZ_EIO;
-    }
-    close(fd);
-    if (check_data &&
-        tables__checksum(data, (size_t)h->data_bytes) != h->checksum) {
-        snprintf(why, len, "data checksum mismatch (corrupt entries)");
-        munmap(data, anon_len);
-        return PZ_EIO;
-    }
-    t = calloc(1, sizeof(*t));
     if (t == NULL) {
-        munmap(data, anon_len);
-        snprintf(why, len, "out of memory");
-        return PZ_ENOMEM;
+        return NULL;
     }
-    (void)mprotect(data, anon_len, PROT_READ);
     snprintf(t->name, sizeof(t->name), "%s", r->name);
     t->kind = r->kind;
     t->bits = (int)h->bits;
@@ -540,28 +562,109 @@ copy_file(const table_recipe_t *r,
     t->entries = h->entries;
     t->data = data;
     t->data_bytes = (size_t)h->data_bytes;
-    t->anon = data;
-    t->anon_len = anon_len;
-    *out = t;
+    if (file) {
+        t->map = base;
+        t->map_len = len;
+    } else {
+        t->anon = base;
+        t->anon_len = len;
+    }
+    return t;
+}
+
+/* Where a load reports how far it got (NULL: nowhere). */
+typedef struct load_progress {
+    _Atomic uint64_t *done;
+} load_progress_t;
+
+/* Bytes read per step of a copy: the progress granularity. */
+#define COPY_STEP ((size_t)64 << 20)
+
+/*
+ * Copies the entries of the open file fd (header h, checked) into
+ * anonymous memory made read-only, checking their checksum on the way:
+ * the copy never changes, whatever happens to the file afterwards
+ * (truncated, replaced or deleted), where a mapping of a truncated file
+ * faults with SIGBUS. A huge table's copy is on huge pages. Closes fd.
+ * Same results as load_file.
+ */
+static int
+copy_file(const table_recipe_t *r,
+          const file_header_t *h,
+          int fd,
+          const char *path,
+          load_progress_t *pr,
+          table_t **out,
+          char *why,
+          size_t len)
+{
+    size_t bytes = (size_t)h->data_bytes;
+    size_t anon_len = 0;
+    uint8_t *data = anon_alloc(bytes, r->huge, &anon_len);
+    size_t off = 0;
+
+    if (data == NULL) {
+        close(fd);
+        snprintf(why, len, "out of memory (%zu bytes)", bytes);
+        return PZ_ENOMEM;
+    }
+    while (off < bytes) {
+        size_t n = bytes - off < COPY_STEP ? bytes - off : COPY_STEP;
+
+        if (!read_all(fd, data + off, n, (off_t)(DATA_OFFSET + off))) {
+            snprintf(why, len, "cannot read %s: %s", path,
+                     errno != 0 ? strerror(errno) : "end of file");
+            close(fd);
+            munmap(data, anon_len);
+            return PZ_EIO;
+        }
+        off += n;
+        if (pr != NULL && pr->done != NULL) {
+            atomic_store(pr->done, (uint64_t)off);
+        }
+    }
+    close(fd);
+    if (tables__checksum(data, bytes) != h->checksum) {
+        snprintf(why, len, "data checksum mismatch (corrupt entries)");
+        munmap(data, anon_len);
+        return PZ_EIO;
+    }
+    (void)mprotect(data, anon_len, PROT_READ);
+    *out = table_new(r, h, data, data, anon_len, false);
+    if (*out == NULL) {
+        munmap(data, anon_len);
+        snprintf(why, len, "out of memory");
+        return PZ_ENOMEM;
+    }
     return PZ_OK;
 }
 
+/* How load_file treats the entries. */
+enum {
+    LOAD_MAP = 0, /* map the file; header checks only */
+    LOAD_VERIFY,  /* map the file and check the entries' checksum */
+    LOAD_COPY,    /* copy into anonymous memory, checking the checksum */
+};
+
 /*
- * Maps the file at path as r's table. check_data: verify the entries'
- * checksum. Returns PZ_OK with *out (owned), PZ_ENOT_FOUND when there is
- * no file, PZ_EIO with why otherwise.
+ * Loads the file at path as r's table: the header and the file size are
+ * always checked; how = LOAD_MAP maps the file trusting its entries (a
+ * short command reads only the pages it needs), LOAD_VERIFY maps it and
+ * checks the entries' checksum, LOAD_COPY copies the entries (copy_file).
+ * Returns PZ_OK with *out (owned), PZ_ENOT_FOUND when there is no file,
+ * PZ_EIO with why otherwise.
  */
 static int
-map_file(const table_recipe_t *r,
-         const char *path,
-         bool check_data,
-         table_t **out,
-         char *why,
-         size_t len)
+load_file(const table_recipe_t *r,
+          const char *path,
+          int how,
+          load_progress_t *pr,
+          table_t **out,
+          char *why,
+          size_t len)
 {
     file_header_t h;
     struct stat st;
-    table_t *t;
     void *map;
     int fd;
 
@@ -595,8 +698,8 @@ map_file(const table_recipe_t *r,
         close(fd);
         return PZ_EIO;
     }
-    if (r->huge && atomic_load(&huge_pages)) {
-        return copy_file(r, &h, fd, path, check_data, out, why, len);
+    if (how == LOAD_COPY) {
+        return copy_file(r, &h, fd, path, pr, out, why, len);
     }
     map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
@@ -604,29 +707,37 @@ map_file(const table_recipe_t *r,
         snprintf(why, len, "cannot map %s: %s", path, strerror(errno));
         return PZ_EIO;
     }
-    if (check_data && tables__checksum((const uint8_t *)map + DATA_OFFSET,
-                                       (size_t)h.data_bytes) != h.checksum) {
+    if (how == LOAD_VERIFY &&
+        tables__checksum((const uint8_t *)map + DATA_OFFSET,
+                         (size_t)h.data_bytes) != h.checksum) {
         snprintf(why, len, "data checksum mismatch (corrupt entries)");
         munmap(map, (size_t)st.st_size);
         return PZ_EIO;
     }
-    t = calloc(1, sizeof(*t));
-    if (t == NULL) {
+    *out = table_new(r, &h, (const uint8_t *)map + DATA_OFFSET, map,
+                     (size_t)st.st_size, true);
+    if (*out == NULL) {
         munmap(map, (size_t)st.st_size);
         snprintf(why, len, "out of memory");
         return PZ_ENOMEM;
     }
-    snprintf(t->name, sizeof(t->name), "%s", r->name);
-    t->kind = r->kind;
-    t->bits = (int)h.bits;
-    t->max_value = (int)h.max_value;
-    t->entries = h.entries;
-    t->data = (const uint8_t *)map + DATA_OFFSET;
-    t->data_bytes = (size_t)h.data_bytes;
-    t->map = map;
-    t->map_len = (size_t)st.st_size;
-    *out = t;
     return PZ_OK;
+}
+
+/* Frees t and its memory; NULL is fine. */
+static void
+table_free(table_t *t)
+{
+    if (t == NULL) {
+        return;
+    }
+    if (t->map != NULL) {
+        munmap(t->map, t->map_len);
+    }
+    if (t->anon != NULL) {
+        munmap(t->anon, t->anon_len);
+    }
+    free(t);
 }
 
 /* Writes all of buf to fd. */
@@ -779,70 +890,64 @@ seconds_since(const struct timespec *start)
 }
 
 /* Makes a table of the built entries data (anonymous memory of anon_len
- * bytes), read-only from now on. */
+ * bytes, header h), read-only from now on. */
 static int
 keep_built(const table_recipe_t *r,
+           const file_header_t *h,
            uint8_t *data,
-           size_t bytes,
            size_t anon_len,
-           int max_value,
            table_t **out)
 {
-    table_t *t = calloc(1, sizeof(*t));
-
-    if (t == NULL) {
+    (void)mprotect(data, anon_len, PROT_READ);
+    *out = table_new(r, h, data, data, anon_len, false);
+    if (*out == NULL) {
         munmap(data, anon_len);
         return PZ_ENOMEM;
     }
-    (void)mprotect(data, anon_len, PROT_READ);
-    snprintf(t->name, sizeof(t->name), "%s", r->name);
-    t->kind = r->kind;
-    t->bits = r->bits;
-    t->max_value = max_value;
-    t->entries = r->entries;
-    t->data = data;
-    t->data_bytes = bytes;
-    t->anon = data;
-    t->anon_len = anon_len;
-    *out = t;
     return PZ_OK;
 }
 
-/* Builds r's table, saves it and maps the saved file (a huge table keeps
- * its built copy); when it cannot be saved, keeps the built copy in
- * memory. */
+/*
+ * Builds r's table as build b and saves it. The built copy is kept (it
+ * is anonymous memory, on huge pages for a huge table) when loads copy
+ * or the table is huge; otherwise the saved file is mapped instead, so
+ * processes share its pages. When it cannot be saved, the built copy is
+ * kept. Returns PZ_OK with *out, PZ_ECANCELLED, PZ_ENOMEM or the build's
+ * error; why gets a sentence on failure.
+ */
 static int
-build_table(const table_recipe_t *r, table_t **out)
+build_table(const table_recipe_t *r,
+            tables_build_t *b,
+            table_t **out,
+            char *why,
+            size_t len)
 {
     table_recipe_t rr = *r;
     file_header_t h;
     struct timespec start;
     char path[TABLES_PATH_MAX];
-    char why[TABLES_PATH_MAX + 256];
+    char swhy[TABLES_PATH_MAX + 256];
     uint8_t *data = NULL;
     size_t bytes = 0;
     size_t anon_len = 0;
     int max_value = 0;
-    tables_build_t b;
-    table_t *t;
     int rc;
 
     *out = NULL;
-    build_begin(&b, r->name);
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (;;) {
         bytes = tables__data_bytes(rr.entries, rr.bits);
-        data = anon_alloc(bytes, &anon_len);
+        data = anon_alloc(bytes, rr.huge, &anon_len);
         if (data == NULL) {
-            tables__log(TABLES_LOG_ERROR, r->name,
-                        "out of memory building the table (%zu bytes)", bytes);
+            snprintf(why, len, "out of memory building the table (%zu bytes)",
+                     bytes);
             return PZ_ENOMEM;
         }
         if (rr.kind == TABLES_KIND_BLOB) {
-            rc = rr.blob_build(rr.blob_arg, data, rr.entries, &b);
+            rc = rr.blob_build(rr.blob_arg, data, rr.entries, b);
             max_value = (int)rr.blob_version;
         } else {
-            rc = rr.build(&rr, data, &max_value, &b);
+            rc = rr.build(&rr, data, &max_value, b);
         }
         if (rc == PZ_ERANGE && rr.bits == 4) {
             /* A distance passed 14: store a byte per entry instead. */
@@ -852,10 +957,14 @@ build_table(const table_recipe_t *r, table_t **out)
         }
         break;
     }
+    if (rc == PZ_OK && tables_build_cancelled(b)) {
+        rc = PZ_ECANCELLED;
+    }
     if (rc != PZ_OK) {
         munmap(data, anon_len);
-        tables__log(TABLES_LOG_ERROR, r->name, "building failed: %s",
-                    pz_strerror(rc));
+        snprintf(why, len, "%s",
+                 rc == PZ_ECANCELLED ? "the build was cancelled"
+                                     : pz_errtitle(rc));
         return rc;
     }
     memset(&h, 0, sizeof(h));
@@ -875,34 +984,34 @@ build_table(const table_recipe_t *r, table_t **out)
     snprintf(h.name, sizeof(h.name), "%s", rr.name);
     h.header_sum = header_sum(&h);
     table_path(rr.name, path, sizeof(path));
-    rc = save_file(path, &h, data, why, sizeof(why));
-    if (rc == PZ_OK && rr.huge) {
-        /* The built copy is already on huge pages: keep it. */
-        tables__log(TABLES_LOG_INFO, r->name,
-                    "built in %.2f s (%zu bytes), saved to %s",
-                    seconds_since(&start), bytes, path);
-        return keep_built(&rr, data, bytes, anon_len, max_value, out);
+    rc = save_file(path, &h, data, swhy, sizeof(swhy));
+    if (rc != PZ_OK) {
+        tables__log(TABLES_LOG_WARN, r->name,
+                    "built in %.2f s but not saved (%s); kept in memory",
+                    seconds_since(&start), swhy);
+        return keep_built(&rr, &h, data, anon_len, out);
     }
-    if (rc == PZ_OK) {
-        rc = map_file(&rr, path, false, &t, why, sizeof(why));
+    tables__log(TABLES_LOG_INFO, r->name,
+                "built in %.2f s (%zu bytes, largest entry %d), saved to %s",
+                seconds_since(&start), bytes,
+                rr.kind == TABLES_KIND_BLOB ? -1 : max_value, path);
+    if (rr.huge || atomic_load(&loads) == TABLES_LOADS_COPY) {
+        return keep_built(&rr, &h, data, anon_len, out);
     }
-    if (rc == PZ_OK) {
+    /* Just written and checksummed: map it without reading it again. */
+    if (load_file(&rr, path, LOAD_MAP, NULL, out, swhy, sizeof(swhy)) ==
+        PZ_OK) {
         munmap(data, anon_len);
-        tables__log(TABLES_LOG_INFO, r->name,
-                    "built in %.2f s (%zu bytes, largest entry %d), saved "
-                    "to %s",
-                    seconds_since(&start), bytes, max_value, path);
-        *out = t;
         return PZ_OK;
     }
-    tables__log(TABLES_LOG_WARN, r->name,
-                "built in %.2f s but not saved (%s); kept in memory",
-                seconds_since(&start), why);
-    return keep_built(&rr, data, bytes, anon_len, max_value, out);
+    return keep_built(&rr, &h, data, anon_len, out);
 }
 
 /* ------------------------------------------------------------------------ */
-/* Cache */
+/* Registry and cache */
+
+static pthread_once_t named_once = PTHREAD_ONCE_INIT;
+static void register_named(void);
 
 const table_t *
 tables__cached(const char *name)
@@ -917,28 +1026,106 @@ tables__cached(const char *name)
     return NULL;
 }
 
-/* The slot for name, created if needed. Called with lock held. */
+/* The slot for name, or NULL. Called with lock held. */
 static slot_t *
-find_slot(const char *name)
+slot_of(const char *name)
 {
     int n = atomic_load(&nslots);
 
     for (int i = 0; i < n; i++) {
-        if (strcmp(slots[i].name, name) == 0) {
+        if (strcasecmp(slots[i].name, name) == 0) {
             return &slots[i];
         }
     }
+    return NULL;
+}
+
+/* The slot of r, created (and r recorded) if needed; NULL when the
+ * registry is full. Called with lock held. */
+static slot_t *
+slot_for(const table_recipe_t *r)
+{
+    slot_t *s = slot_of(r->name);
+    int n;
+
+    if (s != NULL) {
+        if (!s->has_recipe) {
+            s->recipe = *r;
+            s->has_recipe = true;
+        }
+        return s;
+    }
+    n = atomic_load(&nslots);
     if (n == CACHE_MAX) {
         return NULL;
     }
-    snprintf(slots[n].name, sizeof(slots[n].name), "%s", name);
-    atomic_store(&slots[n].table, NULL);
-    slots[n].building = false;
+    s = &slots[n];
+    memset(s, 0, sizeof(*s));
+    snprintf(s->name, sizeof(s->name), "%s", r->name);
+    s->recipe = *r;
+    s->has_recipe = true;
+    s->state = TABLES_MISSING;
     atomic_store_explicit(&nslots, n + 1, memory_order_release);
-    return &slots[n];
+    return s;
 }
 
-/* Loads (may_build: or builds) r's table into its slot. */
+/* Sends the state change of table name to the hook. Called without the
+ * lock. */
+static void
+notify_state(const char *name, int state)
+{
+    tables_state_fn fn;
+    void *arg;
+
+    pthread_mutex_lock(&lock);
+    fn = state_fn;
+    arg = state_arg;
+    pthread_mutex_unlock(&lock);
+    if (fn != NULL) {
+        fn(arg, name, state);
+    }
+}
+
+/* Ends slot s's load or build (under the lock): publishes made, records
+ * the outcome, wakes the waiters. */
+static void
+finish_locked(slot_t *s,
+              table_t *made,
+              int rc,
+              int fallback_state,
+              const char *why)
+{
+    if (made != NULL) {
+        size_t bytes = made->map != NULL    ? made->map_len
+                       : made->anon != NULL ? made->anon_len
+                                            : made->data_bytes;
+
+        atomic_fetch_add(&memory_bytes, bytes);
+        atomic_store_explicit(&s->table, made, memory_order_release);
+        s->state = TABLES_READY;
+        s->rc = PZ_OK;
+        s->why[0] = '\0';
+    } else {
+        s->state = fallback_state;
+        s->rc = rc;
+        copy_str(s->why, sizeof(s->why), why);
+    }
+    s->seconds = (double)(pz_now_ns() - s->began_ns) / 1e9;
+    s->busy = false;
+    pthread_cond_broadcast(&built_cond);
+}
+
+bool
+tables_may_prepare(void)
+{
+    return thread_prepares || atomic_load(&inline_prepare);
+}
+
+/*
+ * Loads (may_build: or builds) r's table into its slot. A thread that may
+ * not prepare tables (tables_set_inline) gets PZ_ETABLE_MISSING for a
+ * table not in memory, at once.
+ */
 static int
 get_table(const table_recipe_t *r,
           bool may_build,
@@ -949,10 +1136,12 @@ get_table(const table_recipe_t *r,
     char path[TABLES_PATH_MAX];
     char why[TABLES_PATH_MAX + 256];
     table_t *made = NULL;
+    tables_build_t b;
     slot_t *s;
     size_t limit;
     size_t need;
     size_t held;
+    int state_after;
     int rc;
 
     if (built != NULL) {
@@ -963,15 +1152,20 @@ get_table(const table_recipe_t *r,
         *out = t;
         return PZ_OK;
     }
+    pthread_once(&named_once, register_named);
     pthread_mutex_lock(&lock);
-    s = find_slot(r->name);
+    s = slot_for(r);
     if (s == NULL) {
         pthread_mutex_unlock(&lock);
         tables__log(TABLES_LOG_ERROR, r->name,
-                    "too many tables loaded (at most %d)", CACHE_MAX);
+                    "too many tables known (at most %d)", CACHE_MAX);
         return PZ_ENOMEM;
     }
-    while (s->building) {
+    if (!tables_may_prepare()) {
+        pthread_mutex_unlock(&lock);
+        return PZ_ETABLE_MISSING;
+    }
+    while (s->busy) {
         pthread_cond_wait(&built_cond, &lock);
     }
     t = atomic_load(&s->table);
@@ -980,54 +1174,72 @@ get_table(const table_recipe_t *r,
         *out = t;
         return PZ_OK;
     }
-    s->building = true;
+    s->busy = true;
+    s->queued = false;
+    s->state = TABLES_LOADING;
+    s->began_ns = pz_now_ns();
+    need = tables__data_bytes(r->entries, r->bits);
+    atomic_store(&s->done, 0);
+    atomic_store(&s->total, (uint64_t)need);
     pthread_mutex_unlock(&lock);
+    notify_state(r->name, TABLES_LOADING);
 
     table_path(r->name, path, sizeof(path));
     limit = atomic_load(&memory_limit);
-    need = tables__data_bytes(r->entries, r->bits);
     held = atomic_load(&memory_bytes);
     if (limit != 0 && (need > limit || held > limit - need)) {
-        /* Checked before the file is read: a copy on huge pages, or a
-         * build, takes the whole size at once. */
-        tables__log(TABLES_LOG_ERROR, r->name,
-                    "needs %.1f MiB; the tables may take %.1f MiB in all "
-                    "and %.1f MiB are taken, so it is not %s (give the "
-                    "process more memory, or raise its table limit)",
-                    (double)need / (1 << 20), (double)limit / (1 << 20),
-                    (double)held / (1 << 20), may_build ? "built" : "loaded");
+        /* Checked before the file is read: a copy, or a build, takes the
+         * whole size at once. */
+        snprintf(why, sizeof(why),
+                 "needs %.1f MiB; the tables may take %.1f MiB in all and "
+                 "%.1f MiB are taken, so it is not %s (give the process "
+                 "more memory, or raise its table limit)",
+                 (double)need / (1 << 20), (double)limit / (1 << 20),
+                 (double)held / (1 << 20), may_build ? "built" : "loaded");
+        tables__log(TABLES_LOG_ERROR, r->name, "%s", why);
         rc = PZ_ETABLES_MEMORY;
     } else {
-        rc = map_file(r, path, true, &made, why, sizeof(why));
-    }
-    if (rc != PZ_OK && rc != PZ_ETABLES_MEMORY && may_build) {
-        if (rc == PZ_ENOT_FOUND) {
+        load_progress_t pr = { &s->done };
+        int how = atomic_load(&loads);
+
+        rc = load_file(r, path,
+                       how == TABLES_LOADS_COPY     ? LOAD_COPY
+                       : how == TABLES_LOADS_VERIFY ? LOAD_VERIFY
+                                                    : LOAD_MAP,
+                       &pr, &made, why, sizeof(why));
+        if (rc == PZ_EIO) {
+            tables__log(TABLES_LOG_WARN, r->name, "%s is unusable (%s)%s", path,
+                        why, may_build ? "; rebuilding it" : "");
+        } else if (rc == PZ_ENOT_FOUND && may_build) {
             tables__log(TABLES_LOG_INFO, r->name, "%s; building it", why);
-        } else {
-            tables__log(TABLES_LOG_WARN, r->name,
-                        "%s is unusable (%s); "
-                        "rebuilding it",
-                        path, why);
         }
-        rc = build_table(r, &made);
+    }
+    state_after = rc == PZ_ENOT_FOUND ? TABLES_MISSING : TABLES_FAILED;
+    if (rc != PZ_OK && rc != PZ_ETABLES_MEMORY && may_build) {
+        pthread_mutex_lock(&lock);
+        s->state = TABLES_BUILDING;
+        s->began_ns = pz_now_ns();
+        atomic_store(&s->done, 0);
+        atomic_store(&s->total, 0);
+        pthread_mutex_unlock(&lock);
+        notify_state(r->name, TABLES_BUILDING);
+        build_begin(&b, s);
+        rc = build_table(r, &b, &made, why, sizeof(why));
         if (rc == PZ_OK && built != NULL) {
             *built = true;
         }
-    } else if (rc == PZ_EIO) {
-        tables__log(TABLES_LOG_WARN, r->name, "%s is unusable (%s)", path, why);
+        if (rc != PZ_OK) {
+            tables__log(rc == PZ_ECANCELLED ? TABLES_LOG_INFO
+                                            : TABLES_LOG_ERROR,
+                        r->name, "building failed: %s", why);
+        }
+        state_after = rc == PZ_ECANCELLED ? TABLES_MISSING : TABLES_FAILED;
     }
 
     pthread_mutex_lock(&lock);
-    if (made != NULL) {
-        atomic_fetch_add(&memory_bytes, made->map != NULL ? made->map_len
-                                        : made->anon != NULL
-                                            ? made->anon_len
-                                            : made->data_bytes);
-        atomic_store_explicit(&s->table, made, memory_order_release);
-    }
-    s->building = false;
-    pthread_cond_broadcast(&built_cond);
+    finish_locked(s, made, rc, state_after, why);
     pthread_mutex_unlock(&lock);
+    notify_state(r->name, made != NULL ? TABLES_READY : state_after);
     *out = made;
     return rc;
 }
@@ -1062,21 +1274,12 @@ tables_unload_all(void)
     pthread_mutex_lock(&lock);
     n = atomic_load(&nslots);
     for (int i = 0; i < n; i++) {
-        table_t *t = (table_t *)atomic_load(&slots[i].table);
-
-        if (t != NULL) {
-            if (t->map != NULL) {
-                munmap(t->map, t->map_len);
-            }
-            if (t->anon != NULL) {
-                munmap(t->anon, t->anon_len);
-            }
-            free(t);
-        }
+        table_free((table_t *)atomic_load(&slots[i].table));
         atomic_store(&slots[i].table, NULL);
-        slots[i].name[0] = '\0';
+        slots[i].state = TABLES_MISSING;
+        slots[i].rc = PZ_OK;
+        slots[i].why[0] = '\0';
     }
-    atomic_store(&nslots, 0);
     atomic_store(&memory_bytes, 0);
     pthread_mutex_unlock(&lock);
 }
@@ -1231,63 +1434,108 @@ named_recipes(table_recipe_t *out, int max)
     return n;
 }
 
+static int nnamed; /* the first nnamed slots are the named tables */
+
+/* Registers the named tables first, in list order. */
+static void
+register_named(void)
+{
+    static table_recipe_t r[RECIPES_MAX];
+    int n = named_recipes(r, RECIPES_MAX);
+
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < n; i++) {
+        if (slot_for(&r[i]) != NULL) {
+            nnamed++;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+const char *
+tables__register(const table_recipe_t *r)
+{
+    slot_t *s;
+
+    pthread_once(&named_once, register_named);
+    pthread_mutex_lock(&lock);
+    s = slot_for(r);
+    pthread_mutex_unlock(&lock);
+    return s != NULL ? s->name : NULL;
+}
+
 bool
 tables_name_matches(const char *name, const char *group, const char *table)
 {
     return strcasecmp(name, group) == 0 || strcasecmp(name, table) == 0;
 }
 
+/* True when r's file exists with a header that describes r; *size gets
+ * the file's size. */
+static bool
+file_sound(const table_recipe_t *r, const char *path, uint64_t *size)
+{
+    file_header_t h;
+    struct stat st;
+    char why[256];
+    bool ok = false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0) {
+        return false;
+    }
+    if (fstat(fd, &st) == 0 && (uint64_t)st.st_size >= sizeof(h) &&
+        pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
+        header_ok(&h, r, (uint64_t)st.st_size, why, sizeof(why))) {
+        ok = true;
+        *size = (uint64_t)st.st_size;
+    }
+    close(fd);
+    return ok;
+}
+
 int
 tables_list(tables_info_t *out, int max)
 {
-    table_recipe_t r[RECIPES_MAX];
-    int n = named_recipes(r, RECIPES_MAX);
+    int n;
 
+    pthread_once(&named_once, register_named);
+    n = nnamed;
     for (int i = 0; i < n && i < max; i++) {
+        const table_recipe_t *r = &slots[i].recipe;
         tables_info_t *o = &out[i];
-        file_header_t h;
-        struct stat st;
-        char why[256];
-        int fd;
 
         memset(o, 0, sizeof(*o));
-        copy_str(o->name, sizeof(o->name), r[i].name);
-        copy_str(o->group, sizeof(o->group), r[i].group);
-        copy_str(o->puzzle, sizeof(o->puzzle), r[i].puzzle);
-        o->entries = r[i].entries;
-        o->bytes = DATA_OFFSET + tables__data_bytes(r[i].entries, r[i].bits);
-        o->startup = r[i].startup;
-        o->module = r[i].kind == TABLES_KIND_BLOB;
-        o->loaded = tables__cached(r[i].name) != NULL;
-        table_path(r[i].name, o->path, sizeof(o->path));
-        fd = open(o->path, O_RDONLY | O_CLOEXEC);
-        if (fd >= 0) {
-            if (fstat(fd, &st) == 0 && (uint64_t)st.st_size >= sizeof(h) &&
-                pread(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h) &&
-                header_ok(&h, &r[i], (uint64_t)st.st_size, why, sizeof(why))) {
-                o->built = true;
-                o->bytes = (uint64_t)st.st_size;
-            }
-            close(fd);
-        }
+        copy_str(o->name, sizeof(o->name), r->name);
+        copy_str(o->group, sizeof(o->group), r->group);
+        copy_str(o->puzzle, sizeof(o->puzzle), r->puzzle);
+        o->entries = r->entries;
+        o->bytes = DATA_OFFSET + tables__data_bytes(r->entries, r->bits);
+        o->startup = r->startup;
+        o->module = r->kind == TABLES_KIND_BLOB;
+        o->loaded = atomic_load(&slots[i].table) != NULL;
+        table_path(r->name, o->path, sizeof(o->path));
+        o->built = file_sound(r, o->path, &o->bytes);
     }
     return n;
 }
 
-/* The recipe of table name into *r; false when unknown. */
+/* The recipe of the known table name into *r; false when unknown. */
 static bool
 find_named(const char *name, table_recipe_t *r)
 {
-    table_recipe_t all[RECIPES_MAX];
-    int n = named_recipes(all, RECIPES_MAX);
+    slot_t *s;
+    bool found = false;
 
-    for (int i = 0; i < n; i++) {
-        if (strcasecmp(all[i].name, name) == 0) {
-            *r = all[i];
-            return true;
-        }
+    pthread_once(&named_once, register_named);
+    pthread_mutex_lock(&lock);
+    s = slot_of(name);
+    if (s != NULL && s->has_recipe) {
+        *r = s->recipe;
+        found = true;
     }
-    return false;
+    pthread_mutex_unlock(&lock);
+    return found;
 }
 
 int
@@ -1317,6 +1565,139 @@ tables_load_existing(const char *name)
     return tables__load_only(&r, &t);
 }
 
+static const char *const state_names[] = {
+    [TABLES_MISSING] = "missing",   [TABLES_STORED] = "stored",
+    [TABLES_QUEUED] = "queued",     [TABLES_LOADING] = "loading",
+    [TABLES_BUILDING] = "building", [TABLES_READY] = "ready",
+    [TABLES_FAILED] = "failed",
+};
+
+const char *
+tables_state_name(int state)
+{
+    if (state < 0 || state > TABLES_FAILED) {
+        return "failed";
+    }
+    return state_names[state];
+}
+
+/* Describes slot s into *o. check_file: look at the file when the table
+ * is neither in memory nor being prepared. */
+static void
+status_of(slot_t *s, bool check_file, tables_status_t *o)
+{
+    const table_recipe_t *r;
+    char path[TABLES_PATH_MAX];
+    uint64_t size = 0;
+    bool busy;
+    bool queued;
+
+    memset(o, 0, sizeof(*o));
+    pthread_mutex_lock(&lock);
+    r = &s->recipe;
+    copy_str(o->name, sizeof(o->name), s->name);
+    copy_str(o->group, sizeof(o->group), r->group);
+    copy_str(o->puzzle, sizeof(o->puzzle), r->puzzle);
+    o->bytes = tables__data_bytes(r->entries, r->bits);
+    o->startup = r->startup;
+    o->state = s->state;
+    o->rc = s->rc;
+    copy_str(o->why, sizeof(o->why), s->why);
+    busy = s->busy;
+    queued = s->queued;
+    o->seconds = busy ? (double)(pz_now_ns() - s->began_ns) / 1e9 : s->seconds;
+    if (busy) {
+        o->done = atomic_load(&s->done);
+        o->total = atomic_load(&s->total);
+    }
+    pthread_mutex_unlock(&lock);
+    if (atomic_load(&s->table) != NULL) {
+        o->state = TABLES_READY;
+        o->file = true; /* it was loaded from, or saved to, a file */
+        return;
+    }
+    if (!busy && check_file) {
+        table_path(o->name, path, sizeof(path));
+        o->file = file_sound(r, path, &size);
+        if (o->file && o->state == TABLES_MISSING) {
+            o->state = TABLES_STORED;
+        }
+    }
+    if (!busy && queued) {
+        o->state = TABLES_QUEUED;
+    }
+}
+
+int
+tables_set_queued(const char *name, bool on)
+{
+    slot_t *s;
+
+    pthread_once(&named_once, register_named);
+    pthread_mutex_lock(&lock);
+    s = slot_of(name);
+    if (s != NULL) {
+        s->queued = on;
+    }
+    pthread_mutex_unlock(&lock);
+    return s != NULL ? PZ_OK : PZ_ENOT_FOUND;
+}
+
+bool
+tables_available(const char *const *names, int n, const char **missing)
+{
+    for (int i = 0; i < n; i++) {
+        tables_status_t st;
+
+        if (tables__cached(names[i]) != NULL) {
+            continue;
+        }
+        if (tables_status(names[i], &st) != PZ_OK ||
+            st.state == TABLES_MISSING || st.state == TABLES_FAILED) {
+            if (missing != NULL) {
+                *missing = names[i];
+            }
+            return false;
+        }
+    }
+    return true;
+}
+
+size_t
+tables_memory_limit(void)
+{
+    return atomic_load(&memory_limit);
+}
+
+int
+tables_status(const char *name, tables_status_t *out)
+{
+    slot_t *s;
+
+    pthread_once(&named_once, register_named);
+    pthread_mutex_lock(&lock);
+    s = slot_of(name);
+    pthread_mutex_unlock(&lock);
+    if (s == NULL || !s->has_recipe) {
+        return PZ_ENOT_FOUND;
+    }
+    status_of(s, true, out);
+    return PZ_OK;
+}
+
+int
+tables_status_list(tables_status_t *out, int max)
+{
+    int n;
+
+    pthread_once(&named_once, register_named);
+    n = atomic_load_explicit(&nslots, memory_order_acquire);
+    for (int i = 0; i < n && i < max; i++) {
+        status_of(&slots[i], true, &out[i]);
+    }
+    return n;
+}
+
 int
 tables_verify(const char *name, char *why, size_t len)
 {
@@ -1333,15 +1714,7 @@ tables_verify(const char *name, char *why, size_t len)
         return PZ_ENOT_FOUND;
     }
     table_path(r.name, path, sizeof(path));
-    rc = map_file(&r, path, true, &t, why, len);
-    if (t != NULL) {
-        if (t->map != NULL) {
-            munmap(t->map, t->map_len);
-        }
-        if (t->anon != NULL) {
-            munmap(t->anon, t->anon_len);
-        }
-        free(t);
-    }
+    rc = load_file(&r, path, LOAD_VERIFY, NULL, &t, why, len);
+    table_free(t);
     return rc;
 }

@@ -122,16 +122,42 @@ typedef void (*tables_run_fn)(void *ctx, int n, tables_task_fn fn, void *arg);
  */
 void tables_set_runner(tables_run_fn run, void *ctx, int workers);
 
+/* How a table's file becomes a table in memory (tables_set_loads). */
+enum {
+    /* Map the file and trust its entries (the header and size are
+     * checked): a short command reads only the pages its search touches.
+     * The default. */
+    TABLES_LOADS_MAP = 0,
+    /* Map the file and check the entries' checksum first (a corrupt file
+     * is rebuilt): `puzzled tables build`. */
+    TABLES_LOADS_VERIFY,
+    /* Copy the entries into anonymous memory, checking the checksum on
+     * the way: the copy never changes whatever happens to the file later
+     * (a mapping of a file truncated under it faults with SIGBUS), and a
+     * huge table's copy sits on huge pages (fewer TLB misses on every
+     * probe). For long-running processes: the daemon, the benchmarks. */
+    TABLES_LOADS_COPY,
+};
+
+/* Sets how files are loaded (TABLES_LOADS_*). Thread: any; set it before
+ * tables are loaded. */
+void tables_set_loads(int how);
+
 /*
- * Whether module tables marked huge are copied onto huge pages when
- * loaded (true) or mapped from their files like the others (false, the
- * default). A long-running process that searches them for hours (the
- * daemon, benchmarks) wants the copy: fewer TLB misses on every probe,
- * for about a second of copying per gigabyte at load. A short command
- * wants the mapping, which reads only the pages its search touches.
- * Thread: any; set it before tables are loaded.
+ * Whether a thread that needs a table not in memory may load or build it
+ * itself (true, the default: commands and tests) or gets
+ * PZ_ETABLE_MISSING at once (false: the daemon, whose solver threads must
+ * never spend a request's time on a table; its table threads call
+ * tables_thread_prepares). Thread: any.
  */
-void tables_set_huge_pages(bool on);
+void tables_set_inline(bool on);
+
+/* Lets the calling thread load and build tables even when
+ * tables_set_inline is off. Thread: the caller's own. */
+void tables_thread_prepares(bool on);
+
+/* True when the calling thread may load or build tables. Thread: any. */
+bool tables_may_prepare(void);
 
 /* Caps the memory of the tables this process holds at bytes (0, the
  * default: no cap). A table that would take the total past it is neither
@@ -147,6 +173,75 @@ size_t tables_memory_bytes(void);
 /* Unloads every table and empties the cache. Only when no other thread
  * can be using a table: tests, or the end of a process. Thread: any. */
 void tables_unload_all(void);
+
+/* --- States (the daemon's view of every known table) --- */
+
+/* What a table is doing. */
+typedef enum tables_state {
+    TABLES_MISSING = 0, /* not in memory and no usable file */
+    TABLES_STORED,      /* a file with a sound header, not loaded */
+    TABLES_QUEUED,      /* waiting for a thread to load or build it */
+    TABLES_LOADING,     /* being read from its file */
+    TABLES_BUILDING,    /* being built */
+    TABLES_READY,       /* in memory */
+    TABLES_FAILED,      /* the last load or build failed (rc, why) */
+} tables_state_t;
+
+/* "missing", "stored", "queued", "loading", "building", "ready",
+ * "failed". */
+const char *tables_state_name(int state);
+
+/* One table as the daemon reports it. */
+typedef struct tables_status {
+    char name[TABLES_NAME_MAX];
+    char group[32];
+    char puzzle[32];
+    int state;      /* tables_state_t */
+    uint64_t bytes; /* memory it takes when loaded */
+    uint64_t done;  /* loading (bytes) or building (units): progress */
+    uint64_t total; /* of done; 0 while not known */
+    double seconds; /* loading or building: time so far; else the time
+                       the last load or build took (0: none yet) */
+    bool startup;   /* the daemon prepares it at start */
+    bool file;      /* a file with a sound header exists */
+    int rc;         /* failed: the code (PZ_ETABLES_MEMORY, ...) */
+    char why[256];  /* failed: a sentence */
+} tables_status_t;
+
+/* Describes the known table name (a name from tables_list, or one a
+ * heuristic or engine registered). Returns PZ_OK or PZ_ENOT_FOUND.
+ * Looks at the file of a table not in memory. Thread: any. */
+int tables_status(const char *name, tables_status_t *out);
+
+/* Describes every known table: the named ones in list order, then the
+ * others registered so far. Writes at most max and returns the count.
+ * Thread: any. */
+int tables_status_list(tables_status_t *out, int max);
+
+/* Marks the known table name as waiting for a thread that will load or
+ * build it (on), or no longer (off), so that its state reads "queued"
+ * meanwhile. Returns PZ_OK or PZ_ENOT_FOUND. Thread: any. */
+int tables_set_queued(const char *name, bool on);
+
+/*
+ * True when each of the n known tables names is in memory or on its way
+ * without a new build (a file, a load or a build under way, a thread
+ * queued for it); otherwise *missing (may be NULL) gets the first that
+ * is not. Thread: any.
+ */
+bool tables_available(const char *const *names, int n, const char **missing);
+
+/* The memory cap of tables_set_memory_limit (0: none). Thread: any. */
+size_t tables_memory_limit(void);
+
+/* Receives a table's new state (TABLES_LOADING, TABLES_BUILDING when a
+ * load turns into a build, then TABLES_READY, TABLES_FAILED or
+ * TABLES_MISSING). Called on the thread that prepares the table, without
+ * any lock of this module held. */
+typedef void (*tables_state_fn)(void *arg, const char *table, int state);
+
+/* Installs the state hook (NULL: none). Thread: any. */
+void tables_set_state_hook(tables_state_fn fn, void *arg);
 
 /* --- Named tables (the CLI's `puzzled tables` and the daemon) --- */
 
@@ -258,6 +353,14 @@ int tables_blob_get(const tables_blob_def_t *def,
  */
 bool tables_complete_shared(const pz_puzzle_t *p, const pz_state_t *goal);
 
+/* The shared complete table that serves p and goal (none when goal needs
+ * a private table): heuristic_ops_t's tables op of "exact" and the table
+ * engine's. Thread: any. */
+int tables_complete_needs(const pz_puzzle_t *p,
+                          const pz_state_t *goal,
+                          const char **names,
+                          int max);
+
 /* True when p has rank ops and a small enough rank space for a complete
  * table (for any goal, shared or private). Thread: any. */
 bool tables_complete_possible(const pz_puzzle_t *p);
@@ -329,11 +432,6 @@ extern const heuristic_ops_t tables_heuristic_exact;
  * its reflection about the main diagonal on square boards, the larger
  * sum winning. Listed by tiles. */
 extern const heuristic_ops_t tables_heuristic_pdb;
-
-/* True when every table the "pdb" heuristic needs for p and goal (NULL:
- * default) is loaded or has a file, so using it costs no build. Thread:
- * any. */
-bool tables_pdb_ready(const pz_puzzle_t *p, const pz_state_t *goal);
 
 /* True when "pdb" supports p's board size. Thread: any. */
 bool tables_pdb_supported(const pz_puzzle_t *p);

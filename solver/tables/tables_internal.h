@@ -128,6 +128,12 @@ const table_t *tables__cached(const char *name);
  * builds). PZ_OK, PZ_ENOT_FOUND or PZ_EIO. Thread: any. */
 int tables__load_only(const table_recipe_t *r, const table_t **out);
 
+/* Registers r so that tables_ensure, tables_status and the daemon know
+ * it by name (a table a heuristic needs for some goal or board only).
+ * Returns the registry's copy of the name (valid for the life of the
+ * process), or NULL when the registry is full. Thread: any. */
+const char *tables__register(const table_recipe_t *r);
+
 /* True when r's file exists (header not checked). Thread: any. */
 bool tables__file_exists(const table_recipe_t *r);
 

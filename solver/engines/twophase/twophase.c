@@ -41,9 +41,10 @@
 #define PHASE2_CAP_HTM 20
 #define PHASE2_CAP_QTM 17
 
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
-static const twophase_tables_t *tables;
-static int tables_rc = PZ_OK;
+static pthread_once_t trit_once = PTHREAD_ONCE_INIT;
+/* Set once the tables module has them; a failure (a daemon's solver
+ * thread before they are ready, a memory limit) is not remembered. */
+static _Atomic(const twophase_tables_t *) tables;
 static atomic_size_t tables_bytes;
 static atomic_uint_fast64_t tables_load_us;
 static atomic_bool tables_built;
@@ -127,13 +128,8 @@ twophase_table_defs(tables_blob_def_t *out, int max)
 uint64_t twophase__trit6[729];
 
 static void
-load_tables(void)
+build_trits(void)
 {
-    uint64_t start = pz_now_ns();
-    tables_blob_def_t def;
-    const uint8_t *data = NULL;
-    bool built = false;
-
     for (uint32_t v = 0; v < 729; v++) {
         uint32_t x = v;
         uint64_t mask = 0;
@@ -148,28 +144,55 @@ load_tables(void)
         }
         twophase__trit6[v] = mask;
     }
+}
+
+/* Gets the tables from the tables module (which loads or builds them, or
+ * refuses: PZ_ETABLE_MISSING, PZ_ETABLES_MEMORY). */
+static int
+load_tables(void)
+{
+    uint64_t start = pz_now_ns();
+    tables_blob_def_t def;
+    const uint8_t *data = NULL;
+    bool built = false;
+    int rc;
+
+    pthread_once(&trit_once, build_trits);
     blob_def(&def);
-    tables_rc = tables_blob_get(&def, &data, &built);
-    if (tables_rc != PZ_OK) {
-        return;
+    rc = tables_blob_get(&def, &data, &built);
+    if (rc != PZ_OK) {
+        return rc;
     }
-    tables = (const twophase_tables_t *)(const void *)data;
-    atomic_store(&tables_built, built);
-    atomic_store(&tables_load_us, (pz_now_ns() - start) / 1000);
-    atomic_store(&tables_bytes, (size_t)TWOPHASE_BLOB_BYTES);
+    if (atomic_load(&tables) == NULL) {
+        atomic_store(&tables_built, built);
+        atomic_store(&tables_load_us, (pz_now_ns() - start) / 1000);
+        atomic_store(&tables_bytes, (size_t)TWOPHASE_BLOB_BYTES);
+    }
+    atomic_store_explicit(&tables,
+                          (const twophase_tables_t *)(const void *)data,
+                          memory_order_release);
+    return PZ_OK;
 }
 
 const twophase_tables_t *
 twophase__tables(void)
 {
-    pthread_once(&tables_once, load_tables);
-    return tables;
+    const twophase_tables_t *t =
+        atomic_load_explicit(&tables, memory_order_acquire);
+
+    if (t == NULL && load_tables() == PZ_OK) {
+        t = atomic_load_explicit(&tables, memory_order_acquire);
+    }
+    return t;
 }
 
 int
 twophase_tables_init(void)
 {
-    return twophase__tables() != NULL ? PZ_OK : tables_rc;
+    if (atomic_load_explicit(&tables, memory_order_acquire) != NULL) {
+        return PZ_OK;
+    }
+    return load_tables();
 }
 
 size_t
@@ -418,6 +441,7 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
     search_ctx_t local;
     uint64_t waited;
     int stop;
+    int rc;
 
     if (strcmp(ctx->puzzle->ops->name, "master-pyraminx") == 0) {
         /* Its own phases: the rest by table, then wing 3-cycles. */
@@ -431,10 +455,16 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
         return PZ_EINTERNAL;
     }
     waited = pz_now_ns();
-    t = twophase__tables();
+    t = atomic_load_explicit(&tables, memory_order_acquire);
     if (t == NULL) {
-        /* PZ_ETABLES_MEMORY when the process may not hold them. */
-        return tables_rc != PZ_OK ? tables_rc : PZ_EINTERNAL;
+        /* PZ_ETABLES_MEMORY when the process may not hold them,
+         * PZ_ETABLE_MISSING on a daemon's solver thread before they are
+         * ready. */
+        rc = load_tables();
+        if (rc != PZ_OK) {
+            return rc;
+        }
+        t = atomic_load_explicit(&tables, memory_order_acquire);
     }
     /* A first job may have waited seconds for the shared table build;
      * that is not its search time, so its deadline moves by as much. */
@@ -514,6 +544,25 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
     return PZ_OK;
 }
 
+static int
+twophase_tables(const pz_puzzle_t *p,
+                const pz_state_t *goal,
+                const char **names,
+                int max)
+{
+    (void)goal;
+    if (strcmp(p->ops->name, "master-pyraminx") == 0) {
+        return mpyraminx_acm_table(names, max);
+    }
+    if (strcmp(p->ops->name, "3x3x3") != 0) {
+        return 0;
+    }
+    if (max > 0) {
+        names[0] = TWOPHASE_BLOB_NAME;
+    }
+    return 1;
+}
+
 const engine_ops_t engine__twophase = {
     .name = "twophase",
     .summary = "3x3x3: Kociemba's two-phase algorithm, near-optimal "
@@ -523,4 +572,5 @@ const engine_ops_t engine__twophase = {
     .optimal = false,
     .uses_heuristic = false,
     .solve = solve,
+    .tables = twophase_tables,
 };

@@ -277,8 +277,9 @@ get_table(int kind, bool qtm, const pdb_table_t **out)
             if (rc == PZ_OK) {
                 atomic_store_explicit(&g_ready[kind][qtm], true,
                                       memory_order_release);
-            } else if (rc != PZ_ENOMEM) {
-                /* A bug, not a passing shortage: do not retry. */
+            } else if (rc == PZ_EINTERNAL || rc == PZ_EINVAL) {
+                /* A bug, not a passing shortage (memory, a table not
+                 * ready yet, a cancelled build): do not retry. */
                 g_rc[kind][qtm] = rc;
             }
         }
@@ -698,6 +699,55 @@ static int
 pdb_small_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
     return init_common(p, goal, ctx, "pdb-small", false);
+}
+
+/* The tables init_common reads for heuristic name, in its order. */
+static int
+tables_of(const pz_puzzle_t *p, const char *name, const char **names, int max)
+{
+    bool qtm = p->metric == PZ_METRIC_QTM;
+    const char *want[3];
+    int n = 0;
+
+    want[n++] = g_names[CUBE3_PDB_CORNERS][qtm];
+    want[n++] = g_names[slice_table_of(name, qtm)][qtm];
+    if (strcmp(name, "pdb-large") == 0 && !qtm) {
+        want[n++] = g_offset_name;
+    }
+    for (int i = 0; i < n && i < max; i++) {
+        names[i] = want[i];
+    }
+    return n;
+}
+
+static int
+pdb_tables(const pz_puzzle_t *p,
+           const pz_state_t *goal,
+           const char **names,
+           int max)
+{
+    (void)goal;
+    return tables_of(p, "pdb", names, max);
+}
+
+static int
+pdb_small_tables(const pz_puzzle_t *p,
+                 const pz_state_t *goal,
+                 const char **names,
+                 int max)
+{
+    (void)goal;
+    return tables_of(p, "pdb-small", names, max);
+}
+
+static int
+pdb_large_tables(const pz_puzzle_t *p,
+                 const pz_state_t *goal,
+                 const char **names,
+                 int max)
+{
+    (void)goal;
+    return tables_of(p, "pdb-large", names, max);
 }
 
 /* x = the state relative to the solved goal. */
@@ -1778,6 +1828,7 @@ const heuristic_ops_t cube3_pdb_heuristic = {
     .update = pdb_update,
     .update_limit = pdb_update_limit,
     .search = pdb_search,
+    .tables = pdb_tables,
 };
 
 const heuristic_ops_t cube3_pdb_small_heuristic = {
@@ -1792,6 +1843,7 @@ const heuristic_ops_t cube3_pdb_small_heuristic = {
     .update = pdb_update,
     .update_limit = pdb_update_limit,
     .search = pdb_search,
+    .tables = pdb_small_tables,
 };
 
 const heuristic_ops_t cube3_pdb_large_heuristic = {
@@ -1806,4 +1858,5 @@ const heuristic_ops_t cube3_pdb_large_heuristic = {
     .update = pdb_update,
     .update_limit = pdb_update_limit,
     .search = pdb_search,
+    .tables = pdb_large_tables,
 };
