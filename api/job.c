@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "tablelist.h"
+
 cJSON *
 api_add_u64(cJSON *obj, const char *name, uint64_t v)
 {
@@ -61,7 +63,9 @@ run_status(const api_job_info_t *job, int i)
     if (i < job->runs_done) {
         return job->req->runs[i].solution.status;
     }
-    return i < job->runs_started ? PZ_STATUS_RUNNING : PZ_STATUS_QUEUED;
+    return i < job->runs_started ? PZ_STATUS_RUNNING
+           : job->preparing      ? PZ_STATUS_PREPARING
+                                 : PZ_STATUS_QUEUED;
 }
 
 int
@@ -73,7 +77,9 @@ api_job_status(const api_job_info_t *job)
         /* A worker stamps started_ms when it takes the job, a moment before
          * the first run counts as started: either means running. */
         if (job->runs_started == 0 && job->started_ms == 0) {
-            return job->cancelled ? PZ_STATUS_CANCELLED : PZ_STATUS_QUEUED;
+            return job->cancelled   ? PZ_STATUS_CANCELLED
+                   : job->preparing ? PZ_STATUS_PREPARING
+                                    : PZ_STATUS_QUEUED;
         }
         return PZ_STATUS_RUNNING;
     }
@@ -245,17 +251,54 @@ write_request(jsonout_t *w, const api_solve_request_t *req)
     }
 }
 
+/* The tables a preparing job waits for, with their progress. */
+static void
+write_tables(jsonout_t *w, const api_solve_request_t *req)
+{
+    jsonout_begin(w, "tables", '[');
+    for (int i = 0; i < req->ntables; i++) {
+        tables_status_t st;
+
+        if (tables_status(req->tables[i], &st) != PZ_OK) {
+            continue;
+        }
+        jsonout_begin(w, NULL, '{');
+        api_table_write_status(w, &st);
+        jsonout_end(w, '}');
+    }
+    jsonout_end(w, ']');
+}
+
+static void
+write_warnings(jsonout_t *w, const api_solve_request_t *req)
+{
+    jsonout_begin(w, "warnings", '[');
+    for (int i = 0; i < req->nwarnings; i++) {
+        const api_warning_t *x = &req->warnings[i];
+
+        jsonout_begin(w, NULL, '{');
+        jsonout_string(w, "code", x->code);
+        if (x->table != NULL) {
+            jsonout_string(w, "table", x->table);
+        }
+        jsonout_string(w, "detail", x->detail);
+        jsonout_end(w, '}');
+    }
+    jsonout_end(w, ']');
+}
+
 void
 api_job_write(jsonout_t *w, const char *key, const api_job_info_t *job)
 {
     const api_solve_request_t *req = job->req;
     int best = api_job_best_run(job);
+    int status = api_job_status(job);
 
     jsonout_begin(w, key, '{');
     if (job->id != NULL) {
         jsonout_string(w, "id", job->id);
     }
-    jsonout_string(w, "status", pz_status_name(api_job_status(job)));
+    jsonout_string(w, "status", pz_status_name(status));
     write_time(w, "created_at", job->created_ms);
     write_time(w, "started_at", job->started_ms);
     write_time(w, "finished_at", job->finished_ms);
@@ -263,6 +306,12 @@ api_job_write(jsonout_t *w, const char *key, const api_job_info_t *job)
     jsonout_string(w, "requested_engine", req->requested[best]);
     jsonout_bool(w, "requested_optimal", req->optimal);
     write_run(w, job, best);
+    if (status == PZ_STATUS_PREPARING) {
+        write_tables(w, req);
+    }
+    if (req->nwarnings > 0) {
+        write_warnings(w, req);
+    }
     if (req->compare) {
         jsonout_begin(w, "runs", '[');
         for (int i = 0; i < req->nruns; i++) {

@@ -19,11 +19,13 @@ typedef struct api_job_info {
     int runs_started;    /* runs whose engine has begun */
     int runs_done;       /* runs whose results may be read (acquire) */
     bool cancelled;      /* cancel requested before the job ended */
+    bool preparing;      /* waiting for its tables (req->tables) */
     const api_solve_request_t *req; /* borrowed */
 } api_job_info_t;
 
 /*
- * The overall status of a job: queued before any run started, running
+ * The overall status of a job: preparing while it waits for its tables,
+ * queued before any run started, running
  * while one is, and once all ended: solved if any run solved, else the
  * status of the first run. Thread: any.
  */

@@ -32,23 +32,72 @@ typedef struct api_policy {
     uint64_t max_max_nodes;
     int64_t default_wait_ms; /* how long POST /solve waits */
     int64_t max_wait_ms;
-    int threads; /* threads an engine may split over */
+    int threads;      /* threads an engine may split over */
+    int table_builds; /* API_TABLE_BUILDS_*: who prepares tables */
+    int64_t default_tables_wait_ms; /* how long a job may prepare */
+    int64_t max_tables_wait_ms;
 } api_policy_t;
 
+/* Who gets a request's tables ready (api_policy_t's table_builds). */
+enum {
+    /* The caller's own thread loads or builds what the run needs when it
+     * runs (the command line). */
+    API_TABLE_BUILDS_INLINE = 0,
+    /* A daemon that builds no table: it loads files that exist. */
+    API_TABLE_BUILDS_NEVER,
+    /* A daemon that builds its startup tables (the complete tables, the
+     * two-phase tables) at start; a request may wait for those, and for
+     * loads of files that exist, but starts no build. */
+    API_TABLE_BUILDS_STARTUP,
+    /* A daemon that builds any table a request needs (within its table
+     * memory). */
+    API_TABLE_BUILDS_ON_DEMAND,
+};
+
+/* What a request asks when a table it needs is not in memory (the
+ * "tables" member). */
+enum {
+    API_TABLES_WAIT = 0, /* prepare it and wait (default) */
+    API_TABLES_FALLBACK, /* run at once with a heuristic that needs none */
+    API_TABLES_FAIL,     /* refuse the request */
+};
+
+/* Most tables one request waits for. */
+#define API_TABLES_MAX 16
+
+/* Most warnings one request carries. */
+#define API_WARNINGS_MAX 4
+
+/* Something a client should know about how its request was served. */
+typedef struct api_warning {
+    const char *code;  /* static: "table_missing", "table_fallback" */
+    const char *table; /* the table concerned (process lifetime), or NULL */
+    char detail[200];  /* a sentence, with the command that fixes it */
+} api_warning_t;
+
 /* The built-in policy: 10 s, 256 MiB, unlimited nodes, wait 2 s, and
- * maxima 300 s, 4 GiB, wait 60 s. Thread: any. */
+ * maxima 300 s, 4 GiB, wait 60 s; tables prepared inline, a job may wait
+ * 300 s for them (at most 3600 s). Thread: any. */
 void api_policy_default(api_policy_t *pol);
 
 /* A validated solve request, ready to run. */
 typedef struct api_solve_request {
-    pz_puzzle_t *puzzle; /* owned; spec.puzzle points here */
-    solve_spec_t spec;   /* start, goal, limits */
-    bool custom_goal;    /* a goal member was given */
-    bool optimal;        /* what the client asked (or the default) */
-    bool compare;        /* "engines" was given: report every run */
-    int64_t wait_ms;     /* how long the HTTP request may wait */
-    char *scramble;      /* owned copy of the scramble, or NULL */
-    int nruns;           /* 1..API_ENGINES_MAX */
+    pz_puzzle_t *puzzle;    /* owned; spec.puzzle points here */
+    solve_spec_t spec;      /* start, goal, limits */
+    bool custom_goal;       /* a goal member was given */
+    bool optimal;           /* what the client asked (or the default) */
+    bool compare;           /* "engines" was given: report every run */
+    int64_t wait_ms;        /* how long the HTTP request may wait */
+    char *scramble;         /* owned copy of the scramble, or NULL */
+    int tables_mode;        /* API_TABLES_*: the "tables" member */
+    int64_t tables_wait_ms; /* how long the job may prepare */
+    bool preparing;         /* some table below is not in memory yet */
+    int ntables;            /* shared tables the runs need */
+    const char *tables[API_TABLES_MAX]; /* their names (process lifetime) */
+    bool tables_build[API_TABLES_MAX];  /* may be built for this request */
+    int nwarnings;
+    api_warning_t warnings[API_WARNINGS_MAX];
+    int nruns;                              /* 1..API_ENGINES_MAX */
     const char *requested[API_ENGINES_MAX]; /* "auto" or the engine name */
     solve_run_t runs[API_ENGINES_MAX];      /* one per engine, in order */
 } api_solve_request_t;

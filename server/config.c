@@ -17,6 +17,7 @@ typedef enum opt_kind {
     OPT_SECONDS, /* int64_t field in ms, given in seconds */
     OPT_STRING,  /* owned char * field */
     OPT_LEVEL,   /* log_level_t field */
+    OPT_BUILDS,  /* API_TABLE_BUILDS_* int field */
     OPT_CORS,    /* appends to the CORS list (repeatable, comma lists) */
 } opt_kind_t;
 
@@ -79,7 +80,19 @@ static const opt_t options[] = {
     { "cors-origin", "PUZZLED_CORS_ORIGINS", OPT_CORS, 0, 0, 0,
       "allow this Origin (repeatable; the variable takes a comma list)" },
     { "tables", "PUZZLED_TABLES", OPT_STRING, FIELD(tables), 0, 0,
-      "directory of heuristic tables" },
+      "directory of the tables (default: $XDG_CACHE_HOME/puzzled)" },
+    { "table-builds", "PUZZLED_TABLE_BUILDS", OPT_BUILDS, POLICY(table_builds),
+      0, 0,
+      "startup (default: build the complete and two-phase tables at start; "
+      "requests start no build), on-demand (requests may start any build) "
+      "or never (load existing files only)" },
+    { "default-tables-wait-ms", "PUZZLED_DEFAULT_TABLES_WAIT_MS", OPT_I64,
+      POLICY(default_tables_wait_ms), 0, INT64_C(1) << 40,
+      "how long a job may wait for its tables when tables_wait_ms is not "
+      "given (default 300000)" },
+    { "max-tables-wait-ms", "PUZZLED_MAX_TABLES_WAIT_MS", OPT_I64,
+      POLICY(max_tables_wait_ms), 0, INT64_C(1) << 40,
+      "longest tables_wait_ms a request may ask (default 3600000)" },
     { "openapi", "PUZZLED_OPENAPI", OPT_STRING, FIELD(openapi), 0, 0,
       "serve this file at /openapi.yaml (default: the built-in copy)" },
     { "log-level", "PUZZLED_LOG_LEVEL", OPT_LEVEL, FIELD(log_level), 0, 0,
@@ -106,7 +119,7 @@ config_usage(FILE *f)
 
         snprintf(left, sizeof(left), "--%s%s", o->flag,
                  o->kind == OPT_STRING || o->kind == OPT_CORS ||
-                         o->kind == OPT_LEVEL
+                         o->kind == OPT_LEVEL || o->kind == OPT_BUILDS
                      ? " TEXT"
                      : " N");
         fprintf(f, "  %-26s %s\n  %-26s [%s]\n", left, o->help, "", o->env);
@@ -179,6 +192,7 @@ set_defaults(config_t *cfg)
     cfg->workers = cpus > 0 ? (int)(cpus < 1024 ? cpus : 1024) : 1;
     cfg->queue = 64;
     api_policy_default(&cfg->policy);
+    cfg->policy.table_builds = API_TABLE_BUILDS_STARTUP;
     cfg->memory_cap = (size_t)(memory_available() / 4 * 3);
     /* The tables and the jobs share the memory; without a cap a table
      * too large for a small container gets the daemon killed. */
@@ -282,6 +296,24 @@ apply(config_t *cfg,
             return 2;
         }
         return 0;
+    case OPT_BUILDS: {
+        int *field = (int *)(void *)(base + o->offset);
+
+        if (strcmp(text, "startup") == 0) {
+            *field = API_TABLE_BUILDS_STARTUP;
+        } else if (strcmp(text, "on-demand") == 0) {
+            *field = API_TABLE_BUILDS_ON_DEMAND;
+        } else if (strcmp(text, "never") == 0) {
+            *field = API_TABLE_BUILDS_NEVER;
+        } else {
+            fprintf(err,
+                    "puzzled serve: %s must be startup, on-demand or never "
+                    "(got '%s')\n",
+                    from, text);
+            return 2;
+        }
+        return 0;
+    }
     case OPT_CORS:
         if (!cors_add(cfg, text)) {
             fprintf(err, "puzzled serve: %s: at most %d origins\n", from,

@@ -58,6 +58,8 @@ static const http_route_t routes[] = {
       "GET, HEAD, OPTIONS" },
     { HTTP_R_OPENAPI, "/openapi.yaml", HTTP_M_GET | HTTP_M_HEAD,
       "GET, HEAD, OPTIONS" },
+    { HTTP_R_TABLES, "/v1/tables", HTTP_M_GET | HTTP_M_HEAD,
+      "GET, HEAD, OPTIONS" },
     { HTTP_R_NONE, NULL, 0, NULL },
 };
 

@@ -33,6 +33,7 @@ typedef enum route_id {
     HTTP_R_READYZ,
     HTTP_R_METRICS,
     HTTP_R_OPENAPI,
+    HTTP_R_TABLES,
 } http_route_id_t;
 
 typedef struct route {

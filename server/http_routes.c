@@ -8,6 +8,7 @@
 
 #include "http_internal.h"
 #include "serve.h"
+#include "tablelist.h"
 #include "version.h"
 
 /* GET /v1/jobs page sizes. */
@@ -45,7 +46,9 @@ handle_solve(http_conn_t *c)
     cJSON_Delete(root);
     if (rc != PZ_OK) {
         jobs_release(h->deps.jobs, job);
-        return http__send_problem_d(c, rc, &d, NULL, NULL);
+        /* A table on its way: the request may be sent again shortly. */
+        return http__send_problem_d(
+            c, rc, &d, rc == PZ_ETABLE_NOT_READY ? "5" : NULL, NULL);
     }
     wait_ms = jobs_request(job)->wait_ms;
     /* A job that only walks down a loaded table ends in microseconds:
@@ -200,6 +203,52 @@ handle_list(http_conn_t *c)
     return http__send_text(c, 200, &w);
 }
 
+/* The startup tables not ready yet, as a readiness body shows them. */
+static void
+add_warming_tables(cJSON *root)
+{
+    tables_status_t all[TABLES_LIST_MAX];
+    int n = tables_status_list(all, TABLES_LIST_MAX);
+    cJSON *list = cJSON_AddArrayToObject(root, "tables");
+
+    for (int i = 0; i < n && i < TABLES_LIST_MAX && list != NULL; i++) {
+        const tables_status_t *st = &all[i];
+        cJSON *t;
+
+        if (!st->startup || st->state == TABLES_READY) {
+            continue;
+        }
+        t = cJSON_CreateObject();
+        if (t == NULL || !cJSON_AddItemToArray(list, t)) {
+            cJSON_Delete(t);
+            return;
+        }
+        cJSON_AddStringToObject(t, "name", st->name);
+        cJSON_AddStringToObject(t, "state", tables_state_name(st->state));
+        if (st->total > 0) {
+            cJSON_AddNumberToObject(
+                t, "fraction",
+                (double)(int)((double)st->done / (double)st->total * 1000) /
+                    1000);
+        }
+    }
+}
+
+static enum MHD_Result
+handle_tables(http_conn_t *c)
+{
+    http_reply_t rep = { 0 };
+
+    rep.body = api_tables_text(&rep.len);
+    if (rep.body == NULL) {
+        return http__send_problem(c, PZ_ENOMEM, "could not list the tables");
+    }
+    rep.status = 200;
+    rep.ctype = HTTP_CTYPE_JSON;
+    rep.free_fn = free;
+    return http__send_reply(c, &rep);
+}
+
 static enum MHD_Result
 handle_readyz(http_conn_t *c)
 {
@@ -217,11 +266,14 @@ handle_readyz(http_conn_t *c)
                st.memory_cap) {
         reason = "memory_cap";
     } else if (!serve_tables_ready()) {
-        reason = "tables";
+        reason = "warming";
     }
     cJSON_AddStringToObject(root, "status", reason ? "not_ready" : "ready");
     if (reason != NULL) {
         cJSON_AddStringToObject(root, "reason", reason);
+    }
+    if (reason != NULL && strcmp(reason, "warming") == 0) {
+        add_warming_tables(root);
     }
     return http__send_json(c, reason ? 503 : 200, root);
 }
@@ -272,6 +324,8 @@ http__dispatch(http_conn_t *c, const char *url)
         return handle_readyz(c);
     case HTTP_R_METRICS:
         return handle_metrics(c);
+    case HTTP_R_TABLES:
+        return handle_tables(c);
     case HTTP_R_OPENAPI:
         rep.status = 200;
         rep.ctype = "application/yaml";

@@ -60,7 +60,8 @@ typedef struct jobs_table_key {
 } jobs_table_key_t;
 
 typedef enum job_state {
-    JOB_NEW = 0, /* made by jobs_new, not in the table */
+    JOB_NEW = 0,   /* made by jobs_new, not in the table */
+    JOB_PREPARING, /* waiting for its tables, not in the queue */
     JOB_QUEUED,
     JOB_RUNNING,
     JOB_ENDED,
@@ -83,6 +84,7 @@ struct job {
     int nwaiters;
     size_t budget;         /* bytes counted against the memory cap */
     int64_t deadline_mono; /* safety net, 0 = none */
+    int64_t prepare_until; /* preparing: when it stops waiting (mono ms) */
     int64_t ended_mono;    /* when it ended */
     job_t *prev;           /* all jobs, creation order */
     job_t *next;
@@ -105,6 +107,7 @@ struct jobs {
     job_waiter_t *waiters;
     size_t count; /* jobs in the table */
     size_t nqueued;
+    size_t npreparing;
     size_t nrunning;
     size_t nended;
     size_t memory_in_use;
@@ -314,7 +317,7 @@ admit_locked(jobs_t *jobs, job_t *job)
     if (atomic_load(&jobs->draining)) {
         return PZ_EDRAINING;
     }
-    if (jobs->nqueued >= (size_t)jobs->cfg.queue) {
+    if (jobs->nqueued + jobs->npreparing >= (size_t)jobs->cfg.queue) {
         return PZ_EQUEUE_FULL;
     }
     if (budget > jobs->cfg.memory_cap ||
@@ -362,17 +365,10 @@ start_locked(jobs_t *jobs, job_t *job)
     atomic_store_explicit(&job->state, JOB_RUNNING, memory_order_release);
 }
 
-int
-jobs_submit(jobs_t *jobs, job_t *job)
+/* Appends job to the queue. Under the lock. */
+static void
+enqueue_locked(jobs_t *jobs, job_t *job)
 {
-    int rc;
-
-    pthread_mutex_lock(&jobs->lock);
-    rc = admit_locked(jobs, job);
-    if (rc != PZ_OK) {
-        pthread_mutex_unlock(&jobs->lock);
-        return rc;
-    }
     job->qprev = jobs->qtail;
     job->qnext = NULL;
     if (jobs->qtail != NULL) {
@@ -384,7 +380,35 @@ jobs_submit(jobs_t *jobs, job_t *job)
     jobs->nqueued++;
     atomic_store_explicit(&job->state, JOB_QUEUED, memory_order_release);
     pthread_cond_signal(&jobs->work);
+}
+
+int
+jobs_submit(jobs_t *jobs, job_t *job)
+{
+    const api_solve_request_t *req = &job->req;
+    int rc;
+
+    pthread_mutex_lock(&jobs->lock);
+    rc = admit_locked(jobs, job);
+    if (rc != PZ_OK) {
+        pthread_mutex_unlock(&jobs->lock);
+        return rc;
+    }
+    if (!req->preparing || jobs->cfg.prepare == NULL) {
+        enqueue_locked(jobs, job);
+        pthread_mutex_unlock(&jobs->lock);
+        return PZ_OK;
+    }
+    jobs->npreparing++;
+    job->prepare_until = jobs_now_ms() + req->tables_wait_ms;
+    atomic_store_explicit(&job->state, JOB_PREPARING, memory_order_release);
     pthread_mutex_unlock(&jobs->lock);
+    for (int i = 0; i < req->ntables; i++) {
+        jobs->cfg.prepare(jobs->cfg.prepare_arg, req->tables[i],
+                          req->tables_build[i]);
+    }
+    /* A table may have become ready since the request was planned. */
+    jobs_tables_changed(jobs);
     return PZ_OK;
 }
 
@@ -520,6 +544,7 @@ info_of(const job_t *job, api_job_info_t *info)
         info->runs_started = info->runs_done;
     }
     info->cancelled = atomic_load(&job->cancel_requested);
+    info->preparing = atomic_load(&job->state) == JOB_PREPARING;
     info->req = &job->req;
 }
 
@@ -546,6 +571,8 @@ end_locked(jobs_t *jobs, job_t *job, job_state_t was)
     if (was == JOB_RUNNING) {
         jobs->nrunning--;
         pthread_cond_broadcast(&jobs->idle);
+    } else if (was == JOB_PREPARING) {
+        jobs->npreparing--;
     }
     jobs->memory_in_use -= job->budget;
     job->budget = 0;
@@ -601,6 +628,19 @@ skip_runs(job_t *job, int from, int status)
                           memory_order_release);
 }
 
+/* Ends a preparing job without running it: status for every run, rc as
+ * each run's error (PZ_OK: none). Under the lock. */
+static void
+end_unprepared_locked(jobs_t *jobs, job_t *job, int status, int rc)
+{
+    for (int i = 0; i < job->req.nruns; i++) {
+        job->req.runs[i].solution.status = status;
+        job->req.runs[i].rc = rc;
+    }
+    skip_runs(job, 0, status);
+    end_locked(jobs, job, JOB_PREPARING);
+}
+
 bool
 jobs_cancel(jobs_t *jobs, job_t *job)
 {
@@ -619,6 +659,11 @@ jobs_cancel(jobs_t *jobs, job_t *job)
         queue_remove(jobs, job);
         skip_runs(job, 0, PZ_STATUS_CANCELLED);
         end_locked(jobs, job, JOB_QUEUED);
+        ended_now = true;
+    } else if (state == JOB_PREPARING) {
+        /* Nothing of it runs: the table it waits for is the server's and
+         * goes on loading or building for the jobs that need it. */
+        end_unprepared_locked(jobs, job, PZ_STATUS_CANCELLED, PZ_OK);
         ended_now = true;
     }
     pthread_mutex_unlock(&jobs->lock);
@@ -719,6 +764,105 @@ jobs_write(jsonout_t *w, const char *key, const job_t *job)
 
     info_of(job, &info);
     api_job_write(w, key, &info);
+}
+
+/* What a preparing job can do about its tables. */
+enum {
+    TABLES_WAIT = 0, /* some table is on its way */
+    TABLES_GO,       /* all are in memory */
+    TABLES_FAIL,     /* one can no longer come */
+};
+
+/* Looks at the tables of job (a preparing job the caller holds a
+ * reference to; its request does not change) without the jobs lock, and
+ * asks again for a table nobody is preparing. *rc gets the failure. */
+static int
+tables_outlook(jobs_t *jobs, const job_t *job, int *rc)
+{
+    const api_solve_request_t *req = &job->req;
+    int outlook = TABLES_GO;
+
+    for (int i = 0; i < req->ntables; i++) {
+        tables_status_t st;
+
+        if (tables_status(req->tables[i], &st) != PZ_OK) {
+            *rc = PZ_EINTERNAL;
+            return TABLES_FAIL;
+        }
+        switch (st.state) {
+        case TABLES_READY:
+            break;
+        case TABLES_QUEUED:
+        case TABLES_LOADING:
+        case TABLES_BUILDING:
+            outlook = TABLES_WAIT;
+            break;
+        case TABLES_STORED:
+            /* A file nobody loads (it appeared since): load it. */
+            jobs->cfg.prepare(jobs->cfg.prepare_arg, req->tables[i],
+                              req->tables_build[i]);
+            outlook = TABLES_WAIT;
+            break;
+        case TABLES_MISSING:
+            if (!req->tables_build[i]) {
+                *rc = PZ_ETABLE_MISSING;
+                return TABLES_FAIL;
+            }
+            jobs->cfg.prepare(jobs->cfg.prepare_arg, req->tables[i], true);
+            outlook = TABLES_WAIT;
+            break;
+        default:
+            *rc = st.rc != PZ_OK ? st.rc : PZ_EINTERNAL;
+            return TABLES_FAIL;
+        }
+    }
+    return outlook;
+}
+
+void
+jobs_tables_changed(jobs_t *jobs)
+{
+    job_t **list;
+    size_t n = 0;
+    size_t cap;
+
+    /* Snapshot the preparing jobs (into an array: the hook may run on
+     * two table threads at once): their tables are looked at without the
+     * lock (a table's state may mean reading its file's header). */
+    pthread_mutex_lock(&jobs->lock);
+    cap = jobs->npreparing;
+    list = cap > 0 ? malloc(cap * sizeof(*list)) : NULL;
+    for (job_t *job = jobs->first; list != NULL && job != NULL && n < cap;
+         job = job->next) {
+        if (atomic_load(&job->state) == JOB_PREPARING) {
+            job->refs++;
+            list[n++] = job;
+        }
+    }
+    pthread_mutex_unlock(&jobs->lock);
+    for (size_t i = 0; i < n; i++) {
+        job_t *job = list[i];
+        int rc = PZ_OK;
+        int outlook = tables_outlook(jobs, job, &rc);
+        bool ended = false;
+
+        pthread_mutex_lock(&jobs->lock);
+        if (atomic_load(&job->state) == JOB_PREPARING) {
+            if (outlook == TABLES_GO) {
+                jobs->npreparing--;
+                enqueue_locked(jobs, job);
+            } else if (outlook == TABLES_FAIL) {
+                end_unprepared_locked(jobs, job, PZ_STATUS_FAILED, rc);
+                ended = true;
+            }
+        }
+        pthread_mutex_unlock(&jobs->lock);
+        if (ended) {
+            log_job_end(job);
+        }
+        jobs_release(jobs, job);
+    }
+    free(list);
 }
 
 /* --- solver threads --- */
@@ -920,6 +1064,7 @@ jobs_sweep(jobs_t *jobs, int64_t now, bool full)
 {
     int64_t next = now + JOBS_SWEEP_MS;
     job_t *dead = NULL;
+    job_t *timed_out = NULL;
 
     pthread_mutex_lock(&jobs->lock);
     for (job_waiter_t *w = jobs->waiters, *wn; w != NULL; w = wn) {
@@ -934,6 +1079,14 @@ jobs_sweep(jobs_t *jobs, int64_t now, bool full)
         int state = atomic_load(&job->state);
 
         jn = job->next;
+        if (state == JOB_PREPARING && job->prepare_until <= now) {
+            end_unprepared_locked(jobs, job, PZ_STATUS_TIMEOUT,
+                                  PZ_ETABLE_NOT_READY);
+            job->refs++;
+            job->qnext = timed_out;
+            timed_out = job;
+            continue;
+        }
         if (state == JOB_RUNNING && job->deadline_mono != 0 &&
             job->deadline_mono <= now && !atomic_load(&job->cancel)) {
             atomic_store(&job->deadline_hit, true);
@@ -956,6 +1109,14 @@ jobs_sweep(jobs_t *jobs, int64_t now, bool full)
         }
     }
     pthread_mutex_unlock(&jobs->lock);
+    while (timed_out != NULL) {
+        job_t *n = timed_out->qnext;
+
+        timed_out->qnext = NULL;
+        log_job_end(timed_out);
+        jobs_release(jobs, timed_out);
+        timed_out = n;
+    }
     while (dead != NULL) {
         job_t *n = dead->hnext;
 
@@ -985,6 +1146,17 @@ jobs_drain(jobs_t *jobs)
         atomic_store(&job->cancel, true);
         skip_runs(job, 0, PZ_STATUS_CANCELLED);
         end_locked(jobs, job, JOB_QUEUED);
+        job->refs++;
+        job->qnext = cancelled;
+        cancelled = job;
+    }
+    for (job_t *job = jobs->first; job != NULL; job = job->next) {
+        if (atomic_load(&job->state) != JOB_PREPARING) {
+            continue;
+        }
+        atomic_store(&job->cancel_requested, true);
+        atomic_store(&job->cancel, true);
+        end_unprepared_locked(jobs, job, PZ_STATUS_CANCELLED, PZ_OK);
         job->refs++;
         job->qnext = cancelled;
         cancelled = job;
@@ -1049,6 +1221,7 @@ jobs_get_stats(jobs_t *jobs, jobs_stats_t *out)
 {
     pthread_mutex_lock(&jobs->lock);
     out->queued = jobs->nqueued;
+    out->preparing = jobs->npreparing;
     out->queue_cap = (size_t)jobs->cfg.queue;
     out->running = jobs->nrunning;
     out->kept = jobs->count;

@@ -20,12 +20,18 @@ typedef struct job job_t;
 /* Length of a job id: 128 random bits in lower-case hex. */
 #define JOBS_ID_LEN 32
 
+/* Asks for table name to be loaded (build: or built) for a preparing
+ * job; called without the table's lock. */
+typedef void (*jobs_prepare_fn)(void *arg, const char *name, bool build);
+
 /* Sizes and times the table works with. */
 typedef struct jobs_config {
-    int queue;            /* queued jobs at most, >= 1 */
-    size_t memory_cap;    /* bytes: queued+running budgets at most */
-    int64_t retention_ms; /* ended jobs are kept this long */
-    int max_jobs;         /* ended jobs kept at most */
+    int queue;               /* queued and preparing jobs at most, >= 1 */
+    size_t memory_cap;       /* bytes: queued+running budgets at most */
+    int64_t retention_ms;    /* ended jobs are kept this long */
+    int max_jobs;            /* ended jobs kept at most */
+    jobs_prepare_fn prepare; /* NULL: no job ever prepares */
+    void *prepare_arg;
 } jobs_config_t;
 
 /*
@@ -48,6 +54,7 @@ typedef struct job_waiter {
 /* Figures for /metrics and /readyz. */
 typedef struct jobs_stats {
     size_t queued;                    /* jobs in the queue */
+    size_t preparing;                 /* jobs waiting for tables */
     size_t queue_cap;                 /* its capacity */
     size_t running;                   /* jobs on a solver thread */
     size_t kept;                      /* jobs in the table, any state */
@@ -81,12 +88,24 @@ int jobs_new(jobs_t *jobs, job_t **out);
 api_solve_request_t *jobs_request(job_t *job);
 
 /*
- * Admits job (filled request) into the table and the queue. Returns PZ_OK,
+ * Admits job (filled request) into the table and the queue, or, when its
+ * request is preparing (tables not in memory), into the preparing state:
+ * its tables are asked for (the prepare hook) and it joins the queue once
+ * they are all in memory (jobs_tables_changed). Returns PZ_OK,
  * PZ_EDRAINING, PZ_EQUEUE_FULL or PZ_EMEMORY_CAP (the job is then not in
  * the table and the caller still just releases it). The caller keeps its
  * reference either way. Thread: any.
  */
 int jobs_submit(jobs_t *jobs, job_t *job);
+
+/*
+ * Looks again at the tables of every preparing job: a job whose tables
+ * are all in memory joins the queue; one whose table can no longer come
+ * (its build failed, or it is missing and may not be built for it) ends
+ * failed with the table's code. The tables module's state hook calls it.
+ * Thread: any (not under a tables lock).
+ */
+void jobs_tables_changed(jobs_t *jobs);
 
 /*
  * True when job (filled request, not yet admitted) may be run by
@@ -118,9 +137,9 @@ job_t *jobs_find(jobs_t *jobs, const char *id);
 void jobs_release(jobs_t *jobs, job_t *job);
 
 /*
- * Requests cancellation: a queued job ends as cancelled at once, a running
- * one within a poll interval of its engine. Returns true when the job had
- * already ended (nothing changes). Thread: any.
+ * Requests cancellation: a queued or preparing job ends as cancelled at
+ * once, a running one within a poll interval of its engine. Returns true when
+ * the job had already ended (nothing changes). Thread: any.
  */
 bool jobs_cancel(jobs_t *jobs, job_t *job);
 
@@ -182,10 +201,11 @@ void jobs_stop(jobs_t *jobs);
 /*
  * Housekeeping at now (jobs_now_ms): resumes waiters whose deadline
  * passed and, when full is true, also walks every job to cancel running
- * jobs past their safety deadline and evict ended jobs past the retention
- * time or the count limit. The waiter pass is cheap and runs on every new
- * waiter; the full walk costs O(jobs kept) and runs on the periodic timer.
- * Returns the monotonic ms at which it wants to run again. Thread: loop.
+ * jobs past their safety deadline, end preparing jobs past their
+ * tables_wait_ms (timeout, code table_not_ready) and evict ended jobs past
+ * the retention time or the count limit. The waiter pass is cheap and runs on
+ * every new waiter; the full walk costs O(jobs kept) and runs on the periodic
+ * timer. Returns the monotonic ms at which it wants to run again. Thread: loop.
  */
 int64_t jobs_sweep(jobs_t *jobs, int64_t now, bool full);
 
@@ -194,8 +214,8 @@ int64_t jobs_sweep(jobs_t *jobs, int64_t now, bool full);
 
 /* --- shutdown --- */
 
-/* Stops admitting, resumes every waiter and cancels every queued job.
- * Thread: main. */
+/* Stops admitting, resumes every waiter and cancels every queued or
+ * preparing job. Thread: main. */
 void jobs_drain(jobs_t *jobs);
 
 /* Cancels every running job. Thread: main. */

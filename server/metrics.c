@@ -196,6 +196,9 @@ render_jobs(FILE *f, jobs_t *jobs)
     family(f, "puzzled_queue_length", "gauge",
            "Jobs waiting for a solver thread.");
     fprintf(f, "puzzled_queue_length %zu\n", st.queued);
+    family(f, "puzzled_jobs_preparing", "gauge",
+           "Jobs waiting for the tables they need.");
+    fprintf(f, "puzzled_jobs_preparing %zu\n", st.preparing);
     family(f, "puzzled_queue_capacity", "gauge",
            "Jobs the queue holds at most.");
     fprintf(f, "puzzled_queue_capacity %zu\n", st.queue_cap);
@@ -218,6 +221,45 @@ render_jobs(FILE *f, jobs_t *jobs)
     fprintf(f, "puzzled_table_memory_bytes %zu\n", tables_memory_bytes());
 }
 
+/* Every known table: its state (one series per state, 1 for the current
+ * one), its size and how long its last load or build took. */
+static void
+render_tables(FILE *f)
+{
+    tables_status_t *all;
+    int n = tables_status_list(NULL, 0);
+
+    all = calloc(n > 0 ? (size_t)n : 1, sizeof(*all));
+    if (all == NULL) {
+        return;
+    }
+    if (tables_status_list(all, n) < n) {
+        n = tables_status_list(all, n);
+    }
+    family(f, "puzzled_table_state", "gauge",
+           "1 for the state each table is in, 0 for the others.");
+    for (int i = 0; i < n; i++) {
+        for (int s = TABLES_MISSING; s <= TABLES_FAILED; s++) {
+            fprintf(f, "puzzled_table_state{table=\"%s\",state=\"%s\"} %d\n",
+                    all[i].name, tables_state_name(s), all[i].state == s);
+        }
+    }
+    family(f, "puzzled_table_bytes", "gauge",
+           "Memory each table takes once loaded.");
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "puzzled_table_bytes{table=\"%s\"} %" PRIu64 "\n",
+                all[i].name, all[i].bytes);
+    }
+    family(f, "puzzled_table_build_seconds", "gauge",
+           "Seconds the table's load or build under way has taken so far, "
+           "else the seconds its last one took (0: none yet).");
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "puzzled_table_build_seconds{table=\"%s\"} %.3f\n",
+                all[i].name, all[i].seconds);
+    }
+    free(all);
+}
+
 char *
 metrics_render(metrics_t *m, jobs_t *jobs, const char *version, size_t *len)
 {
@@ -231,6 +273,7 @@ metrics_render(metrics_t *m, jobs_t *jobs, const char *version, size_t *len)
     }
     render_http(f, m);
     render_jobs(f, jobs);
+    render_tables(f);
     family(f, "puzzled_build_info", "gauge",
            "Always 1; the labels describe the build.");
     fprintf(f, "puzzled_build_info{version=\"%s\"} 1\n", version);

@@ -13,7 +13,6 @@
 
 #include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +28,7 @@
 #include "metrics.h"
 #include "openapi.h"
 #include "pool.h"
+#include "table_threads.h"
 #include "tables/tables.h"
 #include "version.h"
 
@@ -38,8 +38,11 @@
 /* How long cancelled jobs get to notice their flag. */
 #define SERVE_CANCEL_WAIT_MS 2000
 
-/* Set by the table thread when the startup tables are loaded. */
-static atomic_bool tables_ready;
+/* Threads that load and build tables. */
+#define SERVE_TABLE_THREADS 2
+
+/* How long shutdown waits for a table build to notice its cancel flag. */
+#define SERVE_TABLES_STOP_MS 2000
 
 static pthread_mutex_t stop_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t stop_cond = PTHREAD_COND_INITIALIZER;
@@ -170,7 +173,7 @@ log_listening(const config_t *cfg, int port)
 bool
 serve_tables_ready(void)
 {
-    return atomic_load(&tables_ready);
+    return !table_threads_warming();
 }
 
 /* The tables module's messages (why a table is rebuilt) as log events. */
@@ -188,68 +191,24 @@ on_tables_log(void *arg, int level, const char *table, const char *msg)
     log_end(ev);
 }
 
-/*
- * The table thread: loads the small complete tables, building any that is
- * missing or damaged (seconds). Then the service is ready. Then it loads
- * the module tables marked for start-up (the 3x3x3 two-phase tables, 607
- * MiB) if their files exist: a second or two, not worth holding readiness
- * back for; building them (hundreds of MB, seconds to minutes of CPU) is
- * left to `puzzled tables build` or the first job that needs them. The
- * pattern databases (hundreds of MB to GB) are mapped by the first job
- * that needs them: a replica with a small memory limit pays for them only
- * if it serves such jobs. Solving works meanwhile: a job that needs a
- * table being loaded waits for it.
- */
-static void *
-tables_main(void *arg)
+/* The tables module's state hook: a table became ready (or failed), so
+ * preparing jobs may go on. */
+static void
+on_table_state(void *arg, const char *table, int state)
 {
-    static tables_info_t info[TABLES_LIST_MAX]; /* only this thread */
-    int n = tables_list(info, TABLES_LIST_MAX);
-    uint64_t start = pz_now_ns();
-    int failed = 0;
-    cJSON *ev;
+    (void)table;
+    if (state == TABLES_READY || state == TABLES_FAILED ||
+        state == TABLES_MISSING) {
+        jobs_tables_changed(arg);
+    }
+}
 
+/* The jobs module's prepare hook. */
+static void
+on_prepare(void *arg, const char *name, bool build)
+{
     (void)arg;
-    for (int i = 0; i < n && i < TABLES_LIST_MAX; i++) {
-        int rc = PZ_OK;
-
-        if (info[i].startup && !info[i].module) {
-            rc = tables_ensure(info[i].name, NULL);
-        }
-        failed += rc != PZ_OK;
-    }
-    ev = log_begin(failed ? LOG_WARN : LOG_INFO, "tables loaded");
-    cJSON_AddNumberToObject(ev, "memory_bytes", (double)tables_memory_bytes());
-    cJSON_AddNumberToObject(ev, "ms", (double)(pz_now_ns() - start) / 1e6);
-    cJSON_AddNumberToObject(ev, "failed", failed);
-    log_end(ev);
-    atomic_store(&tables_ready, true);
-    for (int i = 0; i < n && i < TABLES_LIST_MAX; i++) {
-        uint64_t t0 = pz_now_ns();
-        int rc;
-
-        if (!info[i].startup || !info[i].module) {
-            continue;
-        }
-        rc = tables_load_existing(info[i].name);
-        ev = log_begin(rc == PZ_OK || rc == PZ_ENOT_FOUND ? LOG_INFO : LOG_WARN,
-                       rc == PZ_OK ? "table loaded" : "table not loaded");
-        cJSON_AddStringToObject(ev, "table", info[i].name);
-        if (rc == PZ_OK) {
-            cJSON_AddNumberToObject(ev, "ms", (double)(pz_now_ns() - t0) / 1e6);
-            cJSON_AddNumberToObject(ev, "memory_bytes",
-                                    (double)tables_memory_bytes());
-        } else {
-            cJSON_AddStringToObject(
-                ev, "reason",
-                rc == PZ_ENOT_FOUND
-                    ? "not built yet: the first job that needs it builds it, "
-                      "or `puzzled tables build` ahead of time"
-                    : pz_strerror(rc));
-        }
-        log_end(ev);
-    }
-    return NULL;
+    table_threads_prepare(name, build);
 }
 
 /* Blocks until request_stop. */
@@ -269,8 +228,7 @@ wait_for_stop(void)
 
 /* Refuses new work, waits the grace period for running jobs, cancels the
  * rest and answers open connections. Returns false when a job still runs
- * after its cancellation: it is inside a table build, which does not poll
- * the flag. */
+ * after its cancellation (an engine that stopped polling: a bug). */
 static bool
 shutdown_service(const config_t *cfg, jobs_t *jobs, http_t *http)
 {
@@ -308,8 +266,9 @@ serve_main(int argc, char **argv)
     http_t *http = NULL;
     jobs_config_t jcfg;
     http_deps_t deps;
-    pthread_t tables_thread;
     bool tables_started = false;
+    bool tables_stopped;
+    bool idle;
     int port = 0;
     int exit_code = 1;
     int rc;
@@ -327,7 +286,9 @@ serve_main(int argc, char **argv)
     }
     tables_set_log(on_tables_log, NULL);
     tables_set_memory_limit(cfg.tables_memory);
-    atomic_store(&tables_ready, false);
+    /* Solver threads never load or build a table: a job whose tables
+     * are not in memory prepares first, on the table threads. */
+    tables_set_inline(false);
     pthread_mutex_lock(&stop_lock);
     stop_requested = false;
     stop_signo = 0;
@@ -355,6 +316,8 @@ serve_main(int argc, char **argv)
     jcfg.memory_cap = cfg.memory_cap;
     jcfg.retention_ms = cfg.retention_ms;
     jcfg.max_jobs = cfg.max_jobs;
+    jcfg.prepare = on_prepare;
+    jcfg.prepare_arg = NULL;
     if (metrics_create(&metrics) != PZ_OK ||
         jobs_create(&jcfg, &jobs) != PZ_OK) {
         log_msg(LOG_ERROR, "out of memory at startup");
@@ -367,12 +330,15 @@ serve_main(int argc, char **argv)
         log_msg(LOG_ERROR, "could not start the service threads");
         goto out;
     }
-    tables_started =
-        pthread_create(&tables_thread, NULL, tables_main, NULL) == 0;
+    tables_set_state_hook(on_table_state, jobs);
+    tables_started = table_threads_start(SERVE_TABLE_THREADS) == PZ_OK;
     if (!tables_started) {
-        log_msg(LOG_ERROR, "could not start the table thread");
+        log_msg(LOG_ERROR, "could not start the table threads");
         goto out;
     }
+    /* Loads what exists and builds the startup tables (unless builds are
+     * off): the service answers meanwhile, /readyz says "warming". */
+    table_threads_warm(cfg.policy.table_builds != API_TABLE_BUILDS_NEVER);
     deps.cfg = &cfg;
     deps.jobs = jobs;
     deps.loop = loop;
@@ -417,16 +383,20 @@ serve_main(int argc, char **argv)
         cJSON_AddNumberToObject(ev, "grace_ms", cfg.grace_ms);
         log_end(ev);
     }
-    if (!shutdown_service(&cfg, jobs, http)) {
-        /* A job is building a table: seconds for the two-phase tables,
-         * minutes for the 3x3x3 databases, and its cancel flag is read
-         * only after. Waiting would outlast a supervisor's patience
-         * (docker stop allows 10 s, then kills), so exit without it: the
-         * table is written only once built, so nothing half-made stays
-         * behind, and the next process builds it again. */
+    idle = shutdown_service(&cfg, jobs, http);
+    tables_stopped = table_threads_stop(SERVE_TABLES_STOP_MS);
+    tables_started = false;
+    if (!idle || !tables_stopped) {
+        /* A job that stopped polling, or a table build inside a step
+         * that has not looked at its cancel flag yet. Waiting would
+         * outlast a supervisor's patience (docker stop allows 10 s, then
+         * kills), so exit without it: a table is written only once
+         * built, so nothing half-made stays behind, and the next process
+         * builds it again. */
         http_stop(http);
-        log_msg(LOG_WARN, "exiting while a job builds a table; the table "
-                          "is not saved");
+        log_msg(LOG_WARN, idle ? "exiting while a table is being built; the "
+                                 "table is not saved"
+                               : "exiting while a job still runs");
         log_msg(LOG_INFO, "stopped");
         fflush(NULL);
         _exit(0);
@@ -439,10 +409,12 @@ out:
         jobs_drain(jobs);
     }
     http_stop(http);
-    if (tables_started) {
-        /* Seconds at most: it loads or builds the small tables only. */
-        pthread_join(tables_thread, NULL);
+    if (tables_started && !table_threads_stop(SERVE_TABLES_STOP_MS)) {
+        log_msg(LOG_WARN, "exiting while a table is being built");
+        fflush(NULL);
+        _exit(exit_code);
     }
+    tables_set_state_hook(NULL, NULL);
     pool_stop(pool);
     loop_stop(loop);
     jobs_destroy(jobs);

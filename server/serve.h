@@ -21,8 +21,8 @@ int serve_main(int argc, char **argv);
  * handler. */
 void serve_stop(void);
 
-/* True once the tables a running service loads at startup (the complete
- * tables of the small puzzles) are loaded; /readyz is not ready before.
+/* False while a startup table (the complete tables, the two-phase
+ * tables) is queued, loading or building: /readyz says "warming".
  * Thread: any. */
 bool serve_tables_ready(void);
 

@@ -6,6 +6,7 @@
 
 static const char *const status_names[PZ_STATUS_COUNT_] = {
     [PZ_STATUS_QUEUED] = "queued",
+    [PZ_STATUS_PREPARING] = "preparing",
     [PZ_STATUS_RUNNING] = "running",
     [PZ_STATUS_SOLVED] = "solved",
     [PZ_STATUS_TIMEOUT] = "timeout",

@@ -23,6 +23,7 @@ struct pz_heuristic;
 /* Job and search statuses. The names are API strings (pz_status_name). */
 typedef enum pz_status {
     PZ_STATUS_QUEUED = 0,
+    PZ_STATUS_PREPARING, /* waiting for the tables it needs */
     PZ_STATUS_RUNNING,
     PZ_STATUS_SOLVED,
     PZ_STATUS_TIMEOUT,
