@@ -140,6 +140,15 @@ const long = (wait) =>
     wait_ms: wait,
   });
 
+// A server on an empty table directory builds its start-up tables first
+// (/readyz answers 503 "warming" meanwhile): wait for them.
+for (let i = 0; i < 600; i++) {
+  const res = await fetch(`${base}/readyz`);
+  await res.text();
+  if (res.status === 200) break;
+  await new Promise((r) => setTimeout(r, 200));
+}
+
 await check('solve 2x2x2', 'POST', '/v1/solve', {
   body: '{"puzzle":"2x2x2","metric":"qtm","scramble":"R U\' R\' F\' U"}', expect: 200 });
 await check('solve alias', 'POST', '/solve', { body: '{"puzzle":"8-puzzle","state":[1,2,3,4,5,6,0,7,8]}', expect: 200 });
@@ -175,6 +184,18 @@ await check('too large', 'POST', '/v1/solve', { body: ' '.repeat(70000), expect:
 await check('text body', 'POST', '/v1/solve', { body: '{}', type: 'text/plain', expect: 415 });
 await check('bad move', 'POST', '/v1/solve', { body: '{"puzzle":"2x2x2","scramble":"R U Q"}', expect: 422 });
 await check('unsolvable', 'POST', '/v1/solve', { body: '{"puzzle":"8-puzzle","state":[1,2,3,4,5,6,8,7,0]}', expect: 422 });
+await check('tables', 'GET', '/v1/tables', { expect: 200 });
+await check('table missing', 'POST', '/v1/solve', {
+  body: '{"puzzle":"3x3x3","scramble":"R U","engine":"idastar","heuristic":"pdb-large","memory_mb":64}',
+  expect: 503 });
+await check('table fallback', 'POST', '/v1/solve', {
+  body: '{"puzzle":"15-puzzle","state":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15],"heuristic":"pdb","tables":"fallback"}',
+  expect: 200 });
+await check('auto without tables', 'POST', '/v1/solve', {
+  body: '{"puzzle":"15-puzzle","state":[1,2,3,4,5,6,7,8,9,10,11,12,13,0,14,15]}', expect: 200 });
+await check('tables fail', 'POST', '/v1/solve', {
+  body: '{"puzzle":"15-puzzle","state":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15],"heuristic":"pdb","tables":"fail"}',
+  expect: 503 });
 await check('too long', 'POST', '/v1/solve', { body: '{"puzzle":"8-puzzle","scramble":"D","time_ms":999999999}', expect: 422 });
 
 console.log(`${checked} responses checked against ${specPath}, ${failures} failures`);

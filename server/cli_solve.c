@@ -19,6 +19,7 @@
 #include "job.h"
 #include "problem.h"
 #include "request.h"
+#include "tables/tables.h"
 
 static atomic_bool cli_cancel;
 
@@ -278,6 +279,38 @@ typedef struct progress {
     pthread_t thread;
 } progress_t;
 
+/* The tables module's notes (a table missing, being built) on stderr. */
+static void
+on_table_log(void *arg, int level, const char *table, const char *msg)
+{
+    static const char *const names[] = { "error", "warning", "note" };
+
+    (void)arg;
+    fprintf(stderr, "%spuzzled: %s: %s: %s\n",
+            isatty(STDERR_FILENO) ? "\r\033[K" : "",
+            names[level >= 0 && level <= 2 ? level : 2], table, msg);
+}
+
+/* A table build's progress on a terminal, at most ten times a second. */
+static void
+on_table_progress(void *arg, const char *table, uint64_t done, uint64_t total)
+{
+    static uint64_t last_ns;
+    uint64_t now = pz_now_ns();
+
+    (void)arg;
+    if (now - last_ns < 100000000u && done < total) {
+        return;
+    }
+    last_ns = now;
+    fprintf(stderr, "\r\033[Kbuilding %s: %5.1f%%", table,
+            total > 0 ? 100.0 * (double)done / (double)total : 0.0);
+    if (done >= total) {
+        fprintf(stderr, "\r\033[K");
+    }
+    fflush(stderr);
+}
+
 static void *
 progress_main(void *arg)
 {
@@ -292,6 +325,9 @@ progress_main(void *arg)
         nanosleep(&ts, NULL);
         if (ticks < 10 || ticks % 2 != 0) {
             continue;
+        }
+        if (atomic_load(&pg->req->runs[i].stats.start_ns) == 0) {
+            continue; /* a table is still being loaded or built */
         }
         stats_read(&pg->req->runs[i].stats, &v);
         fprintf(stderr,
@@ -447,6 +483,13 @@ cli_solve(int argc, char **argv)
         print_problem(rc, &d, json);
         return rc == PZ_ENOMEM || rc == PZ_EINTERNAL ? CLI_EXIT_INTERNAL
                                                      : CLI_EXIT_INPUT;
+    }
+    for (int i = 0; i < req.nwarnings; i++) {
+        fprintf(stderr, "puzzled: warning: %s\n", req.warnings[i].detail);
+    }
+    tables_set_log(on_table_log, NULL);
+    if (!json && isatty(STDERR_FILENO)) {
+        tables_set_progress(on_table_progress, NULL);
     }
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_interrupt;

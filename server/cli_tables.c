@@ -3,8 +3,9 @@
  *
  * Names on the command line are table names (`puzzled tables list` shows
  * them) or group names: 8-puzzle, 2x2x2, pyraminx, 15-puzzle, 24-puzzle.
- * `build` without names builds the small complete tables the daemon loads
- * at startup; `--all` adds the pattern databases. The table directory is
+ * `build` without names builds the tables the daemon prepares at start
+ * (the complete tables, the 3x3x3 two-phase tables); `--all` adds the
+ * pattern databases. The table directory is
  * --dir, else $PUZZLED_TABLES, else the cache directory (tables.h). */
 #include <getopt.h>
 #include <stdio.h>
@@ -38,11 +39,14 @@ usage(FILE *f)
             "[--dir DIR]\n"
             "  NAME is a table or a group: 8-puzzle 2x2x2 pyraminx 15-puzzle "
             "24-puzzle\n"
-            "  build without names builds the small complete tables; --all "
-            "also the\n"
-            "  pattern databases (15-puzzle: about 600 MB and a few "
-            "minutes; 3x3x3:\n"
-            "  about 7.1 GB and 15 minutes on two cores)\n"
+            "  build without names builds what the daemon prepares at start: "
+            "the\n"
+            "  complete tables and the 3x3x3 two-phase tables (611 MiB); "
+            "--all also\n"
+            "  the pattern databases (15-puzzle 550 MiB, 24-puzzle 243 MiB, "
+            "3x3x3\n"
+            "  7.1 GiB, Master Pyraminx 155 MiB; docs/tables.md has the "
+            "build times)\n"
             "  the directory is --dir, else $PUZZLED_TABLES, else "
             "$XDG_CACHE_HOME/puzzled\n");
 }
@@ -56,25 +60,38 @@ now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Notes (a file missing, a table built) are left out where the caller
+ * prints one line per table itself. */
+static bool quiet_notes;
+
 static void
 on_log(void *arg, int level, const char *table, const char *msg)
 {
     static const char *const names[] = { "error", "warning", "note" };
 
     (void)arg;
+    if (quiet_notes && level == TABLES_LOG_INFO) {
+        return;
+    }
     fprintf(stderr, "%spuzzled: %s: %s: %s\n",
             isatty(STDERR_FILENO) ? "\r\033[K" : "",
             names[level >= 0 && level <= 2 ? level : 2], table, msg);
 }
 
-/* Draws a progress bar on a terminal, at most ten times a second. */
+/* When the table being built started (on_progress). */
+static double build_start;
+
+/* Draws a progress bar on a terminal, at most ten times a second: the
+ * share done, the time so far and, once there is a rate, the time left. */
 static void
 on_progress(void *arg, const char *table, uint64_t done, uint64_t total)
 {
     static double last;
     double t = now_s();
-    double frac = total > 0 ? (double)done / (double)total : 1;
-    char bar[41];
+    double frac = total > 0 ? (double)done / (double)total : 0;
+    double spent = t - build_start;
+    char bar[31];
+    char left[32] = "";
     int fill;
 
     (void)arg;
@@ -82,12 +99,17 @@ on_progress(void *arg, const char *table, uint64_t done, uint64_t total)
         return;
     }
     last = t;
-    fill = (int)(frac * 40 + 0.5);
-    fill = fill < 0 ? 0 : fill > 40 ? 40 : fill;
+    fill = (int)(frac * 30 + 0.5);
+    fill = fill < 0 ? 0 : fill > 30 ? 30 : fill;
     memset(bar, '#', (size_t)fill);
-    memset(bar + fill, '.', (size_t)(40 - fill));
-    bar[40] = '\0';
-    fprintf(stderr, "\r\033[K[%s] %5.1f%% %s", bar, 100 * frac, table);
+    memset(bar + fill, '.', (size_t)(30 - fill));
+    bar[30] = '\0';
+    if (frac > 0.01 && frac < 1) {
+        snprintf(left, sizeof(left), ", about %.0f s left",
+                 spent / frac * (1 - frac));
+    }
+    fprintf(stderr, "\r\033[K%s [%s] %5.1f%% %.1f s%s", table, bar, 100 * frac,
+            spent, left);
     fflush(stderr);
 }
 
@@ -196,6 +218,7 @@ cmd_build(char **names, int nnames, bool all)
     if (isatty(STDERR_FILENO)) {
         tables_set_progress(on_progress, NULL);
     }
+    quiet_notes = true;
     for (int i = 0; i < n; i++) {
         double t0;
         bool built = false;
@@ -206,6 +229,7 @@ cmd_build(char **names, int nnames, bool all)
             continue;
         }
         t0 = now_s();
+        build_start = t0;
         rc = tables_ensure(info[i].name, &built);
         if (isatty(STDERR_FILENO)) {
             fprintf(stderr, "\r\033[K");
@@ -221,6 +245,7 @@ cmd_build(char **names, int nnames, bool all)
         fflush(stdout);
     }
     tables_set_progress(NULL, NULL);
+    quiet_notes = false;
     printf("# total %.2f s\n", now_s() - total);
     return failed ? CLI_EXIT_INTERNAL : CLI_EXIT_OK;
 }

@@ -46,9 +46,13 @@ handle_solve(http_conn_t *c)
     cJSON_Delete(root);
     if (rc != PZ_OK) {
         jobs_release(h->deps.jobs, job);
-        /* A table on its way: the request may be sent again shortly. */
-        return http__send_problem_d(
-            c, rc, &d, rc == PZ_ETABLE_NOT_READY ? "5" : NULL, NULL);
+        /* A table on its way: the request may be sent again shortly; one
+         * not built: after an operator builds it. */
+        return http__send_problem_d(c, rc, &d,
+                                    rc == PZ_ETABLE_NOT_READY ? "5"
+                                    : rc == PZ_ETABLE_MISSING ? "60"
+                                                              : NULL,
+                                    NULL);
     }
     wait_ms = jobs_request(job)->wait_ms;
     /* A job that only walks down a loaded table ends in microseconds:

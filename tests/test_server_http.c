@@ -914,6 +914,8 @@ check_job(const cJSON *j)
         "error",
         "stats",
         "runs",
+        "tables",
+        "warnings",
         NULL,
     };
     static const char *const req[] = {
