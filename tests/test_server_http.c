@@ -147,6 +147,22 @@ unset_puzzled_env(void)
     }
 }
 
+/* The table directory of daemons started without --tables: the complete
+ * tables, built by main() under the tests' table directory. */
+static char g_tables[512];
+
+/* True when the NULL-terminated flags (may be NULL) hold flag. */
+static bool
+has_flag(const char *const *flags, const char *flag)
+{
+    for (int i = 0; flags != NULL && flags[i] != NULL; i++) {
+        if (strcmp(flags[i], flag) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Runs in the monitor: starts the daemon, reports its pid on fd, waits
  * for it and writes "exit N" or "signal N" to DIR/status. Never returns. */
 static void
@@ -170,6 +186,13 @@ monitor_main(const srv_t *s, const char *const *extra, int fd)
     argv[argc++] = "127.0.0.1";
     argv[argc++] = "--port-file";
     argv[argc++] = portfile;
+    if (!has_flag(extra, "--tables")) {
+        /* The complete tables main() built, and no build of its own. */
+        argv[argc++] = "--tables";
+        argv[argc++] = g_tables;
+        argv[argc++] = "--table-builds";
+        argv[argc++] = "never";
+    }
     for (int i = 0; extra != NULL && extra[i] != NULL && argc < 38; i++) {
         argv[argc++] = extra[i];
     }
@@ -887,6 +910,54 @@ check_limits(const cJSON *o)
     return NULL;
 }
 
+static const char *jstr(const cJSON *o, const char *name);
+
+/* Validates t as the schema Table of openapi.yaml; NULL when it
+ * conforms. */
+static const char *
+check_table(const cJSON *t)
+{
+    static const char *const known[] = { "name",  "group",    "puzzle",
+                                         "state", "bytes",    "startup",
+                                         "file",  "progress", "seconds",
+                                         "error", NULL };
+    static const char *const req[] = { "name",  "group",   "puzzle", "state",
+                                       "bytes", "startup", "file",   NULL };
+    static const char *const states[] = { "missing", "stored",   "queued",
+                                          "loading", "building", "ready",
+                                          "failed",  NULL };
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(t, "state");
+    const cJSON *pr = cJSON_GetObjectItemCaseSensitive(t, "progress");
+    const char *why = check_members(t, "table", known, req);
+
+    if (why != NULL) {
+        return why;
+    }
+    if (!cJSON_IsString(state) || !in_list(state->valuestring, states)) {
+        return vfail("table.state is not a table state");
+    }
+    if (!is_int(cJSON_GetObjectItemCaseSensitive(t, "bytes")) ||
+        !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(t, "startup")) ||
+        !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(t, "file"))) {
+        return vfail("table.bytes, startup or file has the wrong type");
+    }
+    if (pr != NULL) {
+        static const char *const pk[] = { "done",     "total",
+                                          "fraction", "per_second",
+                                          "seconds",  "eta_seconds",
+                                          NULL };
+
+        if ((why = check_members(pr, "table.progress", pk, pk)) != NULL) {
+            return why;
+        }
+        if (!is_int(cJSON_GetObjectItemCaseSensitive(pr, "done")) ||
+            !is_int(cJSON_GetObjectItemCaseSensitive(pr, "total"))) {
+            return vfail("table.progress counts are not integers");
+        }
+    }
+    return NULL;
+}
+
 /* Validates j as the schema Job of openapi.yaml; NULL when it conforms. */
 static const char *
 check_job(const cJSON *j)
@@ -934,6 +1005,8 @@ check_job(const cJSON *j)
     const cJSON *size = cJSON_GetObjectItemCaseSensitive(j, "size");
     const cJSON *scramble = cJSON_GetObjectItemCaseSensitive(j, "scramble");
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(j, "runs");
+    const cJSON *tables = cJSON_GetObjectItemCaseSensitive(j, "tables");
+    const cJSON *warnings = cJSON_GetObjectItemCaseSensitive(j, "warnings");
     const cJSON *started = cJSON_GetObjectItemCaseSensitive(j, "started_at");
     const cJSON *finished = cJSON_GetObjectItemCaseSensitive(j, "finished_at");
     const char *metric;
@@ -978,6 +1051,7 @@ check_job(const cJSON *j)
         return vfail("job timestamps are not RFC 3339 UTC with ms");
     }
     if (strcmp(status->valuestring, "queued") == 0 ||
+        strcmp(status->valuestring, "preparing") == 0 ||
         strcmp(status->valuestring, "running") == 0) {
         if (!cJSON_IsNull(finished)) {
             return vfail("job.status %s with finished_at set",
@@ -998,6 +1072,35 @@ check_job(const cJSON *j)
     }
     if ((why = check_run_part(j, status->valuestring, metric)) != NULL) {
         return why;
+    }
+    if (tables != NULL) {
+        if (!cJSON_IsArray(tables) ||
+            strcmp(status->valuestring, "preparing") != 0) {
+            return vfail("job.tables on a job that is not preparing");
+        }
+        for (const cJSON *t = tables->child; t != NULL; t = t->next) {
+            if ((why = check_table(t)) != NULL) {
+                return why;
+            }
+        }
+    }
+    if (warnings != NULL) {
+        static const char *const wk[] = { "code", "table", "detail", NULL };
+        static const char *const wr[] = { "code", "detail", NULL };
+        static const char *const codes[] = { "table_missing", "table_fallback",
+                                             NULL };
+
+        if (!cJSON_IsArray(warnings) || cJSON_GetArraySize(warnings) < 1) {
+            return vfail("job.warnings is not a non-empty array");
+        }
+        for (const cJSON *w = warnings->child; w != NULL; w = w->next) {
+            if ((why = check_members(w, "warning", wk, wr)) != NULL) {
+                return why;
+            }
+            if (!in_list(jstr(w, "code"), codes)) {
+                return vfail("warning.code '%s' is unknown", jstr(w, "code"));
+            }
+        }
     }
     if (runs != NULL) {
         static const char *const rk[] = { "status", "engine",   "heuristic",
@@ -1160,7 +1263,8 @@ job_terminal(const cJSON *j)
 {
     const char *s = jstr(j, "status");
 
-    return strcmp(s, "queued") != 0 && strcmp(s, "running") != 0;
+    return strcmp(s, "queued") != 0 && strcmp(s, "preparing") != 0 &&
+           strcmp(s, "running") != 0;
 }
 
 /* --- replaying answers with the solver library --- */
@@ -3070,67 +3174,337 @@ START_TEST(test_server_http_shutdown_draining_refuses_new_jobs)
 }
 END_TEST
 
-/* A job building a table (here the two-phase tables, into an empty table
- * directory: 15 s of CPU, minutes under the sanitizers) does not read its
- * cancel flag until the build ends; SIGTERM still ends the daemon within
- * the grace period plus the 2 s cancel wait, exit 0, and no half-built
- * table file is left. */
-START_TEST(test_server_http_shutdown_leaves_a_table_build)
+/* The state of table name in GET /v1/tables ("" when not listed). */
+static void
+table_state(int port, const char *name, char *out, size_t cap)
 {
+    http_resp_t r;
+    cJSON *j;
+    const cJSON *list;
+
+    out[0] = '\0';
+    http_get(port, "/v1/tables", &r);
+    ck_assert_int_eq(r.status, 200);
+    j = cJSON_ParseWithLength(r.body, r.len);
+    ck_assert_ptr_nonnull(j);
+    list = cJSON_GetObjectItemCaseSensitive(j, "tables");
+    ck_assert(cJSON_IsArray(list));
+    for (const cJSON *t = list->child; t != NULL; t = t->next) {
+        const char *why = check_table(t);
+
+        ck_assert_msg(why == NULL, "%s", why);
+        if (strcmp(jstr(t, "name"), name) == 0) {
+            snprintf(out, cap, "%s", jstr(t, "state"));
+        }
+    }
+    cJSON_Delete(j);
+    http_resp_free(&r);
+}
+
+/* Waits (long polls) until job id ends; returns it (owned). */
+static cJSON *
+wait_job(int port, const char *id, int timeout_ms)
+{
+    int64_t deadline = now_ms() + timeout_ms;
+    cJSON *j = get_job(port, id, 0, NULL);
+
+    while (!job_terminal(j) && now_ms() < deadline) {
+        cJSON_Delete(j);
+        j = get_job(port, id, 5000, NULL);
+    }
+    return j;
+}
+
+/*
+ * A fresh server on an empty table directory, default configuration: it
+ * is "warming" while it builds its start-up tables; a request that needs
+ * the 5.2 GB pdb-large databases is refused at once (table_missing, with
+ * the command that builds them) and starts no build, twice; the first
+ * 3x3x3 request is "preparing" (with the two-phase table and its
+ * progress), a DELETE ends a preparing job as cancelled at once and it
+ * stays cancelled; "fail" asks are refused while the table builds; then
+ * the first request is solved within its default limits (time_ms counts
+ * from the search's start) and the server is ready.
+ */
+START_TEST(test_server_http_tables_fresh_server_prepares_first_3x3x3)
+{
+    static const char big[] =
+        "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\",\"engine\":\"idastar\","
+        "\"heuristic\":\"pdb-large\",\"memory_mb\":64}";
     char tables[64];
-    const char *flags[] = { "--grace-ms", "300", "--tables", tables, NULL };
-    char path[160];
-    char *log = NULL;
+    const char *flags[] = { "--tables", tables, NULL };
+    char state[32];
+    http_resp_t r;
     srv_t s;
-    char *id;
+    cJSON *j;
+    const cJSON *tl;
+    char *first;
+    char *other;
     long st;
     int64_t t0;
-    int64_t deadline;
 
-    tmpdir_make(tables, sizeof(tables), "pz-http-tables");
+    tmpdir_make(tables, sizeof(tables), "pz-http-fresh");
     ck_assert(srv_start(&s, flags) == 0);
-    id = submit(s.port,
-                "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U F\","
-                "\"engine\":\"twophase\"}",
-                &st, NULL);
-    ck_assert_ptr_nonnull(id);
-    snprintf(path, sizeof(path), "%s/server.log", s.dir);
-    deadline = now_ms() + 20000;
-    while (now_ms() < deadline) {
-        free(log);
-        log = read_file(path, NULL);
-        if (log != NULL && strstr(log, "3x3x3-twophase.pzt; building it")) {
-            break;
-        }
-        sleep_ms(20);
+    http_get(s.port, "/readyz", &r);
+    ck_assert_int_eq(r.status, 503);
+    ck_assert_ptr_nonnull(strstr(r.body, "\"reason\":\"warming\""));
+    http_resp_free(&r);
+
+    for (int k = 0; k < 2; k++) {
+        http_post(s.port, "/v1/solve", big, &r);
+        ASSERT_PROBLEM(&r, 503, "table_missing");
+        ck_assert_ptr_nonnull(strstr(r.body, "puzzled tables build 3x3x3"));
+        ck_assert_str_eq(r.retry_after, "60");
+        http_resp_free(&r);
+        table_state(s.port, "3x3x3-pdb-csplit-htm", state, sizeof(state));
+        ck_assert_str_eq(state, "missing");
     }
-    ck_assert_msg(log != NULL &&
-                      strstr(log, "3x3x3-twophase.pzt; building it") != NULL,
-                  "the job did not start building the two-phase tables");
-    free(log);
+
+    first = submit(s.port,
+                   "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U R' U'\","
+                   "\"wait_ms\":0}",
+                   &st, &r);
+    ck_assert_int_eq(st, 202);
+    j = job_of(&r);
+    ck_assert_str_eq(jstr(j, "status"), "preparing");
+    tl = cJSON_GetObjectItemCaseSensitive(j, "tables");
+    ck_assert(cJSON_IsArray(tl) && cJSON_GetArraySize(tl) == 1);
+    ck_assert_str_eq(jstr(tl->child, "name"), "3x3x3-twophase");
+    cJSON_Delete(j);
+    http_resp_free(&r);
+
+    /* While the table builds: "fail" is refused with a retry time. */
+    http_post(s.port, "/v1/solve",
+              "{\"puzzle\":\"3x3x3\",\"scramble\":\"F\",\"tables\":\"fail\"}",
+              &r);
+    ASSERT_PROBLEM(&r, 503, "table_not_ready");
+    ck_assert_str_eq(r.retry_after, "5");
+    http_resp_free(&r);
+
+    /* Cancel ends a preparing job at once: its answer says so, and the
+     * next GET sees it ended. */
+    other = submit(s.port,
+                   "{\"puzzle\":\"3x3x3\",\"scramble\":\"F R\",\"wait_ms\":0}",
+                   &st, NULL);
+    ck_assert_int_eq(st, 202);
     t0 = now_ms();
+    cancel_job(s.port, other);
+    j = get_job(s.port, other, 0, NULL);
+    ck_assert_str_eq(jstr(j, "status"), "cancelled");
+    fprintf(stderr, "preparing job cancelled within %lld ms\n",
+            (long long)(now_ms() - t0));
+    cJSON_Delete(j);
+
+    j = wait_job(s.port, first, 240000);
+    ck_assert_str_eq(jstr(j, "status"), "solved");
+    ck_assert_int_le(
+        cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(j, "solution"), "length")
+            ->valueint,
+        20);
+    ck_assert_double_lt(
+        cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(j, "stats"), "elapsed_ms")
+            ->valuedouble,
+        10000);
+    cJSON_Delete(j);
+    /* The cancelled job never runs once the table is there. */
+    j = get_job(s.port, other, 0, NULL);
+    ck_assert_str_eq(jstr(j, "status"), "cancelled");
+    cJSON_Delete(j);
+    http_get(s.port, "/readyz", &r);
+    ck_assert_int_eq(r.status, 200);
+    http_resp_free(&r);
+    table_state(s.port, "3x3x3-twophase", state, sizeof(state));
+    ck_assert_str_eq(state, "ready");
+    free(first);
+    free(other);
     ck_assert_int_eq(srv_stop(&s), 0);
-    ck_assert_msg(now_ms() - t0 < 6000, "shutdown took %lld ms",
-                  (long long)(now_ms() - t0));
-    log = read_file(path, NULL);
-    ck_assert_ptr_nonnull(log);
-    ck_assert_ptr_nonnull(strstr(log, "exiting while a job builds a table"));
-    free(log);
-    snprintf(path, sizeof(path), "%s/3x3x3-twophase.pzt", tables);
-    ck_assert_int_ne(access(path, F_OK), 0);
-    free(id);
     srv_cleanup(&s);
     tmpdir_remove(tables);
 }
 END_TEST
 
-/* A server whose tables may take 64 MiB answers a 3x3x3 two-phase job
- * (607 MiB of tables) with a failed run, code tables_memory, instead of
- * building them past a container's limit and being killed; it goes on
- * serving (a 2x2x2 job is solved after it). */
-START_TEST(test_server_http_table_over_memory_limit_fails_the_run)
+/* Replaces the file at path by n bytes of garbage (n 0: truncates it). */
+static void
+clobber(const char *path, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+
+    ck_assert_ptr_nonnull(f);
+    for (size_t i = 0; i < n; i++) {
+        fputc((int)(i * 131 % 251), f);
+    }
+    fclose(f);
+}
+
+/* The 2x2x2 and 8-puzzle tables' files truncated, replaced by garbage and
+ * deleted under a running server: it keeps serving them, right (its
+ * tables are copies, checked when read), never crashing (a mapping of a
+ * truncated file would fault with SIGBUS). */
+START_TEST(test_server_http_tables_files_changed_under_server)
+{
+    static const char *const bodies[] = {
+        "{\"puzzle\":\"2x2x2\",\"scramble\":\"R U2 F' R2 U F\"}",
+        "{\"puzzle\":\"8-puzzle\",\"state\":[8,6,7,2,5,4,3,0,1]}",
+    };
+    static const char *const files[] = { "2x2x2-htm.pzt", "tiles-3x3.pzt" };
+    char tables[64];
+    char cmd[700];
+    char path[160];
+    const char *flags[] = { "--tables", tables, "--table-builds", "never",
+                            NULL };
+    srv_t s;
+    cJSON *j;
+    http_resp_t r;
+    long st;
+    char *id;
+
+    tmpdir_make(tables, sizeof(tables), "pz-http-files");
+    snprintf(cmd, sizeof(cmd), "cp %s/*.pzt %s/", g_tables, tables);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert(srv_start(&s, flags) == 0);
+    for (int step = 0; step < 4; step++) {
+        for (int k = 0; k < 2; k++) {
+            snprintf(path, sizeof(path), "%s/%s", tables, files[k]);
+            if (step == 1) {
+                FILE *f = fopen(path, "r+b");
+
+                /* Truncated in place: the same inode, shorter. */
+                ck_assert_ptr_nonnull(f);
+                ck_assert_int_eq(ftruncate(fileno(f), 4096 + 100), 0);
+                fclose(f);
+            } else if (step == 2) {
+                clobber(path, 3 << 20);
+            } else if (step == 3) {
+                ck_assert_int_eq(unlink(path), 0);
+            }
+            id = submit(s.port, bodies[k], &st, &r);
+            ck_assert_msg(st == 200, "step %d: %ld %.300s", step, st, r.body);
+            j = job_of(&r);
+            ck_assert_str_eq(jstr(j, "status"), "solved");
+            ck_assert_str_eq(jstr(j, "engine"), "table");
+            ck_assert_int_eq(
+                cJSON_GetObjectItemCaseSensitive(
+                    cJSON_GetObjectItemCaseSensitive(j, "solution"), "length")
+                    ->valueint,
+                k == 0 ? 6 : 31);
+            cJSON_Delete(j);
+            http_resp_free(&r);
+            free(id);
+        }
+    }
+    ck_assert_int_eq(srv_status(&s), -1); /* still running */
+    ck_assert_int_eq(srv_stop(&s), 0);
+    srv_cleanup(&s);
+    tmpdir_remove(tables);
+}
+END_TEST
+
+/*
+ * With --table-builds on-demand a request may start a build: two jobs
+ * that need the same (small) pattern databases wait as preparing for one
+ * build of each table and are both solved.
+ */
+START_TEST(test_server_http_tables_on_demand_build_shared)
+{
+    static const char body[] =
+        "{\"puzzle\":\"tiles\",\"size\":\"3x4\",\"engine\":\"idastar\","
+        "\"heuristic\":\"pdb\",\"state\":[4,1,2,3,5,6,10,7,8,9,0,11],"
+        "\"wait_ms\":0}";
+    char tables[64];
+    const char *flags[] = { "--tables", tables, "--table-builds", "on-demand",
+                            NULL };
+    char path[160];
+    char *log;
+    char *ids[2];
+    const char *at;
+    int builds = 0;
+    srv_t s;
+    long st;
+
+    tmpdir_make(tables, sizeof(tables), "pz-http-demand");
+    ck_assert(srv_start(&s, flags) == 0);
+    for (int k = 0; k < 2; k++) {
+        ids[k] = submit(s.port, body, &st, NULL);
+        ck_assert_ptr_nonnull(ids[k]);
+    }
+    for (int k = 0; k < 2; k++) {
+        cJSON *j = wait_job(s.port, ids[k], 120000);
+
+        ck_assert_str_eq(jstr(j, "status"), "solved");
+        ck_assert_str_eq(jstr(j, "heuristic"), "pdb");
+        cJSON_Delete(j);
+        free(ids[k]);
+    }
+    snprintf(path, sizeof(path), "%s/server.log", s.dir);
+    log = read_file(path, NULL);
+    ck_assert_ptr_nonnull(log);
+    for (at = log; at != NULL && *at != '\0';) {
+        const char *eol = strchr(at, '\n');
+        const char *b = strstr(at, "building it");
+
+        if (eol == NULL) {
+            break;
+        }
+        if (b != NULL && b < eol &&
+            strstr(at, "\"table\":\"tiles-3x4-pdb") != NULL &&
+            strstr(at, "\"table\":\"tiles-3x4-pdb") < eol) {
+            builds++;
+        }
+        at = eol + 1;
+    }
+    /* The 3x4 board has two patterns, each built once. */
+    ck_assert_int_eq(builds, 2);
+    free(log);
+    ck_assert_int_eq(srv_stop(&s), 0);
+    srv_cleanup(&s);
+    tmpdir_remove(tables);
+}
+END_TEST
+
+/* SIGTERM while the two-phase tables build: the daemon exits 0 within
+ * seconds (the build is cancelled) and leaves no table file. */
+START_TEST(test_server_http_tables_shutdown_during_build)
 {
     char tables[64];
+    const char *flags[] = { "--grace-ms", "300", "--tables", tables, NULL };
+    char state[32] = "";
+    char path[160];
+    srv_t s;
+    int64_t t0;
+    int64_t deadline;
+
+    tmpdir_make(tables, sizeof(tables), "pz-http-stop");
+    ck_assert(srv_start(&s, flags) == 0);
+    deadline = now_ms() + 60000;
+    while (now_ms() < deadline) {
+        table_state(s.port, "3x3x3-twophase", state, sizeof(state));
+        if (strcmp(state, "building") == 0) {
+            break;
+        }
+        sleep_ms(20);
+    }
+    ck_assert_str_eq(state, "building");
+    t0 = now_ms();
+    ck_assert_int_eq(srv_stop(&s), 0);
+    ck_assert_msg(now_ms() - t0 < 6000, "shutdown took %lld ms",
+                  (long long)(now_ms() - t0));
+    snprintf(path, sizeof(path), "%s/3x3x3-twophase.pzt", tables);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    srv_cleanup(&s);
+    tmpdir_remove(tables);
+}
+END_TEST
+
+/* A server whose tables may take 64 MiB refuses a 3x3x3 two-phase
+ * request (607 MiB of tables) at once with 507 tables_memory, before
+ * anything is allocated, instead of building past a container's limit
+ * and being killed; it goes on serving (a 2x2x2 job is solved). */
+START_TEST(test_server_http_tables_over_memory_limit_refused)
+{
+    char tables[64];
+    char cmd[700];
     const char *flags[] = { "--tables-memory-mb", "64", "--tables", tables,
                             NULL };
     http_resp_t r;
@@ -3140,19 +3514,15 @@ START_TEST(test_server_http_table_over_memory_limit_fails_the_run)
     char *id;
 
     tmpdir_make(tables, sizeof(tables), "pz-http-tables");
+    snprintf(cmd, sizeof(cmd), "cp %s/*.pzt %s/", g_tables, tables);
+    ck_assert_int_eq(system(cmd), 0);
     ck_assert(srv_start(&s, flags) == 0);
-    id = submit(s.port,
-                "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U F\","
-                "\"engine\":\"twophase\",\"wait_ms\":20000}",
-                &st, &r);
-    ck_assert_ptr_nonnull(id);
-    ck_assert_int_eq(st, 200);
-    j = job_of(&r);
-    ck_assert_str_eq(jstr(j, "status"), "failed");
-    ck_assert_ptr_nonnull(strstr(r.body, "\"code\":\"tables_memory\""));
-    cJSON_Delete(j);
+    http_post(s.port, "/v1/solve",
+              "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U F\","
+              "\"engine\":\"twophase\"}",
+              &r);
+    ASSERT_PROBLEM(&r, 507, "tables_memory");
     http_resp_free(&r);
-    free(id);
     id = submit(s.port,
                 "{\"puzzle\":\"2x2x2\",\"scramble\":\"R U F\","
                 "\"wait_ms\":20000}",
@@ -3166,6 +3536,45 @@ START_TEST(test_server_http_table_over_memory_limit_fails_the_run)
     ck_assert_int_eq(srv_stop(&s), 0);
     srv_cleanup(&s);
     tmpdir_remove(tables);
+}
+END_TEST
+
+/* "fallback" and auto without the 15-puzzle databases: solved with linear
+ * conflict, and the job says which table was missing and how to build
+ * it. */
+START_TEST(test_server_http_tables_fallback_and_auto_warn)
+{
+    static const char *const bodies[] = {
+        "{\"puzzle\":\"15-puzzle\",\"state\":[1,2,3,4,5,6,7,8,9,10,11,12,13,"
+        "14,0,15],\"heuristic\":\"pdb\",\"tables\":\"fallback\"}",
+        "{\"puzzle\":\"15-puzzle\",\"state\":[1,2,3,4,5,6,7,8,9,10,11,12,13,"
+        "0,14,15]}",
+    };
+    static const char *const codes[] = { "table_fallback", "table_missing" };
+
+    for (int k = 0; k < 2; k++) {
+        http_resp_t r;
+        cJSON *j;
+        const cJSON *w;
+        long st;
+        char *id = submit(g_srv.port, bodies[k], &st, &r);
+
+        ck_assert_int_eq(st, 200);
+        j = job_of(&r);
+        ck_assert_str_eq(jstr(j, "status"), "solved");
+        ck_assert_str_eq(jstr(j, "heuristic"), "linear-conflict");
+        w = cJSON_GetObjectItemCaseSensitive(j, "warnings");
+        ck_assert(cJSON_IsArray(w) && cJSON_GetArraySize(w) == 1);
+        ck_assert_str_eq(jstr(w->child, "code"), codes[k]);
+        ck_assert_str_eq(jstr(w->child, "table"), "tiles-4x4-pdb7-f7-z3");
+        if (k == 1) {
+            ck_assert_ptr_nonnull(strstr(jstr(w->child, "detail"),
+                                         "puzzled tables build 15-puzzle"));
+        }
+        cJSON_Delete(j);
+        http_resp_free(&r);
+        free(id);
+    }
 }
 END_TEST
 
@@ -3283,13 +3692,44 @@ server_http_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_server_http_shutdown_answers_suspended_requests);
     tcase_add_test(tc, test_server_http_shutdown_draining_refuses_new_jobs);
-    tcase_add_test(tc, test_server_http_shutdown_leaves_a_table_build);
     suite_add_tcase(s, tc);
     tc = tcase_create("tables");
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, test_server_http_table_over_memory_limit_fails_the_run);
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc,
+                   test_server_http_tables_fresh_server_prepares_first_3x3x3);
+    tcase_add_test(tc, test_server_http_tables_files_changed_under_server);
+    tcase_add_test(tc, test_server_http_tables_on_demand_build_shared);
+    tcase_add_test(tc, test_server_http_tables_shutdown_during_build);
+    tcase_add_test(tc, test_server_http_tables_over_memory_limit_refused);
+    suite_add_tcase(s, tc);
+    tc = shared_tcase("tables-shared", 60);
+    tcase_add_test(tc, test_server_http_tables_fallback_and_auto_warn);
     suite_add_tcase(s, tc);
     return s;
+}
+
+/* Builds the complete tables into g_tables (under $PUZZLED_TABLES, the
+ * tests' table directory, else a temporary one) for the daemons. */
+static bool
+prepare_tables(void)
+{
+    const char *base = getenv("PUZZLED_TABLES");
+    char cmd[1024];
+
+    if (base == NULL || base[0] == '\0') {
+        base = "/tmp";
+    }
+    snprintf(g_tables, sizeof(g_tables), "%s/server-http", base);
+    snprintf(cmd, sizeof(cmd),
+             "'%s' tables build 8-puzzle 2x2x2 pyraminx --dir '%s' "
+             ">/dev/null",
+             PZ_BINARY, g_tables);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "could not build the complete tables into %s\n",
+                g_tables);
+        return false;
+    }
+    return true;
 }
 
 int
@@ -3300,6 +3740,9 @@ main(void)
 
     /* The daemon is killed with us if we die; nothing else to inherit. */
     signal(SIGPIPE, SIG_IGN);
+    if (!prepare_tables()) {
+        return EXIT_FAILURE;
+    }
     curl_global_init(CURL_GLOBAL_ALL);
     sr = srunner_create(server_http_suite());
     srunner_run_all(sr, CK_ENV);
