@@ -544,12 +544,9 @@ plan_table(const api_policy_t *pol, const char *name, pz_diag_t *d)
     if (st.state == TABLES_READY) {
         return p;
     }
-    if (st.state == TABLES_QUEUED || st.state == TABLES_LOADING ||
-        st.state == TABLES_BUILDING) {
-        p.action = PLAN_WAIT;
-        return p;
-    }
     build_command(name, cmd, sizeof(cmd));
+    /* Before anything is queued or allocated: a table that cannot fit is
+     * refused however far its load or build got. */
     if (limit != 0 && (st.bytes > limit || held > limit - st.bytes)) {
         p.action = PLAN_REFUSE;
         p.rc = pz_diag_set(d, PZ_ETABLES_MEMORY,
@@ -557,6 +554,11 @@ plan_table(const api_policy_t *pol, const char *name, pz_diag_t *d)
                            "may take %.1f MiB and %.1f MiB are taken",
                            name, (double)st.bytes / (1 << 20),
                            (double)limit / (1 << 20), (double)held / (1 << 20));
+        return p;
+    }
+    if (st.state == TABLES_QUEUED || st.state == TABLES_LOADING ||
+        st.state == TABLES_BUILDING) {
+        p.action = PLAN_WAIT;
         return p;
     }
     if (st.file) {
