@@ -56,7 +56,7 @@ const engine_ops_t engine__table = {
     .name = "table",
     .summary = "walks down a complete distance table (8-puzzle and other "
                "boards up to 9 cells, 2x2x2, pyraminx): optimal in "
-               "microseconds; the table is built on first use",
+               "microseconds; the table is one of the server's start-up tables",
     .optimal = true,
     .uses_heuristic = false,
     .solve = solve,

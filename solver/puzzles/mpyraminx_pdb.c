@@ -983,7 +983,7 @@ const heuristic_ops_t mpyraminx__pdb_heuristic = {
     .name = "pdb",
     .summary = "pattern databases (wings 120 MB; tips, axials and midges "
                "38 MB; axials, centres and midges 6 MB), the largest "
-               "(admissible; built on first use)",
+               "(admissible; shared tables, see GET /v1/tables)",
     .admissible = true,
     .ctx_size = pdb_ctx_size,
     .init = pdb_init,
@@ -996,7 +996,7 @@ const heuristic_ops_t mpyraminx__pdb_small_heuristic = {
     .name = "pdb-small",
     .summary = "pattern databases without the wings (tips, axials and "
                "midges; axials, centres and midges: 44 MB), the larger "
-               "(admissible; built on first use in seconds)",
+               "(admissible; shared tables, see GET /v1/tables)",
     .admissible = true,
     .ctx_size = pdb_ctx_size,
     .init = pdb_small_init,

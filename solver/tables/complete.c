@@ -650,7 +650,7 @@ exact_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
 const heuristic_ops_t tables_heuristic_exact = {
     .name = "exact",
     .summary = "the true distance, read from a complete distance table "
-               "(built on first use)",
+               "(a shared table, see GET /v1/tables)",
     .admissible = true,
     .ctx_size = exact_ctx_size,
     .init = exact_init,

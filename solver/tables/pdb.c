@@ -1128,8 +1128,8 @@ const heuristic_ops_t tables_heuristic_pdb = {
     .name = "pdb",
     .summary = "additive disjoint pattern databases (4x4: 7-8, 5x5: "
                "6-6-6-6, small boards: two halves) and their reflection "
-               "about the diagonal, the larger sum; tables built on first "
-               "use",
+               "about the diagonal, the larger sum (shared tables, see GET "
+               "/v1/tables)",
     .admissible = true,
     .ctx_size = pdb_ctx_size,
     .init = pdb_init,

@@ -1818,7 +1818,7 @@ pdb_search(const pz_puzzle_t *p, const void *ctx, heuristic_search_job_t *job)
 
 const heuristic_ops_t cube3_pdb_heuristic = {
     .name = "pdb",
-    .summary = "pattern databases (2-bit, built once per process, about "
+    .summary = "pattern databases (2-bit, shared tables, about "
                "0.9 GB): max of corners and of E-slice edges in order with "
                "all flips and twists on three axes",
     .admissible = true,
