@@ -94,6 +94,67 @@ START_TEST(test_cli_tables_build_then_load)
 }
 END_TEST
 
+/* Occurrences of needle in hay. */
+static int
+count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p++) {
+        n++;
+    }
+    return n;
+}
+
+/* Without a terminal, `build` prints one line per table and nothing else
+ * about it (no notes on stderr), each table once. */
+START_TEST(test_cli_tables_build_names_each_table_once)
+{
+    static char out[16384];
+    static const char *const names[] = { "tiles-3x3", "2x2x2-htm",
+                                         "2x2x2-qtm" };
+
+    ck_assert_int_eq(run("build 8-puzzle 2x2x2", true, out, sizeof(out)), 0);
+    for (int i = 0; i < 3; i++) {
+        char line[512];
+
+        ck_assert_msg(line_of(out, names[i], line, sizeof(line)), "%s", out);
+        /* The name, then the path of its file: two mentions, one line. */
+        ck_assert_msg(count_of(out, names[i]) == 2, "%s\n%s", names[i], out);
+    }
+    ck_assert_msg(strstr(out, "note") == NULL, "%s", out);
+}
+END_TEST
+
+/* The start-up tables (what `build` without names and the daemon's warm
+ * start build): the complete tables and the two-phase tables, and nothing
+ * larger. */
+START_TEST(test_cli_tables_list_marks_startup_tables)
+{
+    static char out[16384];
+    static const char *const startup[] = { "tiles-3x3", "2x2x2-htm",
+                                           "2x2x2-qtm", "pyraminx",
+                                           "3x3x3-twophase" };
+    static const char *const other[] = { "tiles-4x4-pdb8-ff-z8",
+                                         "3x3x3-pdb-csplit-htm",
+                                         "master-pyraminx-pdb-wings" };
+
+    ck_assert_int_eq(run("list", false, out, sizeof(out)), 0);
+    for (int i = 0; i < 5; i++) {
+        char line[512];
+
+        ck_assert_msg(line_of(out, startup[i], line, sizeof(line)), "%s", out);
+        ck_assert_msg(strstr(line, " no    yes ") != NULL, "%s", line);
+    }
+    for (int i = 0; i < 3; i++) {
+        char line[512];
+
+        ck_assert_msg(line_of(out, other[i], line, sizeof(line)), "%s", out);
+        ck_assert_msg(strstr(line, " no    no ") != NULL, "%s", line);
+    }
+}
+END_TEST
+
 START_TEST(test_cli_tables_list_shows_what_is_built)
 {
     static char out[16384];
@@ -178,6 +239,8 @@ cli_tables_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_cli_tables_build_then_load);
     tcase_add_test(tc, test_cli_tables_list_shows_what_is_built);
+    tcase_add_test(tc, test_cli_tables_build_names_each_table_once);
+    tcase_add_test(tc, test_cli_tables_list_marks_startup_tables);
     tcase_add_test(tc, test_cli_tables_verify_finds_corruption);
     tcase_add_test(tc, test_cli_tables_stats_match_depths);
     tcase_add_test(tc, test_cli_tables_unknown_name_exits_2);
