@@ -63,8 +63,17 @@ build_axes(twophase_tables_t *t)
     }
 }
 
+/* PZ_ECANCELLED once build b (may be NULL) is cancelled, else PZ_OK:
+ * checked between the steps that do not check it themselves (each a
+ * fraction of a second). */
+static int
+check_cancel(const tables_build_t *b)
+{
+    return b != NULL && tables_build_cancelled(b) ? PZ_ECANCELLED : PZ_OK;
+}
+
 int
-twophase__build_all(twophase_tables_t *t)
+twophase__build_all(twophase_tables_t *t, tables_build_t *b)
 {
     int rc;
 
@@ -75,14 +84,19 @@ twophase__build_all(twophase_tables_t *t)
         rc = twophase__build_near(t);
     }
     if (rc == PZ_OK) {
-        rc = twophase__build_prune1(t);
+        rc = check_cancel(b);
+    }
+    /* The two big tables, on b's workers, report the progress. */
+    if (rc == PZ_OK) {
+        rc = twophase__build_prune1(t, b);
     }
     if (rc == PZ_OK) {
-        rc = twophase__build_prune2(t);
+        rc = twophase__build_prune2(t, b);
     }
     if (rc == PZ_OK) {
         twophase__build_corner_slice(t);
         twophase__build_tuples(t);
+        rc = check_cancel(b);
     }
     return rc;
 }
@@ -91,12 +105,11 @@ twophase__build_all(twophase_tables_t *t)
 static int
 build_blob(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
 {
-    (void)b; /* FIXME(lead): progress and cancel */
     (void)arg;
     if (bytes != TWOPHASE_BLOB_BYTES) {
         return PZ_EINVAL;
     }
-    return twophase__build_all((twophase_tables_t *)(void *)data);
+    return twophase__build_all((twophase_tables_t *)(void *)data, b);
 }
 
 static void

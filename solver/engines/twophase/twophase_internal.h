@@ -11,6 +11,7 @@
 
 #include "puzzles/cube3/cube3.h"
 #include "search.h"
+#include "tables/tables.h"
 
 enum {
     TWOPHASE_NMOVES = CUBE3_NMOVES, /* phase-1 moves: the 18 HTM moves */
@@ -247,15 +248,16 @@ twophase__rank4(const int *p, int n)
  * prune.c), each writing into t (zeroed) and its pruning areas. */
 void twophase__build_moves(twophase_tables_t *t);
 int twophase__build_syms(twophase_tables_t *t);
-int twophase__build_prune1(twophase_tables_t *t);
-int twophase__build_prune2(twophase_tables_t *t);
+int twophase__build_prune1(twophase_tables_t *t, tables_build_t *b);
+int twophase__build_prune2(twophase_tables_t *t, tables_build_t *b);
 void twophase__build_corner_slice(twophase_tables_t *t);
 void twophase__build_tuples(twophase_tables_t *t);
 int twophase__build_near(twophase_tables_t *t);
 
-/* Fills the zeroed block t (TWOPHASE_BLOB_BYTES) with every table.
- * PZ_OK, PZ_ENOMEM or PZ_EINTERNAL (twophase.c). */
-int twophase__build_all(twophase_tables_t *t);
+/* Fills the zeroed block t (TWOPHASE_BLOB_BYTES) with every table, as
+ * build b (progress, cancel, threads; NULL: this thread alone). PZ_OK,
+ * PZ_ENOMEM, PZ_ECANCELLED or PZ_EINTERNAL (twophase.c). */
+int twophase__build_all(twophase_tables_t *t, tables_build_t *b);
 
 /* The stop value of a QTM seeding pass that found its solution. */
 #define TWOPHASE_SEEDED (PZ_STATUS_COUNT_ + 1)
