@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bfs.h"
 #include "search.h"
 #include "tables_internal.h"
 
@@ -57,9 +58,39 @@ first_bits(const pz_puzzle_t *p)
     return p->rows > 0 ? 8 : 4;
 }
 
-/* Breadth-first search from goal over the ranks of p into data (n
- * entries of bits each). b is the build to report progress to and to
- * cancel by (NULL: a private table, built for one job). */
+/* The puzzle whose ranks a complete table's search walks: every rank is
+ * a row of one entry, and a move takes it to the child's rank. */
+typedef struct ranks {
+    const pz_puzzle_t *p;
+} ranks_t;
+
+/* Column 0 of a one-entry row goes to column 0 of its target. */
+static const uint16_t same_column = 0;
+
+static void
+rank_moves(void *arg, uint64_t row, tables_bfs_edge_t *out, void *scratch)
+{
+    const ranks_t *rk = arg;
+    const pz_puzzle_t *p = rk->p;
+    pz_state_t s;
+
+    (void)scratch;
+    state_clear(&s);
+    p->ops->unrank(p, row, &s);
+    for (int m = 0; m < p->nmoves; m++) {
+        pz_state_t c;
+
+        out[m].map = &same_column;
+        out[m].row = puzzle_apply(p, &s, m, &c) ? p->ops->rank(p, &c)
+                                                : TABLES_BFS_NO_ROW;
+    }
+}
+
+/* Breadth-first search from goal over the ranks of p into data (entries
+ * of bits each, 15 or 255 for a rank never reached) with the tables
+ * module's builder. b is the build to report progress to and to cancel
+ * by (NULL: a private table, built for one job on its own thread).
+ * PZ_ERANGE when a distance does not fit bits. */
 static int
 bfs(const pz_puzzle_t *p,
     const pz_state_t *goal,
@@ -68,68 +99,26 @@ bfs(const pz_puzzle_t *p,
     tables_build_t *b,
     int *max_out)
 {
-    const puzzle_ops_t *o = p->ops;
-    const int unseen = (1 << bits) - 1;
-    uint64_t n = o->rank_count(p);
-    uint64_t seen = 1;
-    uint64_t frontier = 1;
-    int d = 0;
+    ranks_t rk = { p };
+    uint64_t start = p->ops->rank(p, goal);
+    tables_bfs_spec_t spec = { 0 };
+    tables_bfs_result_t res;
+    int rc;
 
-    memset(data, 0xFF, tables__data_bytes(n, bits));
-    tables__set(data, bits, o->rank(p, goal), 0);
-    while (frontier > 0) {
-        bool backward = n - seen < frontier;
-        bool full = d + 1 >= unseen; /* depth d + 1 does not fit */
-        uint64_t next = 0;
-        for (uint64_t i = 0; i < n; i++) {
-            int v = tables__entry(data, bits, i);
-            pz_state_t s;
-
-            if (backward ? v != unseen : v != d) {
-                continue;
-            }
-            state_clear(&s);
-            o->unrank(p, i, &s);
-            for (int m = 0; m < p->nmoves; m++) {
-                pz_state_t c;
-                uint64_t j;
-
-                if (!puzzle_apply(p, &s, m, &c)) {
-                    continue;
-                }
-                j = o->rank(p, &c);
-                if (backward) {
-                    if (tables__entry(data, bits, j) == d) {
-                        if (full) {
-                            return PZ_ERANGE;
-                        }
-                        tables__set(data, bits, i, d + 1);
-                        next++;
-                        break;
-                    }
-                } else if (tables__entry(data, bits, j) == unseen) {
-                    if (full) {
-                        return PZ_ERANGE;
-                    }
-                    tables__set(data, bits, j, d + 1);
-                    next++;
-                }
-            }
-        }
-        seen += next;
-        frontier = next;
-        if (next > 0) {
-            d++;
-        }
-        if (b != NULL) {
-            tables_build_progress(b, seen, n);
-            if (tables_build_cancelled(b)) {
-                return PZ_ECANCELLED;
-            }
-        }
+    spec.nrows = p->ops->rank_count(p);
+    spec.rowlen = 1;
+    spec.nmoves = p->nmoves;
+    spec.moves = rank_moves;
+    spec.arg = &rk;
+    spec.code = bits == 8 ? TABLES_BFS_EXACT8 : TABLES_BFS_EXACT4;
+    spec.data = data;
+    spec.goals = &start;
+    spec.ngoals = 1;
+    rc = tables_bfs_run(&spec, b, &res);
+    if (rc == PZ_OK) {
+        *max_out = res.max_depth;
     }
-    *max_out = d;
-    return PZ_OK;
+    return rc;
 }
 
 static int
