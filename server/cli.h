@@ -29,6 +29,10 @@ int cli_tables(int argc, char **argv);
  * a loaded complete table. argv[0] is "table". Thread: main. */
 int cli_tables_bench(int argc, char **argv);
 
+/* `puzzled bench build ...`: table build times (cli_bench_build.c).
+ * Returns the exit code. Thread: main. */
+int cli_bench_build(int argc, char **argv);
+
 /* Parses an unsigned decimal option value; prints a usage error naming
  * flag and returns -1 when text is not a number in 0..max. */
 long long cli_parse_uint(const char *flag, const char *text, long long max);

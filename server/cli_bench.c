@@ -692,7 +692,9 @@ usage(FILE *f)
                "                           [--optimal N] "
                "[--optimal-time-ms T] [--columns A|B|AB]\n"
                "                           [--order interleaved|passes] "
-               "[--states-out FILE]\n");
+               "[--states-out FILE]\n"
+               "       puzzled bench build [--runs N] [--base DIR] "
+               "[UNIT...]\n");
 }
 
 int
@@ -741,6 +743,9 @@ cli_bench(int argc, char **argv)
 
     if (strcmp(which, "table") == 0) {
         return cli_tables_bench(argc - 1, argv + 1);
+    }
+    if (strcmp(which, "build") == 0) {
+        return cli_bench_build(argc - 1, argv + 1);
     }
     optind = 2;
     int opt_index = 0;
