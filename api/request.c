@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "complete.h"
+#include "puzzles/tiles_pdb.h"
 #include "tables/tables.h"
 
 /* Deepest JSON nesting a request may have: a [6][3][3] state is 4 levels
@@ -795,10 +797,9 @@ add_run(api_solve_request_t *req,
         }
         /* The table heuristics exist for some sizes only: refuse the
          * others here rather than fail the job. */
-        if ((h == &tables_heuristic_exact &&
-             !tables_complete_possible(req->puzzle)) ||
-            (h == &tables_heuristic_pdb &&
-             !tables_pdb_supported(req->puzzle))) {
+        if ((h == &complete_heuristic_exact &&
+             !complete_possible(req->puzzle)) ||
+            (h == &tiles_pdb_heuristic && !tiles_pdb_supported(req->puzzle))) {
             pz_diag_set(d, PZ_EHEURISTIC,
                         "heuristic '%s' is not available for a %dx%d board "
                         "(exact: up to 9 cells; pdb: up to 12 cells, 4x4 "
@@ -1082,7 +1083,7 @@ api_solve_parse(const cJSON *body,
                        ? optimal != 0
                        : (req->puzzle->rows > 0 &&
                           req->puzzle->rows * req->puzzle->cols <= 16) ||
-                             tables_complete_possible(req->puzzle);
+                             complete_possible(req->puzzle);
     /* The start and goal come before the engines: "auto" depends on the
      * goal (shared tables serve some goals only). */
     if ((rc = parse_limits(body, pol, req, d)) != PZ_OK ||

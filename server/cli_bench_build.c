@@ -8,7 +8,7 @@
  * time (all its threads) and its peak memory come from outside the child,
  * and the per-table times from its output lines. The directory is removed
  * after each run. */
-#define _DEFAULT_SOURCE 1 /* wait4 */
+#define _DEFAULT_SOURCE 1   /* wait4 */
 #define _XOPEN_SOURCE   700 /* nftw */
 
 #include <errno.h>

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "complete.h"
 #include "engine.h"
 #include "solve.h"
 #include "tables/tables.h"
@@ -301,7 +302,7 @@ cmd_stats(const char *puzzle, const pz_params_t *prm)
         fprintf(stderr, "puzzled: %s: %s\n", pz_strerror(d.rc), d.detail);
         return CLI_EXIT_INPUT;
     }
-    if (!tables_complete_possible(p)) {
+    if (!complete_possible(p)) {
         fprintf(stderr,
                 "puzzled: %s has no complete table (only the "
                 "8-puzzle and boards of up to 9 cells, the 2x2x2 "
@@ -310,7 +311,7 @@ cmd_stats(const char *puzzle, const pz_params_t *prm)
         puzzle_destroy(p);
         return CLI_EXIT_INPUT;
     }
-    n = tables_complete_counts(p, counts, 256);
+    n = complete_counts(p, counts, 256);
     puzzle_destroy(p);
     if (n < 0) {
         fprintf(stderr, "puzzled: the table could not be made: %s\n",
@@ -389,7 +390,7 @@ cli_tables_bench(int argc, char **argv)
         fprintf(stderr, "puzzled: %s\n", d.detail);
         return CLI_EXIT_INPUT;
     }
-    if (!tables_complete_shared(p, NULL) || p->ops->random_state == NULL) {
+    if (!complete_shared(p, NULL) || p->ops->random_state == NULL) {
         fprintf(stderr, "puzzled: %s has no complete table\n", p->id);
         puzzle_destroy(p);
         return CLI_EXIT_INPUT;

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "complete.h"
 #include "job.h"
 #include "log.h"
 #include "rng.h"
@@ -444,8 +445,7 @@ jobs_can_run_here(const jobs_t *jobs, job_t *job)
 {
     const api_solve_request_t *req = &job->req;
 
-    if (req->nruns < 1 ||
-        !tables_complete_shared(req->spec.puzzle, &req->spec.goal) ||
+    if (req->nruns < 1 || !complete_shared(req->spec.puzzle, &req->spec.goal) ||
         !table_known(jobs, req->spec.puzzle)) {
         return false;
     }
@@ -948,11 +948,11 @@ learn_table_locked(jobs_t *jobs, const job_t *job)
     jobs_table_key_t *k;
 
     if (n >= JOBS_TABLE_KEYS || table_known(jobs, req->spec.puzzle) ||
-        !tables_complete_shared(req->spec.puzzle, &req->spec.goal)) {
+        !complete_shared(req->spec.puzzle, &req->spec.goal)) {
         return;
     }
     for (int i = 0; i < req->nruns; i++) {
-        /* Solved means tables_dist_init found (or loaded) the table. */
+        /* Solved means complete_dist_init found (or loaded) the table. */
         if (is_table_run(&req->runs[i]) && req->runs[i].rc == PZ_OK &&
             req->runs[i].solution.status == PZ_STATUS_SOLVED) {
             k = &jobs->table_keys[n];

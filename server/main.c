@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "serve.h"
+#include "solve.h"
 #include "table_threads.h"
 #include "tables/tables.h"
 #include "version.h"
@@ -42,6 +43,7 @@ main(int argc, char **argv)
     /* Table builds (first use, `tables build`, the daemon's startup)
      * may use every CPU. */
     table_threads_install(0);
+    solve_register_tables();
     /* The daemon and the benchmarks hold tables for a long time: copies
      * (huge pages, immune to the files changing). `tables` checks every
      * file it loads; short commands map them and trust their entries. */

@@ -5,7 +5,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "complete.h"
 #include "engine_internal.h"
+#include "puzzles/tiles_pdb.h"
 #include "tables/tables.h"
 
 static const engine_ops_t *const registry[] = {
@@ -43,7 +45,7 @@ engine_auto(const pz_puzzle_t *p,
     out->missing = NULL;
     /* A complete table answers optimally in microseconds (the 8-puzzle,
      * the 2x2x2, the pyraminx): use it whenever it serves this goal. */
-    if (tables_complete_shared(p, goal)) {
+    if (complete_shared(p, goal)) {
         out->engine = &engine__table;
         out->heuristic = "none";
         return;
@@ -65,8 +67,8 @@ engine_auto(const pz_puzzle_t *p,
             int n = 0;
 
             out->engine = &engine__idastar;
-            if (cells >= 16 && tables_pdb_supported(p)) {
-                n = tables_heuristic_pdb.tables(p, goal, names, 8);
+            if (cells >= 16 && tiles_pdb_supported(p)) {
+                n = tiles_pdb_heuristic.tables(p, goal, names, 8);
             }
             if (n > 0 && n <= 8 && tables_available(names, n, &out->missing)) {
                 out->heuristic = "pdb";

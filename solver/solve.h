@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 
 #include "engine.h"
+#include "tables/tables.h"
 
 /* What every run of a job shares: the puzzle, the two states, the limits. */
 typedef struct solve_spec {
@@ -58,5 +59,22 @@ int solve_tables(const solve_spec_t *spec,
 int solve_execute(const solve_spec_t *spec,
                   solve_run_t *run,
                   const atomic_bool *cancel);
+
+/* Most named tables (solve_named_tables). */
+#define SOLVE_NAMED_MAX 64
+
+/*
+ * The named tables of this build, in a stable order (the complete tables
+ * of the 8-puzzle, the 2x2x2 in both metrics and the pyraminx; the 15-
+ * and 24-puzzle pattern databases; the 3x3x3 pattern databases and
+ * two-phase tables; the Master Pyraminx databases): what `puzzled tables
+ * list` shows and the daemon prepares. Writes at most max and returns the
+ * count. Thread: any.
+ */
+int solve_named_tables(tables_def_t *out, int max);
+
+/* Installs solve_named_tables as the tables module's provider of named
+ * tables (tables_set_named). Thread: main, before tables are listed. */
+void solve_register_tables(void);
 
 #endif

@@ -25,7 +25,9 @@
 
 #include <check.h>
 
+#include "complete.h"
 #include "engine.h"
+#include "puzzles/tiles_pdb.h"
 #include "solve.h"
 #include "tables/tables.h"
 #include "tmpdir_testlib.h"
@@ -106,7 +108,7 @@ static void
 check_counts(pz_puzzle_t *p, const uint64_t *ref, int nref)
 {
     uint64_t counts[64];
-    int n = tables_complete_counts(p, counts, 64);
+    int n = complete_counts(p, counts, 64);
     int bad = 0;
 
     ck_assert_int_eq(n, nref);
@@ -416,7 +418,7 @@ board_to_state(const uint8_t *b, pz_state_t *s)
 
 /* --- complete tables: distributions ------------------------------------- */
 
-START_TEST(test_tables_complete_counts_8puzzle_matches_depths)
+START_TEST(test_complete_counts_8puzzle_matches_depths)
 {
     pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
 
@@ -425,7 +427,7 @@ START_TEST(test_tables_complete_counts_8puzzle_matches_depths)
 }
 END_TEST
 
-START_TEST(test_tables_complete_counts_2x2x2_htm_matches_depths)
+START_TEST(test_complete_counts_2x2x2_htm_matches_depths)
 {
     pz_puzzle_t *p = make("2x2x2", 0, 0, PZ_METRIC_HTM);
 
@@ -434,7 +436,7 @@ START_TEST(test_tables_complete_counts_2x2x2_htm_matches_depths)
 }
 END_TEST
 
-START_TEST(test_tables_complete_counts_2x2x2_qtm_matches_depths)
+START_TEST(test_complete_counts_2x2x2_qtm_matches_depths)
 {
     pz_puzzle_t *p = make("2x2x2", 0, 0, PZ_METRIC_QTM);
 
@@ -443,7 +445,7 @@ START_TEST(test_tables_complete_counts_2x2x2_qtm_matches_depths)
 }
 END_TEST
 
-START_TEST(test_tables_complete_counts_pyraminx_tipless_matches_depths)
+START_TEST(test_complete_counts_pyraminx_tipless_matches_depths)
 {
     pz_puzzle_t *p = make("pyraminx", 0, 0, 0);
 
@@ -452,13 +454,13 @@ START_TEST(test_tables_complete_counts_pyraminx_tipless_matches_depths)
 }
 END_TEST
 
-START_TEST(test_tables_complete_counts_4x4_unsupported)
+START_TEST(test_complete_counts_4x4_unsupported)
 {
     pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
     uint64_t counts[8];
 
-    ck_assert(!tables_complete_possible(p));
-    ck_assert_int_eq(tables_complete_counts(p, counts, 8), PZ_EUNSUPPORTED);
+    ck_assert(!complete_possible(p));
+    ck_assert_int_eq(complete_counts(p, counts, 8), PZ_EUNSUPPORTED);
     puzzle_destroy(p);
 }
 END_TEST
@@ -510,7 +512,7 @@ START_TEST(test_tables_engine_table_custom_goal_2x2x2_relabelled)
     /* Any goal of the 2x2x2 relabels to the solved cube: shared table. */
     pz_rng_seed(&rng, 5);
     p->ops->random_state(p, pz_rng_next, &rng, &goal);
-    ck_assert(tables_complete_shared(p, &goal));
+    ck_assert(complete_shared(p, &goal));
     check_table_engine(p, 10, true, 15);
     puzzle_destroy(p);
 }
@@ -525,7 +527,7 @@ START_TEST(test_tables_engine_table_custom_goal_8puzzle_private_table)
 
     /* The blank's goal cell differs: a private table, from the budget. */
     ck_assert_int_eq(puzzle_parse_state(p, &in, &goal, NULL), PZ_OK);
-    ck_assert(!tables_complete_shared(p, &goal));
+    ck_assert(!complete_shared(p, &goal));
     check_table_engine(p, 6, true, 16);
     puzzle_destroy(p);
 }
@@ -648,10 +650,10 @@ START_TEST(test_tables_exact_equals_bibfs_on_pyraminx_with_tips)
     if (h == NULL) {
         /* The pyraminx module does not list "exact" (yet): check the
          * oracle directly. */
-        tables_dist_t td;
+        complete_dist_t td;
         uint8_t moves[PZ_SOLUTION_MAX];
 
-        ck_assert_int_eq(tables_dist_init(&td, p, &goal, NULL), PZ_OK);
+        ck_assert_int_eq(complete_dist_init(&td, p, &goal, NULL), PZ_OK);
         pz_rng_seed(&rng, 21);
         for (int i = 0; i < 15; i++) {
             pz_state_t s;
@@ -659,9 +661,9 @@ START_TEST(test_tables_exact_equals_bibfs_on_pyraminx_with_tips)
 
             p->ops->random_state(p, pz_rng_next, &rng, &s);
             run(p, &s, &goal, "bibfs", "none", 1u << 30, &b);
-            bad += tables_dist_solve(&td, &s, moves, NULL) != b.length;
+            bad += complete_dist_solve(&td, &s, moves, NULL) != b.length;
         }
-        tables_dist_cleanup(&td, NULL);
+        complete_dist_cleanup(&td, NULL);
     } else {
         pz_rng_seed(&rng, 21);
         for (int i = 0; i < 15; i++) {
@@ -923,7 +925,7 @@ START_TEST(test_tables_pdb_unsupported_size_refused)
     pz_heuristic_t *h = NULL;
     pz_state_t goal;
 
-    ck_assert(!tables_pdb_supported(p));
+    ck_assert(!tiles_pdb_supported(p));
     puzzle_goal(p, &goal);
     ck_assert_int_eq(heuristic_create(p, "pdb", &goal, &h, NULL),
                      PZ_EUNSUPPORTED);
@@ -941,8 +943,8 @@ START_TEST(test_tables_pdb_needs_named_tables_missing_without_files)
     int n;
 
     use_fresh_dir(dir, sizeof(dir));
-    ck_assert(tables_pdb_supported(p));
-    n = tables_heuristic_pdb.tables(p, NULL, names, 8);
+    ck_assert(tiles_pdb_supported(p));
+    n = tiles_pdb_heuristic.tables(p, NULL, names, 8);
     /* The 7-8 partition and its reflection share two tables. */
     ck_assert_int_eq(n, 2);
     ck_assert_str_eq(names[0], "tiles-4x4-pdb7-f7-z3");
@@ -1405,7 +1407,7 @@ START_TEST(test_tables_pdb_15puzzle_goals_share_tables)
     ck_assert_uint_eq(tables_memory_bytes(), before);
     {
         const char *names[8];
-        int n = tables_heuristic_pdb.tables(p, &goal, names, 8);
+        int n = tiles_pdb_heuristic.tables(p, &goal, names, 8);
 
         ck_assert_int_eq(n, 2);
         ck_assert(tables_available(names, n, NULL));
@@ -1456,12 +1458,11 @@ tables_suite(void)
 
     tc = tcase_create("complete_counts");
     tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_tables_complete_counts_8puzzle_matches_depths);
-    tcase_add_test(tc, test_tables_complete_counts_2x2x2_htm_matches_depths);
-    tcase_add_test(tc, test_tables_complete_counts_2x2x2_qtm_matches_depths);
-    tcase_add_test(tc,
-                   test_tables_complete_counts_pyraminx_tipless_matches_depths);
-    tcase_add_test(tc, test_tables_complete_counts_4x4_unsupported);
+    tcase_add_test(tc, test_complete_counts_8puzzle_matches_depths);
+    tcase_add_test(tc, test_complete_counts_2x2x2_htm_matches_depths);
+    tcase_add_test(tc, test_complete_counts_2x2x2_qtm_matches_depths);
+    tcase_add_test(tc, test_complete_counts_pyraminx_tipless_matches_depths);
+    tcase_add_test(tc, test_complete_counts_4x4_unsupported);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("engine_table");
@@ -1538,6 +1539,9 @@ int
 main(void)
 {
     SRunner *sr = srunner_create(tables_suite());
+
+    /* The named tables, as the program registers them. */
+    solve_register_tables();
     int failed;
 
     /* One directory for the tests that only read tables: each test runs

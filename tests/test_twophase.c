@@ -967,6 +967,9 @@ int
 main(void)
 {
     SRunner *sr = srunner_create(twophase_suite());
+
+    /* The named tables, as the program registers them. */
+    solve_register_tables();
     int failed;
 
     srunner_run_all(sr, CK_ENV);

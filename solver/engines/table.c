@@ -11,18 +11,19 @@
  * from the budget. Nothing here needs polling: the walk is bounded by the
  * answer's length.
  */
+#include "complete.h"
 #include "engine_internal.h"
 #include "tables/tables.h"
 
 static int
 solve(const search_ctx_t *ctx, pz_solution_t *out)
 {
-    tables_dist_t td;
+    complete_dist_t td;
     uint64_t probes = 0;
     int len;
     int rc;
 
-    rc = tables_dist_init(&td, ctx->puzzle, &ctx->goal, ctx->budget);
+    rc = complete_dist_init(&td, ctx->puzzle, &ctx->goal, ctx->budget);
     if (rc == PZ_ENOMEM) {
         /* Only a private table is charged: the budget refused it. */
         out->status = PZ_STATUS_MEMORY_LIMIT;
@@ -32,8 +33,8 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
         out->status = PZ_STATUS_FAILED;
         return rc == PZ_EUNSUPPORTED ? PZ_EUNSUPPORTED : PZ_EINTERNAL;
     }
-    len = tables_dist_solve(&td, &ctx->start, out->moves, &probes);
-    tables_dist_cleanup(&td, ctx->budget);
+    len = complete_dist_solve(&td, &ctx->start, out->moves, &probes);
+    complete_dist_cleanup(&td, ctx->budget);
     if (len < 0) {
         out->status = PZ_STATUS_FAILED;
         return PZ_EINTERNAL;
@@ -60,5 +61,5 @@ const engine_ops_t engine__table = {
     .optimal = true,
     .uses_heuristic = false,
     .solve = solve,
-    .tables = tables_complete_needs,
+    .tables = complete_needs,
 };

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "complete.h"
 #include "cubeface.h"
 #include "heuristic.h"
 #include "puzzle_internal.h"
@@ -933,7 +934,7 @@ static const heuristic_ops_t seed_heuristic = {
 
 static const heuristic_ops_t *const cube2_heuristics[] = {
     &seed_heuristic,
-    &tables_heuristic_exact,
+    &complete_heuristic_exact,
     NULL,
 };
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "complete.h"
 #include "heuristic.h"
 #include "puzzle_internal.h"
 #include "tables/tables.h"
@@ -1130,7 +1131,7 @@ static const heuristic_ops_t seed_heuristic = {
 static const heuristic_ops_t *const pyraminx_heuristics[] = {
     &pieces_heuristic,
     &seed_heuristic,
-    &tables_heuristic_exact,
+    &complete_heuristic_exact,
     NULL,
 };
 

@@ -30,8 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "complete.h"
 #include "heuristic.h"
 #include "puzzle_internal.h"
+#include "puzzles/tiles_pdb.h"
 #include "tables/tables.h"
 
 #define TILES_MIN   2  /* smallest side */
@@ -945,8 +947,8 @@ static const heuristic_ops_t tiles_linear_conflict = {
 };
 
 static const heuristic_ops_t *const tiles_heuristics[] = {
-    &tiles_misplaced,      &tiles_manhattan,        &tiles_linear_conflict,
-    &tables_heuristic_pdb, &tables_heuristic_exact, NULL,
+    &tiles_misplaced,     &tiles_manhattan,          &tiles_linear_conflict,
+    &tiles_pdb_heuristic, &complete_heuristic_exact, NULL,
 };
 
 /* ------------------------------------------------------------------------ */

@@ -99,7 +99,7 @@ static slot_t slots[CACHE_MAX];
 static atomic_int nslots;
 static atomic_size_t memory_bytes;
 static atomic_size_t memory_limit; /* 0: none */
-static atomic_int loads; /* TABLES_LOADS_*: how files are loaded */
+static atomic_int loads;           /* TABLES_LOADS_*: how files are loaded */
 static atomic_bool inline_prepare = true;  /* any thread loads and builds */
 static _Thread_local bool thread_prepares; /* this thread may, regardless */
 
@@ -442,19 +442,19 @@ header_ok(const file_header_t *h,
     }
     if (h->kind != (uint32_t)r->kind || h->entries != r->entries ||
         (h->bits != 4 && h->bits != 8) ||
-        (r->kind != TABLES_KIND_COMPLETE && h->bits != 8) ||
+        (!r->widen && h->bits != (uint32_t)r->bits) ||
         h->data_offset != DATA_OFFSET ||
-        h->data_bytes != tables__data_bytes(h->entries, (int)h->bits)) {
+        h->data_bytes != tables_data_bytes(h->entries, (int)h->bits)) {
         snprintf(why, len,
                  "the header does not describe this table "
                  "(entries, bits or layout differ)");
         return false;
     }
-    if (r->kind == TABLES_KIND_BLOB && h->max_value != r->blob_version) {
+    if (r->kind == TABLES_KIND_MODULE && h->max_value != r->version) {
         snprintf(why, len,
                  "written with layout version %u of its module, this build "
                  "uses version %u",
-                 (unsigned)h->max_value, (unsigned)r->blob_version);
+                 (unsigned)h->max_value, (unsigned)r->version);
         return false;
     }
     want = h->data_offset + h->data_bytes;
@@ -936,20 +936,20 @@ build_table(const table_recipe_t *r,
     *out = NULL;
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (;;) {
-        bytes = tables__data_bytes(rr.entries, rr.bits);
+        bytes = tables_data_bytes(rr.entries, rr.bits);
         data = anon_alloc(bytes, rr.huge, &anon_len);
         if (data == NULL) {
             snprintf(why, len, "out of memory building the table (%zu bytes)",
                      bytes);
             return PZ_ENOMEM;
         }
-        if (rr.kind == TABLES_KIND_BLOB) {
-            rc = rr.blob_build(rr.blob_arg, data, rr.entries, b);
-            max_value = (int)rr.blob_version;
+        if (rr.build == NULL) {
+            rc = rr.fill(rr.arg, data, rr.entries, b);
+            max_value = (int)rr.version;
         } else {
-            rc = rr.build(&rr, data, &max_value, b);
+            rc = rr.build(&rr, data, rr.bits, &max_value, b);
         }
-        if (rc == PZ_ERANGE && rr.bits == 4) {
+        if (rc == PZ_ERANGE && rr.bits == 4 && rr.widen) {
             /* A distance passed 14: store a byte per entry instead. */
             munmap(data, anon_len);
             rr.bits = 8;
@@ -975,7 +975,7 @@ build_table(const table_recipe_t *r,
     h.kind = (uint32_t)rr.kind;
     h.bits = (uint32_t)rr.bits;
     h.max_value =
-        rr.kind == TABLES_KIND_BLOB ? rr.blob_version : (uint32_t)max_value;
+        rr.kind == TABLES_KIND_MODULE ? rr.version : (uint32_t)max_value;
     h.entries = rr.entries;
     h.data_offset = DATA_OFFSET;
     h.data_bytes = bytes;
@@ -994,7 +994,7 @@ build_table(const table_recipe_t *r,
     tables__log(TABLES_LOG_INFO, r->name,
                 "built in %.2f s (%zu bytes, largest entry %d), saved to %s",
                 seconds_since(&start), bytes,
-                rr.kind == TABLES_KIND_BLOB ? -1 : max_value, path);
+                rr.kind == TABLES_KIND_MODULE ? -1 : max_value, path);
     if (rr.huge || atomic_load(&loads) == TABLES_LOADS_COPY) {
         return keep_built(&rr, &h, data, anon_len, out);
     }
@@ -1178,7 +1178,7 @@ get_table(const table_recipe_t *r,
     s->queued = false;
     s->state = TABLES_LOADING;
     s->began_ns = pz_now_ns();
-    need = tables__data_bytes(r->entries, r->bits);
+    need = tables_data_bytes(r->entries, r->bits);
     atomic_store(&s->done, 0);
     atomic_store(&s->total, (uint64_t)need);
     pthread_mutex_unlock(&lock);
@@ -1270,7 +1270,6 @@ tables_unload_all(void)
 {
     int n;
 
-    tables__complete_forget();
     pthread_mutex_lock(&lock);
     n = atomic_load(&nslots);
     for (int i = 0; i < n; i++) {
@@ -1287,59 +1286,13 @@ tables_unload_all(void)
 /* ------------------------------------------------------------------------ */
 /* Named tables */
 
-/* Adds the complete-table recipe of puzzle name (params) to out. */
-static void
-add_complete(const char *group,
-             const char *name,
-             int rows,
-             int cols,
-             int metric,
-             table_recipe_t *out,
-             int *n,
-             int max)
-{
-    pz_params_t prm = { rows, cols, metric };
-    pz_puzzle_t *p = NULL;
-
-    if (puzzle_create(name, &prm, &p, NULL) != PZ_OK) {
-        return;
-    }
-    if (*n < max && tables__complete_recipe(p, &out[*n]) == PZ_OK) {
-        snprintf(out[*n].group, sizeof(out[*n].group), "%s", group);
-        out[*n].startup = true;
-        (*n)++;
-    }
-    puzzle_destroy(p);
-}
-
-/* Adds the pattern databases of the default rows x cols goal. */
-static void
-add_pdbs(const char *group,
-         int rows,
-         int cols,
-         table_recipe_t *out,
-         int *n,
-         int max)
-{
-    int k;
-
-    if (*n >= max) {
-        return;
-    }
-    k = tables__pdb_recipes(rows, cols, rows * cols - 1, out + *n, max - *n);
-    for (int i = 0; i < k; i++) {
-        snprintf(out[*n + i].group, sizeof(out[*n + i].group), "%s", group);
-    }
-    *n += k > 0 ? k : 0;
-}
-
 #define RECIPES_MAX TABLES_LIST_MAX
 
 /* Characters allowed in a table name (it becomes a file name). */
 static bool
 name_ok(const char *name)
 {
-    size_t n = strlen(name);
+    size_t n = strnlen(name, TABLES_NAME_MAX);
 
     if (n == 0 || n >= TABLES_NAME_MAX || name[0] == '.') {
         return false;
@@ -1355,12 +1308,21 @@ name_ok(const char *name)
     return true;
 }
 
-/* The recipe of blob def into *r; false when def is unusable. */
+/* True when def can be loaded, built and saved. */
 static bool
-blob_recipe(const tables_blob_def_t *def, table_recipe_t *r)
+def_ok(const tables_def_t *def)
 {
-    if (def == NULL || def->name == NULL || !name_ok(def->name) ||
-        def->bytes == 0 || def->build == NULL) {
+    return def != NULL && name_ok(def->name) && def->entries > 0 &&
+           (def->bits == 4 || def->bits == 8) &&
+           (def->build != NULL || (def->fill != NULL && def->bits == 8)) &&
+           def->kind >= TABLES_KIND_COMPLETE && def->kind <= TABLES_KIND_MODULE;
+}
+
+bool
+tables_def_of_blob(const tables_blob_def_t *def, tables_def_t *r)
+{
+    if (def == NULL || def->name == NULL || def->bytes == 0 ||
+        def->build == NULL) {
         return false;
     }
     memset(r, 0, sizeof(*r));
@@ -1369,15 +1331,15 @@ blob_recipe(const tables_blob_def_t *def, table_recipe_t *r)
              def->group != NULL ? def->group : "other");
     copy_str(r->puzzle, sizeof(r->puzzle),
              def->puzzle != NULL ? def->puzzle : "");
-    r->kind = TABLES_KIND_BLOB;
+    r->kind = TABLES_KIND_MODULE;
     r->bits = 8;
     r->entries = def->bytes;
     r->startup = def->startup;
-    r->blob_build = def->build;
-    r->blob_arg = def->arg;
-    r->blob_version = def->version;
+    r->fill = def->build;
+    r->arg = def->arg;
+    r->version = def->version;
     r->huge = def->huge;
-    return true;
+    return def_ok(r);
 }
 
 int
@@ -1398,12 +1360,12 @@ tables_blob_get(const tables_blob_def_t *def, const uint8_t **data, bool *built)
             return PZ_OK;
         }
     }
-    if (!blob_recipe(def, &r)) {
+    if (!tables_def_of_blob(def, &r)) {
         return PZ_EINVAL;
     }
     rc = tables__get(&r, &t, built);
     if (rc == PZ_OK) {
-        if (t->kind != TABLES_KIND_BLOB || t->data_bytes != def->bytes) {
+        if (t->kind != TABLES_KIND_MODULE || t->data_bytes != def->bytes) {
             return PZ_EINVAL; /* the name belongs to another table */
         }
         *data = t->data;
@@ -1411,27 +1373,40 @@ tables_blob_get(const tables_blob_def_t *def, const uint8_t **data, bool *built)
     return rc;
 }
 
-/* Every named table of this build, in list order. */
-static int
-named_recipes(table_recipe_t *out, int max)
+int
+tables_get(const tables_def_t *def, tables_view_t *out, bool *built)
 {
-    tables_blob_def_t defs[RECIPES_MAX];
-    int n = 0;
-    int k;
+    const table_t *t = tables__cached(def->name);
+    int rc = PZ_OK;
 
-    add_complete("8-puzzle", "tiles", 3, 3, 0, out, &n, max);
-    add_complete("2x2x2", "2x2x2", 0, 0, PZ_METRIC_HTM, out, &n, max);
-    add_complete("2x2x2", "2x2x2", 0, 0, PZ_METRIC_QTM, out, &n, max);
-    add_complete("pyraminx", "pyraminx", 0, 0, 0, out, &n, max);
-    add_pdbs("15-puzzle", 4, 4, out, &n, max);
-    add_pdbs("24-puzzle", 5, 5, out, &n, max);
-    k = tables__blob_defs(defs, RECIPES_MAX);
-    for (int i = 0; i < k && i < RECIPES_MAX && n < max; i++) {
-        if (blob_recipe(&defs[i], &out[n])) {
-            n++;
-        }
+    if (built != NULL) {
+        *built = false;
     }
-    return n;
+    if (t == NULL) {
+        if (!def_ok(def)) {
+            return PZ_EINVAL;
+        }
+        rc = tables__get(def, &t, built);
+    }
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    if (t->kind != def->kind || t->entries != def->entries) {
+        return PZ_EINVAL; /* the name belongs to another table */
+    }
+    out->data = t->data;
+    out->bits = t->bits;
+    out->max_value = t->max_value;
+    out->entries = t->entries;
+    return PZ_OK;
+}
+
+static tables_named_fn named_fn; /* set before named_once runs */
+
+void
+tables_set_named(tables_named_fn fn)
+{
+    named_fn = fn;
 }
 
 static int nnamed; /* the first nnamed slots are the named tables */
@@ -1441,11 +1416,11 @@ static void
 register_named(void)
 {
     static table_recipe_t r[RECIPES_MAX];
-    int n = named_recipes(r, RECIPES_MAX);
+    int n = named_fn != NULL ? named_fn(r, RECIPES_MAX) : 0;
 
     pthread_mutex_lock(&lock);
-    for (int i = 0; i < n; i++) {
-        if (slot_for(&r[i]) != NULL) {
+    for (int i = 0; i < n && i < RECIPES_MAX; i++) {
+        if (def_ok(&r[i]) && slot_for(&r[i]) != NULL) {
             nnamed++;
         }
     }
@@ -1453,13 +1428,16 @@ register_named(void)
 }
 
 const char *
-tables__register(const table_recipe_t *r)
+tables_register(const tables_def_t *def)
 {
     slot_t *s;
 
+    if (!def_ok(def)) {
+        return NULL;
+    }
     pthread_once(&named_once, register_named);
     pthread_mutex_lock(&lock);
-    s = slot_for(r);
+    s = slot_for(def);
     pthread_mutex_unlock(&lock);
     return s != NULL ? s->name : NULL;
 }
@@ -1510,9 +1488,9 @@ tables_list(tables_info_t *out, int max)
         copy_str(o->group, sizeof(o->group), r->group);
         copy_str(o->puzzle, sizeof(o->puzzle), r->puzzle);
         o->entries = r->entries;
-        o->bytes = DATA_OFFSET + tables__data_bytes(r->entries, r->bits);
+        o->bytes = DATA_OFFSET + tables_data_bytes(r->entries, r->bits);
         o->startup = r->startup;
-        o->module = r->kind == TABLES_KIND_BLOB;
+        o->module = r->kind == TABLES_KIND_MODULE;
         o->loaded = atomic_load(&slots[i].table) != NULL;
         table_path(r->name, o->path, sizeof(o->path));
         o->built = file_sound(r, o->path, &o->bytes);
@@ -1598,7 +1576,7 @@ status_of(slot_t *s, bool check_file, tables_status_t *o)
     copy_str(o->name, sizeof(o->name), s->name);
     copy_str(o->group, sizeof(o->group), r->group);
     copy_str(o->puzzle, sizeof(o->puzzle), r->puzzle);
-    o->bytes = tables__data_bytes(r->entries, r->bits);
+    o->bytes = tables_data_bytes(r->entries, r->bits);
     o->startup = r->startup;
     o->state = s->state;
     o->rc = s->rc;

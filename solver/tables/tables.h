@@ -7,9 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "budget.h"
-#include "heuristic.h"
-#include "puzzle.h"
+#include "pz_error.h"
 
 /*
  * Tables are large arrays the program computes itself (complete distance
@@ -296,7 +294,16 @@ int tables_load_existing(const char *name);
  */
 int tables_verify(const char *name, char *why, size_t len);
 
-/* --- Tables of other modules (opaque bytes) --- */
+/* --- Table definitions (what a module gives to have a table) --- */
+
+/* Kinds of table, recorded in a file's header. */
+enum {
+    TABLES_KIND_COMPLETE = 1, /* the distance of every rank of a puzzle */
+    TABLES_KIND_PATTERN = 2,  /* a sliding-tile pattern database */
+    TABLES_KIND_MODULE = 3,   /* bytes whose layout a module owns */
+};
+
+typedef struct tables_def tables_def_t;
 
 /* Fills data (bytes long, zeroed, 2 MiB aligned) with a module's table,
  * as build b (progress, cancel, threads). Returns PZ_OK, PZ_ECANCELLED or
@@ -305,6 +312,101 @@ typedef int (*tables_blob_build_fn)(void *arg,
                                     uint8_t *data,
                                     uint64_t bytes,
                                     tables_build_t *b);
+
+
+/*
+ * Fills data (entries of bits each, zeroed, 2 MiB aligned) with def's
+ * table as build b, and sets *max_value to the largest entry. A build
+ * that finds an entry too large for 4 bits returns PZ_ERANGE, and is
+ * called again with bits 8 when def->widen. Returns PZ_OK, PZ_ERANGE,
+ * PZ_ECANCELLED or another negative PZ_E* code.
+ */
+typedef int (*tables_build_fn)(const tables_def_t *def,
+                               uint8_t *data,
+                               int bits,
+                               int *max_value,
+                               tables_build_t *b);
+
+/*
+ * One table: its name (the file is NAME.pzt), what the header records,
+ * and how to build it. A plain value; the registry keeps a copy. arg
+ * (and what it points to) must live as long as the process.
+ */
+struct tables_def {
+    char name[TABLES_NAME_MAX]; /* file stem and registry key */
+    char group[32];             /* what `puzzled tables build GROUP` selects */
+    char puzzle[32];            /* description in the header ("2x2x2 htm") */
+    int kind;                   /* TABLES_KIND_* */
+    int bits;                   /* bits per entry: 4 or 8 (modules: 8) */
+    bool widen;                 /* a 4-bit build may find it needs 8 */
+    uint64_t entries;           /* entries (modules: bytes) */
+    uint32_t version;          /* modules: layout version, in the header; a file
+                                  of another version is rebuilt */
+    bool startup;              /* the daemon prepares it at start */
+    bool huge;                 /* read at random: keep it on huge pages */
+    tables_build_fn build;     /* entry tables */
+    tables_blob_build_fn fill; /* module tables (build NULL) */
+    void *arg;                 /* passed to fill; build gets def */
+};
+
+/* A table in memory, as its users read it (immutable). */
+typedef struct tables_view {
+    const uint8_t *data; /* the entries */
+    int bits;            /* 4 or 8 */
+    int max_value;       /* largest entry (modules: layout version) */
+    uint64_t entries;
+} tables_view_t;
+
+/* Bytes that entries of bits each occupy (4-bit entries: two a byte, the
+ * even index in the low nibble). */
+static inline size_t
+tables_data_bytes(uint64_t entries, int bits)
+{
+    return bits == 8 ? (size_t)entries : (size_t)((entries + 1) / 2);
+}
+
+/* Entry i of data (bits 4 or 8). */
+static inline int
+tables_entry(const uint8_t *data, int bits, uint64_t i)
+{
+    if (bits == 8) {
+        return data[i];
+    }
+    return (data[i >> 1] >> ((i & 1) << 2)) & 15;
+}
+
+/*
+ * Makes def known by name (tables_status, tables_ensure, the daemon's
+ * table threads) without loading anything; a name already known keeps
+ * its first definition. Returns the registry's copy of the name (valid
+ * for the life of the process), or NULL when the definition is unusable
+ * or the registry is full. Thread: any.
+ */
+const char *tables_register(const tables_def_t *def);
+
+/*
+ * The table of def: from memory, else loaded from its file, else built
+ * and saved (the thread must be allowed: tables_set_inline,
+ * tables_thread_prepares); concurrent callers wait for one load or build.
+ * Later calls return the same bytes for the life of the process. *built
+ * (may be NULL) is set when this call built it. Returns PZ_OK with *out,
+ * PZ_ETABLE_MISSING (a thread that may not prepare tables),
+ * PZ_ETABLES_MEMORY, PZ_ENOMEM, PZ_EIO, PZ_EINVAL (an unusable def, or a
+ * name another table holds) or the build's error. Thread: any.
+ */
+int tables_get(const tables_def_t *def, tables_view_t *out, bool *built);
+
+/* Lists the named tables (a program's whole set, in a stable order):
+ * writes at most max definitions and returns how many there are. */
+typedef int (*tables_named_fn)(tables_def_t *out, int max);
+
+/* Installs the provider of the named tables (what `puzzled tables list`
+ * shows, in that order); it is asked once, on first need. solver/
+ * installs it (solve_register_tables), so this module knows no puzzle.
+ * Thread: main, before tables are listed. */
+void tables_set_named(tables_named_fn fn);
+
+/* --- Tables of other modules (opaque bytes) --- */
 
 /*
  * A table whose layout only its module knows (the 3x3x3 pattern
@@ -326,6 +428,10 @@ typedef struct tables_blob_def {
     void *arg;                  /* passed to build */
 } tables_blob_def_t;
 
+/* def as a table definition (kind TABLES_KIND_MODULE, 8-bit entries, one
+ * per byte). False when def is unusable. Thread: any. */
+bool tables_def_of_blob(const tables_blob_def_t *def, tables_def_t *out);
+
 /*
  * Loads def's table from its file, or builds, saves and maps it; later
  * calls with the same name return the same pointer for the life of the
@@ -342,98 +448,5 @@ typedef struct tables_blob_def {
 int tables_blob_get(const tables_blob_def_t *def,
                     const uint8_t **data,
                     bool *built);
-
-/* --- Complete distance tables (the table engine, "exact", "stats") --- */
-
-/*
- * True when p has a complete table that can serve goal (NULL: the
- * default goal) from the shared cache: p ranks its states, the rank space
- * is small enough, and goal is the default goal or relabels to it. Does
- * not load anything. Thread: any.
- */
-bool tables_complete_shared(const pz_puzzle_t *p, const pz_state_t *goal);
-
-/* The shared complete table that serves p and goal (none when goal needs
- * a private table): heuristic_ops_t's tables op of "exact" and the table
- * engine's. Thread: any. */
-int tables_complete_needs(const pz_puzzle_t *p,
-                          const pz_state_t *goal,
-                          const char **names,
-                          int max);
-
-/* True when p has rank ops and a small enough rank space for a complete
- * table (for any goal, shared or private). Thread: any. */
-bool tables_complete_possible(const pz_puzzle_t *p);
-
-/*
- * Distances of every rank of p from its default goal: counts[d] for d in
- * 0..max (ranks never reached are not counted). Loads or builds the
- * table. Writes at most ncounts values and returns the number of depths
- * (max + 1), or PZ_EUNSUPPORTED / PZ_ENOMEM / PZ_EIO. Thread: any.
- */
-int tables_complete_counts(const pz_puzzle_t *p, uint64_t *counts, int ncounts);
-
-/*
- * An exact distance oracle for one puzzle and goal: the shared table
- * (relabelling the goal away when needed) or, when the goal cannot use
- * it, a private table built for that goal. Plain value; init/cleanup.
- */
-typedef struct tables_dist {
-    const pz_puzzle_t *puzzle; /* borrowed */
-    const void *table;         /* shared table, or NULL */
-    uint8_t *own;              /* private entries, or NULL */
-    size_t own_bytes;          /* size of own */
-    bool own_charged;          /* own came from the budget */
-    int bits;                  /* bits per entry: 4 or 8 */
-    bool relabel;              /* states pass through ops->relabel */
-    bool partial;              /* the rank ignores part of the state */
-    pz_state_t goal;           /* the goal given to init */
-    pz_state_t target;         /* the goal in the table's terms */
-} tables_dist_t;
-
-/*
- * Prepares td for distances of p's states to goal. A private table, when
- * one is needed, is drawn from budget (may be NULL: uncharged). Returns
- * PZ_OK, PZ_EUNSUPPORTED (no complete table for p), PZ_ENOMEM (also when
- * the budget refuses) or PZ_EIO. Thread: any.
- */
-int tables_dist_init(tables_dist_t *td,
-                     const pz_puzzle_t *p,
-                     const pz_state_t *goal,
-                     pz_budget_t *budget);
-
-/* Returns td's private memory to budget; td may be zeroed. */
-void tables_dist_cleanup(tables_dist_t *td, pz_budget_t *budget);
-
-/*
- * Writes to moves an optimal move sequence from s to td's goal and
- * returns its length, or PZ_EINTERNAL when the table is inconsistent with
- * the puzzle. *probes (may be NULL) gets the number of states looked at.
- * moves must hold PZ_SOLUTION_MAX entries. Thread: any.
- */
-int tables_dist_solve(const tables_dist_t *td,
-                      const pz_state_t *s,
-                      uint8_t *moves,
-                      uint64_t *probes);
-
-/* The table's distance of the rank of s (s in the caller's terms; for a
- * partial rank it ignores the unranked parts). Thread: any. */
-int tables_dist_lookup(const tables_dist_t *td, const pz_state_t *s);
-
-/* "exact": the true distance from a complete table; for puzzles whose
- * rank is partial, the table distance plus the moves that finish the
- * unranked parts. Listed by puzzles with rank ops. */
-extern const heuristic_ops_t tables_heuristic_exact;
-
-/* --- Pattern databases for sliding tiles --- */
-
-/* "pdb": additive disjoint pattern databases for tiles (4x4: 7-8, 5x5:
- * 6-6-6-6, boards of up to 12 cells: two halves), each partition with
- * its reflection about the main diagonal on square boards, the larger
- * sum winning. Listed by tiles. */
-extern const heuristic_ops_t tables_heuristic_pdb;
-
-/* True when "pdb" supports p's board size. Thread: any. */
-bool tables_pdb_supported(const pz_puzzle_t *p);
 
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* complete.c - complete distance tables: build, walk down, "exact". */
+/* complete.c - complete distance tables: definition, walk down, "exact". */
 
 /*
  * Design. A puzzle that ranks its states (puzzle_ops_t rank_count, rank,
@@ -26,20 +26,25 @@
  * search over exactly those moves finishes the solution; as the puzzle
  * documents those parts as independent of the rest, the sum is optimal.
  */
+#include "complete.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "bfs.h"
 #include "search.h"
-#include "tables_internal.h"
+#include "tables/bfs.h"
+
+/* Rank spaces larger than this get no complete table (about 64 M
+ * entries: 32 MiB at 4 bits, a few seconds to build). */
+#define COMPLETE_MAX (UINT64_C(1) << 26)
 
 /* Deepest remainder search for a partial rank (the pyraminx needs 4). */
 #define REMAINDER_MAX 8
 
 bool
-tables_complete_possible(const pz_puzzle_t *p)
+complete_possible(const pz_puzzle_t *p)
 {
     const puzzle_ops_t *o = p->ops;
     uint64_t n;
@@ -48,7 +53,7 @@ tables_complete_possible(const pz_puzzle_t *p)
         return false;
     }
     n = o->rank_count(p);
-    return n > 0 && n <= TABLES_COMPLETE_MAX;
+    return n > 0 && n <= COMPLETE_MAX;
 }
 
 /* Bits per entry to try first: tiles distances pass 14 on the 8-puzzle. */
@@ -121,60 +126,127 @@ bfs(const pz_puzzle_t *p,
     return rc;
 }
 
+/* A puzzle instance with a complete table: what its build instantiates,
+ * and its definition (so a solve finds the table without formatting its
+ * name). Entries are written under sources_lock and published by the
+ * count; they never change afterwards. */
+typedef struct source {
+    const puzzle_ops_t *ops;
+    pz_params_t params;
+    tables_def_t def; /* def.arg points back here */
+} source_t;
+
+#define SOURCES_MAX 32
+
+static source_t sources[SOURCES_MAX];
+static atomic_int nsources;
+static pthread_mutex_t sources_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int
-complete_build(const table_recipe_t *r,
+complete_build(const tables_def_t *def,
                uint8_t *data,
+               int bits,
                int *max_value,
                tables_build_t *b)
 {
+    const source_t *src = def->arg;
     pz_puzzle_t *p = NULL;
     pz_state_t goal;
     int rc;
 
-    rc = puzzle_create(r->pz_name, &r->params, &p, NULL);
+    rc = puzzle_create(src->ops->name, &src->params, &p, NULL);
     if (rc != PZ_OK) {
         return rc;
     }
     puzzle_goal(p, &goal);
-    rc = bfs(p, &goal, data, r->bits, b, max_value);
+    rc = bfs(p, &goal, data, bits, b, max_value);
     puzzle_destroy(p);
     return rc;
 }
 
-int
-tables__complete_recipe(const pz_puzzle_t *p, table_recipe_t *r)
+/* Fills def (not its arg) for p. */
+static void
+fill_def(const pz_puzzle_t *p, tables_def_t *def)
 {
     int n;
 
-    if (!tables_complete_possible(p)) {
-        return PZ_EUNSUPPORTED;
-    }
-    memset(r, 0, sizeof(*r));
+    memset(def, 0, sizeof(*def));
     if (p->rows > 0) {
-        n = snprintf(r->name, sizeof(r->name), "%s-%dx%d", p->ops->name,
+        n = snprintf(def->name, sizeof(def->name), "%s-%dx%d", p->ops->name,
                      p->rows, p->cols);
-        snprintf(r->puzzle, sizeof(r->puzzle), "%s %dx%d", p->ops->name,
+        snprintf(def->puzzle, sizeof(def->puzzle), "%s %dx%d", p->ops->name,
                  p->rows, p->cols);
     } else {
-        n = snprintf(r->name, sizeof(r->name), "%s", p->ops->name);
-        snprintf(r->puzzle, sizeof(r->puzzle), "%s %s", p->ops->name,
+        n = snprintf(def->name, sizeof(def->name), "%s", p->ops->name);
+        snprintf(def->puzzle, sizeof(def->puzzle), "%s %s", p->ops->name,
                  p->metric_name != NULL ? p->metric_name : "");
     }
     /* The metric is part of the name unless the puzzle has one kind of
      * move only. */
     if (p->metric_name != NULL && strcmp(p->metric_name, "moves") != 0) {
-        snprintf(r->name + n, sizeof(r->name) - (size_t)n, "-%s",
+        snprintf(def->name + n, sizeof(def->name) - (size_t)n, "-%s",
                  p->metric_name);
     }
-    snprintf(r->group, sizeof(r->group), "%s", p->ops->name);
-    r->kind = TABLES_KIND_COMPLETE;
-    r->bits = first_bits(p);
-    r->entries = p->ops->rank_count(p);
-    r->build = complete_build;
-    snprintf(r->pz_name, sizeof(r->pz_name), "%s", p->ops->name);
-    r->params.rows = p->rows;
-    r->params.cols = p->cols;
-    r->params.metric = p->metric;
+    snprintf(def->group, sizeof(def->group), "%s", p->ops->name);
+    def->kind = TABLES_KIND_COMPLETE;
+    def->bits = first_bits(p);
+    def->widen = true;
+    def->entries = p->ops->rank_count(p);
+    /* The daemon builds the small puzzles' tables at start. */
+    def->startup = true;
+    def->build = complete_build;
+}
+
+/* The source of p, added if new; NULL when p has no complete table or
+ * there are too many instances. */
+static const source_t *
+source_of(const pz_puzzle_t *p)
+{
+    int n = atomic_load_explicit(&nsources, memory_order_acquire);
+    source_t *s = NULL;
+
+    for (int i = 0; i < n; i++) {
+        if (sources[i].ops == p->ops && sources[i].params.rows == p->rows &&
+            sources[i].params.cols == p->cols &&
+            sources[i].params.metric == p->metric) {
+            return &sources[i];
+        }
+    }
+    if (!complete_possible(p)) {
+        return NULL;
+    }
+    pthread_mutex_lock(&sources_lock);
+    n = atomic_load(&nsources);
+    for (int i = 0; i < n; i++) {
+        if (sources[i].ops == p->ops && sources[i].params.rows == p->rows &&
+            sources[i].params.cols == p->cols &&
+            sources[i].params.metric == p->metric) {
+            s = &sources[i];
+        }
+    }
+    if (s == NULL && n < SOURCES_MAX) {
+        s = &sources[n];
+        s->ops = p->ops;
+        s->params.rows = p->rows;
+        s->params.cols = p->cols;
+        s->params.metric = p->metric;
+        fill_def(p, &s->def);
+        s->def.arg = s;
+        atomic_store_explicit(&nsources, n + 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&sources_lock);
+    return s;
+}
+
+int
+complete_def(const pz_puzzle_t *p, tables_def_t *def)
+{
+    const source_t *s = source_of(p);
+
+    if (s == NULL) {
+        return PZ_EUNSUPPORTED;
+    }
+    *def = s->def;
     return PZ_OK;
 }
 
@@ -206,108 +278,38 @@ goal_is_default(const pz_puzzle_t *p, const pz_state_t *goal, bool *relabel)
 }
 
 bool
-tables_complete_shared(const pz_puzzle_t *p, const pz_state_t *goal)
+complete_shared(const pz_puzzle_t *p, const pz_state_t *goal)
 {
     bool relabel;
 
-    return tables_complete_possible(p) && goal_is_default(p, goal, &relabel);
-}
-
-/* Which table serves which puzzle instance, so that a solve finds its
- * table without formatting the table's name: entries are written under
- * memo_lock and published by the count, never changed afterwards. */
-typedef struct memo {
-    const puzzle_ops_t *ops;
-    int rows;
-    int cols;
-    int metric;
-    const table_t *table;
-} memo_t;
-
-#define MEMO_MAX 32
-
-static memo_t memo[MEMO_MAX];
-static atomic_int memo_count;
-static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static const table_t *
-memo_find(const pz_puzzle_t *p)
-{
-    int n = atomic_load_explicit(&memo_count, memory_order_acquire);
-
-    for (int i = 0; i < n; i++) {
-        const memo_t *m = &memo[i];
-
-        if (m->ops == p->ops && m->rows == p->rows && m->cols == p->cols &&
-            m->metric == p->metric) {
-            return m->table;
-        }
-    }
-    return NULL;
-}
-
-static void
-memo_add(const pz_puzzle_t *p, const table_t *t)
-{
-    int n;
-
-    pthread_mutex_lock(&memo_lock);
-    n = atomic_load(&memo_count);
-    if (memo_find(p) == NULL && n < MEMO_MAX) {
-        memo[n].ops = p->ops;
-        memo[n].rows = p->rows;
-        memo[n].cols = p->cols;
-        memo[n].metric = p->metric;
-        memo[n].table = t;
-        atomic_store_explicit(&memo_count, n + 1, memory_order_release);
-    }
-    pthread_mutex_unlock(&memo_lock);
-}
-
-void
-tables__complete_forget(void)
-{
-    pthread_mutex_lock(&memo_lock);
-    atomic_store(&memo_count, 0);
-    pthread_mutex_unlock(&memo_lock);
+    return complete_possible(p) && goal_is_default(p, goal, &relabel);
 }
 
 /* The shared table of p. */
 static int
-shared_table(const pz_puzzle_t *p, const table_t **out)
+shared_table(const pz_puzzle_t *p, tables_view_t *out)
 {
-    table_recipe_t r;
-    int rc;
+    const source_t *s = source_of(p);
 
-    *out = memo_find(p);
-    if (*out != NULL) {
-        return PZ_OK;
+    if (s == NULL) {
+        return PZ_EUNSUPPORTED;
     }
-    rc = tables__complete_recipe(p, &r);
-    if (rc != PZ_OK) {
-        return rc;
-    }
-    rc = tables__get(&r, out, NULL);
-    if (rc == PZ_OK) {
-        memo_add(p, *out);
-    }
-    return rc;
+    return tables_get(&s->def, out, NULL);
 }
 
 int
-tables_complete_needs(const pz_puzzle_t *p,
-                      const pz_state_t *goal,
-                      const char **names,
-                      int max)
+complete_needs(const pz_puzzle_t *p,
+               const pz_state_t *goal,
+               const char **names,
+               int max)
 {
-    table_recipe_t r;
+    const source_t *s;
     const char *name;
 
-    if (!tables_complete_shared(p, goal) ||
-        tables__complete_recipe(p, &r) != PZ_OK) {
+    if (!complete_shared(p, goal) || (s = source_of(p)) == NULL) {
         return 0;
     }
-    name = tables__register(&r);
+    name = tables_register(&s->def);
     if (name == NULL) {
         return 0;
     }
@@ -318,33 +320,33 @@ tables_complete_needs(const pz_puzzle_t *p,
 }
 
 int
-tables_complete_counts(const pz_puzzle_t *p, uint64_t *counts, int ncounts)
+complete_counts(const pz_puzzle_t *p, uint64_t *counts, int ncounts)
 {
-    const table_t *t;
+    tables_view_t t;
     int unseen;
     int rc = shared_table(p, &t);
 
     if (rc != PZ_OK) {
         return rc;
     }
-    unseen = (1 << t->bits) - 1;
+    unseen = (1 << t.bits) - 1;
     for (int d = 0; d < ncounts; d++) {
         counts[d] = 0;
     }
-    for (uint64_t i = 0; i < t->entries; i++) {
-        int v = tables__entry(t->data, t->bits, i);
+    for (uint64_t i = 0; i < t.entries; i++) {
+        int v = tables_entry(t.data, t.bits, i);
 
         if (v != unseen && v < ncounts) {
             counts[v]++;
         }
     }
-    return t->max_value + 1;
+    return t.max_value + 1;
 }
 
 /* Prepares td; a private table goes into spare (spare_len bytes) when
  * given, else into memory from budget. */
 static int
-dist_init(tables_dist_t *td,
+dist_init(complete_dist_t *td,
           const pz_puzzle_t *p,
           const pz_state_t *goal,
           pz_budget_t *budget,
@@ -359,18 +361,18 @@ dist_init(tables_dist_t *td,
     td->puzzle = p;
     td->partial = p->ops->rank_is_partial;
     td->goal = *goal;
-    if (!tables_complete_possible(p)) {
+    if (!complete_possible(p)) {
         return PZ_EUNSUPPORTED;
     }
     if (goal_is_default(p, goal, &relabel)) {
-        const table_t *t;
+        tables_view_t t;
 
         rc = shared_table(p, &t);
         if (rc != PZ_OK) {
             return rc;
         }
-        td->table = t;
-        td->bits = t->bits;
+        td->table = t.data;
+        td->bits = t.bits;
         td->relabel = relabel;
         puzzle_goal(p, &td->target);
         return PZ_OK;
@@ -378,7 +380,7 @@ dist_init(tables_dist_t *td,
     /* A goal the shared table cannot serve: a table of its own, one byte
      * per entry so no distance can overflow it. */
     td->bits = 8;
-    td->own_bytes = tables__data_bytes(p->ops->rank_count(p), 8);
+    td->own_bytes = tables_data_bytes(p->ops->rank_count(p), 8);
     if (spare != NULL) {
         if (spare_len < td->own_bytes) {
             return PZ_EINTERNAL;
@@ -394,22 +396,22 @@ dist_init(tables_dist_t *td,
     td->target = *goal;
     rc = bfs(p, goal, td->own, 8, NULL, &max);
     if (rc != PZ_OK) {
-        tables_dist_cleanup(td, budget);
+        complete_dist_cleanup(td, budget);
     }
     return rc;
 }
 
 int
-tables_dist_init(tables_dist_t *td,
-                 const pz_puzzle_t *p,
-                 const pz_state_t *goal,
-                 pz_budget_t *budget)
+complete_dist_init(complete_dist_t *td,
+                   const pz_puzzle_t *p,
+                   const pz_state_t *goal,
+                   pz_budget_t *budget)
 {
     return dist_init(td, p, goal, budget, NULL, 0);
 }
 
 void
-tables_dist_cleanup(tables_dist_t *td, pz_budget_t *budget)
+complete_dist_cleanup(complete_dist_t *td, pz_budget_t *budget)
 {
     if (td->own != NULL && td->own_charged) {
         budget_free(budget, td->own, td->own_bytes);
@@ -421,18 +423,17 @@ tables_dist_cleanup(tables_dist_t *td, pz_budget_t *budget)
 
 /* Distance of the rank of s, s already in the table's terms. */
 static inline int
-raw_lookup(const tables_dist_t *td, const pz_state_t *s)
+raw_lookup(const complete_dist_t *td, const pz_state_t *s)
 {
     const pz_puzzle_t *p = td->puzzle;
-    const uint8_t *data =
-        td->table != NULL ? ((const table_t *)td->table)->data : td->own;
+    const uint8_t *data = td->table != NULL ? td->table : td->own;
 
-    return tables__entry(data, td->bits, p->ops->rank(p, s));
+    return tables_entry(data, td->bits, p->ops->rank(p, s));
 }
 
 /* s in the table's terms. */
 static void
-to_table_terms(const tables_dist_t *td, const pz_state_t *s, pz_state_t *out)
+to_table_terms(const complete_dist_t *td, const pz_state_t *s, pz_state_t *out)
 {
     if (td->relabel) {
         state_clear(out);
@@ -443,7 +444,7 @@ to_table_terms(const tables_dist_t *td, const pz_state_t *s, pz_state_t *out)
 }
 
 int
-tables_dist_lookup(const tables_dist_t *td, const pz_state_t *s)
+complete_dist_lookup(const complete_dist_t *td, const pz_state_t *s)
 {
     pz_state_t t;
 
@@ -456,7 +457,7 @@ tables_dist_lookup(const tables_dist_t *td, const pz_state_t *s)
  * no redundant pair after prev: the pyraminx's tip turns in one order,
  * once each); appends to moves. */
 static bool
-finish(const tables_dist_t *td,
+finish(const complete_dist_t *td,
        const pz_state_t *s,
        uint64_t keep,
        int prev,
@@ -493,7 +494,7 @@ finish(const tables_dist_t *td,
 /* The moves that keep the rank of s: for a partial rank, the moves that
  * only touch the unranked parts (the pyraminx's tip turns). */
 static uint64_t
-keep_mask(const tables_dist_t *td, const pz_state_t *s)
+keep_mask(const complete_dist_t *td, const pz_state_t *s)
 {
     const pz_puzzle_t *p = td->puzzle;
     uint64_t r = p->ops->rank(p, s);
@@ -512,7 +513,7 @@ keep_mask(const tables_dist_t *td, const pz_state_t *s)
 /* Finishes a partial-rank walk at s (distance 0): the fewest moves that
  * keep the rank and reach the target. Returns their count or -1. */
 static int
-finish_remainder(const tables_dist_t *td,
+finish_remainder(const complete_dist_t *td,
                  const pz_state_t *s,
                  uint64_t keep,
                  uint8_t *moves,
@@ -527,10 +528,10 @@ finish_remainder(const tables_dist_t *td,
 }
 
 int
-tables_dist_solve(const tables_dist_t *td,
-                  const pz_state_t *start,
-                  uint8_t *moves,
-                  uint64_t *probes)
+complete_dist_solve(const complete_dist_t *td,
+                    const pz_state_t *start,
+                    uint8_t *moves,
+                    uint64_t *probes)
 {
     const pz_puzzle_t *p = td->puzzle;
     const int unseen = (1 << td->bits) - 1;
@@ -595,7 +596,7 @@ tables_dist_solve(const tables_dist_t *td,
 /* The oracle, then room for a private table (used only for goals the
  * shared table cannot serve; calloc'd pages are not touched otherwise). */
 typedef struct exact_ctx {
-    tables_dist_t td;
+    complete_dist_t td;
     size_t spare_len;
     uint8_t spare[];
 } exact_ctx_t;
@@ -603,9 +604,8 @@ typedef struct exact_ctx {
 static size_t
 exact_ctx_size(const pz_puzzle_t *p)
 {
-    size_t spare = tables_complete_possible(p)
-                       ? tables__data_bytes(p->ops->rank_count(p), 8)
-                       : 0;
+    size_t spare =
+        complete_possible(p) ? tables_data_bytes(p->ops->rank_count(p), 8) : 0;
 
     return sizeof(exact_ctx_t) + spare;
 }
@@ -628,15 +628,15 @@ exact_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
 
     (void)p;
     if (!c->td.partial) {
-        return tables_dist_lookup(&c->td, s);
+        return complete_dist_lookup(&c->td, s);
     }
     /* The unranked parts need the finishing search: the exact value is
      * the length of the optimal solution. */
-    len = tables_dist_solve(&c->td, s, moves, NULL);
+    len = complete_dist_solve(&c->td, s, moves, NULL);
     return len < 0 ? 0 : len;
 }
 
-const heuristic_ops_t tables_heuristic_exact = {
+const heuristic_ops_t complete_heuristic_exact = {
     .name = "exact",
     .summary = "the true distance, read from a complete distance table "
                "(a shared table, see GET /v1/tables)",
@@ -645,5 +645,5 @@ const heuristic_ops_t tables_heuristic_exact = {
     .init = exact_init,
     .eval = exact_eval,
     .update = NULL,
-    .tables = tables_complete_needs,
+    .tables = complete_needs,
 };

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pdb.c - additive disjoint pattern databases for the sliding tiles. */
+/* tiles_pdb.c - additive disjoint pattern databases for the sliding tiles. */
 
 /*
  * Design. The tiles except the blank are split into disjoint patterns
@@ -36,17 +36,32 @@
  * the placement of all but the last tile be unranked once per run of
  * consecutive indices.
  */
+#include "tiles_pdb.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tables_internal.h"
-
 #define CELLS_MAX 64
-#define PATS_MAX  4 /* patterns per partition */
-#define PAT_MAX   8 /* tiles per pattern */
-#define SYMS_MAX  8 /* symmetries of a square board */
-#define UNSEEN    0xFF
+
+/* Bits set in x. Written out: __builtin_popcountll is a library call on
+ * baseline x86-64, and it is in the build's inner loops. */
+static inline int
+popcount(uint64_t x)
+{
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) +
+        ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+#define PATS_MAX 4 /* patterns per partition */
+#define PAT_MAX  8 /* tiles per pattern */
+#define SYMS_MAX 8 /* symmetries of a square board */
+#define UNSEEN   0xFF
 
 /* A partition: disjoint sets of cells (the home cells of the tiles). */
 typedef struct partition {
@@ -169,7 +184,7 @@ place_rank(const uint8_t *pos, int k, int n)
         uint64_t below = (UINT64_C(1) << pos[j]) - 1;
 
         idx = idx * (uint64_t)(n - j) +
-              (uint64_t)(pos[j] - tables__popcount(used & below));
+              (uint64_t)(pos[j] - popcount(used & below));
         used |= UINT64_C(1) << pos[j];
     }
     return idx;
@@ -327,34 +342,89 @@ canonical(const board_t *b, uint64_t pat, int z, canon_t *out)
     }
 }
 
-static int pdb_build(const table_recipe_t *r,
+static int pdb_build(const tables_def_t *def,
                      uint8_t *data,
+                     int bits,
                      int *max_value,
                      tables_build_t *bd);
 
-static void
-pdb_recipe(const board_t *b, const canon_t *c, table_recipe_t *r)
-{
-    int k = tables__popcount(c->mask);
+/* A pattern database's board, pattern cells and blank cell (what its
+ * build needs), kept for the life of the process: written under
+ * sources_lock and published by the count. */
+typedef struct source {
+    int rows;
+    int cols;
+    uint64_t mask;
+    int blank;
+} source_t;
 
-    memset(r, 0, sizeof(*r));
-    snprintf(r->name, sizeof(r->name), "tiles-%dx%d-pdb%d-%llx-z%d", b->rows,
-             b->cols, k, (unsigned long long)c->mask, c->blank);
-    snprintf(r->group, sizeof(r->group), "tiles-%dx%d", b->rows, b->cols);
-    snprintf(r->puzzle, sizeof(r->puzzle), "tiles %dx%d, %d tiles", b->rows,
+#define SOURCES_MAX 64
+
+static source_t sources[SOURCES_MAX];
+static atomic_int nsources;
+static pthread_mutex_t sources_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The source of (b, c), added if new; NULL when there are too many. */
+static const source_t *
+source_of(const board_t *b, const canon_t *c)
+{
+    source_t *s = NULL;
+    int n;
+
+    pthread_mutex_lock(&sources_lock);
+    n = atomic_load(&nsources);
+    for (int i = 0; i < n && s == NULL; i++) {
+        if (sources[i].rows == b->rows && sources[i].cols == b->cols &&
+            sources[i].mask == c->mask && sources[i].blank == c->blank) {
+            s = &sources[i];
+        }
+    }
+    if (s == NULL && n < SOURCES_MAX) {
+        s = &sources[n];
+        s->rows = b->rows;
+        s->cols = b->cols;
+        s->mask = c->mask;
+        s->blank = c->blank;
+        atomic_store_explicit(&nsources, n + 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&sources_lock);
+    return s;
+}
+
+/* The definition of the table of pattern c on board b; false when no
+ * source is left for it. */
+static bool
+pdb_def(const board_t *b, const canon_t *c, tables_def_t *def)
+{
+    int k = popcount(c->mask);
+    const source_t *src = source_of(b, c);
+
+    if (src == NULL) {
+        return false;
+    }
+    memset(def, 0, sizeof(*def));
+    snprintf(def->name, sizeof(def->name), "tiles-%dx%d-pdb%d-%llx-z%d",
+             b->rows, b->cols, k, (unsigned long long)c->mask, c->blank);
+    if (b->rows == 4 && b->cols == 4) {
+        snprintf(def->group, sizeof(def->group), "15-puzzle");
+    } else if (b->rows == 5 && b->cols == 5) {
+        snprintf(def->group, sizeof(def->group), "24-puzzle");
+    } else {
+        snprintf(def->group, sizeof(def->group), "tiles-%dx%d", b->rows,
+                 b->cols);
+    }
+    snprintf(def->puzzle, sizeof(def->puzzle), "tiles %dx%d, %d tiles", b->rows,
              b->cols, k);
-    r->kind = TABLES_KIND_PDB;
-    r->bits = 8;
-    r->entries = place_count(k, b->n);
-    r->build = pdb_build;
-    r->rows = b->rows;
-    r->cols = b->cols;
-    r->mask = c->mask;
-    r->blank = c->blank;
+    def->kind = TABLES_KIND_PATTERN;
+    def->bits = 8;
+    def->entries = place_count(k, b->n);
+    def->build = pdb_build;
+    def->arg = (void *)(uintptr_t)src; /* the build only reads it */
+    return true;
 }
 
 int
-tables__pdb_recipes(int rows, int cols, int blank, table_recipe_t *out, int max)
+tiles_pdb_defs(int rows, int cols, int blank, tables_def_t *out, int max)
 {
     partition_t parts[2];
     board_t b;
@@ -369,16 +439,18 @@ tables__pdb_recipes(int rows, int cols, int blank, table_recipe_t *out, int max)
     for (int p = 0; p < nparts; p++) {
         for (int i = 0; i < parts[p].npat; i++) {
             canon_t c;
-            table_recipe_t r;
+            tables_def_t d;
             bool dup = false;
 
             canonical(&b, parts[p].pat[i], blank, &c);
-            pdb_recipe(&b, &c, &r);
+            if (!pdb_def(&b, &c, &d)) {
+                continue;
+            }
             for (int j = 0; j < n; j++) {
-                dup = dup || strcmp(out[j].name, r.name) == 0;
+                dup = dup || strcmp(out[j].name, d.name) == 0;
             }
             if (!dup && n < max) {
-                out[n++] = r;
+                out[n++] = d;
             }
         }
     }
@@ -703,9 +775,9 @@ expand(worker_t *w, uint64_t e)
                 }
             }
             /* The blank's rank: free cells below p, less q. */
-            entry = (q > p ? c + step : c - step) << shift |
-                    (uint64_t)(tables__popcount(fr & ((UINT64_C(1) << p) - 1)) -
-                               (q < p));
+            entry =
+                (q > p ? c + step : c - step) << shift |
+                (uint64_t)(popcount(fr & ((UINT64_C(1) << p) - 1)) - (q < p));
             __builtin_prefetch(&codes[entry >> 5], 1, 0);
             out[nout].entry = entry;
             out[nout].free = fr ^ (UINT64_C(1) << q) ^ (UINT64_C(1) << p);
@@ -768,11 +840,15 @@ layer_task(void *arg, int index)
 }
 
 static int
-pdb_build(const table_recipe_t *r,
+pdb_build(const tables_def_t *def,
           uint8_t *data,
+          int bits,
           int *max_value,
           tables_build_t *bd)
 {
+    const source_t *r = def->arg;
+
+    (void)bits; /* always 8: a pattern's distances pass 15 */
     build_t *sh = calloc(1, sizeof(*sh));
     int nworkers = tables_build_workers(bd);
     worker_t *workers = NULL;
@@ -787,9 +863,9 @@ pdb_build(const table_recipe_t *r,
         return PZ_ENOMEM;
     }
     board_init(&sh->b, r->rows, r->cols);
-    sh->k = tables__popcount(r->mask);
+    sh->k = popcount(r->mask);
     sh->nf = sh->b.n - sh->k;
-    sh->count = r->entries;
+    sh->count = def->entries;
     sh->data = data;
     if (sh->k < 1 || sh->k > PAT_MAX || sh->nf < 2 || sh->nf > 32 ||
         sh->b.cols > 9 || sh->count >= UINT32_MAX) {
@@ -805,7 +881,7 @@ pdb_build(const table_recipe_t *r,
         sh->weight_of[j] = sh->weight[j];
     }
     for (int v = 0; v < 256; v++) {
-        sh->pop8[v] = (uint8_t)tables__popcount((uint64_t)v);
+        sh->pop8[v] = (uint8_t)popcount((uint64_t)v);
     }
     nwords = ((sh->count << sh->unit_shift) + 31) / 32;
     sh->nfront = (nwords + 63) / 64;
@@ -856,7 +932,7 @@ pdb_build(const table_recipe_t *r,
     sh->next_code = 1;
     free0 = sh->b.full & ~r->mask;
     discover(&workers[0], goal, free0, r->blank,
-             tables__popcount(free0 & ((UINT64_C(1) << r->blank) - 1)));
+             popcount(free0 & ((UINT64_C(1) << r->blank) - 1)));
 
     for (;;) {
         uint64_t found = 0;
@@ -930,7 +1006,7 @@ typedef struct pdb_ctx {
 } pdb_ctx_t;
 
 bool
-tables_pdb_supported(const pz_puzzle_t *p)
+tiles_pdb_supported(const pz_puzzle_t *p)
 {
     int n = p->rows * p->cols;
 
@@ -964,7 +1040,7 @@ pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
     int n = p->rows * p->cols;
     int z;
 
-    if (!tables_pdb_supported(p)) {
+    if (!tiles_pdb_supported(p)) {
         return PZ_EUNSUPPORTED;
     }
     z = goal_blank(p, goal);
@@ -987,19 +1063,21 @@ pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
         memset(pt->owner, -1, sizeof(pt->owner));
         for (int i = 0; i < pt->npat; i++) {
             lookup_t *lk = &pt->pat[i];
-            table_recipe_t r;
-            const table_t *t;
+            tables_def_t def;
+            tables_view_t t;
             canon_t c;
             int rc;
 
             canonical(&b, parts[pi].pat[i], z, &c);
-            pdb_recipe(&b, &c, &r);
-            rc = tables__get(&r, &t, NULL);
+            if (!pdb_def(&b, &c, &def)) {
+                return PZ_ENOMEM;
+            }
+            rc = tables_get(&def, &t, NULL);
             if (rc != PZ_OK) {
                 return rc;
             }
-            lk->data = t->data;
-            lk->k = tables__popcount(c.mask);
+            lk->data = t.data;
+            lk->k = popcount(c.mask);
             memcpy(lk->map, c.map, sizeof(lk->map));
             /* Slot of a tile: the rank of its home cell, in the table's
              * frame, among the pattern's cells there. */
@@ -1010,8 +1088,8 @@ pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
                     int hc = c.map[home[v]];
 
                     pt->owner[v] = (int8_t)i;
-                    pt->slot[v] = (uint8_t)tables__popcount(
-                        c.mask & ((UINT64_C(1) << hc) - 1));
+                    pt->slot[v] =
+                        (uint8_t)popcount(c.mask & ((UINT64_C(1) << hc) - 1));
                     lk->tile[pt->slot[v]] = (uint8_t)v;
                 }
             }
@@ -1032,7 +1110,7 @@ pdb_tables(const pz_puzzle_t *p,
     int n = 0;
     int z;
 
-    if (!tables_pdb_supported(p)) {
+    if (!tiles_pdb_supported(p)) {
         return 0;
     }
     z = goal_blank(p, goal);
@@ -1043,14 +1121,15 @@ pdb_tables(const pz_puzzle_t *p,
     nparts = partitions(p->rows, p->cols, z, parts);
     for (int pi = 0; pi < nparts; pi++) {
         for (int i = 0; i < parts[pi].npat; i++) {
-            table_recipe_t r;
-            const char *name;
+            tables_def_t def;
+            const char *name = NULL;
             canon_t c;
             bool seen = false;
 
             canonical(&b, parts[pi].pat[i], z, &c);
-            pdb_recipe(&b, &c, &r);
-            name = tables__register(&r);
+            if (pdb_def(&b, &c, &def)) {
+                name = tables_register(&def);
+            }
             for (int j = 0; j < n && j < max; j++) {
                 seen = seen || (name != NULL && strcmp(names[j], name) == 0);
             }
@@ -1124,7 +1203,7 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
     return best;
 }
 
-const heuristic_ops_t tables_heuristic_pdb = {
+const heuristic_ops_t tiles_pdb_heuristic = {
     .name = "pdb",
     .summary = "additive disjoint pattern databases (4x4: 7-8, 5x5: "
                "6-6-6-6, small boards: two halves) and their reflection "
