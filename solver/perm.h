@@ -95,7 +95,8 @@ perm_partial_unrank(uint64_t r, int n, int k, uint8_t *p)
 static inline uint64_t
 perm_rank(const uint8_t *p, int n)
 {
-    return perm_partial_rank(p, n, n);
+    /* The last digit has radix 1: always 0. */
+    return perm_partial_rank(p, n, n - 1);
 }
 
 /* The permutation p[0..n) of Lehmer rank r (r < n!). */
@@ -111,7 +112,8 @@ perm_unrank(uint64_t r, int n, uint8_t *p)
 static inline uint64_t
 perm_even_rank(const uint8_t *p, int n)
 {
-    return perm_rank(p, n) >> 1;
+    /* Halving drops the radix-2 digit; the radix-1 digit is 0. */
+    return perm_partial_rank(p, n, n - 2);
 }
 
 /* The even permutation p[0..n) of rank r (n >= 1, r < max(n!/2, 1)). */
