@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "pz_error.h"
+#include "pz_rng.h"
 #include "state.h"
 
 /* Most moves any puzzle has (masks of moves are uint64_t). */
@@ -44,9 +45,6 @@ typedef struct pz_input {
 
 typedef struct pz_puzzle pz_puzzle_t;
 typedef struct heuristic_ops heuristic_ops_t;
-
-/* Source of random 64-bit words for scrambles and random states. */
-typedef uint64_t (*pz_rand_fn)(void *rng);
 
 /*
  * What each puzzle implements (one file under solver/puzzles/ and one line
@@ -367,19 +365,5 @@ int puzzle_random_moves(const pz_puzzle_t *p,
                         pz_rand_fn rand,
                         void *rng,
                         uint8_t *moves);
-
-/* Splitmix64 / xoshiro-style generator for scrambles and tests. */
-typedef struct pz_rng {
-    uint64_t s[4];
-} pz_rng_t;
-
-/* Seeds r deterministically from seed. */
-void pz_rng_seed(pz_rng_t *r, uint64_t seed);
-
-/* Next word of r (r is a pz_rng_t *). Matches pz_rand_fn. */
-uint64_t pz_rng_next(void *r);
-
-/* Uniform integer in 0..n-1 (n >= 1) from rand. */
-uint64_t pz_rand_below(pz_rand_fn rand, void *rng, uint64_t n);
 
 #endif

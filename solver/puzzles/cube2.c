@@ -10,6 +10,7 @@
 #include "complete.h"
 #include "cubeface.h"
 #include "heuristic.h"
+#include "perm.h"
 #include "puzzle_internal.h"
 #include "tables/tables.h"
 
@@ -832,16 +833,10 @@ cube2_random_state(const pz_puzzle_t *p,
 
     (void)p;
     memcpy(piece, movable, sizeof(piece));
-    /* Fisher-Yates with exact uniform draws: any permutation of the seven
-     * corners and any twists summing to 0 mod 3 is reachable, so this is
-     * uniform over all 7! * 3^6 states. */
-    for (int i = 6; i > 0; i--) {
-        int j = (int)pz_rand_below(rand, rng, (uint64_t)i + 1);
-        uint8_t t = piece[i];
-
-        piece[i] = piece[j];
-        piece[j] = t;
-    }
+    /* Any permutation of the seven corners and any twists summing to 0 mod
+     * 3 is reachable, so a uniform shuffle and uniform twists are uniform
+     * over all 7! * 3^6 states. */
+    perm_shuffle(piece, 7, rand, rng);
     state_clear(out);
     for (int i = 0; i < 7; i++) {
         int t = i < 6 ? (int)pz_rand_below(rand, rng, 3) : (3 - twist) % 3;
@@ -948,17 +943,6 @@ enum {
     NTWISTS = 729
 }; /* 3^6: the seventh twist follows from the rest */
 
-/* Bits set in x. Written out because __builtin_popcount is a library call
- * on baseline x86-64, and ranking is the table build's inner loop. */
-static inline int
-bit_count(unsigned x)
-{
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
-    return (int)((x * 0x01010101u) >> 24);
-}
-
 static uint64_t
 cube2_rank_count(const pz_puzzle_t *p)
 {
@@ -972,40 +956,31 @@ cube2_rank_count(const pz_puzzle_t *p)
 static uint64_t
 cube2_rank(const pz_puzzle_t *p, const pz_state_t *s)
 {
-    unsigned used = 0;
-    uint64_t perm = 0;
+    uint8_t slot[7];
     uint64_t tw = 0;
 
     (void)p;
     for (int i = 0; i < 7; i++) {
         int code = s->b[rank_pos[i]];
-        int v = rank_slot[code / 3];
 
-        perm = perm * (uint64_t)(7 - i) +
-               (uint64_t)(v - bit_count(used & ((1u << v) - 1)));
-        used |= 1u << v;
+        slot[i] = rank_slot[code / 3];
         if (i < 6) {
             tw = tw * 3 + (uint64_t)(code % 3);
         }
     }
-    return perm * NTWISTS + tw;
+    return perm_rank(slot, 7) * NTWISTS + tw;
 }
 
 static void
 cube2_unrank(const pz_puzzle_t *p, uint64_t index, pz_state_t *out)
 {
-    uint64_t perm = index / NTWISTS;
-    uint64_t tw = index % NTWISTS;
-    uint8_t avail[7] = { 0, 1, 2, 3, 4, 5, 7 }; /* pieces not placed */
-    int digit[7];
+    uint8_t slot[7];
     int twist[7];
     int sum = 0;
+    uint64_t tw = index % NTWISTS;
 
     (void)p;
-    for (int i = 6; i >= 0; i--) {
-        digit[i] = (int)(perm % (uint64_t)(7 - i));
-        perm /= (uint64_t)(7 - i);
-    }
+    perm_unrank(index / NTWISTS, 7, slot);
     for (int i = 5; i >= 0; i--) {
         twist[i] = (int)(tw % 3);
         tw /= 3;
@@ -1014,12 +989,9 @@ cube2_unrank(const pz_puzzle_t *p, uint64_t index, pz_state_t *out)
     twist[6] = (3 - sum % 3) % 3;
     memset(out->b, 0, sizeof(out->b));
     for (int i = 0; i < 7; i++) {
-        /* The digit[i]-th (from 0) piece not yet placed. */
-        int piece = avail[digit[i]];
-
-        memmove(avail + digit[i], avail + digit[i] + 1,
-                (size_t)(6 - i - digit[i]));
-        out->b[rank_pos[i]] = (uint8_t)(piece * 3 + twist[i]);
+        /* Pieces are named by their home positions: slot v is the piece
+         * at home in rank_pos[v]. */
+        out->b[rank_pos[i]] = (uint8_t)(rank_pos[slot[i]] * 3 + twist[i]);
     }
     out->b[POS_DBL] = CODE_DBL;
 }

@@ -9,6 +9,7 @@
 
 #include "heuristic.h"
 #include "mpyraminx_internal.h"
+#include "perm.h"
 #include "puzzle_internal.h"
 
 /*
@@ -738,19 +739,6 @@ mpyr_apply_scramble(const pz_puzzle_t *p,
 
 /* --- Random states ----------------------------------------------------- */
 
-/* Fisher-Yates shuffle of piece[0..n) with exact uniform draws. */
-static void
-shuffle(int *piece, int n, pz_rand_fn rand, void *rng)
-{
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)pz_rand_below(rand, rng, (uint64_t)i + 1);
-        int t = piece[i];
-
-        piece[i] = piece[j];
-        piece[j] = t;
-    }
-}
-
 /*
  * Uniform over the 3^4 * 3^4 * 12 * (6!/2 * 2^5) * 12!/2 * ... legal
  * states: every combination of tip and axial twists, even permutations of
@@ -770,16 +758,16 @@ mpyr_random_state(const pz_puzzle_t *p,
 
     for (int kind = 0; kind < NPKINDS; kind++) {
         const pkind_t *k = &pv->kind[kind];
-        int piece[MAX_SLOTS];
+        uint8_t piece[MAX_SLOTS];
         int flips = 0;
 
         for (int s = 0; s < k->nslots; s++) {
-            piece[s] = s;
+            piece[s] = (uint8_t)s;
         }
         if (kind != P_TIP && kind != P_AXIAL) {
-            shuffle(piece, k->nslots, rand, rng);
+            perm_shuffle(piece, k->nslots, rand, rng);
             if (perm_parity(piece, k->nslots) != 0) {
-                int t = piece[0];
+                uint8_t t = piece[0];
 
                 piece[0] = piece[1];
                 piece[1] = t;

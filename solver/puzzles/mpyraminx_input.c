@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mpyraminx_internal.h"
+#include "perm.h"
 
 static const char *const pkind_name[NPKINDS] = {
     "tip", "axial", "centre", "midge", "wing",
@@ -236,7 +237,7 @@ picture_to_state(const mpyr_priv_t *pv,
         /* Axials first: they named the colours. */
         int kind = o == 0 ? P_AXIAL : o == 1 ? P_TIP : o;
         const pkind_t *k = &pv->kind[kind];
-        int piece[MAX_SLOTS];
+        uint8_t piece[MAX_SLOTS];
         int where[MAX_SLOTS];
         int flips = 0;
         char buf[96];
@@ -250,7 +251,7 @@ picture_to_state(const mpyr_priv_t *pv,
             if (code < 0) {
                 return bad_piece(pv, pic, face, kind, s, d);
             }
-            piece[s] = code / 4;
+            piece[s] = (uint8_t)(code / 4);
             flips += code % 4;
             if (where[piece[s]] >= 0) {
                 slot_colours(pv, pic, kind, s, buf, sizeof(buf));

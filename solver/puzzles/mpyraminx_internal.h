@@ -99,20 +99,6 @@ is_space(int c)
     return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-/* Parity of the permutation slot -> piece (0 even, 1 odd). */
-static inline int
-perm_parity(const int *piece, int n)
-{
-    int parity = 0;
-
-    for (int i = 0; i < n; i++) {
-        for (int j = i + 1; j < n; j++) {
-            parity ^= piece[i] > piece[j];
-        }
-    }
-    return parity;
-}
-
 /* State input and output (mpyraminx_input.c). */
 int mpyraminx__parse_state(const pz_puzzle_t *p,
                            const pz_input_t *in,

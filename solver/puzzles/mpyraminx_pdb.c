@@ -7,6 +7,7 @@
 
 #include "mpyraminx.h"
 #include "mpyraminx_internal.h"
+#include "perm.h"
 #include "tables/tables.h"
 
 /*
@@ -123,79 +124,11 @@ mpyraminx__slot_moves(const mpyr_priv_t *pv, mpyraminx_slot_moves_t *sm)
 
 /* --- Ranks --------------------------------------------------------------- */
 
-/*
- * Rank of the k distinct values p[0..k) taken in order from 0..n-1 (n <=
- * 12): the mixed-radix number whose digit i is how many values below p[i]
- * are still unused, in radix n - i. With k = n it is the Lehmer rank of a
- * permutation (the unused values below p[i] are those after it).
- */
-static uint32_t
-partial_rank(const int *p, int n, int k)
-{
-    uint32_t r = 0;
-
-    for (int i = 0; i < k; i++) {
-        int d = p[i];
-
-        for (int j = 0; j < i; j++) {
-            d -= p[j] < p[i];
-        }
-        r = r * (uint32_t)(n - i) + (uint32_t)d;
-    }
-    return r;
-}
-
-/* Inverse of partial_rank. */
-static void
-partial_unrank(uint32_t r, int n, int k, int *p)
-{
-    int digit[12];
-    bool used[12] = { false };
-
-    for (int i = k - 1; i >= 0; i--) {
-        digit[i] = (int)(r % (uint32_t)(n - i));
-        r /= (uint32_t)(n - i);
-    }
-    for (int i = 0; i < k; i++) {
-        int v = 0;
-        int d = digit[i];
-
-        while (used[v] || d > 0) {
-            if (!used[v]) {
-                d--;
-            }
-            v++;
-        }
-        used[v] = true;
-        p[i] = v;
-    }
-}
-
-/* Rank of an even permutation: the Lehmer rank halved. */
-static uint32_t
-even_rank(const int *a, int n)
-{
-    return partial_rank(a, n, n) >> 1;
-}
-
-/* Inverse of even_rank. */
-static void
-even_unrank(uint32_t r, int n, int *a)
-{
-    partial_unrank(r << 1, n, n, a);
-    if (perm_parity(a, n) != 0) {
-        int t = a[n - 1];
-
-        a[n - 1] = a[n - 2];
-        a[n - 2] = t;
-    }
-}
-
 /* Lehmer rank (0..719) of the order of six distinct slots. */
 static uint32_t
-six_order(const int *p)
+six_order(const uint8_t *p)
 {
-    int o[6];
+    uint8_t o[6];
 
     for (int i = 0; i < 6; i++) {
         o[i] = 0;
@@ -203,7 +136,7 @@ six_order(const int *p)
             o[i] += p[j] < p[i];
         }
     }
-    return partial_rank(o, 6, 6);
+    return (uint32_t)perm_rank(o, 6);
 }
 
 /*
@@ -213,16 +146,13 @@ six_order(const int *p)
  * (which depend only on which slots the first half holds).
  */
 static int
-order_parity_needed(const int *p)
+order_parity_needed(const uint8_t *p)
 {
-    int inv = 0;
+    int inv = perm_parity(p, 6); /* only the parity of a count matters */
     bool mine[12] = { false };
 
     for (int i = 0; i < 6; i++) {
         mine[p[i]] = true;
-        for (int j = i + 1; j < 6; j++) {
-            inv += p[i] > p[j];
-        }
     }
     /* Each (first-half wing at slot a, second-half wing at slot b < a) is
      * an inversion. */
@@ -238,9 +168,10 @@ order_parity_needed(const int *p)
 
 /* The index of the wing permutation pos (wing -> slot). */
 static uint32_t
-wing_index(const int *pos)
+wing_index(const uint8_t *pos)
 {
-    return partial_rank(pos, 12, 6) * NYR + (six_order(pos + 6) >> 1);
+    return (uint32_t)perm_partial_rank(pos, 12, 6) * NYR +
+           (six_order(pos + 6) >> 1);
 }
 
 /* --- Reading a state ------------------------------------------------------ */
@@ -261,7 +192,7 @@ typedef struct pdb_ctx {
 
 /* The renamed pieces of s: piece[kind][slot] and twist[kind][slot]. */
 typedef struct pieces {
-    int piece[NPKINDS][MAX_SLOTS];
+    uint8_t piece[NPKINDS][MAX_SLOTS];
     int twist[NPKINDS][MAX_SLOTS];
 } pieces_t;
 
@@ -352,7 +283,7 @@ read_pieces(const pdb_ctx_t *c, const pz_state_t *s, pieces_t *out)
             if (v == 0xff) {
                 return false;
             }
-            out->piece[kind][sl] = v >> 2;
+            out->piece[kind][sl] = (uint8_t)(v >> 2);
             out->twist[kind][sl] = v & 3;
         }
     }
@@ -387,7 +318,7 @@ ax_coord(const pieces_t *pc)
 static uint32_t
 centre_coord(const pieces_t *pc)
 {
-    return even_rank(pc->piece[P_CENTRE], 4);
+    return (uint32_t)perm_even_rank(pc->piece[P_CENTRE], 4);
 }
 
 /* Midges: the even permutation, then the flips of slots 0..4 (the sixth
@@ -400,16 +331,16 @@ midge_coord(const pieces_t *pc)
     for (int s = 4; s >= 0; s--) {
         flips = flips << 1 | (uint32_t)pc->twist[P_MIDGE][s];
     }
-    return even_rank(pc->piece[P_MIDGE], 6) * 32 + flips;
+    return (uint32_t)perm_even_rank(pc->piece[P_MIDGE], 6) * 32 + flips;
 }
 
 static uint32_t
 wing_coord(const pieces_t *pc)
 {
-    int pos[12];
+    uint8_t pos[12];
 
     for (int s = 0; s < 12; s++) {
-        pos[pc->piece[P_WING][s]] = s;
+        pos[pc->piece[P_WING][s]] = (uint8_t)s;
     }
     return wing_index(pos);
 }
@@ -443,7 +374,7 @@ pieces_home(pieces_t *pc)
     memset(pc, 0, sizeof(*pc));
     for (int kind = 0; kind < NPKINDS; kind++) {
         for (int s = 0; s < MAX_SLOTS; s++) {
-            pc->piece[kind][s] = s;
+            pc->piece[kind][s] = (uint8_t)s;
         }
     }
 }
@@ -457,7 +388,7 @@ move_pieces(const mpyraminx_slot_moves_t *sm,
             int nstk,
             pieces_t *pc)
 {
-    int piece[MAX_SLOTS];
+    uint8_t piece[MAX_SLOTS];
     int twist[MAX_SLOTS];
 
     for (int s = 0; s < n; s++) {
@@ -466,7 +397,7 @@ move_pieces(const mpyraminx_slot_moves_t *sm,
         piece[t] = pc->piece[kind][s];
         twist[t] = (pc->twist[kind][s] + sm->add[m][kind][s]) % nstk;
     }
-    memcpy(pc->piece[kind], piece, sizeof(int) * (size_t)n);
+    memcpy(pc->piece[kind], piece, (size_t)n);
     memcpy(pc->twist[kind], twist, sizeof(int) * (size_t)n);
 }
 
@@ -476,7 +407,7 @@ midge_set(uint32_t coord, pieces_t *pc)
 {
     int sum = 0;
 
-    even_unrank(coord / 32, 6, pc->piece[P_MIDGE]);
+    perm_even_unrank(coord / 32, 6, pc->piece[P_MIDGE]);
     for (int s = 0; s < 5; s++) {
         pc->twist[P_MIDGE][s] = (int)(coord >> s & 1);
         sum += pc->twist[P_MIDGE][s];
@@ -637,10 +568,10 @@ bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
             }
         }
         for (uint32_t x = 0; x < NX; x++) {
-            int p[6];
+            uint8_t p[6];
             int mask = 0;
 
-            partial_unrank(x, 12, 6, p);
+            perm_partial_unrank(x, 12, 6, p);
             for (int i = 0; i < 6; i++) {
                 mask |= 1 << p[i];
             }
@@ -648,18 +579,19 @@ bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
             b->xpar[x] = (uint8_t)order_parity_needed(p);
             b->yorder[x] = (uint16_t)six_order(p);
             for (int m = 0; m < NMOVES; m++) {
-                int q[6];
+                uint8_t q[6];
 
                 for (int i = 0; i < 6; i++) {
                     q[i] = sm->to[m][P_WING][p[i]];
                 }
-                b->major_mv[(size_t)x * NMOVES + m] = partial_rank(q, 12, 6);
+                b->major_mv[(size_t)x * NMOVES + m] =
+                    (uint32_t)perm_partial_rank(q, 12, 6);
             }
         }
         /* ylist: the Y (slots of wings 6..11 in order) of each half order
          * rank, given the free slots and the parity needed. */
         for (int mask = 0; mask < 4096; mask++) {
-            int free_slots[6];
+            uint8_t free_slots[6];
             int nf = 0;
 
             if (__builtin_popcount((unsigned)mask) != 6) {
@@ -667,20 +599,20 @@ bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
             }
             for (int s = 0; s < 12; s++) {
                 if (!(mask >> s & 1)) {
-                    free_slots[nf++] = s;
+                    free_slots[nf++] = (uint8_t)s;
                 }
             }
             for (uint32_t r = 0; r < 720; r++) {
-                int o[6];
-                int q[6];
+                uint8_t o[6];
+                uint8_t q[6];
 
-                partial_unrank(r, 6, 6, o);
+                perm_unrank(r, 6, o);
                 for (int i = 0; i < 6; i++) {
                     q[i] = free_slots[o[i]];
                 }
                 b->ylist[((size_t)b->set_rank[mask] * 2 + perm_parity(o, 6)) *
                              NYR +
-                         r / 2] = partial_rank(q, 12, 6);
+                         r / 2] = (uint32_t)perm_partial_rank(q, 12, 6);
             }
         }
         b->nmajor = NX;
@@ -719,7 +651,7 @@ bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
                 ta_set(c, true, &pc);
             } else {
                 ta_set(c / NCEN, false, &pc);
-                even_unrank(c % NCEN, 4, pc.piece[P_CENTRE]);
+                perm_even_unrank(c % NCEN, 4, pc.piece[P_CENTRE]);
             }
             move_pieces(sm, m, P_TIP, 4, 3, &pc);
             move_pieces(sm, m, P_AXIAL, 4, 3, &pc);

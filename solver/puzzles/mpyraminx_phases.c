@@ -8,6 +8,7 @@
 
 #include "mpyraminx.h"
 #include "mpyraminx_internal.h"
+#include "perm.h"
 #include "search.h"
 #include "tables/tables.h"
 
@@ -470,26 +471,9 @@ apply_pieces(const model_t *md, int m, pieces_t *pc)
 
 /* --- Phase 1: the axials-centres-midges table ---------------------------- */
 
-/* Rank of the even permutation a[0..n): its Lehmer code halved (the
- * layout of mpyraminx_pdb.c). */
-static uint32_t
-even_rank(const uint8_t *a, int n)
-{
-    uint32_t r = 0;
-
-    for (int i = 0; i < n; i++) {
-        int d = 0;
-
-        for (int j = i + 1; j < n; j++) {
-            d += a[j] < a[i];
-        }
-        r = r * (uint32_t)(n - i) + (uint32_t)d;
-    }
-    return r >> 1;
-}
-
 /* The entry of pc in the axials-centres-midges table: ((midge permutation
- * * 32 + flips of slots 0..4) * 81 + axial twists) * 12 + centres. */
+ * * 32 + flips of slots 0..4) * 81 + axial twists) * 12 + centres, the
+ * permutations by their even ranks (the layout of mpyraminx_pdb.c). */
 static uint64_t
 acm_index(const pieces_t *pc)
 {
@@ -503,8 +487,8 @@ acm_index(const pieces_t *pc)
     for (int v = NVERT - 1; v >= 0; v--) {
         ax = ax * 3 + pc->twist[P_AXIAL][v];
     }
-    midge = (uint64_t)even_rank(pc->piece[P_MIDGE], 6) * 32 + flips;
-    return (midge * 81 + ax) * 12 + even_rank(pc->piece[P_CENTRE], 4);
+    midge = perm_even_rank(pc->piece[P_MIDGE], 6) * 32 + flips;
+    return (midge * 81 + ax) * 12 + perm_even_rank(pc->piece[P_CENTRE], 4);
 }
 
 static int

@@ -8,6 +8,7 @@
 
 #include "complete.h"
 #include "heuristic.h"
+#include "perm.h"
 #include "puzzle_internal.h"
 #include "tables/tables.h"
 
@@ -483,8 +484,8 @@ picture_to_state(const pyraminx_priv_t *pv,
     picture_t pic;
     int scheme[NFACES];
     int where[NEDGES];
+    uint8_t piece[NEDGES];
     int flips = 0;
-    int inversions = 0;
     int rc;
 
     pic.kind = kind;
@@ -526,10 +527,8 @@ picture_to_state(const pyraminx_priv_t *pv,
                                vertex_letter[edge_vertex[where[j]][1]]);
         }
         where[j] = e;
+        piece[e] = (uint8_t)j;
         flips += out->b[e] % 2;
-        for (int k = 0; k < e; k++) {
-            inversions += out->b[k] / 2 > j;
-        }
     }
     if (flips % 2 != 0) {
         return pz_diag_set(d, PZ_EFLIP,
@@ -537,7 +536,7 @@ picture_to_state(const pyraminx_priv_t *pv,
                            "sequence of turns does: one edge's two stickers "
                            "are swapped");
     }
-    if (inversions % 2 != 0) {
+    if (perm_parity(piece, NEDGES) != 0) {
         return pz_diag_set(d, PZ_EPARITY,
                            "the edges form an odd permutation, which no "
                            "sequence of turns does: two edges are swapped");
@@ -887,27 +886,18 @@ pyraminx_random_state(const pz_puzzle_t *p,
                       pz_state_t *out)
 {
     uint8_t piece[NEDGES];
-    int swaps = 0;
     int flips = 0;
 
     (void)p;
     for (int e = 0; e < NEDGES; e++) {
         piece[e] = (uint8_t)e;
     }
-    /* Fisher-Yates with exact uniform draws, counting real swaps for the
-     * parity; an odd result is made even by swapping the first two, a
-     * bijection between odd and even permutations, so the result is
-     * uniform over the even ones. Flips: five free, the sixth makes the
+    /* A uniform shuffle; an odd result is made even by swapping the first
+     * two, a bijection between odd and even permutations, so the result
+     * is uniform over the even ones. Flips: five free, the sixth makes the
      * sum even. Twists of axials and tips are all free. */
-    for (int i = NEDGES - 1; i > 0; i--) {
-        int j = (int)pz_rand_below(rand, rng, (uint64_t)i + 1);
-        uint8_t t = piece[i];
-
-        piece[i] = piece[j];
-        piece[j] = t;
-        swaps += j != i;
-    }
-    if (swaps % 2 != 0) {
+    perm_shuffle(piece, NEDGES, rand, rng);
+    if (perm_parity(piece, NEDGES) != 0) {
         uint8_t t = piece[0];
 
         piece[0] = piece[1];
@@ -938,30 +928,19 @@ pyraminx_rank_count(const pz_puzzle_t *p)
     return RANK_COUNT;
 }
 
-/*
- * The Lehmer code of an even permutation of six determines the last free
- * digit (it is the parity of the others, as the digits sum to the number
- * of inversions), so the code without it, d0*60 + d1*12 + d2*3 + d3, ranks
- * the 360 even permutations. Flips of positions 0..4 and the four axial
- * twists follow as plain digits.
- */
+/* The even permutation of the six edges by its even rank (0..359, the
+ * Lehmer rank halved), then the flips of positions 0..4 and the four
+ * axial twists as plain digits. */
 static uint64_t
 pyraminx_rank(const pz_puzzle_t *p, const pz_state_t *s)
 {
-    static const uint32_t weight[4] = { 60, 12, 3, 1 };
-    unsigned used = 0;
-    uint32_t perm = 0;
+    uint8_t piece[NEDGES];
     uint32_t flips = 0;
     uint32_t twist = 0;
 
     (void)p;
-    for (int e = 0; e < 4; e++) {
-        unsigned j = s->b[e] >> 1;
-        unsigned smaller =
-            j - (unsigned)__builtin_popcount(used & ((1u << j) - 1));
-
-        used |= 1u << j;
-        perm += smaller * weight[e];
+    for (int e = 0; e < NEDGES; e++) {
+        piece[e] = (uint8_t)(s->b[e] >> 1);
     }
     for (int e = 0; e < NEDGES - 1; e++) {
         flips |= (uint32_t)(s->b[e] & 1) << e;
@@ -969,7 +948,7 @@ pyraminx_rank(const pz_puzzle_t *p, const pz_state_t *s)
     for (int v = 0; v < NVERTS; v++) {
         twist = twist * 3 + s->b[AXIAL0 + v];
     }
-    return ((uint64_t)perm * 32 + flips) * 81 + twist;
+    return (perm_even_rank(piece, NEDGES) * 32 + flips) * 81 + twist;
 }
 
 /* The state of rank index with every tip aligned with its axial (the one
@@ -977,37 +956,19 @@ pyraminx_rank(const pz_puzzle_t *p, const pz_state_t *s)
 static void
 pyraminx_unrank(const pz_puzzle_t *p, uint64_t index, pz_state_t *out)
 {
-    static const uint32_t radix[4] = { 6, 5, 4, 3 };
     uint32_t twist = (uint32_t)(index % 81);
     uint32_t flips = (uint32_t)(index / 81 % 32);
-    uint32_t perm = (uint32_t)(index / (81 * 32));
-    int digit[NEDGES];
-    int sum = 0;
+    uint8_t piece[NEDGES];
     int fsum = 0;
-    unsigned used = 0;
 
     (void)p;
-    for (int e = 3; e >= 0; e--) {
-        digit[e] = (int)(perm % radix[e]);
-        perm /= radix[e];
-        sum += digit[e];
-    }
-    digit[4] = sum & 1;
-    digit[5] = 0;
+    perm_even_unrank(index / (81 * 32), NEDGES, piece);
     state_clear(out);
     for (int e = 0; e < NEDGES; e++) {
-        int k = digit[e];
-        int j = 0;
         int f = e < NEDGES - 1 ? (int)(flips >> e & 1) : fsum & 1;
 
-        /* The k-th unused piece. */
-        while ((used >> j & 1) || k > 0) {
-            k -= !(used >> j & 1);
-            j++;
-        }
-        used |= 1u << j;
         fsum += f;
-        out->b[e] = (uint8_t)(j * 2 + f);
+        out->b[e] = (uint8_t)(piece[e] * 2 + f);
     }
     for (int v = NVERTS - 1; v >= 0; v--) {
         out->b[AXIAL0 + v] = (uint8_t)(twist % 3);

@@ -32,6 +32,7 @@
 
 #include "complete.h"
 #include "heuristic.h"
+#include "perm.h"
 #include "puzzle_internal.h"
 #include "puzzles/tiles_pdb.h"
 #include "tables/tables.h"
@@ -609,24 +610,17 @@ tile_cells(const tiles_priv_t *t, const pz_state_t *s, uint8_t *cell)
 static bool
 can_reach(const tiles_priv_t *t, const pz_state_t *a, const uint8_t *gcell)
 {
-    bool seen[CELLS_MAX] = { false };
-    int cycles = 0;
+    uint8_t to_goal[CELLS_MAX];
     int za = a->b[t->cells];
     int zg = gcell[0];
     int dist;
 
     /* The permutation sends cell i to the goal cell of the tile on it. */
     for (int i = 0; i < t->cells; i++) {
-        if (seen[i]) {
-            continue;
-        }
-        cycles++;
-        for (int j = i; !seen[j]; j = gcell[a->b[j]]) {
-            seen[j] = true;
-        }
+        to_goal[i] = gcell[a->b[i]];
     }
     dist = abs(za / t->cols - zg / t->cols) + abs(za % t->cols - zg % t->cols);
-    return ((t->cells - cycles) & 1) == (dist & 1);
+    return perm_parity(to_goal, t->cells) == (dist & 1);
 }
 
 static int
@@ -672,12 +666,7 @@ tiles_random_state(const pz_puzzle_t *p,
      * the others keeps the draw uniform over the solvable half. */
     for (;;) {
         state_clear(out);
-        for (int i = 0; i < t->cells; i++) {
-            int j = (int)pz_rand_below(rand, rng, (uint64_t)i + 1);
-
-            out->b[i] = out->b[j];
-            out->b[j] = (uint8_t)i;
-        }
+        perm_random(out->b, t->cells, rand, rng);
         for (int i = 0; i < t->cells; i++) {
             if (out->b[i] == 0) {
                 out->b[t->cells] = (uint8_t)i;
@@ -957,79 +946,32 @@ static const heuristic_ops_t *const tiles_heuristics[] = {
 /* Boards with more cells get no complete table (12! is already 479 M). */
 #define RANK_CELLS_MAX 9
 
-/* Bits set in x (__builtin_popcount is a library call on baseline x86-64,
- * and ranking is the table build's inner loop). */
-static inline int
-bit_count(unsigned x)
-{
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
-    return (int)((x * 0x01010101u) >> 24);
-}
-
 static uint64_t
 tiles_rank_count(const pz_puzzle_t *p)
 {
     const tiles_priv_t *t = p->priv;
-    uint64_t n = 1;
 
-    if (t->cells > RANK_CELLS_MAX) {
-        return 0;
-    }
-    for (int i = 2; i <= t->cells; i++) {
-        n *= (uint64_t)i;
-    }
-    return n;
+    return t->cells > RANK_CELLS_MAX ? 0 : perm_count(t->cells, t->cells);
 }
 
-/* The Lehmer code of the board read as a permutation of 0..cells-1: digit
- * i counts the smaller values not yet placed, in radix cells - i. Both
+/* The Lehmer code of the board read as a permutation of 0..cells-1. Both
  * parity classes are indexed, so a table can be built for any goal. */
 static uint64_t
 tiles_rank(const pz_puzzle_t *p, const pz_state_t *s)
 {
     const tiles_priv_t *t = p->priv;
-    unsigned used = 0;
-    uint64_t idx = 0;
 
-    for (int i = 0; i < t->cells; i++) {
-        int v = s->b[i];
-
-        idx = idx * (uint64_t)(t->cells - i) +
-              (uint64_t)(v - bit_count(used & ((1u << v) - 1)));
-        used |= 1u << v;
-    }
-    return idx;
+    return perm_rank(s->b, t->cells);
 }
 
 static void
 tiles_unrank(const pz_puzzle_t *p, uint64_t index, pz_state_t *out)
 {
     const tiles_priv_t *t = p->priv;
-    int digit[RANK_CELLS_MAX];
-    unsigned used = 0;
 
-    for (int i = t->cells - 1; i >= 0; i--) {
-        digit[i] = (int)(index % (uint64_t)(t->cells - i));
-        index /= (uint64_t)(t->cells - i);
-    }
+    perm_unrank(index, t->cells, out->b);
     for (int i = 0; i < t->cells; i++) {
-        int v = 0;
-
-        /* The digit[i]-th (from 0) value not yet used. */
-        for (int k = digit[i];; v++) {
-            if (used >> v & 1) {
-                continue;
-            }
-            if (k == 0) {
-                break;
-            }
-            k--;
-        }
-        used |= 1u << v;
-        out->b[i] = (uint8_t)v;
-        if (v == 0) {
+        if (out->b[i] == 0) {
             out->b[t->cells] = (uint8_t)i;
         }
     }

@@ -9,6 +9,7 @@
 
 #include "heuristic.h"
 #include "pdb.h"
+#include "perm.h"
 #include "puzzle_internal.h"
 #include "puzzles/cubeface.h"
 
@@ -492,19 +493,6 @@ cube3_format_state(const pz_puzzle_t *p,
     return CUBE3_NFACELETS;
 }
 
-/* Fisher-Yates shuffle of n values with exact uniform draws. */
-static void
-shuffle(uint8_t *v, int n, pz_rand_fn rand, void *rng)
-{
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)pz_rand_below(rand, rng, (uint64_t)i + 1);
-        uint8_t t = v[i];
-
-        v[i] = v[j];
-        v[j] = t;
-    }
-}
-
 static int
 cube3_random_state(const pz_puzzle_t *p,
                    pz_rand_fn rand,
@@ -515,8 +503,8 @@ cube3_random_state(const pz_puzzle_t *p,
 
     (void)p;
     cube3_cubie_solved(&c);
-    shuffle(c.cp, CUBE3_NCORNERS, rand, rng);
-    shuffle(c.ep, CUBE3_NEDGES, rand, rng);
+    perm_shuffle(c.cp, CUBE3_NCORNERS, rand, rng);
+    perm_shuffle(c.ep, CUBE3_NEDGES, rand, rng);
     /* Swapping two fixed positions when the parities differ maps exactly
      * two edge permutations onto each one of the right parity, so the
      * result stays uniform over the legal cubes. */

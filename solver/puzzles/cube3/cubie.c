@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cube3.h"
+#include "perm.h"
 
 /*
  * Design: all eighteen moves are constant cubie tables, so the model needs
@@ -287,21 +288,6 @@ cube3_cubie_from_state(const pz_state_t *s, cube3_cubie_t *out)
     return PZ_OK;
 }
 
-/* Parity of a permutation of n (<= 12) distinct values: count inversions.
- * A non-permutation gives a meaningless but defined answer. */
-static int
-perm_parity(const uint8_t *p, int n)
-{
-    int inv = 0;
-
-    for (int i = 0; i < n; i++) {
-        for (int j = i + 1; j < n; j++) {
-            inv += p[i] > p[j];
-        }
-    }
-    return inv & 1;
-}
-
 int
 cube3_corner_parity(const cube3_cubie_t *c)
 {
@@ -410,48 +396,6 @@ cube3_set_flip(cube3_cubie_t *c, int flip)
     c->eo[CUBE3_NEDGES - 1] = (uint8_t)(sum & 1);
 }
 
-/* Lexicographic rank of the permutation p of 0..n-1 (Lehmer code). */
-static int32_t
-perm_rank(const uint8_t *p, int n)
-{
-    int32_t rank = 0;
-
-    for (int i = 0; i < n; i++) {
-        int smaller = 0;
-
-        for (int j = i + 1; j < n; j++) {
-            smaller += p[j] < p[i];
-        }
-        rank = rank * (n - i) + smaller;
-    }
-    return rank;
-}
-
-/* The permutation of 0..n-1 of lexicographic rank rank. */
-static void
-perm_unrank(int32_t rank, int n, uint8_t *p)
-{
-    int digit[CUBE3_NEDGES];
-    unsigned used = 0;
-
-    for (int i = n - 1; i >= 0; i--) {
-        digit[i] = (int)(rank % (n - i));
-        rank /= n - i;
-    }
-    for (int i = 0; i < n; i++) {
-        int k = digit[i];
-        int v = 0;
-
-        /* The k-th value not used yet. */
-        while ((used >> v & 1u) || k > 0) {
-            k -= !(used >> v & 1u);
-            v++;
-        }
-        used |= 1u << v;
-        p[i] = (uint8_t)v;
-    }
-}
-
 int
 cube3_corner_perm(const cube3_cubie_t *c)
 {
@@ -461,19 +405,19 @@ cube3_corner_perm(const cube3_cubie_t *c)
 void
 cube3_set_corner_perm(cube3_cubie_t *c, int rank)
 {
-    perm_unrank(rank, CUBE3_NCORNERS, c->cp);
+    perm_unrank((uint64_t)rank, CUBE3_NCORNERS, c->cp);
 }
 
 int32_t
 cube3_edge_perm(const cube3_cubie_t *c)
 {
-    return perm_rank(c->ep, CUBE3_NEDGES);
+    return (int32_t)perm_rank(c->ep, CUBE3_NEDGES);
 }
 
 void
 cube3_set_edge_perm(cube3_cubie_t *c, int32_t rank)
 {
-    perm_unrank(rank, CUBE3_NEDGES, c->ep);
+    perm_unrank((uint64_t)rank, CUBE3_NEDGES, c->ep);
 }
 
 /* C(n, k) for n <= 11, k <= 4: the colex ranks of the slice coordinate. */
@@ -551,7 +495,7 @@ cube3_set_slice_perm(cube3_cubie_t *c, int rank)
 {
     uint8_t p[4];
 
-    perm_unrank(rank, 4, p);
+    perm_unrank((uint64_t)rank, 4, p);
     for (int i = 0; i < 4; i++) {
         c->ep[CUBE3_FR + i] = (uint8_t)(p[i] + CUBE3_FR);
     }
@@ -566,7 +510,7 @@ cube3_ud_edge_perm(const cube3_cubie_t *c)
 void
 cube3_set_ud_edge_perm(cube3_cubie_t *c, int rank)
 {
-    perm_unrank(rank, CUBE3_FR, c->ep);
+    perm_unrank((uint64_t)rank, CUBE3_FR, c->ep);
 }
 
 void
