@@ -2,30 +2,37 @@
 /* bfs.c - breadth-first table builds over rows, shared out to workers. */
 
 /*
- * Design. The table is cut into chunks of whole rows (a multiple of four
- * rows, so that no byte holds entries of two chunks in any code), and
- * each level hands the chunks out to the workers, which claim them
- * through one counter. A forward level scans the chunks that got entries
- * at depth d and sends each row's entries through every move into the
- * target rows, claiming unseen entries anywhere in the table: those
- * writes are atomic byte operations (fetch-and clears an unseen entry's
+ * Design. The table is cut into chunks of whole rows (a power of two, at
+ * least four, so that no byte holds entries of two chunks in any code),
+ * and each level hands the chunks out to the workers, which claim them
+ * through one counter.
+ *
+ * A forward level sends the entries at depth d of each row of the chunks
+ * that got some through every move into the target rows, and sets the
+ * unseen entries there (and their twins). Those writes land anywhere, so
+ * they are atomic byte operations: fetch-and clears an unseen entry's
  * bits down to the new code, and the old byte says whether this worker
- * was the one that set it), so two workers reaching one entry count it
+ * was the one that set it, so two workers reaching one entry count it
  * once. A backward level lets each unseen entry of a row look for a
  * neighbour at depth d, moves outer, so that one target row and its map
- * are hot at a time; it writes only its own rows, whose bytes no other
+ * are hot at a time; it writes only the row itself, whose bytes no other
  * worker writes in that level, with plain (relaxed) stores.
  *
- * The entries a level reads are stable where it matters: forward reads
- * entries at depth d, which nobody changes, and tests unseen entries
- * before claiming them; backward tests neighbours for depth d, and an
- * entry set meanwhile only turns from unseen into depth d + 1. With MOD3
- * codes, entries at d - 3, d - 6, ... share d's code and are expanded
- * again going forwards, which costs only time (their neighbours are all
- * set); going backwards they cannot occur, since an unseen entry is at
- * least d + 1 away and its neighbours at least d.
+ * A worker makes a row ready (its entries, where its moves go) while it
+ * works on the one before, and asks for the target rows' cache lines a
+ * couple of moves ahead of using them: in a table far bigger than the
+ * caches nearly every target row comes from memory.
  *
- * Twins are set along with every entry a forward level claims, so all
+ * The entries a level reads are stable where it matters: forward reads
+ * entries at depth d, which nobody changes; backward tests neighbours
+ * for depth d, and an entry set meanwhile only turns from unseen into
+ * depth d + 1. With MOD3 codes, entries at d - 3, d - 6, ... share d's
+ * code and are expanded again going forwards, which costs only time
+ * (their neighbours are all set); going backwards they cannot occur,
+ * since an unseen entry is at least d + 1 away and its neighbours at
+ * least d.
+ *
+ * Twins are set along with every entry a forward level sets, so all
  * entries of a state are set at once; a backward level need not set
  * them, since each twin is unseen and finds its own neighbour at d.
  *
@@ -48,8 +55,8 @@
 
 /* A level goes backwards when the unseen entries times this are fewer
  * than the frontier's entries times the moves: an unseen entry stops at
- * its first neighbour at depth d, and a forward test may end in an
- * atomic claim. */
+ * its first neighbour at depth d, while a forward entry tries every
+ * move. */
 #define BACK_RATIO 3
 
 /* Progress reports within a level (besides the one at its end). */
@@ -63,16 +70,26 @@
 #define MARK_HOT1 2u
 #define MARK_FULL 4u
 
-/* Scratch of one worker. */
-typedef struct worker {
-    uint32_t *cols;          /* rowlen: columns collected from a row */
-    uint32_t *hits;          /* rowlen: columns selected from cols */
-    tables_bfs_edge_t *twin; /* max_twins */
-    void *mscratch;          /* moves_scratch bytes */
-    void *tscratch;          /* twins_scratch bytes */
-    uint32_t unseen;         /* unseen entries of the last row, backward */
-    int ntwin;               /* twins in twin */
+/* A row made ready to work on: its entries of interest, where its moves
+ * go, the target rows asked for. */
+typedef struct slot {
+    uint64_t row;
+    uint32_t n;     /* entries collected in cols */
+    uint32_t *cols; /* rowlen: their columns */
+    void *mscratch; /* moves_scratch bytes for the moves callback */
     tables_bfs_edge_t edge[TABLES_BFS_MOVES_MAX];
+} slot_t;
+
+/* Scratch of one worker: two slots, so that the next row's target rows
+ * are on their way from memory while this row's are worked on. */
+typedef struct worker {
+    int index; /* 0 .. nworkers - 1 */
+    slot_t slot[2];
+    uint32_t *hits;          /* rowlen: columns selected from a slot */
+    uint8_t *unpacked;       /* rowlen + 8: a MOD3 row, a byte each */
+    tables_bfs_edge_t *twin; /* max_twins */
+    int ntwin;               /* twins in twin */
+    void *tscratch;          /* twins_scratch bytes */
 } worker_t;
 
 /* One search, or one pass over rows, under way. */
@@ -82,6 +99,7 @@ typedef struct search {
     uint64_t entries;            /* nrows * rowlen */
     uint64_t bytes;              /* of sp->data */
     uint64_t chunk_rows;         /* rows per chunk */
+    int chunk_shift;             /* chunk_rows = 2^chunk_shift (searches) */
     uint64_t nchunks;
     uint8_t *marks;   /* per chunk, MARK_* */
     worker_t *w;      /* per worker */
@@ -176,6 +194,18 @@ map_at(const void *map, bool wide, uint32_t c)
     return wide ? ((const uint32_t *)map)[c] : ((const uint16_t *)map)[c];
 }
 
+/* Where edge e takes column c (the branch goes the same way for a whole
+ * row's entries). */
+static inline uint32_t
+edge_col(const tables_bfs_edge_t *e, bool wide, uint32_t c)
+{
+    c = map_at(e->map, wide, c);
+    if (e->then != NULL) {
+        c = map_at(e->then, wide, c);
+    }
+    return c;
+}
+
 /* The byte holding entry i and the shift of its bits there. */
 static inline uint8_t *
 entry_byte(const uint8_t *data, tables_bfs_code_t code, uint64_t i, int *sh)
@@ -206,26 +236,8 @@ load_entry(const uint8_t *data, tables_bfs_code_t code, uint64_t i)
            unseen_of(code);
 }
 
-/*
- * Sets unseen entry i to v where other workers may write its byte: the
- * bits of unseen that v lacks are cleared in one atomic step. Returns
- * true when the entry was unseen before, that is when this call set it
- * (within a level every worker writes the same v, so a second claim
- * changes nothing and returns false).
- */
-static inline bool
-claim(uint8_t *data, tables_bfs_code_t code, uint64_t i, unsigned v)
-{
-    int sh;
-    uint8_t *p = entry_byte(data, code, i, &sh);
-    unsigned un = unseen_of(code);
-    uint8_t old =
-        __atomic_fetch_and(p, (uint8_t) ~((un ^ v) << sh), __ATOMIC_RELAXED);
-
-    return (old >> sh & un) == un;
-}
-
-/* Sets unseen entry i to v in a byte no other worker writes. */
+/* Sets unseen entry i to v in a byte no other worker writes in this
+ * level (others may read it). */
 static inline void
 set_own(uint8_t *data, tables_bfs_code_t code, uint64_t i, unsigned v)
 {
@@ -237,8 +249,31 @@ set_own(uint8_t *data, tables_bfs_code_t code, uint64_t i, unsigned v)
     __atomic_store_n(p, (uint8_t)(old & ~((un ^ v) << sh)), __ATOMIC_RELAXED);
 }
 
+/*
+ * Sets entry i to v if it is unseen, where other workers may write its
+ * byte: the bits of unseen that v lacks are cleared in one atomic step,
+ * and the old byte says whether the entry was unseen, that is whether
+ * this call set it (within a level every worker writes the same v, so a
+ * second claim changes nothing). The plain load first spares the atomic
+ * step for entries already set.
+ */
+static inline bool
+claim(uint8_t *data, tables_bfs_code_t code, uint64_t i, unsigned v)
+{
+    int sh;
+    uint8_t *p = entry_byte(data, code, i, &sh);
+    unsigned un = unseen_of(code);
+    uint8_t old;
+
+    if ((__atomic_load_n(p, __ATOMIC_RELAXED) >> sh & un) != un) {
+        return false;
+    }
+    old = __atomic_fetch_and(p, (uint8_t) ~((un ^ v) << sh), __ATOMIC_RELAXED);
+    return (old >> sh & un) == un;
+}
+
 /* Writes v into the zeroed 4-bit entry i of exact4: atomically when
- * other workers may write the byte (shared), else with a plain store. */
+ * other workers may write its byte (shared), else with a plain store. */
 static inline void
 set_exact4(uint8_t *exact4, uint64_t i, unsigned v, bool shared)
 {
@@ -294,15 +329,15 @@ match_word(uint64_t x, tables_bfs_code_t code, unsigned v)
     }
 }
 
-/* Writes to cols the columns of row whose entries equal v; returns how
- * many. */
+/* Collects in sl->cols the columns of sl->row whose entries equal v and
+ * returns how many; kind is a constant (KIND_*). */
 static inline uint32_t
-scan_row(const search_t *s, uint64_t row, unsigned v, uint32_t *cols)
+scan_row(const search_t *s, slot_t *sl, unsigned v, const int kind)
 {
-    tables_bfs_code_t code = s->sp->code;
-    unsigned width = (unsigned)code;
-    uint64_t per = 64 / width;
-    uint64_t lo = row * s->sp->rowlen;
+    const tables_bfs_code_t code = (tables_bfs_code_t)(kind / 2);
+    const unsigned width = (unsigned)code;
+    const uint64_t per = 64 / width;
+    uint64_t lo = sl->row * s->sp->rowlen;
     uint64_t hi = lo + s->sp->rowlen;
     uint64_t w0 = lo / per;
     uint64_t w1 = (hi - 1) / per;
@@ -322,55 +357,100 @@ scan_row(const search_t *s, uint64_t row, unsigned v, uint32_t *cols)
             uint64_t i = first + (uint64_t)__builtin_ctzll(bits) / width;
 
             bits &= bits - 1;
-            cols[n++] = (uint32_t)(i - lo);
+            sl->cols[n++] = (uint32_t)(i - lo);
         }
     }
     return n;
+}
+
+/* Sets bits in the mark of chunk k (other workers may set others). */
+static inline void
+mark(search_t *s, uint64_t k, uint8_t bits)
+{
+    if ((__atomic_load_n(&s->marks[k], __ATOMIC_RELAXED) & bits) != bits) {
+        __atomic_fetch_or(&s->marks[k], bits, __ATOMIC_RELAXED);
+    }
 }
 
 /* Marks the chunk of row as holding entries of depth d + 1. */
 static inline void
 mark_hot(search_t *s, uint64_t row)
 {
-    uint8_t *m = &s->marks[row / s->chunk_rows];
-
-    if (!(__atomic_load_n(m, __ATOMIC_RELAXED) & s->next_hot)) {
-        __atomic_fetch_or(m, s->next_hot, __ATOMIC_RELAXED);
-    }
+    mark(s, row >> s->chunk_shift, s->next_hot);
 }
 
-/* Asks for the cache lines of the target rows in w->edge when rows are
+/* Asks for the cache lines of target row (NO_ROW: none) when rows are
  * short enough for that to pay: in a table far bigger than the caches
- * their misses then overlap instead of coming one after another. */
+ * they then come from memory while other work goes on. The rows of a
+ * row's moves are asked for two moves ahead, so that a few rows' lines
+ * are on their way at a time: asked for all at once, most requests
+ * would find every miss buffer taken and be dropped. */
 static inline void
-prefetch_targets(const search_t *s, const worker_t *w)
+prefetch_row(const search_t *s, uint64_t row)
 {
     const tables_bfs_spec_t *sp = s->sp;
     uint64_t width = (uint64_t)sp->code;
+    uint64_t first;
+    uint64_t last;
 
-    if ((uint64_t)sp->rowlen * width / 8 > PREFETCH_ROW_BYTES) {
+    if (row == TABLES_BFS_NO_ROW ||
+        (uint64_t)sp->rowlen * width / 8 > PREFETCH_ROW_BYTES) {
         return;
     }
-    for (int m = 0; m < sp->nmoves; m++) {
-        uint64_t row = w->edge[m].row;
-        uint64_t first;
-        uint64_t last;
-
-        if (row == TABLES_BFS_NO_ROW) {
-            continue;
-        }
-        first = row * sp->rowlen * width / 8;
-        last = ((row + 1) * sp->rowlen * width - 1) / 8;
-        for (uint64_t a = first & ~UINT64_C(63); a <= last; a += 64) {
-            __builtin_prefetch(sp->data + a, 1);
-        }
+    first = row * sp->rowlen * width / 8;
+    last = ((row + 1) * sp->rowlen * width - 1) / 8;
+    for (uint64_t a = first & ~UINT64_C(63); a <= last; a += 64) {
+        __builtin_prefetch(sp->data + a, 1);
     }
 }
+
+/* The four 2-bit entries of a byte as four bytes (little-endian). */
+#define UNPACK1(v)                                         \
+    ((uint32_t)((v)&3u) | (uint32_t)((v) >> 2 & 3u) << 8 | \
+     (uint32_t)((v) >> 4 & 3u) << 16 | (uint32_t)((v) >> 6 & 3u) << 24)
+#define UNPACK4(v) \
+    UNPACK1(v), UNPACK1((v) + 1u), UNPACK1((v) + 2u), UNPACK1((v) + 3u)
+#define UNPACK16(v) \
+    UNPACK4(v), UNPACK4((v) + 4u), UNPACK4((v) + 8u), UNPACK4((v) + 12u)
+#define UNPACK64(v) \
+    UNPACK16(v), UNPACK16((v) + 16u), UNPACK16((v) + 32u), UNPACK16((v) + 48u)
+
+static const uint32_t unpack_lut[256] = {
+    UNPACK64(0u),
+    UNPACK64(64u),
+    UNPACK64(128u),
+    UNPACK64(192u),
+};
+
+/* Backward tests against a MOD3 row unpacked first when at least this
+ * many entries look into it: a byte load then replaces the shifts of
+ * each test, and the unpacking costs about a quarter test per entry. */
+#define UNPACK_MIN 256
+
+/* Unpacks the MOD3 row starting at entry base into w->unpacked, a byte
+ * per entry; returns where entry base is. Other workers may be storing
+ * into the row (other entries than depth d ones). */
+static inline const uint8_t *
+unpack_row(const search_t *s, worker_t *w, uint64_t base)
+{
+    const uint8_t *src = s->sp->data + (base >> 2);
+    uint64_t nbytes = ((base & 3) + s->sp->rowlen + 3) / 4;
+
+    for (uint64_t i = 0; i < nbytes; i++) {
+        uint32_t v = unpack_lut[__atomic_load_n(src + i, __ATOMIC_RELAXED)];
+
+        memcpy(w->unpacked + 4 * i, &v, 4);
+    }
+    return w->unpacked + (base & 3);
+}
+
+/* Prefetch distance, in moves. */
+#define PREFETCH_AHEAD 2
 
 /* Sets the unseen twins (w->twin, w->ntwin) of the entry in column c of
  * their row, just set. Returns how many it set. */
 static inline uint64_t
-claim_twins(search_t *s, worker_t *w, uint32_t c)
+claim_twins(search_t *s, const worker_t *w, uint32_t c)
 {
     const tables_bfs_spec_t *sp = s->sp;
     tables_bfs_code_t code = sp->code;
@@ -378,10 +458,9 @@ claim_twins(search_t *s, worker_t *w, uint32_t c)
 
     for (int t = 0; t < w->ntwin; t++) {
         uint64_t j =
-            w->twin[t].row * sp->rowlen + map_at(w->twin[t].map, sp->wide, c);
+            w->twin[t].row * sp->rowlen + edge_col(&w->twin[t], sp->wide, c);
 
-        if (load_entry(sp->data, code, j) == unseen_of(code) &&
-            claim(sp->data, code, j, s->next_code)) {
+        if (claim(sp->data, code, j, s->next_code)) {
             if (sp->exact4 != NULL) {
                 set_exact4(sp->exact4, j, s->next_exact4, true);
             }
@@ -392,42 +471,62 @@ claim_twins(search_t *s, worker_t *w, uint32_t c)
     return found;
 }
 
-/* Forward: the entries of row at depth d claim their unseen neighbours
- * and the neighbours' twins. kind is a constant (KIND_*). Returns how
- * many entries it set. */
+/*
+ * Makes slot sl ready for its row (sl->row): collects the row's entries
+ * that the level works on (forward: at depth d; backward: unseen), gets
+ * where its moves go and asks for the first target rows' cache lines.
+ * kind is a constant (KIND_*). Returns how many entries it collected;
+ * with none, it stops there.
+ */
+static inline uint32_t
+prepare(search_t *s, slot_t *sl, const int kind)
+{
+    const tables_bfs_spec_t *sp = s->sp;
+    uint64_t row = sl->row;
+
+    sl->n = scan_row(s, sl, s->back ? unseen_of(sp->code) : s->cur_code, kind);
+    if (sl->n == 0) {
+        return 0;
+    }
+    sp->moves(sp->arg, row, sl->edge, sl->mscratch);
+    for (int m = 0; m < PREFETCH_AHEAD && m < sp->nmoves; m++) {
+        prefetch_row(s, sl->edge[m].row);
+    }
+    return sl->n;
+}
+
+/* Forward: the entries of sl's row at depth d claim their unseen
+ * neighbours and the neighbours' twins. kind is a constant (KIND_*).
+ * Returns how many entries this worker set. */
 static inline uint64_t
-row_forward(search_t *s, worker_t *w, uint64_t row, const int kind)
+row_forward(search_t *s, worker_t *w, const slot_t *sl, const int kind)
 {
     const tables_bfs_code_t code = (tables_bfs_code_t)(kind / 2);
     const bool wide = kind % 2 != 0;
     const tables_bfs_spec_t *sp = s->sp;
     uint8_t *data = sp->data;
     uint32_t *hits = w->hits;
-    const uint32_t *cols = w->cols;
-    uint32_t n = scan_row(s, row, s->cur_code, w->cols);
+    const uint32_t *cols = sl->cols;
+    uint32_t n = sl->n;
     uint64_t found = 0;
 
-    if (n == 0) {
-        return 0;
-    }
-    sp->moves(sp->arg, row, w->edge, w->mscratch);
-    if (n >= 16) {
-        prefetch_targets(s, w);
-    }
     for (int m = 0; m < sp->nmoves; m++) {
-        uint64_t trow = w->edge[m].row;
-        const void *map = w->edge[m].map;
+        const tables_bfs_edge_t *e = &sl->edge[m];
+        uint64_t trow = e->row;
         uint64_t base = trow * sp->rowlen;
         bool twins_known = false;
         uint64_t before = found;
         uint32_t h = 0;
 
+        if (m + PREFETCH_AHEAD < sp->nmoves) {
+            prefetch_row(s, sl->edge[m + PREFETCH_AHEAD].row);
+        }
         if (trow == TABLES_BFS_NO_ROW) {
             continue;
         }
         /* The targets still unseen first, without a branch on each. */
         for (uint32_t k = 0; k < n; k++) {
-            uint32_t c = map_at(map, wide, cols[k]);
+            uint32_t c = edge_col(e, wide, cols[k]);
 
             hits[h] = c;
             h += load_entry(data, code, base + c) == unseen_of(code);
@@ -440,7 +539,7 @@ row_forward(search_t *s, worker_t *w, uint64_t row, const int kind)
             uint64_t j = base + hits[k];
 
             if (!claim(data, code, j, s->next_code)) {
-                continue; /* another worker was first */
+                continue; /* a twin set before */
             }
             if (sp->exact4 != NULL) {
                 set_exact4(sp->exact4, j, s->next_exact4, true);
@@ -462,49 +561,60 @@ row_forward(search_t *s, worker_t *w, uint64_t row, const int kind)
     return found;
 }
 
-/* Backward: each unseen entry of row that has a neighbour at depth d
- * gets depth d + 1. Sets w->unseen to the unseen entries it found in
- * the row. Returns how many it set. */
+/* Backward: each unseen entry of sl's row that has a neighbour at depth
+ * d gets depth d + 1. Returns how many it set. */
 static inline uint64_t
-row_backward(search_t *s, worker_t *w, uint64_t row, const int kind)
+row_backward(search_t *s, worker_t *w, slot_t *sl, const int kind)
 {
     const tables_bfs_code_t code = (tables_bfs_code_t)(kind / 2);
     const bool wide = kind % 2 != 0;
     const tables_bfs_spec_t *sp = s->sp;
     const uint8_t *data = sp->data;
     unsigned cur = s->cur_code;
-    uint32_t *cols = w->cols;
+    uint32_t *cols = sl->cols;
     uint32_t *hits = w->hits;
-    uint64_t self = row * sp->rowlen;
-    uint32_t n = scan_row(s, row, unseen_of(code), cols);
+    uint64_t self = sl->row * sp->rowlen;
+    uint32_t n = sl->n;
     uint32_t found = 0;
 
-    w->unseen = n;
-    if (n == 0) {
-        return 0;
-    }
-    sp->moves(sp->arg, row, w->edge, w->mscratch);
-    prefetch_targets(s, w);
     for (int m = 0; m < sp->nmoves && n > 0; m++) {
-        uint64_t trow = w->edge[m].row;
-        const void *map = w->edge[m].map;
+        const tables_bfs_edge_t *e = &sl->edge[m];
+        uint64_t trow = e->row;
         uint64_t base = trow * sp->rowlen;
         uint32_t left = 0;
 
+        if (m + PREFETCH_AHEAD < sp->nmoves) {
+            prefetch_row(s, sl->edge[m + PREFETCH_AHEAD].row);
+        }
         if (trow == TABLES_BFS_NO_ROW) {
             continue;
         }
         /* Split cols into those with a neighbour at depth d (to hits)
-         * and those still looking, without a branch on each. */
-        for (uint32_t k = 0; k < n; k++) {
-            uint32_t c = cols[k];
-            bool hit =
-                load_entry(data, code, base + map_at(map, wide, c)) == cur;
+         * and those still looking, without a branch on each; from the
+         * target row unpacked to a byte per entry when many look. */
+        if (code == TABLES_BFS_MOD3 && n >= UNPACK_MIN) {
+            const uint8_t *q = unpack_row(s, w, base);
 
-            hits[found] = c;
-            found += hit;
-            cols[left] = c;
-            left += !hit;
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t c = cols[k];
+                bool hit = q[edge_col(e, wide, c)] == cur;
+
+                hits[found] = c;
+                found += hit;
+                cols[left] = c;
+                left += !hit;
+            }
+        } else {
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t c = cols[k];
+                bool hit =
+                    load_entry(data, code, base + edge_col(e, wide, c)) == cur;
+
+                hits[found] = c;
+                found += hit;
+                cols[left] = c;
+                left += !hit;
+            }
         }
         n = left;
     }
@@ -519,85 +629,115 @@ row_backward(search_t *s, worker_t *w, uint64_t row, const int kind)
         }
     }
     if (found > 0) {
-        mark_hot(s, row);
+        mark_hot(s, sl->row);
     }
     return found;
 }
 
-/* Runs the level on chunk k; kind is a constant (KIND_*). */
+/* Runs the level on chunk k; kind is a constant (KIND_*). Each row with
+ * work is prepared while the one before it is worked on. */
 static inline uint64_t
 chunk_level(search_t *s, int worker, uint64_t k, const int kind)
 {
     worker_t *w = &s->w[worker];
-    uint64_t first = k * s->chunk_rows;
-    uint64_t end = first + s->chunk_rows;
+    slot_t *cur = &w->slot[0];
+    slot_t *next = &w->slot[1];
+    uint64_t r = k * s->chunk_rows;
+    uint64_t end = r + s->chunk_rows;
     uint64_t found = 0;
     bool full = true;
 
     if (end > s->sp->nrows) {
         end = s->sp->nrows;
     }
-    for (uint64_t r = first; r < end; r++) {
+    for (; r < end; r++) {
+        cur->row = r;
+        if (prepare(s, cur, kind) > 0) {
+            break;
+        }
+    }
+    while (r < end) {
+        slot_t *t;
+        uint64_t r2 = r + 1;
+
+        for (; r2 < end; r2++) {
+            next->row = r2;
+            if (prepare(s, next, kind) > 0) {
+                break;
+            }
+        }
+        full = false;
         if (s->back) {
-            found += row_backward(s, w, r, kind);
-            full = full && w->unseen == 0;
+            found += row_backward(s, w, cur, kind);
         } else {
-            found += row_forward(s, w, r, kind);
+            found += row_forward(s, w, cur, kind);
         }
         if (s->probe && __atomic_load_n(&s->overflow, __ATOMIC_RELAXED)) {
             break;
         }
+        t = cur;
+        cur = next;
+        next = t;
+        r = r2;
     }
     if (s->back && full) {
-        __atomic_fetch_or(&s->marks[k], MARK_FULL, __ATOMIC_RELAXED);
+        mark(s, k, MARK_FULL);
     }
     return found;
 }
 
-/* One worker of a level: claims chunks until none is left. The switch
- * gives each code and map width its own copy of the inner loops. */
+/* Runs the level on chunk k, in the copy of the inner loops made for
+ * the table's code and map width. */
+static uint64_t
+chunk_any(search_t *s, int worker, uint64_t k)
+{
+    switch ((int)s->sp->code * 2 + (s->sp->wide ? 1 : 0)) {
+    case KIND_MOD3:
+        return chunk_level(s, worker, k, KIND_MOD3);
+    case KIND_MOD3_WIDE:
+        return chunk_level(s, worker, k, KIND_MOD3_WIDE);
+    case KIND_EXACT4:
+        return chunk_level(s, worker, k, KIND_EXACT4);
+    case KIND_EXACT4_WIDE:
+        return chunk_level(s, worker, k, KIND_EXACT4_WIDE);
+    case KIND_EXACT8:
+        return chunk_level(s, worker, k, KIND_EXACT8);
+    default:
+        return chunk_level(s, worker, k, KIND_EXACT8_WIDE);
+    }
+}
+
+/* Adds found (chunk k's) to the level's count and, every few chunks,
+ * reports. */
+static void
+level_progress(search_t *s, uint64_t k, uint64_t found)
+{
+    uint64_t step = s->nchunks / PROGRESS_STEPS + 1;
+
+    found = __atomic_add_fetch(&s->found, found, __ATOMIC_RELAXED);
+    if (s->b != NULL && k % step == step - 1) {
+        tables_build_progress(s->b, s->sp->progress_base + s->reached + found,
+                              s->total);
+    }
+}
+
+/* One worker of a level: claims chunks until none is left, and works
+ * on those a forward level expands (they got entries at depth d) or a
+ * backward level looks in (they still have unseen entries). */
 static void
 level_task(void *arg, int worker)
 {
     search_t *s = arg;
-    const tables_bfs_spec_t *sp = s->sp;
-    uint64_t step = s->nchunks / PROGRESS_STEPS + 1;
     uint64_t k;
 
     while (next_chunk(s, &k)) {
-        uint8_t mark = __atomic_load_n(&s->marks[k], __ATOMIC_RELAXED);
-        uint64_t found;
+        uint8_t m = __atomic_load_n(&s->marks[k], __ATOMIC_RELAXED);
 
         if (s->probe && __atomic_load_n(&s->overflow, __ATOMIC_RELAXED)) {
             return;
         }
-        if (s->back ? (mark & MARK_FULL) != 0 : !(mark & s->cur_hot)) {
-            continue;
-        }
-        switch ((int)sp->code * 2 + (sp->wide ? 1 : 0)) {
-        case KIND_MOD3:
-            found = chunk_level(s, worker, k, KIND_MOD3);
-            break;
-        case KIND_MOD3_WIDE:
-            found = chunk_level(s, worker, k, KIND_MOD3_WIDE);
-            break;
-        case KIND_EXACT4:
-            found = chunk_level(s, worker, k, KIND_EXACT4);
-            break;
-        case KIND_EXACT4_WIDE:
-            found = chunk_level(s, worker, k, KIND_EXACT4_WIDE);
-            break;
-        case KIND_EXACT8:
-            found = chunk_level(s, worker, k, KIND_EXACT8);
-            break;
-        default:
-            found = chunk_level(s, worker, k, KIND_EXACT8_WIDE);
-            break;
-        }
-        found = __atomic_add_fetch(&s->found, found, __ATOMIC_RELAXED);
-        if (s->b != NULL && k % step == step - 1) {
-            tables_build_progress(s->b, sp->progress_base + s->reached + found,
-                                  s->total);
+        if (s->back ? !(m & MARK_FULL) : (m & s->cur_hot) != 0) {
+            level_progress(s, k, chunk_any(s, worker, k));
         }
     }
 }
@@ -745,13 +885,24 @@ workers_alloc(search_t *s)
     for (int i = 0; i < s->nworkers; i++) {
         worker_t *w = &s->w[i];
 
-        w->cols = malloc((size_t)sp->rowlen * sizeof(*w->cols));
+        w->index = i;
+        for (int j = 0; j < 2; j++) {
+            slot_t *sl = &w->slot[j];
+
+            sl->cols = malloc((size_t)sp->rowlen * sizeof(*sl->cols));
+            sl->mscratch =
+                sp->moves_scratch > 0 ? calloc(1, sp->moves_scratch) : NULL;
+            if (sl->cols == NULL ||
+                (sp->moves_scratch > 0 && sl->mscratch == NULL)) {
+                return PZ_ENOMEM;
+            }
+        }
         w->hits = malloc((size_t)sp->rowlen * sizeof(*w->hits));
+        w->unpacked = malloc((size_t)sp->rowlen + 8);
         w->twin = malloc(ntwin * sizeof(*w->twin));
-        w->mscratch = sp->moves_scratch > 0 ? malloc(sp->moves_scratch) : NULL;
-        w->tscratch = sp->twins_scratch > 0 ? malloc(sp->twins_scratch) : NULL;
-        if (w->cols == NULL || w->hits == NULL || w->twin == NULL ||
-            (sp->moves_scratch > 0 && w->mscratch == NULL) ||
+        w->tscratch =
+            sp->twins_scratch > 0 ? calloc(1, sp->twins_scratch) : NULL;
+        if (w->hits == NULL || w->unpacked == NULL || w->twin == NULL ||
             (sp->twins_scratch > 0 && w->tscratch == NULL)) {
             return PZ_ENOMEM;
         }
@@ -766,10 +917,13 @@ workers_free(search_t *s)
         return;
     }
     for (int i = 0; i < s->nworkers; i++) {
-        free(s->w[i].cols);
+        for (int j = 0; j < 2; j++) {
+            free(s->w[i].slot[j].cols);
+            free(s->w[i].slot[j].mscratch);
+        }
         free(s->w[i].hits);
+        free(s->w[i].unpacked);
         free(s->w[i].twin);
-        free(s->w[i].mscratch);
         free(s->w[i].tscratch);
     }
     free(s->w);
@@ -870,10 +1024,12 @@ tables_bfs_run(const tables_bfs_spec_t *spec,
     s.entries = spec->nrows * spec->rowlen;
     s.bytes = tables_bfs_bytes(spec->code, s.entries);
     s.total = spec->progress_total != 0 ? spec->progress_total : s.entries;
-    s.chunk_rows = (CHUNK_ENTRIES / spec->rowlen + 3) / 4 * 4;
-    if (s.chunk_rows == 0) {
-        s.chunk_rows = 4;
+    /* Chunks of a power of two rows, at least 4 (whole bytes). */
+    s.chunk_shift = 2;
+    while ((UINT64_C(1) << s.chunk_shift) * spec->rowlen < CHUNK_ENTRIES) {
+        s.chunk_shift++;
     }
+    s.chunk_rows = UINT64_C(1) << s.chunk_shift;
     s.nchunks = (spec->nrows + s.chunk_rows - 1) / s.chunk_rows;
     s.nworkers = tables_bfs_workers(b);
     s.marks = calloc((size_t)s.nchunks, 1);
