@@ -707,15 +707,15 @@ chunk_any(search_t *s, int worker, uint64_t k)
     }
 }
 
-/* Adds found (chunk k's) to the level's count and, every few chunks,
- * reports. */
+/* Adds found (chunk k's) to the level's count and, every so many
+ * chunks of a big table, reports. */
 static void
 level_progress(search_t *s, uint64_t k, uint64_t found)
 {
-    uint64_t step = s->nchunks / PROGRESS_STEPS + 1;
+    uint64_t step = s->nchunks / PROGRESS_STEPS;
 
     found = __atomic_add_fetch(&s->found, found, __ATOMIC_RELAXED);
-    if (s->b != NULL && k % step == step - 1) {
+    if (s->b != NULL && step >= 2 && k % step == step - 1) {
         tables_build_progress(s->b, s->sp->progress_base + s->reached + found,
                               s->total);
     }
@@ -1068,7 +1068,7 @@ rows_task(void *arg, int worker)
 {
     search_t *s = arg;
     const tables_bfs_pass_t *p = s->pass;
-    uint64_t step = s->nchunks / PROGRESS_STEPS + 1;
+    uint64_t step = s->nchunks / PROGRESS_STEPS;
     uint64_t k;
 
     while (next_chunk(s, &k)) {
@@ -1081,7 +1081,8 @@ rows_task(void *arg, int worker)
         }
         p->fn(p->arg, worker, first, end);
         done = __atomic_add_fetch(&s->rows_done, end - first, __ATOMIC_RELAXED);
-        if (s->b != NULL && p->progress_total != 0 && k % step == step - 1) {
+        if (s->b != NULL && p->progress_total != 0 && step >= 2 &&
+            k % step == step - 1) {
             tables_build_progress(s->b,
                                   p->progress_base + done * p->progress_unit,
                                   p->progress_total);
