@@ -140,6 +140,25 @@ perm_even_unrank(uint64_t r, int n, uint8_t *p)
     perm_place(digit, n, p);
 }
 
+/* Lehmer rank (0 .. n! - 1) of the order of the n distinct values
+ * p[0..n) (any bytes): digit i counts the later values below p[i]. For a
+ * permutation, its Lehmer rank. */
+static inline uint64_t
+perm_order_rank(const uint8_t *p, int n)
+{
+    uint64_t r = 0;
+
+    for (int i = 0; i < n; i++) {
+        int below = 0;
+
+        for (int j = i + 1; j < n; j++) {
+            below += p[j] < p[i];
+        }
+        r = r * (uint64_t)(n - i) + (uint64_t)below;
+    }
+    return r;
+}
+
 /* Parity of the order of the n distinct values p[0..n): 0 when the pairs
  * out of order are even in number, 1 when odd. For a permutation, its
  * parity. n <= PERM_MAX; the values may be any distinct bytes. */

@@ -439,6 +439,241 @@ START_TEST(test_tables_blob_get_memory_limit_refuses_before_building)
 }
 END_TEST
 
+/* --- states, the daemon's rules, definitions ------------------------- */
+
+/* States the hook saw, in order, for table "blob-s". */
+static int seen_states[16];
+static int nseen;
+
+static void
+on_state(void *arg, const char *table, int state)
+{
+    (void)arg;
+    if (strcmp(table, "blob-s") == 0 && nseen < 16) {
+        seen_states[nseen++] = state;
+    }
+}
+
+/* A build that stops at the cancel flag, as the builders do between
+ * steps: it sets the flag itself at its first step, as a daemon's
+ * shutdown would from another thread. */
+static int
+build_cancelled(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
+{
+    (void)arg;
+    (void)data;
+    (void)bytes;
+    atomic_fetch_add(&build_calls, 1);
+    tables_build_progress(b, 1, 10);
+    tables_cancel_builds(true);
+    return tables_build_cancelled(b) ? PZ_ECANCELLED : PZ_OK;
+}
+
+START_TEST(test_tables_states_follow_a_build)
+{
+    tables_blob_def_t d = def_of("blob-s", 1, 11, false);
+    const uint8_t *data = NULL;
+    tables_status_t st;
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    nseen = 0;
+    tables_set_state_hook(on_state, NULL);
+    ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_OK);
+    tables_set_state_hook(NULL, NULL);
+    /* A load that found no file turned into a build, which ended ready. */
+    ck_assert_int_eq(nseen, 3);
+    ck_assert_int_eq(seen_states[0], TABLES_LOADING);
+    ck_assert_int_eq(seen_states[1], TABLES_BUILDING);
+    ck_assert_int_eq(seen_states[2], TABLES_READY);
+    ck_assert_int_eq(tables_status("blob-s", &st), PZ_OK);
+    ck_assert_int_eq(st.state, TABLES_READY);
+    ck_assert_str_eq(tables_state_name(st.state), "ready");
+    ck_assert(st.file);
+    ck_assert_uint_eq(st.bytes, BLOB_BYTES);
+    ck_assert_int_eq(tables_status("no-such-table", &st), PZ_ENOT_FOUND);
+    tables_unload_all();
+    /* Unloaded, with its file: stored; marked for a thread: queued. */
+    ck_assert_int_eq(tables_status("blob-s", &st), PZ_OK);
+    ck_assert_int_eq(st.state, TABLES_STORED);
+    ck_assert_int_eq(tables_set_queued("blob-s", true), PZ_OK);
+    ck_assert_int_eq(tables_status("blob-s", &st), PZ_OK);
+    ck_assert_int_eq(st.state, TABLES_QUEUED);
+    ck_assert_int_eq(tables_set_queued("blob-s", false), PZ_OK);
+    ck_assert_int_eq(tables_set_queued("no-such-table", true), PZ_ENOT_FOUND);
+    tmpdir_remove(dir);
+}
+END_TEST
+
+START_TEST(test_tables_failed_build_state_has_its_reason)
+{
+    tables_blob_def_t d = def_of("blob-f", 1, 12, false);
+    const uint8_t *data = NULL;
+    tables_status_t st;
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    d.build = build_fails;
+    ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_ENOMEM);
+    ck_assert_int_eq(tables_status("blob-f", &st), PZ_OK);
+    ck_assert_int_eq(st.state, TABLES_FAILED);
+    ck_assert_int_eq(st.rc, PZ_ENOMEM);
+    ck_assert_msg(st.why[0] != '\0', "no reason");
+    ck_assert(!st.file);
+    tmpdir_remove(dir);
+}
+END_TEST
+
+START_TEST(test_tables_cancelled_build_leaves_nothing)
+{
+    tables_blob_def_t d = def_of("blob-c", 1, 13, false);
+    const uint8_t *data = NULL;
+    tables_status_t st;
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    d.build = build_cancelled;
+    ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_ECANCELLED);
+    tables_cancel_builds(false);
+    ck_assert_ptr_null(data);
+    ck_assert_int_eq(file_size(dir, "blob-c"), -1);
+    ck_assert_int_eq(tables_status("blob-c", &st), PZ_OK);
+    /* Not failed: nothing is wrong with the table, it is just not there. */
+    ck_assert_int_eq(st.state, TABLES_MISSING);
+    tmpdir_remove(dir);
+}
+END_TEST
+
+/* A daemon's solver threads never load or build: they get
+ * PZ_ETABLE_MISSING at once, while a table thread may. */
+START_TEST(test_tables_inline_off_refuses_other_threads)
+{
+    tables_blob_def_t d = def_of("blob-i", 1, 14, false);
+    const uint8_t *data = NULL;
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    tables_set_inline(false);
+    ck_assert(!tables_may_prepare());
+    ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_ETABLE_MISSING);
+    ck_assert_int_eq(atomic_load(&build_calls), 0);
+    ck_assert_int_eq(file_size(dir, "blob-i"), -1);
+    tables_thread_prepares(true);
+    ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_OK);
+    tables_thread_prepares(false);
+    ck_assert_int_eq(atomic_load(&build_calls), 1);
+    /* Once in memory it is served to anyone. */
+    ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_OK);
+    ck_assert_uint_eq(mismatches(data, 14), 0);
+    tables_set_inline(true);
+    tmpdir_remove(dir);
+}
+END_TEST
+
+/* An entry table that finds a distance too large for 4 bits is built
+ * again with 8, and its view says so. */
+static int
+build_wide(const tables_def_t *def,
+           uint8_t *data,
+           int bits,
+           int *max_value,
+           tables_build_t *b)
+{
+    (void)b;
+    atomic_fetch_add(&build_calls, 1);
+    if (bits == 4) {
+        return PZ_ERANGE;
+    }
+    for (uint64_t i = 0; i < def->entries; i++) {
+        data[i] = (uint8_t)(i % 20);
+    }
+    *max_value = 19;
+    return PZ_OK;
+}
+
+START_TEST(test_tables_get_widens_an_entry_table)
+{
+    tables_def_t def = {
+        .name = "entries-w",
+        .group = "test",
+        .puzzle = "test",
+        .kind = TABLES_KIND_COMPLETE,
+        .bits = 4,
+        .widen = true,
+        .entries = 1000,
+        .build = build_wide,
+    };
+    tables_view_t v;
+    bool built = false;
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    ck_assert_ptr_nonnull(tables_register(&def));
+    ck_assert_int_eq(tables_get(&def, &v, &built), PZ_OK);
+    ck_assert(built);
+    ck_assert_int_eq(atomic_load(&build_calls), 2);
+    ck_assert_int_eq(v.bits, 8);
+    ck_assert_int_eq(v.max_value, 19);
+    ck_assert_uint_eq(v.entries, 1000);
+    ck_assert_int_eq(tables_entry(v.data, v.bits, 999), 999 % 20);
+    /* A new process reads it back as 8-bit entries. */
+    tables_unload_all();
+    ck_assert_int_eq(tables_get(&def, &v, &built), PZ_OK);
+    ck_assert(!built);
+    ck_assert_int_eq(v.bits, 8);
+    ck_assert_int_eq(tables_entry(v.data, v.bits, 21), 1);
+    /* A definition with no way to build is refused. */
+    def.build = NULL;
+    ck_assert_ptr_null(tables_register(&def));
+    tmpdir_remove(dir);
+}
+END_TEST
+
+/* The named tables come from the installed provider, in its order. */
+static int
+two_named(tables_def_t *out, int max)
+{
+    static const char *const names[] = { "named-b", "named-a" };
+
+    for (int i = 0; i < 2 && i < max; i++) {
+        memset(&out[i], 0, sizeof(out[i]));
+        snprintf(out[i].name, sizeof(out[i].name), "%s", names[i]);
+        snprintf(out[i].group, sizeof(out[i].group), "named");
+        out[i].kind = TABLES_KIND_MODULE;
+        out[i].bits = 8;
+        out[i].entries = 4096;
+        out[i].startup = i == 0;
+        out[i].fill = build_pattern;
+        out[i].arg = (void *)(uintptr_t)(20 + i);
+    }
+    return 2;
+}
+
+START_TEST(test_tables_named_provider_lists_in_order)
+{
+    tables_info_t info[8];
+    tables_status_t st[8];
+    bool built = false;
+    char dir[64];
+
+    use_fresh_dir(dir, sizeof(dir));
+    tables_set_named(two_named);
+    ck_assert_int_eq(tables_list(info, 8), 2);
+    ck_assert_str_eq(info[0].name, "named-b");
+    ck_assert_str_eq(info[1].name, "named-a");
+    ck_assert(info[0].startup && !info[1].startup);
+    ck_assert(!info[0].built);
+    ck_assert_int_ge(tables_status_list(st, 8), 2);
+    ck_assert_str_eq(st[0].name, "named-b");
+    ck_assert_int_eq(st[0].state, TABLES_MISSING);
+    ck_assert_int_eq(tables_ensure("named-a", &built), PZ_OK);
+    ck_assert(built);
+    ck_assert_int_eq(tables_status_list(st, 8), 2);
+    ck_assert_int_eq(st[1].state, TABLES_READY);
+    tmpdir_remove(dir);
+}
+END_TEST
+
 static Suite *
 tables_blob_suite(void)
 {
@@ -453,6 +688,12 @@ tables_blob_suite(void)
     tcase_add_test(tc, test_tables_blob_get_other_version_rebuilt);
     tcase_add_loop_test(tc, test_tables_blob_get_corrupt_file_rebuilt, 0, 2);
     tcase_add_test(tc, test_tables_blob_get_mapped_load_trusts_entries);
+    tcase_add_test(tc, test_tables_states_follow_a_build);
+    tcase_add_test(tc, test_tables_failed_build_state_has_its_reason);
+    tcase_add_test(tc, test_tables_cancelled_build_leaves_nothing);
+    tcase_add_test(tc, test_tables_inline_off_refuses_other_threads);
+    tcase_add_test(tc, test_tables_get_widens_an_entry_table);
+    tcase_add_test(tc, test_tables_named_provider_lists_in_order);
     tcase_add_test(tc,
                    test_tables_blob_get_build_error_returned_and_nothing_kept);
     tcase_add_test(tc, test_tables_blob_get_bad_definition_refused);

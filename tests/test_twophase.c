@@ -15,6 +15,7 @@
 #include "engines/twophase/twophase_internal.h"
 #include "puzzle.h"
 #include "puzzles/cube3/cube3.h"
+#include "perm.h"
 #include "solve.h"
 #include "tables/tables.h"
 
@@ -351,14 +352,14 @@ END_TEST
 static int
 tuple_of(const uint8_t *perm, int n, int first)
 {
-    int p[4];
+    uint8_t p[4];
 
     for (int i = 0; i < n; i++) {
         if (perm[i] >= first && perm[i] < first + 4) {
-            p[perm[i] - first] = i;
+            p[perm[i] - first] = (uint8_t)i;
         }
     }
-    return twophase__rank4(p, n);
+    return (int)perm_partial_rank(p, n, 4);
 }
 
 START_TEST(test_twophase_tables_tuples_follow_the_cube)

@@ -52,18 +52,24 @@ typedef enum tables_bfs_code {
 } tables_bfs_code_t;
 
 /* Where a move takes a row, or where a twin of a row lies: column c of
- * the source row corresponds to column map[c] of row (map holds rowlen
- * values, uint16_t or, for a wide spec, uint32_t, each below rowlen). */
+ * the source row corresponds to column map[c] of row `row`, or, when
+ * then is set, to column then[map[c]]. A map holds rowlen values, each
+ * below rowlen, uint16_t or, for a wide spec, uint32_t. Two small maps
+ * in a row (a coordinate moved, then conjugated) stay in cache where
+ * their product for every pair would not. */
 typedef struct tables_bfs_edge {
-    uint64_t row;    /* target row, or TABLES_BFS_NO_ROW (moves only) */
-    const void *map; /* borrowed until the next call for this worker */
+    uint64_t row;     /* target row, or TABLES_BFS_NO_ROW (moves only) */
+    const void *map;  /* borrowed, see tables_bfs_moves_fn */
+    const void *then; /* NULL, or applied after map */
 } tables_bfs_edge_t;
 
 /*
  * Fills out[0 .. nmoves) with where each move takes row. A map may point
- * into the client's own tables or into scratch (moves_scratch bytes of
- * the calling worker's own, kept until its next call). Called from
- * several workers at once.
+ * into the client's own tables or into scratch (moves_scratch bytes,
+ * zeroed when the build starts, kept until the calling worker's call
+ * after next: a worker prepares one row while it works on the one
+ * before; it may also hold what the client keeps from row to row).
+ * Called from several workers at once.
  */
 typedef void (*tables_bfs_moves_fn)(void *arg,
                                     uint64_t row,

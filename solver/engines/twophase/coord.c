@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perm.h"
 #include "twophase_internal.h"
 
 /*
@@ -347,55 +348,13 @@ out:
     return rc;
 }
 
-/* Inverse of twophase__rank4: the ordered positions of rank r. */
-static void
-unrank4(int r, int n, int *p)
-{
-    int digit[4];
-    bool used[CUBE3_NEDGES] = { false };
-
-    for (int i = 3; i >= 0; i--) {
-        digit[i] = r % (n - i);
-        r /= n - i;
-    }
-    for (int i = 0; i < 4; i++) {
-        int k = digit[i];
-        int q = 0;
-
-        /* The k-th position not used yet, in increasing order. */
-        while (used[q] || k > 0) {
-            k -= !used[q];
-            q++;
-        }
-        p[i] = q;
-        used[q] = true;
-    }
-}
-
-/* Lehmer rank (0..23) of the relative order of four distinct values. */
-static int
-order4(const int *p)
-{
-    int r = 0;
-
-    for (int i = 0; i < 4; i++) {
-        int smaller = 0;
-
-        for (int j = i + 1; j < 4; j++) {
-            smaller += p[j] < p[i];
-        }
-        r = r * (4 - i) + smaller;
-    }
-    return r;
-}
-
 /* Positions of pieces first..first + 3 in perm[0..n). */
 static void
-find4(const uint8_t *perm, int n, int first, int *p)
+find4(const uint8_t *perm, int n, int first, uint8_t *p)
 {
     for (int i = 0; i < n; i++) {
         if (perm[i] >= first && perm[i] < first + 4) {
-            p[perm[i] - first] = i;
+            p[perm[i] - first] = (uint8_t)i;
         }
     }
 }
@@ -403,7 +362,7 @@ find4(const uint8_t *perm, int n, int first, int *p)
 /* Fills perm[0..n) with pieces first..first + 3 at positions p[0..3] and
  * the other pieces, in increasing order, at the other positions. */
 static void
-place4(uint8_t *perm, int n, int first, const int *p)
+place4(uint8_t *perm, int n, int first, const uint8_t *p)
 {
     bool taken[CUBE3_NEDGES] = { false };
     int next = 0;
@@ -423,34 +382,15 @@ place4(uint8_t *perm, int n, int first, const int *p)
     }
 }
 
-/* The 24 orders of four things: perm4[o] has Lehmer rank o. */
-static void
-all_orders(int perm4[24][4])
-{
-    for (int a = 0; a < 4; a++) {
-        for (int b = 0; b < 4; b++) {
-            for (int c = 0; c < 4; c++) {
-                int d = 6 - a - b - c;
-                int v[4] = { a, b, c, d };
-
-                if (a == b || a == c || b == c) {
-                    continue;
-                }
-                memcpy(perm4[order4(v)], v, sizeof(v));
-            }
-        }
-    }
-}
-
 /* The positions among lo..lo + 7 not in p, increasing. */
 static void
-others8(const int *p, int lo, int *q)
+others8(const uint8_t *p, int lo, uint8_t *q)
 {
     int n = 0;
 
     for (int i = lo; i < lo + 8; i++) {
         if (i != p[0] && i != p[1] && i != p[2] && i != p[3]) {
-            q[n++] = i;
+            q[n++] = (uint8_t)i;
         }
     }
 }
@@ -458,21 +398,24 @@ others8(const int *p, int lo, int *q)
 void
 twophase__build_tuples(twophase_tables_t *t)
 {
-    int perm4[24][4];
+    uint8_t perm4[24][4];
     cube3_cubie_t c;
-    int p[4];
-    int q[4];
+    uint8_t p[8];
+    uint8_t q[8];
 
-    all_orders(perm4);
+    /* The 24 orders of four things: perm4[o] has Lehmer rank o. */
+    for (int o = 0; o < 24; o++) {
+        perm_unrank((uint64_t)o, 4, perm4[o]);
+    }
     for (int r = 0; r < TWOPHASE_NCORNER4; r++) {
-        unrank4(r, CUBE3_NCORNERS, p);
-        t->corner4_order[r] = (uint8_t)order4(p);
+        perm_partial_unrank((uint64_t)r, CUBE3_NCORNERS, 4, p);
+        t->corner4_order[r] = (uint8_t)perm_order_rank(p, 4);
         for (int m = 0; m < TWOPHASE_NMOVES; m++) {
             cube3_cubie_solved(&c);
             place4(c.cp, CUBE3_NCORNERS, 0, p);
             cube3_cubie_move(&c, m);
             find4(c.cp, CUBE3_NCORNERS, 0, q);
-            t->corner4_move[r][m] = (uint16_t)twophase__rank4(q, 8);
+            t->corner4_move[r][m] = (uint16_t)perm_partial_rank(q, 8, 4);
         }
         /* D corners in the other positions, in each order. */
         others8(p, 0, q);
@@ -486,18 +429,18 @@ twophase__build_tuples(twophase_tables_t *t)
         }
     }
     for (int r = 0; r < TWOPHASE_NEDGE4; r++) {
-        unrank4(r, CUBE3_NEDGES, p);
-        t->edge4_order[r] = (uint8_t)order4(p);
+        perm_partial_unrank((uint64_t)r, CUBE3_NEDGES, 4, p);
+        t->edge4_order[r] = (uint8_t)perm_order_rank(p, 4);
         for (int m = 0; m < TWOPHASE_NMOVES; m++) {
             cube3_cubie_solved(&c);
             place4(c.ep, CUBE3_NEDGES, 0, p);
             cube3_cubie_move(&c, m);
             find4(c.ep, CUBE3_NEDGES, 0, q);
-            t->edge4_move[r][m] = (uint16_t)twophase__rank4(q, 12);
+            t->edge4_move[r][m] = (uint16_t)perm_partial_rank(q, 12, 4);
         }
         t->edge4_ud[r] = UINT16_MAX;
         if (p[0] < 8 && p[1] < 8 && p[2] < 8 && p[3] < 8) {
-            int i = twophase__rank4(p, 8);
+            int i = (int)perm_partial_rank(p, 8, 4);
 
             t->edge4_ud[r] = (uint16_t)i;
             others8(p, 0, q);

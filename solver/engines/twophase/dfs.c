@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "perm.h"
 #include "twophase_internal.h"
 
 /*
@@ -221,34 +222,14 @@ twophase__depth1(const twophase_tables_t *t, int twist, int flip, int slice)
     return h;
 }
 
-/* Set bits of each byte value. */
-static const uint8_t bit_count[256] = {
-#define B2(n) n, n + 1, n + 1, n + 2
-#define B4(n) B2(n), B2(n + 1), B2(n + 1), B2(n + 2)
-#define B6(n) B4(n), B4(n + 1), B4(n + 1), B4(n + 2)
-    B6(0), B6(1), B6(1), B6(2)
-#undef B6
-#undef B4
-#undef B2
-};
-
-/* Lexicographic rank (Lehmer code, as cube3.h ranks permutations) of
- * p[0..n) - base, a permutation of 0..n-1: digit i counts the later
- * values below p[i], that is the values below it not used before. Called
- * with constant n (8 or 4), so each use compiles to its own loop. */
+/* Lehmer rank of the E-slice edges (pieces 8..11) at positions 8..11. */
 static inline int
-rank_perm(const uint8_t *p, int base, int n)
+slice_rank(const uint8_t *e)
 {
-    unsigned used = 0;
-    int r = 0;
+    uint8_t v[4] = { (uint8_t)(e[0] - 8), (uint8_t)(e[1] - 8),
+                     (uint8_t)(e[2] - 8), (uint8_t)(e[3] - 8) };
 
-    for (int i = 0; i < n; i++) {
-        unsigned v = (unsigned)(p[i] - base);
-
-        r = r * (n - i) + (int)v - bit_count[used & ((1u << v) - 1)];
-        used |= 1u << v;
-    }
-    return r;
+    return (int)perm_rank(v, 4);
 }
 
 /* Phase 2 from coord = (corner, ud, sperm) with exactly togo left.
@@ -342,8 +323,8 @@ phase2_start(twophase_worker_t *w, twophase_cursor_t *st, int n)
     st->perm_valid = n;
     /* The corners and the slice edges first: the small corner x slice
      * table turns most end points away before any edge work. */
-    coord[0] = rank_perm(st->perm[n], 0, 8);
-    coord[2] = rank_perm(st->perm[n] + CUBE3_NCORNERS + 8, 8, 4);
+    coord[0] = (int)perm_rank(st->perm[n], 8);
+    coord[2] = slice_rank(st->perm[n] + CUBE3_NCORNERS + 8);
     if (sh->qtm_bounds) {
         if (t->corner_slice_qtm[coord[0] * CUBE3_NSLICE_PERM + coord[2]] >
             most) {
@@ -357,7 +338,7 @@ phase2_start(twophase_worker_t *w, twophase_cursor_t *st, int n)
             return false;
         }
     }
-    coord[1] = rank_perm(st->perm[n] + CUBE3_NCORNERS, 0, 8);
+    coord[1] = (int)perm_rank(st->perm[n] + CUBE3_NCORNERS, 8);
     /* The big phase-2 table is read through two dependent lookups that
      * miss the caches: prefetch the first and let the other orientations
      * work (phase2_resume continues). */

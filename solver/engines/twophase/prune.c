@@ -86,6 +86,7 @@ moves1(void *arg, uint64_t row, tables_bfs_edge_t *out, void *scratch)
 
         out[m].row = dest >> 4;
         out[m].map = rs->colmap + ((size_t)m * 16 + (dest & 15)) * rs->rowlen;
+        out[m].then = NULL;
     }
 }
 
@@ -103,6 +104,7 @@ moves2(void *arg, uint64_t row, tables_bfs_edge_t *out, void *scratch)
 
         out[k].row = dest >> 4;
         out[k].map = rs->colmap + ((size_t)k * 16 + (dest & 15)) * rs->rowlen;
+        out[k].then = NULL;
     }
 }
 
@@ -126,6 +128,7 @@ twins(void *arg, uint64_t row, tables_bfs_edge_t *out, void *scratch)
         stab &= stab - 1;
         out[n].row = row;
         out[n].map = rs->conj + (size_t)s * rs->rowlen;
+        out[n].then = NULL;
         n++;
     }
     return n;

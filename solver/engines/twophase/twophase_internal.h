@@ -85,7 +85,7 @@ typedef struct twophase_tables {
     uint8_t corner_slice_qtm[CUBE3_NCORNER_PERM * CUBE3_NSLICE_PERM];
     uint8_t edge_slice_qtm[CUBE3_NUD_EDGE_PERM * CUBE3_NSLICE_PERM];
     /* Phase-2 coordinates along phase-1 paths. A "4-tuple" is the
-     * ordered positions of four given pieces (twophase__rank4): the U
+     * ordered positions of four given pieces (perm_partial_rank): the U
      * corners URF UFL ULB UBR and the D corners; the U edges UR UF UL UB,
      * the D edges and the slice edges FR FL BL BR. A move moves positions
      * whatever the pieces, so one table serves each kind. At a phase-1
@@ -225,24 +225,6 @@ const twophase_tables_t *twophase__tables(void);
 /* Allocates size bytes for a table, aligned for huge pages where the
  * system has them. Returns owned memory (free) or NULL. */
 void *twophase__table_alloc(size_t size);
-
-/* Rank of the ordered positions p[0..3] (distinct, below n) among the
- * n (n - 1) (n - 2) (n - 3) such tuples. */
-static inline int
-twophase__rank4(const int *p, int n)
-{
-    int r = 0;
-
-    for (int i = 0; i < 4; i++) {
-        int q = p[i];
-
-        for (int j = 0; j < i; j++) {
-            q -= p[j] < p[i];
-        }
-        r = r * (n - i) + q;
-    }
-    return r;
-}
 
 /* Builders, in the order twophase__build_all runs them (coord.c,
  * prune.c), each writing into t (zeroed) and its pruning areas. */

@@ -158,12 +158,23 @@ static const char *const g_names[CUBE3_PDB_NKINDS][2] = {
     { "3x3x3-pdb-csplit-htm", "3x3x3-pdb-csplit-qtm" },
 };
 
-/* Fills the table file's bytes (the tables module's build callback). */
+/* What table kind/qtm is built from (ensure_base(kind) done). */
+static void
+table_src(int kind, bool qtm, pdb_table_src_t *src)
+{
+    src->kind = kind;
+    src->qtm = qtm;
+    src->pb = g_base;
+    src->sl = kind == CUBE3_PDB_CORNERS ? NULL : &g_slice[kind];
+}
+
+/* Fills the table file's bytes (the tables module's build callback), on
+ * the build's threads. */
 static int
 blob_build(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
 {
-    (void)b; /* FIXME(lead): progress and cancel */
     const blob_arg_t *a = arg;
+    pdb_table_src_t src;
     pdb_table_t t;
     int rc;
 
@@ -174,9 +185,8 @@ blob_build(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
     if (rc != PZ_OK) {
         return rc;
     }
-    return cube3_pdb__table_build(
-        &t, a->kind, a->qtm, g_base,
-        a->kind == CUBE3_PDB_CORNERS ? NULL : &g_slice[a->kind], data);
+    table_src(a->kind, a->qtm, &src);
+    return cube3_pdb__table_build(&t, &src, data, b);
 }
 
 static void
@@ -225,6 +235,7 @@ static int
 build_locked(int kind, bool qtm)
 {
     tables_blob_def_t def;
+    pdb_table_src_t src;
     const uint8_t *data = NULL;
     pdb_table_t *t = &g_table[kind][qtm];
     int rc = ensure_base(kind);
@@ -246,9 +257,10 @@ build_locked(int kind, bool qtm)
     if (rc != PZ_EIO) {
         return rc;
     }
-    rc = cube3_pdb__table_build(
-        t, kind, qtm, g_base, kind == CUBE3_PDB_CORNERS ? NULL : &g_slice[kind],
-        NULL);
+    /* Without a table file there is no build object either: this
+     * thread builds it alone. */
+    table_src(kind, qtm, &src);
+    rc = cube3_pdb__table_build(t, &src, NULL, NULL);
     if (rc != PZ_OK) {
         cube3_pdb__table_free(t);
         return rc;
@@ -304,7 +316,6 @@ static const char g_offset_name[] = "3x3x3-pdb-csplit-htm-offset";
 static int
 offset_build(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
 {
-    (void)b; /* FIXME(lead): progress and cancel */
     const pdb_table_t *t = &g_table[CUBE3_PDB_CSPLIT][0];
     int rc;
 
@@ -319,7 +330,7 @@ offset_build(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
             return rc;
         }
     }
-    return cube3_pdb__table_offset(t, g_base, data);
+    return cube3_pdb__table_offset(t, g_base, data, b);
 }
 
 static void
@@ -358,8 +369,9 @@ get_offset(const pdb_table_t **out)
             if (rc == PZ_EIO) {
                 /* No table directory: make it in memory. */
                 own = malloc(t->bytes);
-                rc = own == NULL ? PZ_ENOMEM
-                                 : cube3_pdb__table_offset(t, g_base, own);
+                rc = own == NULL
+                         ? PZ_ENOMEM
+                         : cube3_pdb__table_offset(t, g_base, own, NULL);
                 data = own;
             }
             if (rc == PZ_OK) {

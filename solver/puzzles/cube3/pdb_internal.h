@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "pdb.h"
+#include "tables/tables.h"
 
 /*
  * Everything here works on the 20 bytes of a cube3 state (cube3.h): byte
@@ -130,8 +131,6 @@ typedef struct pdb_table {
     int maxdepth;             /* largest distance (the clamp if any) */
     uint64_t counts[32];      /* entries at each distance */
     double build_seconds;
-    double level_seconds[32]; /* time to find each distance */
-    bool level_backward[32];  /* found by the backward scan */
 } pdb_table_t;
 
 /* The symmetry maps and coordinate tables every pattern uses. */
@@ -202,18 +201,26 @@ uint64_t cube3_pdb__table_rows(int kind);
  * with the distance counts. */
 uint64_t cube3_pdb__blob_bytes(int kind);
 
+/* Which table to build, and what it is built from. */
+typedef struct pdb_table_src {
+    int kind;              /* CUBE3_PDB_* */
+    bool qtm;              /* quarter turns only */
+    const pdb_base_t *pb;  /* borrowed */
+    const pdb_slice_t *sl; /* the slice kinds' reduction, else NULL */
+} pdb_table_src_t;
+
 /*
- * Builds t of the given kind by breadth-first search. blob NULL: t->data
+ * Builds t of src's kind by breadth-first search, on the threads of
+ * build b (NULL: this thread alone, not cancellable). blob NULL: t->data
  * is allocated (free with cube3_pdb__table_free); else blob
  * (cube3_pdb__blob_bytes(kind) bytes) receives the entries and the
- * trailer, and t->data points into it. PZ_OK, PZ_ENOMEM or PZ_EINTERNAL.
+ * trailer, and t->data points into it. PZ_OK, PZ_ENOMEM, PZ_ECANCELLED
+ * or PZ_EINTERNAL.
  */
 int cube3_pdb__table_build(pdb_table_t *t,
-                           int kind,
-                           bool qtm,
-                           const pdb_base_t *pb,
-                           const pdb_slice_t *sl,
-                           uint8_t *blob);
+                           const pdb_table_src_t *src,
+                           uint8_t *blob,
+                           tables_build_t *b);
 
 /* Describes in t the saved table blob (cube3_pdb__blob_bytes(kind) bytes,
  * read-only) of kind. PZ_OK, or PZ_EINTERNAL when its trailer does not
@@ -230,11 +237,13 @@ void cube3_pdb__table_free(pdb_table_t *t);
  * Writes to out (t->bytes) the base-offset form of clamped table t, for
  * lookups with no path to decode along: with base = t->clamp - 3, code 0
  * means "base or less", 1 and 2 base + 1 and base + 2, 3 "clamp or
- * more". PZ_OK, PZ_EINVAL (not clamped) or PZ_ENOMEM.
+ * more". Runs on build b's threads (NULL: this thread). PZ_OK, PZ_EINVAL
+ * (not clamped), PZ_ENOMEM or PZ_ECANCELLED.
  */
 int cube3_pdb__table_offset(const pdb_table_t *t,
                             const pdb_base_t *pb,
-                            uint8_t *out);
+                            uint8_t *out,
+                            tables_build_t *b);
 
 /*
  * The exact distance of the pattern of state b in t (clamped: at most

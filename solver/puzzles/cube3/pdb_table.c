@@ -20,17 +20,18 @@
  * along its search path (pdb.c); cube3_pdb__exact recovers one from
  * scratch by walking down to the solved pattern.
  *
- * The search is level by level. A level either scans forward (every entry
- * at the current residue tries its moves and claims unreached targets)
- * or, once few entries are left, backward (every unreached entry looks
- * for a neighbour at the current residue and stops at the first). Entries
- * at the current residue from three levels earlier are scanned again
- * forward; their neighbours are all reached, so they only cost time.
+ * The search is the breadth-first builder of tables/bfs.h, whose shape
+ * this is: a move takes every entry of a row into one target row, the
+ * twist through a map (the twist moved, then conjugated by the symmetry
+ * that takes the target's slice coordinate to its class representative),
+ * so the rows are shared out to the build's threads and a row's targets
+ * stay in cache while it is worked through.
  *
  * Symmetry reduction: a slice class whose representative some symmetries
  * fix holds several entries for one pattern (the fixed symmetries' images
- * of the flip and twist). Whenever an entry is set, its images are set to
- * the same value, so every entry of a pattern is correct no matter which
+ * of the flip and twist, in other rows of the class). These are the
+ * builder's twins: whenever an entry is set, its images are set to the
+ * same value, so every entry of a pattern is correct no matter which
  * symmetry a lookup uses to reach the representative.
  */
 /* madvise(MADV_HUGEPAGE) is a Linux extension. */
@@ -42,15 +43,7 @@
 #include <time.h>
 
 #include "pdb_internal.h"
-
-/* Where a move takes a row. */
-typedef struct target {
-    uint64_t row;                    /* target row */
-    const uint16_t *tw;              /* twist conjugation into it */
-    int norbit;                      /* further images to set */
-    uint64_t orow[PDB_NUDSYM];       /* their rows */
-    const uint16_t *otw[PDB_NUDSYM]; /* their twist conjugations */
-} target_t;
+#include "tables/bfs.h"
 
 /* The moves of a table's metric, as HTM ids. */
 static int
@@ -66,89 +59,119 @@ metric_moves(bool qtm, int *moves)
     return n;
 }
 
-static void
-set_code(uint8_t *data, uint64_t i, int code)
-{
-    int sh = (int)(i & 3) << 1;
+/* What the breadth-first builder and the offset walk need of a table:
+ * its moves. */
+typedef struct rows {
+    const pdb_table_t *t;
+    const pdb_coord_t *co;
+    int moves[PDB_MAXMOVES]; /* HTM ids of the metric's moves */
+    int nm;
+} rows_t;
 
-    data[i >> 2] = (uint8_t)((data[i >> 2] & ~(3 << sh)) | (code << sh));
+static void
+rows_init(rows_t *rs, const pdb_table_t *t, const pdb_base_t *pb)
+{
+    rs->t = t;
+    rs->co = &pb->co;
+    rs->nm = metric_moves(t->qtm, rs->moves);
 }
 
-/* The images of entry row/twist under the stabiliser of its class (not
- * the identity). Fills out->orow / otw / norbit. */
+/* What the moves of a slice row take from its class alone, kept in the
+ * builder's scratch (zeroed at first): the rows come class by class. */
+typedef struct class_moves {
+    uint64_t key;                /* class + 1; 0: nothing yet */
+    uint64_t base[PDB_MAXMOVES]; /* target class * PDB_NFLIP */
+    uint16_t mask[PDB_MAXMOVES]; /* flip mask of the target's comb */
+    uint8_t k[PDB_MAXMOVES];     /* symmetry to the target's rep */
+} class_moves_t;
+
+/* Fills cm for class c. */
 static void
-orbit(const pdb_base_t *pb, const pdb_slice_t *sl, uint64_t row, target_t *out)
+class_moves(const rows_t *rs, uint64_t c, class_moves_t *cm)
 {
+    const pdb_slice_t *sl = rs->t->slice;
+    uint32_t raw = sl->rep[c];
+
+    cm->key = c + 1;
+    for (int i = 0; i < rs->nm; i++) {
+        uint32_t raw2 = sl->move[raw][rs->moves[i]];
+        int k = sl->sym[raw2];
+
+        cm->base[i] = (uint64_t)sl->cls[raw2] * PDB_NFLIP;
+        cm->mask[i] = rs->co->flip_mask[k][raw2 / (uint32_t)sl->div];
+        cm->k[i] = (uint8_t)k;
+    }
+}
+
+/* Where each move takes row (the builder's moves callback): the twist
+ * moved, then conjugated by the symmetry that takes the target's slice
+ * coordinate to its representative (two 4 KB maps of 150 KB in all,
+ * which stay in cache, where their 288 products would not). scratch:
+ * a class_moves_t, or NULL. */
+static void
+row_moves(void *arg, uint64_t row, tables_bfs_edge_t *out, void *scratch)
+{
+    const rows_t *rs = arg;
+    const pdb_coord_t *co = rs->co;
+    class_moves_t local;
+    class_moves_t *cm = scratch != NULL ? scratch : &local;
     uint64_t c = row / PDB_NFLIP;
     int f = (int)(row % PDB_NFLIP);
-    unsigned stab = sl->stab[c] & ~1u;
-    int rep = sl->rep[c];
-    int comb = rep / sl->div;
 
-    out->norbit = 0;
-    while (stab != 0) {
-        int k = __builtin_ctz(stab);
-        int f2 = pb->co.flip_perm[k][f] ^ pb->co.flip_mask[k][comb];
-
-        stab &= stab - 1;
-        out->orow[out->norbit] = c * PDB_NFLIP + (uint64_t)f2;
-        out->otw[out->norbit] = pb->co.twist_conj[k];
-        out->norbit++;
-    }
-}
-
-/* Asks for the cache lines of rows tg[0..nm) (and their images), which
- * the scans then hit in random order: their misses overlap instead of
- * coming one after another. */
-static void
-prefetch_rows(const uint8_t *data, const target_t *tg, int nm)
-{
-    for (int i = 0; i < nm; i++) {
-        uint64_t first = tg[i].row * PDB_NTWIST / 4;
-        uint64_t last = (tg[i].row * PDB_NTWIST + PDB_NTWIST - 1) / 4;
-
-        for (uint64_t b = first & ~UINT64_C(63); b <= last; b += 64) {
-            __builtin_prefetch(data + b, 1);
-        }
-    }
-}
-
-/* Fills tg[i] for move moves[i] from row. */
-static void
-row_targets(const pdb_table_t *t,
-            const pdb_base_t *pb,
-            uint64_t row,
-            const int *moves,
-            int nm,
-            target_t *tg)
-{
-    const pdb_coord_t *co = &pb->co;
-
-    if (t->kind == CUBE3_PDB_CORNERS) {
-        for (int i = 0; i < nm; i++) {
-            tg[i].row = co->cperm_move[row][moves[i]];
-            tg[i].tw = co->twist_conj[0];
-            tg[i].norbit = 0;
+    if (rs->t->kind == CUBE3_PDB_CORNERS) {
+        for (int i = 0; i < rs->nm; i++) {
+            out[i].row = co->cperm_move[row][rs->moves[i]];
+            out[i].map = co->twist_by_move[rs->moves[i]];
+            out[i].then = NULL;
         }
         return;
     }
-    const pdb_slice_t *sl = t->slice;
+    if (scratch == NULL || cm->key != c + 1) {
+        class_moves(rs, c, cm);
+    }
+    for (int i = 0; i < rs->nm; i++) {
+        int m = rs->moves[i];
+        int k = cm->k[i];
+        int f3 = co->flip_perm[k][co->flip_move[f][m]] ^ cm->mask[i];
+
+        out[i].row = cm->base[i] + (uint64_t)f3;
+        out[i].map = co->twist_by_move[m];
+        out[i].then = k != 0 ? co->twist_conj[k] : NULL;
+    }
+}
+
+/* The images of the entries of row under the symmetries (other than the
+ * identity) that fix its class's representative (the builder's twins
+ * callback). */
+static int
+row_twins(void *arg, uint64_t row, tables_bfs_edge_t *out, void *scratch)
+{
+    const rows_t *rs = arg;
+    const pdb_coord_t *co = rs->co;
+    const pdb_slice_t *sl = rs->t->slice;
     uint64_t c = row / PDB_NFLIP;
     int f = (int)(row % PDB_NFLIP);
-    int raw = sl->rep[c];
+    unsigned stab;
+    int comb;
+    int n = 0;
 
-    for (int i = 0; i < nm; i++) {
-        int m = moves[i];
-        int raw2 = sl->move[raw][m];
-        int k = sl->sym[raw2];
-        int comb2 = raw2 / sl->div;
-        int f2 = co->flip_move[f][m];
-        int f3 = co->flip_perm[k][f2] ^ co->flip_mask[k][comb2];
-
-        tg[i].row = (uint64_t)sl->cls[raw2] * PDB_NFLIP + (uint64_t)f3;
-        tg[i].tw = co->twist_conj[k];
-        orbit(pb, sl, tg[i].row, &tg[i]);
+    (void)scratch;
+    if (sl == NULL) {
+        return 0;
     }
+    stab = sl->stab[c] & ~1u;
+    comb = (int)sl->rep[c] / sl->div;
+    while (stab != 0) {
+        int k = __builtin_ctz(stab);
+
+        stab &= stab - 1;
+        out[n].row = c * PDB_NFLIP +
+                     (uint64_t)(co->flip_perm[k][f] ^ co->flip_mask[k][comb]);
+        out[n].map = co->twist_conj[k];
+        out[n].then = NULL;
+        n++;
+    }
+    return n;
 }
 
 uint64_t
@@ -162,206 +185,6 @@ cube3_pdb__index(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b)
     }
     return cube3_pdb__slice_index(t, pb, cube3_pdb__raw(co, t->slice->kind, b),
                                   cube3_pdb__flip(b), cube3_pdb__twist(b));
-}
-
-/* Bit 2i of the result is set when entry i of word w equals code. */
-static uint64_t
-match(uint64_t w, int code)
-{
-    static const uint64_t rep[4] = {
-        UINT64_C(0),
-        UINT64_C(0x5555555555555555),
-        UINT64_C(0xAAAAAAAAAAAAAAAA),
-        UINT64_C(0xFFFFFFFFFFFFFFFF),
-    };
-    uint64_t x = w ^ rep[code];
-
-    return ~(x | x >> 1) & UINT64_C(0x5555555555555555);
-}
-
-/* Sets entry j (unreached) and its images to code. Returns how many
- * entries it set. */
-static uint64_t
-claim(uint8_t *data, const target_t *tg, uint64_t j, int tw, int code)
-{
-    uint64_t n = 1;
-
-    set_code(data, j, code);
-    for (int o = 0; o < tg->norbit; o++) {
-        uint64_t k = tg->orow[o] * PDB_NTWIST + tg->otw[o][tw];
-        int sh = (int)(k & 3) << 1;
-
-        if ((data[k >> 2] >> sh & 3) == 3) {
-            set_code(data, k, code);
-            n++;
-        }
-    }
-    return n;
-}
-
-/* One scan of a level: the rows whose entries it works on, each with
- * the twists of those entries. */
-typedef struct scan {
-    pdb_table_t *t;
-    const pdb_base_t *pb;
-    const int *moves;
-    int nm;
-    int cur;        /* residue of the level being expanded */
-    uint64_t found; /* entries set so far */
-    uint64_t row;   /* row of the twists collected */
-    int n;          /* twists collected */
-    uint16_t tw[PDB_NTWIST];
-    target_t tg[PDB_MAXMOVES];
-    target_t self; /* images of the row itself (backward) */
-} scan_t;
-
-/* Forward: every collected entry (at the level's residue) claims its
- * unreached neighbours. Moves outer, entries inner: one target row at a
- * time is hot. */
-static void
-flush_forward(scan_t *sc)
-{
-    uint8_t *data = sc->t->data;
-    int next = (sc->cur + 1) % 3;
-
-    row_targets(sc->t, sc->pb, sc->row, sc->moves, sc->nm, sc->tg);
-    prefetch_rows(data, sc->tg, sc->nm);
-    for (int m = 0; m < sc->nm; m++) {
-        const target_t *tg = &sc->tg[m];
-        const uint16_t *conj = tg->tw;
-        const uint16_t *tm = sc->pb->co.twist_by_move[sc->moves[m]];
-        uint64_t base = tg->row * PDB_NTWIST;
-
-        for (int k = 0; k < sc->n; k++) {
-            int tw2 = conj[tm[sc->tw[k]]];
-            uint64_t j = base + (uint64_t)tw2;
-            int sh = (int)(j & 3) << 1;
-            uint8_t byte = data[j >> 2];
-
-            if ((byte >> sh & 3) != 3) {
-                continue;
-            }
-            if (tg->norbit == 0) {
-                /* From 3 (binary 11) to next: clear the other bits. */
-                data[j >> 2] = (uint8_t)(byte ^ ((3 ^ next) << sh));
-                sc->found++;
-            } else {
-                sc->found += claim(data, tg, j, tw2, next);
-            }
-        }
-    }
-    sc->n = 0;
-}
-
-/* Backward: every collected entry (unreached) looks for a neighbour at
- * the level's residue; those found leave the list. */
-static void
-flush_backward(scan_t *sc)
-{
-    uint8_t *data = sc->t->data;
-    int next = (sc->cur + 1) % 3;
-    uint64_t self_base = sc->row * PDB_NTWIST;
-
-    row_targets(sc->t, sc->pb, sc->row, sc->moves, sc->nm, sc->tg);
-    prefetch_rows(data, sc->tg, sc->nm);
-    sc->self.norbit = 0;
-    if (sc->t->kind != CUBE3_PDB_CORNERS) {
-        orbit(sc->pb, sc->t->slice, sc->row, &sc->self);
-    }
-    for (int m = 0; m < sc->nm && sc->n > 0; m++) {
-        const uint16_t *conj = sc->tg[m].tw;
-        const uint16_t *tm = sc->pb->co.twist_by_move[sc->moves[m]];
-        uint64_t base = sc->tg[m].row * PDB_NTWIST;
-
-        for (int k = 0; k < sc->n;) {
-            int tw = sc->tw[k];
-            uint64_t i = self_base + (uint64_t)tw;
-            uint64_t j = base + conj[tm[tw]];
-
-            /* An image of an entry set before is no longer unreached. */
-            if (sc->self.norbit > 0 &&
-                (data[i >> 2] >> ((i & 3) << 1) & 3) != 3) {
-                sc->tw[k] = sc->tw[--sc->n];
-                continue;
-            }
-            if ((data[j >> 2] >> ((j & 3) << 1) & 3) == sc->cur) {
-                sc->found += claim(data, &sc->self, i, tw, next);
-                sc->tw[k] = sc->tw[--sc->n];
-                continue;
-            }
-            k++;
-        }
-    }
-    sc->n = 0;
-}
-
-/* Runs one level: collects, row by row, the entries with code (the
- * level's residue forward, 3 backward) and flushes each row. */
-static uint64_t
-scan_level(pdb_table_t *t,
-           const pdb_base_t *pb,
-           int cur,
-           bool back,
-           const int *moves,
-           int nm)
-{
-    scan_t *sc = malloc(sizeof(*sc));
-    uint64_t words = (t->entries + 31) / 32;
-    uint64_t row_start = 0;
-    int code = back ? 3 : cur;
-    uint64_t found;
-
-    if (sc == NULL) {
-        return 0;
-    }
-    sc->t = t;
-    sc->pb = pb;
-    sc->moves = moves;
-    sc->nm = nm;
-    sc->cur = cur;
-    sc->found = 0;
-    sc->row = 0;
-    sc->n = 0;
-    for (uint64_t w = 0; w < words; w++) {
-        uint64_t word;
-        uint64_t bits;
-
-        memcpy(&word, t->data + 8 * w, 8);
-        bits = match(word, code);
-        while (bits != 0) {
-            uint64_t i = 32 * w + (uint64_t)(__builtin_ctzll(bits) >> 1);
-
-            bits &= bits - 1;
-            if (i >= t->entries) {
-                break;
-            }
-            /* Entries come in order: step the row instead of dividing. */
-            if (i >= row_start + PDB_NTWIST) {
-                if (sc->n > 0) {
-                    if (back) {
-                        flush_backward(sc);
-                    } else {
-                        flush_forward(sc);
-                    }
-                }
-                while (i >= row_start + PDB_NTWIST) {
-                    row_start += PDB_NTWIST;
-                    sc->row++;
-                }
-            }
-            sc->tw[sc->n++] = (uint16_t)(i - row_start);
-        }
-    }
-    if (sc->n > 0) {
-        if (back) {
-            flush_backward(sc);
-        } else {
-            flush_forward(sc);
-        }
-    }
-    found = sc->found;
-    free(sc);
-    return found;
 }
 
 /*
@@ -495,33 +318,73 @@ cube3_pdb__table_attach(pdb_table_t *t,
     return PZ_OK;
 }
 
+/* Runs the breadth-first search of t (described, data allocated) on b. */
+static int
+search(pdb_table_t *t, const pdb_base_t *pb, tables_build_t *b)
+{
+    tables_bfs_spec_t sp;
+    tables_bfs_result_t *res = malloc(sizeof(*res));
+    rows_t rs;
+    int rc;
+
+    if (res == NULL) {
+        return PZ_ENOMEM;
+    }
+    rows_init(&rs, t, pb);
+    memset(&sp, 0, sizeof(sp));
+    sp.nrows = t->nrows;
+    sp.rowlen = PDB_NTWIST;
+    sp.nmoves = rs.nm;
+    sp.moves = row_moves;
+    sp.moves_scratch = sizeof(class_moves_t);
+    sp.twins = t->slice != NULL ? row_twins : NULL;
+    sp.max_twins = PDB_NUDSYM - 1;
+    sp.arg = &rs;
+    sp.code = TABLES_BFS_MOD3;
+    sp.data = t->data;
+    sp.goals = &t->solved;
+    sp.ngoals = 1;
+    sp.clamp = t->clamp;
+    rc = tables_bfs_run(&sp, b, res);
+    if (rc == PZ_OK && res->reached != t->entries) {
+        rc = PZ_EINTERNAL; /* every pattern is reachable */
+    }
+    if (rc == PZ_OK && res->max_depth > 31) {
+        rc = PZ_EINTERNAL;
+    }
+    if (rc == PZ_OK) {
+        t->maxdepth = res->max_depth;
+        memcpy(t->counts, res->counts, sizeof(t->counts));
+    }
+    free(res);
+    return rc;
+}
+
 int
 cube3_pdb__table_build(pdb_table_t *t,
-                       int kind,
-                       bool qtm,
-                       const pdb_base_t *pb,
-                       const pdb_slice_t *sl,
-                       uint8_t *blob)
+                       const pdb_table_src_t *src,
+                       uint8_t *blob,
+                       tables_build_t *b)
 {
-    int moves[PDB_MAXMOVES];
-    int nm = metric_moves(qtm, moves);
+    int kind = src->kind;
     double start = now_seconds();
-    uint64_t reached;
     uint8_t solved[20];
-    target_t self;
+    uint64_t used;
+    int rc;
 
     memset(t, 0, sizeof(*t));
     t->kind = kind;
-    t->qtm = qtm;
+    t->qtm = src->qtm;
     /* The sorted HTM table stops after distance 10: finding the 1.45
      * billion entries at 11 would take as long as everything before, and
      * only 0.34 % of the entries lie beyond 11. */
-    t->clamp = kind == CUBE3_PDB_SORTED && !qtm   ? 11
-               : kind == CUBE3_PDB_CSPLIT && !qtm ? 12
-                                                  : 0;
-    t->slice = kind == CUBE3_PDB_CORNERS ? NULL : sl;
-    t->nrows = kind == CUBE3_PDB_CORNERS ? PDB_NCPERM
-                                         : (uint64_t)sl->nclass * PDB_NFLIP;
+    t->clamp = kind == CUBE3_PDB_SORTED && !src->qtm   ? 11
+               : kind == CUBE3_PDB_CSPLIT && !src->qtm ? 12
+                                                       : 0;
+    t->slice = kind == CUBE3_PDB_CORNERS ? NULL : src->sl;
+    t->nrows = kind == CUBE3_PDB_CORNERS
+                   ? PDB_NCPERM
+                   : (uint64_t)src->sl->nclass * PDB_NFLIP;
     if (t->nrows != cube3_pdb__table_rows(kind)) {
         return PZ_EINTERNAL;
     }
@@ -532,53 +395,16 @@ cube3_pdb__table_build(pdb_table_t *t,
     if (t->data == NULL) {
         return PZ_ENOMEM;
     }
-    memset(t->data, 0xFF, t->bytes);
+    /* The builder sets its bytes; the rest of the last word is padding,
+     * unreached entries as well. */
+    used = tables_bfs_bytes(TABLES_BFS_MOD3, t->entries);
+    memset(t->data + used, 0xFF, t->bytes - (size_t)used);
     solved_bytes(solved);
-    t->solved = cube3_pdb__index(t, pb, solved);
-    self.norbit = 0;
-    if (kind != CUBE3_PDB_CORNERS) {
-        orbit(pb, sl, t->solved / PDB_NTWIST, &self);
-    }
-    reached =
-        claim(t->data, &self, t->solved, (int)(t->solved % PDB_NTWIST), 0);
-    t->counts[0] = reached;
-    for (int d = 0; reached < t->entries && d < 31; d++) {
-        uint64_t scanned = 0;
-
-        if (t->clamp != 0 && d + 1 >= t->clamp) {
-            /* Every entry still unreached is clamp or farther. */
-            t->counts[t->clamp] = t->entries - reached;
-            t->maxdepth = t->clamp;
-            reached = t->entries;
-            break;
-        }
-        uint64_t left = t->entries - reached;
-        uint64_t found;
-
-        for (int e = d; e >= 0; e -= 3) {
-            scanned += t->counts[e];
-        }
-        /* A backward probe usually stops after a few moves; a forward
-         * scan tries them all. */
-        double level_start = now_seconds();
-
-        if (left * 4 < scanned * (uint64_t)nm) {
-            found = scan_level(t, pb, d % 3, true, moves, nm);
-            t->level_backward[d + 1] = true;
-        } else {
-            found = scan_level(t, pb, d % 3, false, moves, nm);
-        }
-        t->level_seconds[d + 1] = now_seconds() - level_start;
-        if (found == 0) {
-            break;
-        }
-        t->counts[d + 1] = found;
-        t->maxdepth = d + 1;
-        reached += found;
-    }
+    t->solved = cube3_pdb__index(t, src->pb, solved);
+    rc = search(t, src->pb, b);
     t->build_seconds = now_seconds() - start;
-    if (reached != t->entries) {
-        return PZ_EINTERNAL;
+    if (rc != PZ_OK) {
+        return rc;
     }
     if (blob != NULL) {
         trailer_t tr;
@@ -587,7 +413,7 @@ cube3_pdb__table_build(pdb_table_t *t,
         tr.magic = TRAILER_MAGIC;
         tr.entries = t->entries;
         tr.kind = (uint32_t)kind;
-        tr.qtm = qtm;
+        tr.qtm = t->qtm;
         tr.clamp = t->clamp;
         tr.maxdepth = t->maxdepth;
         memcpy(tr.counts, t->counts, sizeof(tr.counts));
@@ -702,35 +528,53 @@ list_unique(list_t *l)
     l->n = k;
 }
 
-/* Pushes the neighbours of entry i whose code is want (with the images
- * of their symmetric classes). false: out of memory. */
+/* Where push_neighbours puts the entries it finds: in a list, or, with
+ * list NULL, straight into a 2-bit table, as code 0. */
+typedef struct sink {
+    list_t *list;
+    uint8_t *zero;
+} sink_t;
+
+/* Puts entry j into out. false: out of memory. */
 static bool
-push_neighbours(const pdb_table_t *t,
-                const pdb_base_t *pb,
-                uint64_t i,
-                int want,
-                const int *moves,
-                int nm,
-                list_t *out)
+sink_put(sink_t *out, uint64_t j)
 {
-    target_t tg[PDB_MAXMOVES];
-    uint64_t row = i / PDB_NTWIST;
+    if (out->list != NULL) {
+        return list_push(out->list, j);
+    }
+    out->zero[j >> 2] &= (uint8_t) ~(3u << ((j & 3) << 1));
+    return true;
+}
+
+/* Puts the neighbours of entry i whose code is want (with their twins)
+ * into out. false: out of memory. */
+static bool
+push_neighbours(const rows_t *rs, uint64_t i, int want, sink_t *out)
+{
+    tables_bfs_edge_t edge[PDB_MAXMOVES];
+    tables_bfs_edge_t twin[PDB_NUDSYM];
     int tw = (int)(i % PDB_NTWIST);
 
-    row_targets(t, pb, row, moves, nm, tg);
-    for (int m = 0; m < nm; m++) {
-        int tw2 = tg[m].tw[pb->co.twist_by_move[moves[m]][tw]];
-        uint64_t j = tg[m].row * PDB_NTWIST + (uint64_t)tw2;
+    row_moves((void *)(uintptr_t)rs, i / PDB_NTWIST, edge, NULL);
+    for (int m = 0; m < rs->nm; m++) {
+        const uint16_t *then = edge[m].then;
+        int tw2 = ((const uint16_t *)edge[m].map)[tw];
+        uint64_t j;
+        int n;
 
-        if (cube3_pdb__code(t, j) != want) {
+        tw2 = then != NULL ? then[tw2] : tw2;
+        j = edge[m].row * PDB_NTWIST + (uint64_t)tw2;
+        if (cube3_pdb__code(rs->t, j) != want) {
             continue;
         }
-        if (!list_push(out, j)) {
+        if (!sink_put(out, j)) {
             return false;
         }
-        for (int o = 0; o < tg[m].norbit; o++) {
-            if (!list_push(out,
-                           tg[m].orow[o] * PDB_NTWIST + tg[m].otw[o][tw2])) {
+        n = row_twins((void *)(uintptr_t)rs, edge[m].row, twin, NULL);
+        for (int o = 0; o < n; o++) {
+            const uint16_t *map = twin[o].map;
+
+            if (!sink_put(out, twin[o].row * PDB_NTWIST + map[tw2])) {
                 return false;
             }
         }
@@ -738,19 +582,47 @@ push_neighbours(const pdb_table_t *t,
     return true;
 }
 
+/* The offset copy's first pass: bytes of the table through a table of
+ * codes, a block of bytes per row. */
+typedef struct recode {
+    const uint8_t *in;
+    uint8_t *out;
+    size_t bytes;
+    uint8_t lut[256];
+} recode_t;
+
+#define RECODE_BLOCK ((size_t)1 << 20)
+
+static void
+recode_rows(void *arg, int worker, uint64_t first, uint64_t end)
+{
+    const recode_t *rc = arg;
+    size_t lo = (size_t)first * RECODE_BLOCK;
+    size_t hi = (size_t)end * RECODE_BLOCK;
+
+    (void)worker;
+    if (hi > rc->bytes) {
+        hi = rc->bytes;
+    }
+    for (size_t i = lo; i < hi; i++) {
+        rc->out[i] = rc->lut[rc->in[i]];
+    }
+}
+
 int
 cube3_pdb__table_offset(const pdb_table_t *t,
                         const pdb_base_t *pb,
-                        uint8_t *out)
+                        uint8_t *out,
+                        tables_build_t *b)
 {
     int base = t->clamp - 3;
-    int moves[PDB_MAXMOVES];
-    int nm = metric_moves(t->qtm, moves);
-    uint8_t lut[256];
+    recode_t re;
+    tables_bfs_pass_t pass;
     int code_of[4];
+    rows_t rs;
     list_t cur = { NULL, 0, 0 };
     list_t next = { NULL, 0, 0 };
-    int rc = PZ_OK;
+    int rc;
 
     if (t->clamp < 4 || t->kind == CUBE3_PDB_CORNERS) {
         return PZ_EINVAL;
@@ -767,34 +639,59 @@ cube3_pdb__table_offset(const pdb_table_t *t,
         for (int k = 0; k < 4; k++) {
             r |= code_of[v >> (2 * k) & 3] << (2 * k);
         }
-        lut[v] = (uint8_t)r;
+        re.lut[v] = (uint8_t)r;
     }
-    for (size_t b = 0; b < t->bytes; b++) {
-        out[b] = lut[t->data[b]];
+    re.in = t->data;
+    re.out = out;
+    re.bytes = t->bytes;
+    memset(&pass, 0, sizeof(pass));
+    pass.nrows = (t->bytes + RECODE_BLOCK - 1) / RECODE_BLOCK;
+    pass.chunk = 1;
+    pass.fn = recode_rows;
+    pass.arg = &re;
+    pass.progress_unit = RECODE_BLOCK;
+    pass.progress_total = t->bytes;
+    rc = tables_bfs_rows(&pass, b);
+    if (rc != PZ_OK) {
+        return rc;
     }
+    rows_init(&rs, t, pb);
     /* Entries nearer than base with another residue than base's: walk
      * the levels from the solved pattern. A neighbour of level d whose
      * residue is that of d + 1 is at d + 1 exactly (d - 1 and d have
      * other residues). */
     if (!list_push(&cur, t->solved)) {
-        return PZ_ENOMEM;
+        rc = PZ_ENOMEM;
     }
     for (int d = 0; d + 1 < base && rc == PZ_OK; d++) {
         int want = (d + 1) % 3;
+        bool last = d + 2 == base;
+        sink_t sink = { last ? NULL : &next, out };
 
+        if (b != NULL && tables_build_cancelled(b)) {
+            rc = PZ_ECANCELLED;
+            break;
+        }
+        if (last && want == base % 3) {
+            break; /* its entries read 0 already */
+        }
+        /* The last level's entries go straight into out: only the levels
+         * still to expand need a list without repeats (the last, the
+         * biggest by far, would take most of the sorting). */
         next.n = 0;
         for (size_t k = 0; k < cur.n && rc == PZ_OK; k++) {
-            if (!push_neighbours(t, pb, cur.v[k], want, moves, nm, &next)) {
+            if (!push_neighbours(&rs, cur.v[k], want, &sink)) {
                 rc = PZ_ENOMEM;
             }
         }
+        if (last) {
+            break;
+        }
         list_unique(&next);
         if (want != base % 3) {
+            sink.list = NULL;
             for (size_t k = 0; k < next.n; k++) {
-                uint64_t j = next.v[k];
-                int sh = (int)(j & 3) << 1;
-
-                out[j >> 2] = (uint8_t)(out[j >> 2] & ~(3 << sh));
+                sink_put(&sink, next.v[k]);
             }
         }
         list_t tmp = cur;
