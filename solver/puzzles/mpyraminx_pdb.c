@@ -453,6 +453,7 @@ typedef struct bfs {
     uint16_t set_rank[4096]; /* 6-subset bit set -> 0..NSETS-1 */
     uint32_t *ylist;         /* [(set * 2 + parity) * NYR + yr] -> Y */
     uint16_t *yorder;        /* [Y] -> Lehmer order of its slots */
+    uint32_t *y_then;        /* [k * NX + Y] -> column of Y after move k */
     uint8_t *data;
 } bfs_t;
 
@@ -464,7 +465,11 @@ block_moves(void *arg, uint64_t major, tables_bfs_edge_t *out, void *scratch)
     const bfs_t *b = arg;
     const uint32_t *ys = NULL;
 
+    (void)scratch;
     if (b->minor_mv == NULL) {
+        /* Wings: a block's columns are the orders of the other six
+         * wings; the slots of each (its Y) depend on the block, and a
+         * move takes a Y to a Y, whose order is its column. */
         ys = b->ylist +
              ((size_t)b->set_rank[b->xmask[major]] * 2 + b->xpar[major]) * NYR;
     }
@@ -474,17 +479,10 @@ block_moves(void *arg, uint64_t major, tables_bfs_edge_t *out, void *scratch)
         out[k].row = b->major_mv[(size_t)major * NMOVES + m];
         if (b->minor_mv != NULL) {
             out[k].map = b->minor_mv + (size_t)m * b->nminor;
+            out[k].then = NULL;
         } else {
-            /* Wings: the other six wings' order follows from the slots
-             * the move gives them, so the map depends on the block. */
-            uint32_t *map = (uint32_t *)scratch + (size_t)k * NYR;
-
-            for (uint32_t c = 0; c < NYR; c++) {
-                uint32_t y = b->major_mv[(size_t)ys[c] * NMOVES + m];
-
-                map[c] = (uint32_t)(b->yorder[y] >> 1);
-            }
-            out[k].map = map;
+            out[k].map = ys;
+            out[k].then = b->y_then + (size_t)k * NX;
         }
     }
 }
@@ -570,6 +568,17 @@ bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
                 b->moves[b->nmoves++] = (uint8_t)m; /* tips move no wing */
             }
         }
+        b->y_then = malloc((size_t)b->nmoves * NX * sizeof(uint32_t));
+        if (b->y_then == NULL) {
+            return PZ_ENOMEM;
+        }
+        for (int k = 0; k < b->nmoves; k++) {
+            for (uint32_t y = 0; y < NX; y++) {
+                uint32_t y2 = b->major_mv[(size_t)y * NMOVES + b->moves[k]];
+
+                b->y_then[(size_t)k * NX + y] = (uint32_t)(b->yorder[y2] >> 1);
+            }
+        }
         return PZ_OK;
     }
     b->nmajor = NMIDGE;
@@ -620,6 +629,7 @@ bfs_free(bfs_t *b)
     free(b->xpar);
     free(b->ylist);
     free(b->yorder);
+    free(b->y_then);
 }
 
 /* Fills data (table t, zeroed, table_entries[t] / 2 bytes) as build bd
@@ -661,8 +671,6 @@ build_table(int t, uint8_t *data, uint64_t *counts, tables_build_t *bd)
     spec.nmoves = b->nmoves;
     spec.wide = true;
     spec.moves = block_moves;
-    spec.moves_scratch =
-        b->minor_mv == NULL ? (size_t)b->nmoves * NYR * sizeof(uint32_t) : 0;
     spec.arg = b;
     spec.code = TABLES_BFS_EXACT4;
     spec.data = data;
