@@ -8,6 +8,7 @@
 #include "mpyraminx.h"
 #include "mpyraminx_internal.h"
 #include "perm.h"
+#include "tables/bfs.h"
 #include "tables/tables.h"
 
 /*
@@ -452,94 +453,38 @@ typedef struct bfs {
     uint16_t set_rank[4096]; /* 6-subset bit set -> 0..NSETS-1 */
     uint32_t *ylist;         /* [(set * 2 + parity) * NYR + yr] -> Y */
     uint16_t *yorder;        /* [Y] -> Lehmer order of its slots */
+    uint32_t *y_then;        /* [k * NX + Y] -> column of Y after move k */
     uint8_t *data;
-    uint64_t counts[UNSEEN + 1];
 } bfs_t;
 
+/* Where each move takes block major: the tables module's builder asks
+ * for one block at a time (tables_bfs_moves_fn). */
 static void
-set_nibble(uint8_t *t, uint64_t i, int v)
+block_moves(void *arg, uint64_t major, tables_bfs_edge_t *out, void *scratch)
 {
-    int sh = 4 * (int)(i & 1);
+    const bfs_t *b = arg;
+    const uint32_t *ys = NULL;
 
-    t[i >> 1] = (uint8_t)((t[i >> 1] & ~(15 << sh)) | (v << sh));
-}
-
-/* Children minors of the minors mi[0..n) of block major under move m. */
-static void
-child_minors(const bfs_t *b,
-             uint32_t major,
-             int m,
-             const uint32_t *mi,
-             int n,
-             uint32_t *out)
-{
-    if (b->minor_mv != NULL) {
-        const uint32_t *row = b->minor_mv + (size_t)m * b->nminor;
-
-        for (int i = 0; i < n; i++) {
-            out[i] = row[mi[i]];
-        }
-        return;
+    (void)scratch;
+    if (b->minor_mv == NULL) {
+        /* Wings: a block's columns are the orders of the other six
+         * wings; the slots of each (its Y) depend on the block, and a
+         * move takes a Y to a Y, whose order is its column. */
+        ys = b->ylist +
+             ((size_t)b->set_rank[b->xmask[major]] * 2 + b->xpar[major]) * NYR;
     }
-    {
-        const uint32_t *ys =
-            b->ylist +
-            ((size_t)b->set_rank[b->xmask[major]] * 2 + b->xpar[major]) * NYR;
+    for (int k = 0; k < b->nmoves; k++) {
+        int m = b->moves[k];
 
-        for (int i = 0; i < n; i++) {
-            uint32_t y = b->major_mv[(size_t)ys[mi[i]] * NMOVES + m];
-
-            out[i] = (uint32_t)(b->yorder[y] >> 1);
+        out[k].row = b->major_mv[(size_t)major * NMOVES + m];
+        if (b->minor_mv != NULL) {
+            out[k].map = b->minor_mv + (size_t)m * b->nminor;
+            out[k].then = NULL;
+        } else {
+            out[k].map = ys;
+            out[k].then = b->y_then + (size_t)k * NX;
         }
     }
-}
-
-/* One level: entries at depth d give depth d + 1. Forward from the
- * frontier while it is smaller than what is unseen, else backward (each
- * unseen entry looks for a neighbour at depth d). Returns the count. */
-static uint64_t
-bfs_level(bfs_t *b, int d, bool backward, uint32_t *mi, uint32_t *out)
-{
-    uint64_t found = 0;
-    int want = backward ? UNSEEN : d;
-
-    for (uint32_t major = 0; major < b->nmajor; major++) {
-        uint64_t base = (uint64_t)major * b->nminor;
-        int n = 0;
-
-        for (uint32_t minor = 0; minor < b->nminor; minor++) {
-            if (nibble(b->data, base + minor) == want) {
-                mi[n++] = minor;
-            }
-        }
-        for (int k = 0; k < b->nmoves && n > 0; k++) {
-            int m = b->moves[k];
-            uint32_t major2 = b->major_mv[(size_t)major * NMOVES + m];
-            uint64_t base2 = (uint64_t)major2 * b->nminor;
-
-            child_minors(b, major, m, mi, n, out);
-            if (!backward) {
-                for (int i = 0; i < n; i++) {
-                    if (nibble(b->data, base2 + out[i]) == UNSEEN) {
-                        set_nibble(b->data, base2 + out[i], d + 1);
-                        found++;
-                    }
-                }
-                continue;
-            }
-            /* Backward: drop each entry that found a parent. */
-            for (int i = 0; i < n; i++) {
-                if (nibble(b->data, base2 + out[i]) == d) {
-                    set_nibble(b->data, base + mi[i], d + 1);
-                    found++;
-                    mi[i] = mi[--n];
-                    out[i] = out[n];
-                    i--;
-                }
-            }
-        }
-    }
-    return found;
 }
 
 /* Builds the coordinate move tables of b's table. */
@@ -623,6 +568,17 @@ bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
                 b->moves[b->nmoves++] = (uint8_t)m; /* tips move no wing */
             }
         }
+        b->y_then = malloc((size_t)b->nmoves * NX * sizeof(uint32_t));
+        if (b->y_then == NULL) {
+            return PZ_ENOMEM;
+        }
+        for (int k = 0; k < b->nmoves; k++) {
+            for (uint32_t y = 0; y < NX; y++) {
+                uint32_t y2 = b->major_mv[(size_t)y * NMOVES + b->moves[k]];
+
+                b->y_then[(size_t)k * NX + y] = (uint32_t)(b->yorder[y2] >> 1);
+            }
+        }
         return PZ_OK;
     }
     b->nmajor = NMIDGE;
@@ -673,18 +629,21 @@ bfs_free(bfs_t *b)
     free(b->xpar);
     free(b->ylist);
     free(b->yorder);
+    free(b->y_then);
 }
 
-/* Fills data (table t, zeroed, table_entries[t] / 2 bytes). */
+/* Fills data (table t, zeroed, table_entries[t] / 2 bytes) as build bd
+ * (NULL: on the calling thread); counts (may be NULL) gets the entries
+ * at each stored distance. */
 static int
-build_table(int t, uint8_t *data, uint64_t *counts)
+build_table(int t, uint8_t *data, uint64_t *counts, tables_build_t *bd)
 {
     pz_puzzle_t *p = NULL;
     mpyraminx_slot_moves_t *sm = NULL;
     bfs_t *b = NULL;
-    uint32_t *mi = NULL;
-    uint64_t entries = table_entries[t];
-    uint64_t seen = 1;
+    tables_bfs_spec_t spec = { 0 };
+    tables_bfs_result_t *res = NULL;
+    uint64_t goal = 0; /* the goal: every coordinate 0 */
     int rc;
     pz_diag_t d;
 
@@ -695,7 +654,8 @@ build_table(int t, uint8_t *data, uint64_t *counts)
     }
     sm = malloc(sizeof(*sm));
     b = calloc(1, sizeof(*b));
-    if (sm == NULL || b == NULL) {
+    res = malloc(sizeof(*res));
+    if (sm == NULL || b == NULL || res == NULL) {
         rc = PZ_ENOMEM;
         goto out;
     }
@@ -706,39 +666,28 @@ build_table(int t, uint8_t *data, uint64_t *counts)
     if (rc != PZ_OK) {
         goto out;
     }
-    mi = malloc(2 * (size_t)b->nminor * sizeof(uint32_t));
-    if (mi == NULL) {
-        rc = PZ_ENOMEM;
-        goto out;
-    }
-    memset(data, 0xff, (size_t)(entries / 2));
-    set_nibble(data, 0, 0); /* the goal: every coordinate 0 */
-    b->counts[0] = 1;
-    for (int dd = 0; dd < CLAMP && seen < entries; dd++) {
-        uint64_t frontier = b->counts[dd];
-        uint64_t found;
-
-        if (frontier == 0) {
-            break;
+    spec.nrows = b->nmajor;
+    spec.rowlen = b->nminor;
+    spec.nmoves = b->nmoves;
+    spec.wide = true;
+    spec.moves = block_moves;
+    spec.arg = b;
+    spec.code = TABLES_BFS_EXACT4;
+    spec.data = data;
+    spec.goals = &goal;
+    spec.ngoals = 1;
+    /* Levels up to CLAMP - 1; the rest, CLAMP or more moves, store CLAMP,
+     * a lower bound still. */
+    spec.clamp = CLAMP;
+    rc = tables_bfs_run(&spec, bd, res);
+    if (rc == PZ_OK && counts != NULL) {
+        memset(counts, 0, (UNSEEN + 1) * sizeof(*counts));
+        for (int v = 0; v <= CLAMP && v <= res->max_depth; v++) {
+            counts[v] = res->counts[v];
         }
-        found = bfs_level(b, dd, frontier > entries - seen, mi, mi + b->nminor);
-        b->counts[dd + 1] = found;
-        seen += found;
-    }
-    if (seen < entries) {
-        /* Past the clamp: at least CLAMP + 1 moves, stored as CLAMP. */
-        for (uint64_t i = 0; i < entries; i++) {
-            if (nibble(data, i) == UNSEEN) {
-                set_nibble(data, i, CLAMP);
-                b->counts[CLAMP]++;
-            }
-        }
-    }
-    if (counts != NULL) {
-        memcpy(counts, b->counts, sizeof(b->counts));
     }
 out:
-    free(mi);
+    free(res);
     if (b != NULL) {
         bfs_free(b);
     }
@@ -751,13 +700,12 @@ out:
 static int
 blob_build(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
 {
-    (void)b; /* FIXME(lead): progress and cancel */
     int t = *(const int *)arg;
 
     if (bytes != table_entries[t] / 2) {
         return PZ_EINVAL;
     }
-    return build_table(t, data, NULL);
+    return build_table(t, data, NULL, b);
 }
 
 static void
@@ -790,7 +738,7 @@ mpyraminx_pdb_build(int table, uint8_t *data, uint64_t bytes, uint64_t *counts)
     if (table < 0 || table >= NTABLES || bytes != table_entries[table] / 2) {
         return PZ_EINVAL;
     }
-    return build_table(table, data, counts);
+    return build_table(table, data, counts, NULL);
 }
 
 uint64_t

@@ -53,10 +53,12 @@ typedef enum tables_bfs_code {
 
 /* Where a move takes a row, or where a twin of a row lies: column c of
  * the source row corresponds to column map[c] of row `row`, or, when
- * then is set, to column then[map[c]]. A map holds rowlen values, each
- * below rowlen, uint16_t or, for a wide spec, uint32_t. Two small maps
+ * then is set, to column then[map[c]]. A map holds rowlen values,
+ * uint16_t or, for a wide spec, uint32_t, each below rowlen (with then:
+ * each an index of then, whose values are below rowlen). Two small maps
  * in a row (a coordinate moved, then conjugated) stay in cache where
- * their product for every pair would not. */
+ * their product for every pair would not, and a map shared by many rows
+ * followed by one per move costs nothing to hand out. */
 typedef struct tables_bfs_edge {
     uint64_t row;     /* target row, or TABLES_BFS_NO_ROW (moves only) */
     const void *map;  /* borrowed, see tables_bfs_moves_fn */
