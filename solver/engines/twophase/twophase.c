@@ -42,9 +42,6 @@
 #define PHASE2_CAP_QTM 17
 
 static pthread_once_t trit_once = PTHREAD_ONCE_INIT;
-/* Set once the tables module has them; a failure (a daemon's solver
- * thread before they are ready, a memory limit) is not remembered. */
-static _Atomic(const twophase_tables_t *) tables;
 static atomic_size_t tables_bytes;
 static atomic_uint_fast64_t tables_load_us;
 static atomic_bool tables_built;
@@ -159,10 +156,12 @@ build_trits(void)
     }
 }
 
-/* Gets the tables from the tables module (which loads or builds them, or
- * refuses: PZ_ETABLE_MISSING, PZ_ETABLES_MEMORY). */
+/* The tables from the tables module, the one cache of them (loaded or
+ * built there, or refused: PZ_ETABLE_MISSING on a daemon's solver thread
+ * before they are ready, PZ_ETABLES_MEMORY). Once they are in memory this
+ * is a lookup by name. */
 static int
-load_tables(void)
+get_tables(const twophase_tables_t **out)
 {
     uint64_t start = pz_now_ns();
     tables_blob_def_t def;
@@ -173,39 +172,29 @@ load_tables(void)
     pthread_once(&trit_once, build_trits);
     blob_def(&def);
     rc = tables_blob_get(&def, &data, &built);
-    if (rc != PZ_OK) {
-        return rc;
-    }
-    if (atomic_load(&tables) == NULL) {
+    *out = (const twophase_tables_t *)(const void *)data;
+    if (rc == PZ_OK && atomic_load(&tables_bytes) == 0) {
         atomic_store(&tables_built, built);
         atomic_store(&tables_load_us, (pz_now_ns() - start) / 1000);
         atomic_store(&tables_bytes, (size_t)TWOPHASE_BLOB_BYTES);
     }
-    atomic_store_explicit(&tables,
-                          (const twophase_tables_t *)(const void *)data,
-                          memory_order_release);
-    return PZ_OK;
+    return rc;
 }
 
 const twophase_tables_t *
 twophase__tables(void)
 {
-    const twophase_tables_t *t =
-        atomic_load_explicit(&tables, memory_order_acquire);
+    const twophase_tables_t *t = NULL;
 
-    if (t == NULL && load_tables() == PZ_OK) {
-        t = atomic_load_explicit(&tables, memory_order_acquire);
-    }
-    return t;
+    return get_tables(&t) == PZ_OK ? t : NULL;
 }
 
 int
 twophase_tables_init(void)
 {
-    if (atomic_load_explicit(&tables, memory_order_acquire) != NULL) {
-        return PZ_OK;
-    }
-    return load_tables();
+    const twophase_tables_t *t = NULL;
+
+    return get_tables(&t);
 }
 
 size_t
@@ -468,16 +457,12 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
         return PZ_EINTERNAL;
     }
     waited = pz_now_ns();
-    t = atomic_load_explicit(&tables, memory_order_acquire);
-    if (t == NULL) {
-        /* PZ_ETABLES_MEMORY when the process may not hold them,
-         * PZ_ETABLE_MISSING on a daemon's solver thread before they are
-         * ready. */
-        rc = load_tables();
-        if (rc != PZ_OK) {
-            return rc;
-        }
-        t = atomic_load_explicit(&tables, memory_order_acquire);
+    /* PZ_ETABLES_MEMORY when the process may not hold them,
+     * PZ_ETABLE_MISSING on a daemon's solver thread before they are
+     * ready. */
+    rc = get_tables(&t);
+    if (rc != PZ_OK) {
+        return rc;
     }
     /* A first job may have waited seconds for the shared table build;
      * that is not its search time, so its deadline moves by as much. */

@@ -70,73 +70,97 @@ enum {
     ALL_LOOKUPS = (1 << NLOOK) - 1,
 };
 
-/* --- Process-wide tables ---------------------------------------------- */
+/* --- Helper tables ------------------------------------------------------- */
 
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static pdb_base_t *g_base;                       /* under g_lock */
-static pdb_slice_t g_slice[CUBE3_PDB_NKINDS];    /* by kind */
-static bool g_slice_ready[CUBE3_PDB_NKINDS];     /* under g_lock */
-static pdb_table_t g_table[CUBE3_PDB_NKINDS][2]; /* [kind][qtm] */
-static atomic_bool g_ready[CUBE3_PDB_NKINDS][2];
-static int g_rc[CUBE3_PDB_NKINDS][2]; /* build failures */
-static atomic_size_t g_bytes;         /* all of the above */
+/* The symmetry and coordinate tables, and each slice kind's reduction:
+ * small (milliseconds, a few MB), made once per process on first use and
+ * read-only afterwards. The tables proper are the tables module's. */
+static pthread_once_t g_base_once = PTHREAD_ONCE_INIT;
+static pdb_base_t *g_base;
+static int g_base_rc;
+static pthread_once_t g_slice_once[CUBE3_PDB_NKINDS] = {
+    PTHREAD_ONCE_INIT,
+    PTHREAD_ONCE_INIT,
+    PTHREAD_ONCE_INIT,
+    PTHREAD_ONCE_INIT,
+};
+static pdb_slice_t g_slice[CUBE3_PDB_NKINDS]; /* by kind */
+static int g_slice_rc[CUBE3_PDB_NKINDS];
+static atomic_size_t g_bytes; /* of the above */
 static atomic_uint_fast64_t g_next_id;
 
-/* The symmetry and coordinate tables and the reduction of table kind's
- * raw coordinate, built on first use (small: milliseconds). Under their
- * own lock, since a table build may run from tables_blob_get on any
- * thread while another thread holds g_lock waiting for it. */
-static pthread_mutex_t g_base_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static int
-base_locked(int kind)
+static void
+make_base(void)
 {
-    int rc;
+    pdb_base_t *pb = malloc(sizeof(*pb));
 
-    if (g_base == NULL) {
-        pdb_base_t *pb = malloc(sizeof(*pb));
-
-        if (pb == NULL) {
-            return PZ_ENOMEM;
-        }
-        rc = cube3_pdb__sym_init(&pb->sy);
-        if (rc == PZ_OK) {
-            rc = cube3_pdb__coord_init(&pb->co, &pb->sy);
-        }
-        if (rc != PZ_OK) {
-            free(pb);
-            return rc;
-        }
-        g_base = pb;
-        atomic_fetch_add(&g_bytes, sizeof(*pb));
+    g_base_rc = PZ_ENOMEM;
+    if (pb == NULL) {
+        return;
     }
-    if (kind != CUBE3_PDB_CORNERS && !g_slice_ready[kind]) {
-        rc = cube3_pdb__slice_init(&g_slice[kind], &g_base->co, &g_base->sy,
-                                   kind);
-        if (rc != PZ_OK) {
-            return rc;
-        }
-        g_slice_ready[kind] = true;
+    g_base_rc = cube3_pdb__sym_init(&pb->sy);
+    if (g_base_rc == PZ_OK) {
+        g_base_rc = cube3_pdb__coord_init(&pb->co, &pb->sy);
+    }
+    if (g_base_rc != PZ_OK) {
+        free(pb);
+        return;
+    }
+    g_base = pb;
+    atomic_fetch_add(&g_bytes, sizeof(*pb));
+}
+
+static void
+make_slice(int kind)
+{
+    g_slice_rc[kind] =
+        cube3_pdb__slice_init(&g_slice[kind], &g_base->co, &g_base->sy, kind);
+    if (g_slice_rc[kind] == PZ_OK) {
         atomic_fetch_add(&g_bytes, (size_t)g_slice[kind].nraw *
                                        (sizeof(*g_slice[kind].move) + 9));
     }
-    return PZ_OK;
 }
 
+static void
+make_slice_slice(void)
+{
+    make_slice(CUBE3_PDB_SLICE);
+}
+
+static void
+make_slice_sorted(void)
+{
+    make_slice(CUBE3_PDB_SORTED);
+}
+
+static void
+make_slice_csplit(void)
+{
+    make_slice(CUBE3_PDB_CSPLIT);
+}
+
+/* Makes the helper tables table kind needs. */
 static int
 ensure_base(int kind)
 {
-    int rc;
+    static void (*const slice_fn[CUBE3_PDB_NKINDS])(void) = {
+        NULL,
+        make_slice_slice,
+        make_slice_sorted,
+        make_slice_csplit,
+    };
 
-    pthread_mutex_lock(&g_base_lock);
-    rc = base_locked(kind);
-    pthread_mutex_unlock(&g_base_lock);
-    return rc;
+    pthread_once(&g_base_once, make_base);
+    if (g_base_rc != PZ_OK || kind == CUBE3_PDB_CORNERS) {
+        return g_base_rc;
+    }
+    pthread_once(&g_slice_once[kind], slice_fn[kind]);
+    return g_slice_rc[kind];
 }
 
 /* --- Table files ---------------------------------------------------------- */
 
-static int get_table(int kind, bool qtm, const pdb_table_t **out);
+static int get_table(int kind, bool qtm, pdb_table_t *out);
 static void fill_offset_def(tables_blob_def_t *def);
 
 typedef struct blob_arg {
@@ -228,109 +252,54 @@ cube3_pdb_table_defs(tables_blob_def_t *out, int max)
     return n + 1;
 }
 
-/* Loads (or builds and saves) table kind/qtm; call with g_lock held. A
- * table that cannot be saved (no writable table directory) is built in
- * memory for this process. */
+/* Table kind/qtm from the tables module (loaded or built there, or
+ * PZ_ETABLE_MISSING on a daemon's solver thread before it is ready),
+ * described in *out. */
 static int
-build_locked(int kind, bool qtm)
+get_table(int kind, bool qtm, pdb_table_t *out)
 {
     tables_blob_def_t def;
-    pdb_table_src_t src;
     const uint8_t *data = NULL;
-    pdb_table_t *t = &g_table[kind][qtm];
-    int rc = ensure_base(kind);
+    int rc;
 
+    if (kind < 0 || kind >= CUBE3_PDB_NKINDS) {
+        return PZ_EINVAL;
+    }
+    rc = ensure_base(kind);
     if (rc != PZ_OK) {
         return rc;
     }
     fill_def(kind, qtm, &def);
     rc = tables_blob_get(&def, &data, NULL);
-    if (rc == PZ_OK) {
-        rc = cube3_pdb__table_attach(
-            t, kind, qtm, g_base,
-            kind == CUBE3_PDB_CORNERS ? NULL : &g_slice[kind], data);
-        if (rc == PZ_OK) {
-            atomic_fetch_add(&g_bytes, t->bytes);
-        }
-        return rc;
-    }
-    if (rc != PZ_EIO) {
-        return rc;
-    }
-    /* Without a table file there is no build object either: this
-     * thread builds it alone. */
-    table_src(kind, qtm, &src);
-    rc = cube3_pdb__table_build(t, &src, NULL, NULL);
     if (rc != PZ_OK) {
-        cube3_pdb__table_free(t);
         return rc;
     }
-    atomic_fetch_add(&g_bytes, t->bytes);
-    return PZ_OK;
-}
-
-/* The built table kind/qtm, building it on first use. */
-static int
-get_table(int kind, bool qtm, const pdb_table_t **out)
-{
-    int rc = PZ_OK;
-
-    *out = NULL;
-    if (kind < 0 || kind >= CUBE3_PDB_NKINDS) {
-        return PZ_EINVAL;
-    }
-    if (!atomic_load_explicit(&g_ready[kind][qtm], memory_order_acquire)) {
-        pthread_mutex_lock(&g_lock);
-        if (!atomic_load_explicit(&g_ready[kind][qtm], memory_order_relaxed)) {
-            rc = g_rc[kind][qtm];
-            if (rc == PZ_OK) {
-                rc = build_locked(kind, qtm);
-            }
-            if (rc == PZ_OK) {
-                atomic_store_explicit(&g_ready[kind][qtm], true,
-                                      memory_order_release);
-            } else if (rc == PZ_EINTERNAL || rc == PZ_EINVAL) {
-                /* A bug, not a passing shortage (memory, a table not
-                 * ready yet, a cancelled build): do not retry. */
-                g_rc[kind][qtm] = rc;
-            }
-        }
-        pthread_mutex_unlock(&g_lock);
-        if (rc != PZ_OK) {
-            return rc;
-        }
-    }
-    *out = &g_table[kind][qtm];
-    return PZ_OK;
+    return cube3_pdb__table_attach(
+        out, kind, qtm, g_base,
+        kind == CUBE3_PDB_CORNERS ? NULL : &g_slice[kind], data);
 }
 
 /* --- The base-offset copy of the csplit table (inverse lookups) --------- */
 
-static pdb_table_t g_offset; /* the HTM csplit table, base-offset codes */
-static atomic_bool g_offset_ready;
-
 static const char g_offset_name[] = "3x3x3-pdb-csplit-htm-offset";
 
-/* Fills the offset table file's bytes from the csplit table (loaded or
- * built first when needed, which takes g_lock unless it is ready). */
+/* Fills the offset table file's bytes from the csplit table (from the
+ * tables module: loaded or built first when needed). */
 static int
 offset_build(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
 {
-    const pdb_table_t *t = &g_table[CUBE3_PDB_CSPLIT][0];
+    pdb_table_t t;
     int rc;
 
     (void)arg;
     if (bytes != cube3_pdb__blob_bytes(CUBE3_PDB_CSPLIT)) {
         return PZ_EINVAL;
     }
-    if (!atomic_load_explicit(&g_ready[CUBE3_PDB_CSPLIT][0],
-                              memory_order_acquire)) {
-        rc = get_table(CUBE3_PDB_CSPLIT, false, &t);
-        if (rc != PZ_OK) {
-            return rc;
-        }
+    rc = get_table(CUBE3_PDB_CSPLIT, false, &t);
+    if (rc != PZ_OK) {
+        return rc;
     }
-    return cube3_pdb__table_offset(t, g_base, data, b);
+    return cube3_pdb__table_offset(&t, g_base, data, b);
 }
 
 static void
@@ -346,100 +315,72 @@ fill_offset_def(tables_blob_def_t *def)
     def->build = offset_build;
 }
 
-/* The offset copy of the HTM csplit table, loaded or made on first use. */
+/* The offset copy of the HTM csplit table, described in *out: the csplit
+ * table's description with the copy's entries. */
 static int
-get_offset(const pdb_table_t **out)
+get_offset(pdb_table_t *out)
 {
-    const pdb_table_t *t;
-    int rc = get_table(CUBE3_PDB_CSPLIT, false, &t);
+    tables_blob_def_t def;
+    const uint8_t *data = NULL;
+    int rc = get_table(CUBE3_PDB_CSPLIT, false, out);
 
-    *out = NULL;
     if (rc != PZ_OK) {
         return rc;
     }
-    if (!atomic_load_explicit(&g_offset_ready, memory_order_acquire)) {
-        pthread_mutex_lock(&g_lock);
-        if (!atomic_load_explicit(&g_offset_ready, memory_order_relaxed)) {
-            tables_blob_def_t def;
-            const uint8_t *data = NULL;
-            uint8_t *own = NULL;
-
-            fill_offset_def(&def);
-            rc = tables_blob_get(&def, &data, NULL);
-            if (rc == PZ_EIO) {
-                /* No table directory: make it in memory. */
-                own = malloc(t->bytes);
-                rc = own == NULL
-                         ? PZ_ENOMEM
-                         : cube3_pdb__table_offset(t, g_base, own, NULL);
-                data = own;
-            }
-            if (rc == PZ_OK) {
-                g_offset = *t;
-                g_offset.data = (uint8_t *)(uintptr_t)data;
-                g_offset.owned = own != NULL;
-                atomic_fetch_add(&g_bytes, t->bytes);
-                atomic_store_explicit(&g_offset_ready, true,
-                                      memory_order_release);
-            } else {
-                free(own);
-            }
-        }
-        pthread_mutex_unlock(&g_lock);
-        if (rc != PZ_OK) {
-            return rc;
-        }
+    fill_offset_def(&def);
+    rc = tables_blob_get(&def, &data, NULL);
+    if (rc == PZ_OK) {
+        out->data = (uint8_t *)(uintptr_t)data; /* read-only */
     }
-    *out = &g_offset;
-    return PZ_OK;
+    return rc;
 }
 
 int
 cube3_pdb_table(int kind, bool qtm, cube3_pdb_info_t *out)
 {
-    const pdb_table_t *t;
+    pdb_table_t t;
     int rc = get_table(kind, qtm, &t);
 
     if (rc != PZ_OK || out == NULL) {
         return rc;
     }
     memset(out, 0, sizeof(*out));
-    out->entries = t->entries;
-    out->bytes = t->bytes;
-    out->max_depth = t->maxdepth;
-    out->clamp = t->clamp;
-    memcpy(out->counts, t->counts, sizeof(out->counts));
-    out->build_seconds = t->build_seconds;
-    out->loaded = t->loaded;
+    out->entries = t.entries;
+    out->bytes = t.bytes;
+    out->max_depth = t.maxdepth;
+    out->clamp = t.clamp;
+    memcpy(out->counts, t.counts, sizeof(out->counts));
+    out->build_seconds = t.build_seconds;
+    out->loaded = t.loaded;
     return PZ_OK;
 }
 
 int
 cube3_pdb_distance(int kind, bool qtm, const pz_state_t *s)
 {
-    const pdb_table_t *t;
+    pdb_table_t t;
     int rc = get_table(kind, qtm, &t);
     int d;
 
     if (rc != PZ_OK) {
         return rc;
     }
-    d = cube3_pdb__exact(t, g_base, s->b);
+    d = cube3_pdb__exact(&t, g_base, s->b);
     return d < 0 ? PZ_EINTERNAL : d;
 }
 
 int
 cube3_pdb_offset_bound(const pz_state_t *s)
 {
-    const pdb_table_t *t;
+    pdb_table_t t;
     int rc = get_offset(&t);
     int code;
 
     if (rc != PZ_OK) {
         return rc;
     }
-    code = cube3_pdb__code(t, cube3_pdb__index(t, g_base, s->b));
-    return code == 0 ? 0 : t->clamp - 3 + code;
+    code = cube3_pdb__code(&t, cube3_pdb__index(&t, g_base, s->b));
+    return code == 0 ? 0 : t.clamp - 3 + code;
 }
 
 size_t
@@ -452,16 +393,17 @@ cube3_pdb_memory_bytes(void)
 
 typedef struct pdb_ctx {
     const pdb_base_t *pb;
-    const pdb_table_t *corners;
-    const pdb_table_t *slice;
-    uint64_t id;               /* unique per init: keys the shadow */
-    bool qtm;                  /* raise estimates to the right parity */
-    bool relabel;              /* goal is not the solved cube */
-    uint8_t htm[PDB_MAXMOVES]; /* HTM id of each of the puzzle's moves */
-    uint8_t lc[24];            /* corner byte -> byte of goal^-1 * s */
-    uint8_t le[24];            /* edge byte -> byte of goal^-1 * s */
-    const pdb_table_t *inv;    /* offset table for the inverse, or NULL */
-    int inv_base;              /* its base value */
+    const pdb_table_t *corners; /* points to tab[0] */
+    const pdb_table_t *slice;   /* points to tab[1] */
+    pdb_table_t tab[3];         /* corners, slice, inverse offset copy */
+    uint64_t id;                /* unique per init: keys the shadow */
+    bool qtm;                   /* raise estimates to the right parity */
+    bool relabel;               /* goal is not the solved cube */
+    uint8_t htm[PDB_MAXMOVES];  /* HTM id of each of the puzzle's moves */
+    uint8_t lc[24];             /* corner byte -> byte of goal^-1 * s */
+    uint8_t le[24];             /* edge byte -> byte of goal^-1 * s */
+    const pdb_table_t *inv;     /* offset table for the inverse, or NULL */
+    int inv_base;               /* its base value */
     /* Left multiplication by the inverse of each puzzle move, byte by
      * byte: (m^-1 * x) has byte lm[m][x[i]] at position i (corner bytes
      * use 0..23 of the corner half, edge bytes of the edge half). */
@@ -581,10 +523,12 @@ init_common(const pz_puzzle_t *p,
         cube3_cubie_check(&g, NULL) != PZ_OK) {
         return PZ_EINVAL;
     }
-    rc = get_table(CUBE3_PDB_CORNERS, qtm, &c->corners);
+    rc = get_table(CUBE3_PDB_CORNERS, qtm, &c->tab[0]);
     if (rc == PZ_OK) {
-        rc = get_table(slice_kind, qtm, &c->slice);
+        rc = get_table(slice_kind, qtm, &c->tab[1]);
     }
+    c->corners = &c->tab[0];
+    c->slice = &c->tab[1];
     if (rc != PZ_OK) {
         return rc;
     }
@@ -662,10 +606,11 @@ init_common(const pz_puzzle_t *p,
     }
     c->inv = NULL;
     if (inverse && !qtm) {
-        rc = get_offset(&c->inv);
+        rc = get_offset(&c->tab[2]);
         if (rc != PZ_OK) {
             return rc;
         }
+        c->inv = &c->tab[2];
         c->inv_base = c->inv->clamp - 3;
         for (int m = 0; m < p->nmoves; m++) {
             cube3_cubie_t mi;

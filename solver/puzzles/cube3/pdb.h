@@ -124,8 +124,10 @@ void cube3_pdb_root_next_moves(const pz_puzzle_t *p,
  */
 int cube3_pdb_offset_bound(const pz_state_t *s);
 
-/* Bytes of every table and helper table built in this process; these are
- * shared by all searches and charged to no job. Thread: any. */
+/* Bytes of the helper tables made in this process (symmetries,
+ * coordinates, slice reductions); the tables themselves are the tables
+ * module's (tables_memory_bytes). Shared by all searches and charged to
+ * no job. Thread: any. */
 size_t cube3_pdb_memory_bytes(void);
 
 #endif
