@@ -54,12 +54,37 @@ json_depth(const cJSON *v, int depth)
     return deepest;
 }
 
+/* The offset of the first \u0000 escape inside a string of the JSON text
+ * s[0..len), or len when there is none (a backslash escapes the next
+ * character only inside strings). */
+static size_t
+escaped_nul(const char *s, size_t len)
+{
+    bool in_string = false;
+
+    for (size_t i = 0; i < len; i++) {
+        if (!in_string) {
+            in_string = s[i] == '"';
+        } else if (s[i] == '"') {
+            in_string = false;
+        } else if (s[i] == '\\' && i + 1 < len) {
+            if (s[i + 1] == 'u' && i + 5 < len &&
+                strncmp(s + i + 2, "0000", 4) == 0) {
+                return i;
+            }
+            i++; /* the escaped character */
+        }
+    }
+    return len;
+}
+
 int
 api_json_parse(const char *buf, size_t len, cJSON **out, pz_diag_t *d)
 {
     const char *end = NULL;
     char *copy;
     cJSON *root;
+    size_t pos;
 
     *out = NULL;
     if (len > API_BODY_MAX) {
@@ -81,17 +106,35 @@ api_json_parse(const char *buf, size_t len, cJSON **out, pz_diag_t *d)
         free(copy);
         return PZ_EJSON;
     }
+    /* JSON text is UTF-8 (RFC 8259): with it checked here, every string
+     * of a request, and every reply that quotes one, is UTF-8. */
+    if ((pos = pz_utf8_valid(copy, len)) != len) {
+        pz_diag_set(d, PZ_EJSON, "the body is not valid UTF-8 (byte %zu)", pos);
+        d->position = (int)pos;
+        free(copy);
+        return PZ_EJSON;
+    }
+    /* A string holding U+0000 would end early as a C string: "R\u0000x"
+     * would be read as "R". No member takes one. */
+    if ((pos = escaped_nul(copy, len)) != len) {
+        pz_diag_set(d, PZ_EINVAL,
+                    "strings may not contain U+0000 (\\u0000 at byte %zu)",
+                    pos);
+        d->position = (int)pos;
+        free(copy);
+        return PZ_EINVAL;
+    }
     root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
     if (root == NULL) {
-        int pos = end != NULL && end >= copy ? (int)(end - copy) : 0;
+        int at = end != NULL && end >= copy ? (int)(end - copy) : 0;
 
         pz_diag_set(d, PZ_EJSON,
                     len == 0 ? "the body is empty; send a JSON object"
                              : "the body is not valid JSON (error near byte "
                                "%d)",
-                    pos);
+                    at);
         if (d != NULL) {
-            d->position = pos;
+            d->position = at;
         }
         free(copy);
         return PZ_EJSON;
@@ -346,7 +389,8 @@ static int
 parse_size(const cJSON *body, pz_params_t *prm, pz_diag_t *d)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, "size");
-    char extra;
+    const char *t;
+    long dim[2];
 
     if (v == NULL || cJSON_IsNull(v)) {
         return PZ_OK;
@@ -354,9 +398,32 @@ parse_size(const cJSON *body, pz_params_t *prm, pz_diag_t *d)
     if (cJSON_IsNumber(v) && floor(v->valuedouble) == v->valuedouble &&
         v->valuedouble >= 0 && v->valuedouble <= 100) {
         prm->rows = prm->cols = (int)v->valuedouble;
-    } else if (!cJSON_IsString(v) ||
-               sscanf(v->valuestring, "%dx%d%c", &prm->rows, &prm->cols,
-                      &extra) != 2) {
+    } else if (cJSON_IsString(v)) {
+        /* Digits, 'x', digits, and nothing else; each side at most three
+         * digits, so no value overflows (sscanf's %d wraps silently). */
+        t = v->valuestring;
+        for (int k = 0; k < 2; k++) {
+            int digits = 0;
+
+            dim[k] = 0;
+            while (*t >= '0' && *t <= '9' && digits < 4) {
+                dim[k] = dim[k] * 10 + (*t++ - '0');
+                digits++;
+            }
+            if (digits == 0 || digits > 3 || (k == 0 && *t++ != 'x')) {
+                t = NULL;
+                break;
+            }
+        }
+        if (t == NULL || *t != '\0') {
+            pz_diag_set(d, PZ_ESIZE,
+                        "size is written ROWSxCOLS, for example \"4x4\"");
+            pz_diag_field(d, "/size");
+            return PZ_ESIZE;
+        }
+        prm->rows = (int)dim[0];
+        prm->cols = (int)dim[1];
+    } else {
         pz_diag_set(d, PZ_ESIZE,
                     "size is written ROWSxCOLS, for example \"4x4\"");
         pz_diag_field(d, "/size");
@@ -782,6 +849,23 @@ add_run(api_solve_request_t *req,
             return PZ_EENGINE;
         }
         req->requested[i] = e->name;
+    }
+    if (e->supports != NULL && !e->supports(req->puzzle)) {
+        pz_diag_set(d, PZ_EUNSUPPORTED,
+                    "engine '%s' cannot solve %s; GET /v1/puzzles lists the "
+                    "engines",
+                    e->name, req->puzzle->id);
+        pz_diag_field(d, ptr);
+        return PZ_EUNSUPPORTED;
+    }
+    /* A heuristic named for an engine that uses none must still exist. */
+    if (heuristic != NULL && !e->uses_heuristic &&
+        heuristic_find(req->puzzle, heuristic) == NULL) {
+        pz_diag_set(d, PZ_EHEURISTIC,
+                    "heuristic '%.40s' is not available for %s", heuristic,
+                    req->puzzle->id);
+        pz_diag_field(d, "/heuristic");
+        return PZ_EHEURISTIC;
     }
     if (heuristic == NULL) {
         heuristic = req->puzzle->ops->default_heuristic;

@@ -24,6 +24,10 @@ typedef struct engine_ops {
      * before returning. Thread: worker.
      */
     int (*solve)(const search_ctx_t *ctx, pz_solution_t *out);
+    /* Optional: whether the engine can search p at all (NULL: every
+     * puzzle). A request for an engine that cannot is refused before it
+     * is queued (engine_unsupported). */
+    bool (*supports)(const pz_puzzle_t *p);
     /* Optional: the shared tables solve will need for p and goal, besides
      * the heuristic's (see heuristic_ops_t's tables). NULL: none. */
     int (*tables)(const pz_puzzle_t *p,

@@ -3,6 +3,7 @@
 #include "pz_error.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,6 +64,93 @@ pz_http_status(int rc)
     return e ? e->status : 500;
 }
 
+/* Bytes of the well-formed UTF-8 sequence at s[0..left), or 0 when none
+ * starts there. */
+static size_t
+utf8_seq(const unsigned char *s, size_t left)
+{
+    unsigned c = s[0];
+    size_t n;
+    unsigned lo = 0x80;
+    unsigned hi = 0xBF;
+
+    if (c < 0x80) {
+        return 1;
+    }
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        /* No overlong forms (E0), no surrogates (ED). */
+        lo = c == 0xE0 ? 0xA0 : 0x80;
+        hi = c == 0xED ? 0x9F : 0xBF;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        /* No overlong forms (F0), nothing past U+10FFFF (F4). */
+        lo = c == 0xF0 ? 0x90 : 0x80;
+        hi = c == 0xF4 ? 0x8F : 0xBF;
+    } else {
+        return 0;
+    }
+    if (left < n || s[1] < lo || s[1] > hi) {
+        return 0;
+    }
+    for (size_t i = 2; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80) {
+            return 0;
+        }
+    }
+    return n;
+}
+
+size_t
+pz_utf8_valid(const char *s, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0;
+
+    while (i < len) {
+        size_t n = utf8_seq(u + i, len - i);
+
+        if (n == 0) {
+            break;
+        }
+        i += n;
+    }
+    return i;
+}
+
+void
+pz_utf8_clean(char *s)
+{
+    unsigned char *u = (unsigned char *)s;
+    size_t len = strlen(s);
+    size_t i = 0;
+
+    while (i < len) {
+        size_t n = utf8_seq(u + i, len - i);
+
+        if (n > 0) {
+            i += n;
+            continue;
+        }
+        /* A lead byte whose sequence the end cut short: drop the tail. */
+        if (u[i] >= 0xC2 && u[i] <= 0xF4 && len - i < 4) {
+            size_t want = u[i] < 0xE0 ? 2 : u[i] < 0xF0 ? 3 : 4;
+            bool cut = len - i < want;
+
+            for (size_t k = i + 1; k < len && cut; k++) {
+                cut = (u[k] & 0xC0) == 0x80;
+            }
+            if (cut) {
+                u[i] = '\0';
+                return;
+            }
+        }
+        u[i++] = '?';
+    }
+}
+
 void
 pz_diag_clear(pz_diag_t *d)
 {
@@ -87,6 +175,7 @@ pz_diag_set(pz_diag_t *d, int rc, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(d->detail, sizeof(d->detail), fmt, ap);
     va_end(ap);
+    pz_utf8_clean(d->detail);
     return rc;
 }
 
@@ -97,4 +186,5 @@ pz_diag_field(pz_diag_t *d, const char *pointer)
         return;
     }
     snprintf(d->field, sizeof(d->field), "%s", pointer ? pointer : "");
+    pz_utf8_clean(d->field);
 }

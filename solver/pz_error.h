@@ -93,6 +93,22 @@ typedef struct pz_diag {
     int position;     /* 0-based offset in the offending text, or -1 */
 } pz_diag_t;
 
+/*
+ * Length of the longest prefix of s[0..len) that is well-formed UTF-8
+ * (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+ * Equals len when all of it is. Thread: any.
+ */
+size_t pz_utf8_valid(const char *s, size_t len);
+
+/*
+ * Makes the NUL-terminated s well-formed UTF-8 in place: each byte that
+ * does not begin a well-formed sequence becomes '?', and a sequence cut
+ * short by the end is dropped. Diagnostics pass through it, so a problem
+ * body is always valid UTF-8 whatever a detail quotes or wherever a
+ * fixed-size buffer cut it. Thread: any.
+ */
+void pz_utf8_clean(char *s);
+
 /* Resets d to "no error". d may be NULL. Thread: any. */
 void pz_diag_clear(pz_diag_t *d);
 

@@ -2,6 +2,7 @@
 /* test_api_request.c - solve request validation and job rendering, without
  * sockets: every rejection has its code and JSON pointer. */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <check.h>
@@ -226,6 +227,105 @@ START_TEST(test_api_solve_parse_applies_defaults)
 }
 END_TEST
 
+/* Strings that would end early as C strings are refused, wherever they
+ * are: a value, a member name. */
+START_TEST(test_api_solve_parse_rejects_escaped_nul)
+{
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\\u0000 x\"}",
+                  PZ_EINVAL, NULL);
+    expect_reject("{\"puzzle\":\"2x2x2\\u0000zz\",\"scramble\":\"R\"}",
+                  PZ_EINVAL, NULL);
+    expect_reject("{\"puzzle\\u0000x\":\"2x2x2\",\"scramble\":\"R\"}",
+                  PZ_EINVAL, NULL);
+    /* An escaped backslash followed by u0000 is no escape of U+0000. */
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"\\\\u0000\"}", PZ_EMOVE,
+                  "/scramble");
+}
+END_TEST
+
+/* Bodies that are not UTF-8 are refused; an error's detail stays UTF-8
+ * however long what it quotes. */
+START_TEST(test_api_json_parse_requires_utf8)
+{
+    static const char *const bad[] = {
+        "{\"puzzle\":\"\xff\"}",             /* not a lead byte */
+        "{\"puzzle\":\"\xc3\"}",             /* a sequence cut short */
+        "{\"puzzle\":\"\xc0\xaf\"}",         /* overlong */
+        "{\"puzzle\":\"\xed\xa0\x80\"}",     /* a surrogate */
+        "{\"puzzle\":\"\xf4\x90\x80\x80\"}", /* past U+10FFFF */
+    };
+    char body[1024];
+    api_solve_request_t req;
+    pz_diag_t d;
+    size_t n;
+    cJSON *v;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ck_assert_int_eq(api_json_parse(bad[i], strlen(bad[i]), &v, &d),
+                         PZ_EJSON);
+        ck_assert_ptr_null(v);
+        ck_assert_int_ge(d.position, 11);
+    }
+    /* 200 two-byte characters: the quoted name passes the detail's size
+     * and is cut between characters. */
+    n = (size_t)snprintf(body, sizeof(body), "{\"puzzle\":\"");
+    for (int i = 0; i < 200; i++) {
+        n += (size_t)snprintf(body + n, sizeof(body) - n, "\xc3\xa9");
+    }
+    snprintf(body + n, sizeof(body) - n, "\",\"scramble\":\"R\"}");
+    ck_assert_int_eq(parse_text(body, &req, &d), PZ_EPUZZLE);
+    ck_assert_uint_eq(pz_utf8_valid(d.detail, strlen(d.detail)),
+                      strlen(d.detail));
+    ck_assert_uint_gt(strlen(d.detail), 200);
+}
+END_TEST
+
+START_TEST(test_api_utf8_clean_replaces_and_cuts)
+{
+    char a[] = "ok \xff and \xc3\xa9 \xe2\x82";
+    char b[] = "\xed\xa0\x80x";
+
+    pz_utf8_clean(a);
+    ck_assert_str_eq(a, "ok ? and \xc3\xa9 ");
+    pz_utf8_clean(b);
+    ck_assert_str_eq(b, "???x");
+}
+END_TEST
+
+/* A size is digits x digits, each small: no wrap-around to a small board. */
+START_TEST(test_api_solve_parse_rejects_size_overflow)
+{
+    expect_reject("{\"puzzle\":\"tiles\",\"size\":\"4294967299x3\","
+                  "\"scramble\":\"D\"}",
+                  PZ_ESIZE, "/size");
+    expect_reject("{\"puzzle\":\"tiles\",\"size\":\"3x3 \",\"scramble\":\"D\"}",
+                  PZ_ESIZE, "/size");
+    expect_reject("{\"puzzle\":\"tiles\",\"size\":\"-3x3\",\"scramble\":\"D\"}",
+                  PZ_ESIZE, "/size");
+    expect_reject("{\"puzzle\":\"tiles\",\"size\":\"3x\",\"scramble\":\"D\"}",
+                  PZ_ESIZE, "/size");
+}
+END_TEST
+
+/* An engine that cannot search the puzzle, and a heuristic the puzzle
+ * does not have, are refused before any job exists. */
+START_TEST(test_api_solve_parse_rejects_unsupported_engine)
+{
+    expect_reject("{\"puzzle\":\"8-puzzle\",\"scramble\":\"D\","
+                  "\"engine\":\"twophase\"}",
+                  PZ_EUNSUPPORTED, "/engine");
+    expect_reject("{\"puzzle\":\"15-puzzle\",\"scramble\":\"D\","
+                  "\"engine\":\"table\"}",
+                  PZ_EUNSUPPORTED, "/engine");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\","
+                  "\"engines\":[\"bibfs\",\"twophase\"]}",
+                  PZ_EUNSUPPORTED, "/engines/1");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\","
+                  "\"engine\":\"bibfs\",\"heuristic\":\"nosuch\"}",
+                  PZ_EHEURISTIC, "/heuristic");
+}
+END_TEST
+
 START_TEST(test_api_job_render_reports_solution_and_exact_counts)
 {
     api_solve_request_t req;
@@ -379,6 +479,11 @@ api_request_suite(void)
     tcase_add_test(tc, test_api_job_text_is_canonical_json);
     tcase_add_test(tc, test_api_job_status_follows_runs);
     tcase_add_test(tc, test_api_problem_carries_code_and_field);
+    tcase_add_test(tc, test_api_solve_parse_rejects_escaped_nul);
+    tcase_add_test(tc, test_api_json_parse_requires_utf8);
+    tcase_add_test(tc, test_api_utf8_clean_replaces_and_cuts);
+    tcase_add_test(tc, test_api_solve_parse_rejects_size_overflow);
+    tcase_add_test(tc, test_api_solve_parse_rejects_unsupported_engine);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -61,5 +61,6 @@ const engine_ops_t engine__table = {
     .optimal = true,
     .uses_heuristic = false,
     .solve = solve,
+    .supports = complete_possible,
     .tables = complete_needs,
 };

@@ -561,6 +561,13 @@ twophase_tables(const pz_puzzle_t *p,
     return 1;
 }
 
+static bool
+twophase_supports(const pz_puzzle_t *p)
+{
+    return strcmp(p->ops->name, "3x3x3") == 0 ||
+           strcmp(p->ops->name, "master-pyraminx") == 0;
+}
+
 const engine_ops_t engine__twophase = {
     .name = "twophase",
     .summary = "3x3x3: Kociemba's two-phase algorithm, near-optimal "
@@ -570,5 +577,6 @@ const engine_ops_t engine__twophase = {
     .optimal = false,
     .uses_heuristic = false,
     .solve = solve,
+    .supports = twophase_supports,
     .tables = twophase_tables,
 };
