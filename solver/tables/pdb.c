@@ -31,10 +31,11 @@
  * with the whole free region the blank can reach: on discovery every cell
  * of that region is marked done and one representative enters the next
  * layer. A placement's table entry is the layer it is first reached in.
- * Layers are found by scanning the bit array (no queues); placements are
- * ranked as partial permutations in mixed radix, and the scan order lets
- * the placement of all but the last tile be unranked once per run of
- * consecutive indices.
+ * Layers are found by scanning the blocks of the bit array that a small
+ * bitmap marks (no queues), and a placement's entries in the layer are
+ * expanded together; placements are ranked as partial permutations in
+ * mixed radix, and the scan order lets the placement of all but the last
+ * tile be unranked once per run of consecutive indices.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -391,11 +392,14 @@ tables__pdb_recipes(int rows, int cols, int blank, table_recipe_t *out, int max)
 /* Children are collected in batches with their bit-array words
  * prefetched, then checked: the checks are random accesses into an array
  * of up to a gigabyte, and this keeps many of them in flight. */
-#define BATCH 2048
+#define BATCH 512
 /* Boards up to this many cells get a table of connected free-cell masks
  * (2^n bits: 128 KiB at 20 cells). */
 #define CONNECTED_CELLS_MAX 20
 #define CHILD_MAX           (PAT_MAX * 4) /* children of one expansion */
+/* A bit of a front bitmap stands for a block of 2^BLOCK_SHIFT words of
+ * the bit array (512 bytes), so the bitmaps stay in the cache. */
+#define BLOCK_SHIFT 6
 /* Pieces of a layer's scan handed out to the workers. */
 #define CHUNKS_PER_WORKER 16
 #define WORKERS_MAX       64
@@ -419,15 +423,15 @@ typedef struct build {
     int nf;                   /* free cells: n - k */
     int unit_shift;           /* log2 of the entries per unit */
     uint64_t count;           /* placements */
+    uint64_t nwords;          /* words of the bit array */
     uint64_t *codes;          /* the units */
     uint8_t *data;            /* the table */
     uint64_t weight[PAT_MAX]; /* place value of each digit of a rank */
-    uint64_t weight_of[256];  /* weight[j] at j, 0 at 0xFF (no tile) */
     uint8_t pop8[256];        /* bits set in each byte value */
     uint8_t *connected;       /* bit m: free-cell mask m is one region
                                  (boards of up to 20 cells, else NULL) */
-    uint64_t *front[2];       /* bit i: word i holds entries of the layer
-                                 of that parity, so scans skip other words */
+    uint64_t *front[2];       /* bit i: block i holds entries of the layer
+                                 of that parity, so scans skip others */
     uint64_t nfront;          /* words of each front bitmap */
     int layer;                /* depth being expanded */
     int cur;                  /* its code, 1 or 2 */
@@ -440,12 +444,14 @@ typedef struct build {
 /* One worker: its decoding cache, its batch and its counts. */
 typedef struct worker {
     build_t *sh;
-    uint64_t seen;              /* placements first expanded by it */
-    uint64_t found;             /* states it found in this layer */
-    uint32_t prefix;            /* placement / (n - k + 1) decoded below */
-    uint8_t digit[PAT_MAX];     /* the prefix's digits */
-    uint64_t used[PAT_MAX + 1]; /* used[j]: cells of tiles 0..j-1 */
-    uint8_t pos[PAT_MAX];
+    uint64_t seen;                /* placements first expanded by it */
+    uint64_t found;               /* states it found in this layer */
+    uint32_t prefix;              /* placement / (n - k + 1) decoded below */
+    uint8_t digit[PAT_MAX];       /* the prefix's digits */
+    uint64_t used[PAT_MAX + 1];   /* used[j]: cells of tiles 0..j-1 */
+    uint8_t ord[CELLS_MAX];       /* cell -> tile, valid at the tiles' cells */
+    uint8_t below[CELLS_MAX];     /* cell -> tiles below it, valid at the
+                                     tiles' cells */
     uint8_t last_free[CELLS_MAX]; /* cells the cached prefix leaves */
     int nbatch;
     child_t batch[BATCH];
@@ -474,19 +480,21 @@ set_level(worker_t *w, int j)
 {
     int p = select_bit(w->sh->b.full & ~w->used[j], w->digit[j]);
 
-    w->pos[j] = (uint8_t)p;
+    w->ord[p] = (uint8_t)j;
     w->used[j + 1] = w->used[j] | UINT64_C(1) << p;
 }
 
 /*
- * Fills w->pos for placement c. All but the last tile form a prefix,
+ * Decodes placement c: w->used[k - 1] gets the cells of all but the last
+ * tile and w->ord their tiles; returns the last tile's digit (its index
+ * in w->last_free). All but the last tile form a prefix,
  * c / (n - k + 1), shared by runs of consecutive placements; a worker
  * visits placements in increasing order, so the prefix usually moves on
  * by a step or two, which an odometer over the digits follows without
  * divisions. A longer jump decodes the prefix from scratch. Placement
  * counts stay below 2^32, so the divisions are 32-bit ones.
  */
-static void
+static int
 unrank_placement(worker_t *w, uint64_t c)
 {
     const int n = w->sh->b.n;
@@ -529,7 +537,7 @@ unrank_placement(worker_t *w, uint64_t c)
             }
         }
     }
-    w->pos[k - 1] = w->last_free[(uint32_t)c - pk * radix];
+    return (int)((uint32_t)c - pk * radix);
 }
 
 /* The region of free cells holding cell start, through the table of
@@ -544,8 +552,8 @@ build_region(const build_t *sh, uint64_t free, int start)
 }
 
 /*
- * Adds the state (placement ci, the blank at cell p of free cells fc, p
- * being the rp-th of them) to the next layer unless it is known: every
+ * Adds the state e (placement << unit_shift | rank of the blank's cell p
+ * among the free cells fc) to the next layer unless it is known: every
  * cell of the blank's region is marked done, p with the next layer's
  * code. The region's cells are either all unmarked or all marked (they
  * are only ever marked together, in one update of the unit's word), so
@@ -553,34 +561,29 @@ build_region(const build_t *sh, uint64_t free, int start)
  * several workers may race for the same unit.
  */
 static void
-discover(worker_t *w, uint64_t ci, uint64_t fc, int p, int rp)
+discover(worker_t *w, uint64_t e, uint64_t fc, int p)
 {
     const build_t *sh = w->sh;
     uint64_t reg = build_region(sh, fc, p);
-    uint64_t base = ci << sh->unit_shift;
-    uint64_t rep = base + (uint64_t)rp;
+    int rp = (int)(e & ((UINT64_C(1) << sh->unit_shift) - 1));
+    uint64_t base = e - (uint64_t)rp;
     uint64_t *word = &sh->codes[base >> 5];
     int sh0 = (int)((base & 31) << 1);
     uint64_t repmask = UINT64_C(3) << (sh0 + 2 * rp);
     uint64_t marks = 0;
+    uint64_t block;
+    uint64_t *fw;
 
     if (reg == fc) {
         /* One region, the usual case: every cell. */
-        uint64_t ones =
-            sh->nf == 32 ? ~UINT64_C(0) : (UINT64_C(1) << (2 * sh->nf)) - 1;
-
-        marks = (ones ^ ((uint64_t)(3 ^ sh->next_code) << (2 * rp))) << sh0;
+        marks = sh->nf == 32 ? ~UINT64_C(0) : (UINT64_C(1) << (2 * sh->nf)) - 1;
     } else {
         for (int r = 0; fc != 0; r++) {
-            int x = __builtin_ctzll(fc);
-
-            if (reg >> x & 1) {
-                marks |= (uint64_t)(x == p ? sh->next_code : 3)
-                         << (sh0 + 2 * r);
-            }
+            marks |= (uint64_t)(reg >> __builtin_ctzll(fc) & 1) * 3 << (2 * r);
             fc &= fc - 1;
         }
     }
+    marks = (marks ^ ((uint64_t)(3 ^ sh->next_code) << (2 * rp))) << sh0;
     if (sh->threaded) {
         uint64_t old = __atomic_load_n(word, __ATOMIC_RELAXED);
 
@@ -597,8 +600,13 @@ discover(worker_t *w, uint64_t ci, uint64_t fc, int p, int rp)
         *word |= marks;
     }
     w->found++;
-    or_word(sh, &sh->front[sh->next_code - 1][rep >> 11],
-            UINT64_C(1) << ((rep >> 5) & 63));
+    /* Most blocks already hold an entry of the next layer: test before
+     * the (atomic) update. */
+    block = (base >> 5) >> BLOCK_SHIFT;
+    fw = &sh->front[sh->next_code - 1][block >> 6];
+    if (!(load_word(sh, fw) >> (block & 63) & 1)) {
+        or_word(sh, fw, UINT64_C(1) << (block & 63));
+    }
 }
 
 /* Checks the batched children: the new ones join the next layer. */
@@ -606,116 +614,175 @@ static void
 flush(worker_t *w)
 {
     const build_t *sh = w->sh;
-    uint64_t rmask = (UINT64_C(1) << sh->unit_shift) - 1;
 
     for (int i = 0; i < w->nbatch; i++) {
         const child_t *ch = &w->batch[i];
         uint64_t word = load_word(sh, &sh->codes[ch->entry >> 5]);
 
         if ((word >> ((ch->entry & 31) << 1) & 3) == 0) {
-            discover(w, ch->entry >> sh->unit_shift, ch->free, ch->blank,
-                     (int)(ch->entry & rmask));
+            discover(w, ch->entry, ch->free, ch->blank);
         }
     }
     w->nbatch = 0;
 }
 
+/* What expand's direction loops share. */
+typedef struct moves {
+    const build_t *sh;
+    const worker_t *w;
+    uint64_t c;     /* the placement */
+    uint64_t tiles; /* its tiles' cells */
+    uint64_t fr;    /* its free cells */
+    child_t *out;   /* where the children go */
+} moves_t;
+
 /*
- * Expands entry e (placement, blank rank) of the current layer: records
- * the placement's depth on its first expansion and batches its children
- * (moves of pattern tiles into the blank's region). A child's rank comes
+ * Batches the children that move each tile of m one step in direction
+ * dir (0 up, 1 down, 2 left, 3 right: the cell q moved to is p - cols,
+ * p + cols, p - 1, p + 1) and returns their count. A child's rank comes
  * from the parent's: moving tile j from p to q changes digit j by the
  * distance moved less the earlier tiles passed over, and each later tile
  * passed over gains (q above it) or loses (q below it) one in its digit.
- * Only a vertical move passes over cells.
+ * Only a vertical move passes over cells. Called with a constant dir, so
+ * each direction gets its own loop.
+ */
+static inline __attribute__((always_inline)) int
+moves(const moves_t *x, uint64_t m, int dir)
+{
+    const build_t *sh = x->sh;
+    const worker_t *w = x->w;
+    const int cols = sh->b.cols;
+    const int shift = sh->unit_shift;
+    const bool vertical = dir < 2;
+    const bool up = dir == 0 || dir == 2; /* q < p */
+    const int delta = vertical ? cols : 1;
+    const uint64_t run = (UINT64_C(1) << (cols - 1)) - 1;
+    int n = 0;
+
+    while (m != 0) {
+        const int p = __builtin_ctzll(m);
+        const int q = up ? p - delta : p + delta;
+        const int j = w->ord[p];
+        uint64_t step = sh->weight[j];
+        uint64_t entry;
+
+        m &= m - 1;
+        if (vertical) {
+            /* The move passes over the cols - 1 cells between p and q:
+             * the earlier tiles there make digit j move less, the later
+             * ones change their own digits by one. */
+            int lo = (up ? q : p) + 1;
+            uint64_t pre = w->used[j];
+            uint64_t later = (run << lo) & x->tiles & ~pre;
+
+            step *= (uint64_t)(cols - sh->pop8[(pre >> lo) & run]);
+            while (later != 0) {
+                step += sh->weight[w->ord[__builtin_ctzll(later)]];
+                later &= later - 1;
+            }
+        }
+        /* The blank's rank: the free cells below p, less q. */
+        entry = (up ? x->c - step : x->c + step) << shift |
+                (uint64_t)(p - w->below[p] - (up ? 1 : 0));
+        __builtin_prefetch(&sh->codes[entry >> 5], 1, 0);
+        x->out[n].entry = entry;
+        x->out[n].free = x->fr ^ (UINT64_C(1) << q) ^ (UINT64_C(1) << p);
+        x->out[n].blank = p;
+        n++;
+    }
+    return n;
+}
+
+/*
+ * Expands placement c, whose entries marked in reps (2 bits each, the
+ * low one set) are in the current layer: records the placement's depth
+ * on its first expansion and batches the children of the union of those
+ * entries' regions (moves of pattern tiles into the regions; the
+ * children of different regions are different placements, so the union
+ * loses nothing).
  */
 static void
-expand(worker_t *w, uint64_t e)
+expand(worker_t *w, uint64_t c, uint64_t reps)
 {
     const build_t *sh = w->sh;
     const int k = sh->k;
     const int cols = sh->b.cols;
-    const int shift = sh->unit_shift;
-    const uint64_t c = e >> shift;
-    const int br = (int)(e & ((UINT64_C(1) << shift) - 1));
-    const uint64_t run = (UINT64_C(1) << (cols - 1)) - 1;
-    const uint64_t *restrict wt = sh->weight_of;
-    const uint8_t *restrict pop8 = sh->pop8;
-    const uint64_t *codes = sh->codes;
-    child_t *restrict out = w->batch + w->nbatch;
-    /* Locals, not fields: the stores to the batch could otherwise alias
-     * them and force reloads in the inner loop. */
-    uint8_t ord[CELLS_MAX];    /* cell -> tile, 0xFF when free */
-    uint64_t pre[PAT_MAX + 1]; /* pre[j]: cells of tiles 0..j-1 */
-    uint64_t fr;
-    uint64_t reg;
-    uint64_t from[4];
-    int nout = 0;
+    const int last = unrank_placement(w, c);
+    const int lastcell = w->last_free[last];
+    moves_t x;
+    uint64_t reg = 0;
 
+    x.sh = sh;
+    x.w = w;
+    x.c = c;
+    x.tiles = w->used[k - 1] | UINT64_C(1) << lastcell;
+    x.fr = sh->b.full & ~x.tiles;
+    x.out = w->batch + w->nbatch;
     /* The placement's depth is that of its first state expanded; c lies
      * in this worker's piece of the scan, so no other worker writes it. */
     if (sh->data[c] == UNSEEN) {
         sh->data[c] = (uint8_t)sh->layer;
         w->seen++;
     }
-    unrank_placement(w, c);
-    memset(ord, 0xFF, sizeof(ord));
-    pre[0] = 0;
-    for (int j = 0; j < k; j++) {
-        ord[w->pos[j]] = (uint8_t)j;
-        pre[j + 1] = pre[j] | UINT64_C(1) << w->pos[j];
-    }
-    fr = sh->b.full & ~pre[k];
-    reg = build_region(sh, fr, select_bit(fr, br));
-    /* The tiles that can move into the region, by direction: the cell q
-     * they move to is p - cols, p + cols, p - 1, p + 1. */
-    from[0] = (reg << cols) & pre[k];
-    from[1] = (reg >> cols) & pre[k];
-    from[2] = (reg << 1) & sh->b.not_first & pre[k];
-    from[3] = (reg >> 1) & sh->b.not_last & pre[k];
-    for (int dir = 0; dir < 4; dir++) {
-        const bool vertical = dir < 2;
-        const int delta = dir == 0   ? -cols
-                          : dir == 1 ? cols
-                          : dir == 2 ? -1
-                                     : 1;
-        uint64_t m = from[dir];
+    w->ord[lastcell] = (uint8_t)(k - 1);
+    {
+        uint64_t t = x.tiles;
 
-        while (m != 0) {
-            const int p = __builtin_ctzll(m);
-            const int q = p + delta;
-            const int j = ord[p];
-            uint64_t step = wt[j];
-            uint64_t entry;
-
-            m &= m - 1;
-            if (vertical) {
-                /* The move passes over the cols - 1 cells between p and
-                 * q: the earlier tiles there make digit j move less, the
-                 * later ones change their own digits by one. */
-                int lo = (p < q ? p : q) + 1;
-                uint64_t later = (run << lo) & pre[k] & ~pre[j + 1];
-
-                step *= (uint64_t)(cols - pop8[(pre[j] >> lo) & run]);
-                while (later != 0) {
-                    step += wt[ord[__builtin_ctzll(later)]];
-                    later &= later - 1;
-                }
-            }
-            /* The blank's rank: free cells below p, less q. */
-            entry = (q > p ? c + step : c - step) << shift |
-                    (uint64_t)(tables__popcount(fr & ((UINT64_C(1) << p) - 1)) -
-                               (q < p));
-            __builtin_prefetch(&codes[entry >> 5], 1, 0);
-            out[nout].entry = entry;
-            out[nout].free = fr ^ (UINT64_C(1) << q) ^ (UINT64_C(1) << p);
-            out[nout].blank = p;
-            nout++;
+        for (int i = 0; t != 0; i++) {
+            w->below[__builtin_ctzll(t)] = (uint8_t)i;
+            t &= t - 1;
         }
     }
-    w->nbatch += nout;
+    /* The free cells are w->last_free without the last tile's cell. */
+    while (reps != 0) {
+        int r = __builtin_ctzll(reps) >> 1;
+        int cell = w->last_free[r + (r >= last)];
+
+        reps &= reps - 1;
+        reg |= build_region(sh, x.fr, cell);
+    }
+    x.out += moves(&x, (reg << cols) & x.tiles, 0);
+    x.out += moves(&x, (reg >> cols) & x.tiles, 1);
+    x.out += moves(&x, (reg << 1) & sh->b.not_first & x.tiles, 2);
+    x.out += moves(&x, (reg >> 1) & sh->b.not_last & x.tiles, 3);
+    w->nbatch = (int)(x.out - w->batch);
     if (w->nbatch > BATCH - CHILD_MAX) {
         flush(w);
+    }
+}
+
+/* Expands the entries of the current layer in words lo..hi of the bit
+ * array and marks them done. */
+static void
+scan_words(worker_t *w, uint64_t lo, uint64_t hi)
+{
+    build_t *sh = w->sh;
+    const uint64_t lo_bits = UINT64_C(0x5555555555555555);
+    const int ushift = sh->unit_shift;
+    const int ubits = 2 << ushift; /* bits of a unit */
+    const uint64_t umask =
+        ubits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << ubits) - 1;
+
+    for (uint64_t i = lo; i < hi; i++) {
+        /* The codes this worker scans are its own in this layer: others
+         * only add next-layer marks to unmarked cells. */
+        uint64_t word = load_word(sh, &sh->codes[i]);
+        uint64_t l = word & lo_bits;
+        uint64_t h = (word >> 1) & lo_bits;
+        uint64_t match = sh->cur == 1 ? l & ~h : h & ~l;
+
+        if (match == 0) {
+            continue;
+        }
+        /* Done: 3 over the layer's codes 1 or 2. */
+        or_word(sh, &sh->codes[i], match | match << 1);
+        while (match != 0) {
+            int u = __builtin_ctzll(match) >> (ushift + 1);
+            uint64_t reps = (match >> (u * ubits)) & umask;
+
+            match &= ~(umask << (u * ubits));
+            expand(w, ((i * 32) >> ushift) + (uint64_t)u, reps);
+        }
     }
 }
 
@@ -725,7 +792,6 @@ layer_task(void *arg, int index)
 {
     worker_t *w = (worker_t *)arg + index;
     build_t *sh = w->sh;
-    const uint64_t lo_bits = UINT64_C(0x5555555555555555);
     uint64_t *front = sh->front[sh->cur - 1];
     uint64_t per = (sh->nfront + sh->nchunks - 1) / sh->nchunks;
 
@@ -739,28 +805,17 @@ layer_task(void *arg, int index)
         }
         end = (chunk + 1) * per < sh->nfront ? (chunk + 1) * per : sh->nfront;
         for (uint64_t f = chunk * per; f < end; f++) {
-            /* This front word and the codes it covers are this worker's:
-             * others only add next-layer marks to unmarked cells. */
+            /* This front word is this worker's. */
             uint64_t bits = front[f];
 
             front[f] = 0;
             while (bits != 0) {
-                uint64_t i = f * 64 + (uint64_t)__builtin_ctzll(bits);
-                uint64_t word = load_word(sh, &sh->codes[i]);
-                uint64_t lo = word & lo_bits;
-                uint64_t hi = (word >> 1) & lo_bits;
-                uint64_t match = sh->cur == 1 ? lo & ~hi : hi & ~lo;
+                uint64_t blk = f * 64 + (uint64_t)__builtin_ctzll(bits);
+                uint64_t lo = blk << BLOCK_SHIFT;
+                uint64_t hi = lo + (UINT64_C(1) << BLOCK_SHIFT);
 
                 bits &= bits - 1;
-                /* Done: 3 over the layer's codes 1 or 2. */
-                or_word(sh, &sh->codes[i], match | match << 1);
-                while (match != 0) {
-                    uint64_t e =
-                        i * 32 + (uint64_t)(__builtin_ctzll(match) >> 1);
-
-                    match &= match - 1;
-                    expand(w, e);
-                }
+                scan_words(w, lo, hi < sh->nwords ? hi : sh->nwords);
             }
         }
     }
@@ -776,7 +831,7 @@ pdb_build(const table_recipe_t *r,
     build_t *sh = calloc(1, sizeof(*sh));
     int nworkers = tables_build_workers(bd);
     worker_t *workers = NULL;
-    uint64_t nwords;
+    uint64_t nblocks;
     uint64_t goal = 0;
     uint64_t free0;
     uint64_t seen = 0;
@@ -801,21 +856,19 @@ pdb_build(const table_recipe_t *r,
     for (int j = sh->k - 2; j >= 0; j--) {
         sh->weight[j] = sh->weight[j + 1] * (uint64_t)(sh->b.n - j - 1);
     }
-    for (int j = 0; j < sh->k; j++) {
-        sh->weight_of[j] = sh->weight[j];
-    }
     for (int v = 0; v < 256; v++) {
         sh->pop8[v] = (uint8_t)tables__popcount((uint64_t)v);
     }
-    nwords = ((sh->count << sh->unit_shift) + 31) / 32;
-    sh->nfront = (nwords + 63) / 64;
+    sh->nwords = ((sh->count << sh->unit_shift) + 31) / 32;
+    nblocks = (sh->nwords + (UINT64_C(1) << BLOCK_SHIFT) - 1) >> BLOCK_SHIFT;
+    sh->nfront = (nblocks + 63) / 64;
     /* Small tables are not worth the threads. */
-    nworkers = sh->nfront < 64          ? 1
+    nworkers = sh->nwords < 4096        ? 1
                : nworkers > WORKERS_MAX ? WORKERS_MAX
                                         : nworkers;
     sh->threaded = nworkers > 1;
     workers = calloc((size_t)nworkers, sizeof(*workers));
-    sh->codes = calloc((size_t)nwords, sizeof(uint64_t));
+    sh->codes = calloc((size_t)sh->nwords, sizeof(uint64_t));
     sh->front[0] = calloc((size_t)sh->nfront, sizeof(uint64_t));
     sh->front[1] = calloc((size_t)sh->nfront, sizeof(uint64_t));
     if (sh->b.n <= CONNECTED_CELLS_MAX) {
@@ -855,8 +908,11 @@ pdb_build(const table_recipe_t *r,
     }
     sh->next_code = 1;
     free0 = sh->b.full & ~r->mask;
-    discover(&workers[0], goal, free0, r->blank,
-             tables__popcount(free0 & ((UINT64_C(1) << r->blank) - 1)));
+    discover(
+        &workers[0],
+        goal << sh->unit_shift |
+            (uint64_t)tables__popcount(free0 & ((UINT64_C(1) << r->blank) - 1)),
+        free0, r->blank);
 
     for (;;) {
         uint64_t found = 0;
