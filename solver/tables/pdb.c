@@ -28,12 +28,13 @@
  * Building is a breadth-first search over (placement, blank cell) pairs,
  * 2 bits each: unseen, in the frontier of an even or odd layer, or done.
  * Moves of non-pattern tiles are free, so a state is really a placement
- * with the whole free region the blank can reach: on discovery every cell
- * of that region is marked done and one representative enters the next
- * layer. A placement's table entry is the layer it is first reached in.
- * Layers are found by scanning the blocks of the bit array that a small
- * bitmap marks (no queues), and a placement's entries in the layer are
- * expanded together; placements are ranked as partial permutations in
+ * with the whole free region the blank can reach. A new state enters the
+ * next layer by the blank's cell alone; when the layer is expanded, a
+ * placement's entries in it are taken together, the union of their
+ * regions is marked done and the moves out of it are generated. A
+ * placement's table entry is the layer it is first reached in. Layers
+ * are found by scanning the blocks of the bit array that a small bitmap
+ * marks (no queues); placements are ranked as partial permutations in
  * mixed radix, and the scan order lets the placement of all but the last
  * tile be unranked once per run of consecutive indices.
  */
@@ -407,8 +408,6 @@ tables__pdb_recipes(int rows, int cols, int blank, table_recipe_t *out, int max)
 /* A state reached from the current layer, to be checked. */
 typedef struct child {
     uint64_t entry; /* placement << unit_shift | the blank's free rank */
-    uint64_t free;  /* the placement's free cells */
-    int blank;      /* the blank's cell */
 } child_t;
 
 /*
@@ -445,7 +444,8 @@ typedef struct build {
 typedef struct worker {
     build_t *sh;
     uint64_t seen;                /* placements first expanded by it */
-    uint64_t found;               /* states it found in this layer */
+    uint64_t found;               /* entries it added to the next layer */
+    uint64_t expanded;            /* placements it expanded in this layer */
     uint32_t prefix;              /* placement / (n - k + 1) decoded below */
     uint8_t digit[PAT_MAX];       /* the prefix's digits */
     uint64_t used[PAT_MAX + 1];   /* used[j]: cells of tiles 0..j-1 */
@@ -552,58 +552,26 @@ build_region(const build_t *sh, uint64_t free, int start)
 }
 
 /*
- * Adds the state e (placement << unit_shift | rank of the blank's cell p
- * among the free cells fc) to the next layer unless it is known: every
- * cell of the blank's region is marked done, p with the next layer's
- * code. The region's cells are either all unmarked or all marked (they
- * are only ever marked together, in one update of the unit's word), so
- * checking p's code decides, and the update is a compare-and-swap when
- * several workers may race for the same unit.
+ * Adds entry e (placement << unit_shift | the blank's free rank), whose
+ * code was seen unmarked, to the next layer: its cell alone gets the next
+ * layer's code, the rest of its region is marked when it is expanded.
+ * Until then another parent may add another cell of the same region (the
+ * expansion takes the union), or a cell of a region of the current layer
+ * that its worker has not expanded yet (that expansion marks it done, so
+ * it never reaches the next layer). Codes only gain bits, so concurrent
+ * updates need no more than an atomic or.
  */
-static void
-discover(worker_t *w, uint64_t e, uint64_t fc, int p)
+static inline void
+discover(worker_t *w, uint64_t e)
 {
     const build_t *sh = w->sh;
-    uint64_t reg = build_region(sh, fc, p);
-    int rp = (int)(e & ((UINT64_C(1) << sh->unit_shift) - 1));
-    uint64_t base = e - (uint64_t)rp;
-    uint64_t *word = &sh->codes[base >> 5];
-    int sh0 = (int)((base & 31) << 1);
-    uint64_t repmask = UINT64_C(3) << (sh0 + 2 * rp);
-    uint64_t marks = 0;
-    uint64_t block;
-    uint64_t *fw;
+    uint64_t block = (e >> 5) >> BLOCK_SHIFT;
+    uint64_t *fw = &sh->front[sh->next_code - 1][block >> 6];
 
-    if (reg == fc) {
-        /* One region, the usual case: every cell. */
-        marks = sh->nf == 32 ? ~UINT64_C(0) : (UINT64_C(1) << (2 * sh->nf)) - 1;
-    } else {
-        for (int r = 0; fc != 0; r++) {
-            marks |= (uint64_t)(reg >> __builtin_ctzll(fc) & 1) * 3 << (2 * r);
-            fc &= fc - 1;
-        }
-    }
-    marks = (marks ^ ((uint64_t)(3 ^ sh->next_code) << (2 * rp))) << sh0;
-    if (sh->threaded) {
-        uint64_t old = __atomic_load_n(word, __ATOMIC_RELAXED);
-
-        do {
-            if (old & repmask) {
-                return;
-            }
-        } while (!__atomic_compare_exchange_n(
-            word, &old, old | marks, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-    } else {
-        if (*word & repmask) {
-            return;
-        }
-        *word |= marks;
-    }
+    or_word(sh, &sh->codes[e >> 5], (uint64_t)sh->next_code << ((e & 31) << 1));
     w->found++;
     /* Most blocks already hold an entry of the next layer: test before
      * the (atomic) update. */
-    block = (base >> 5) >> BLOCK_SHIFT;
-    fw = &sh->front[sh->next_code - 1][block >> 6];
     if (!(load_word(sh, fw) >> (block & 63) & 1)) {
         or_word(sh, fw, UINT64_C(1) << (block & 63));
     }
@@ -616,11 +584,11 @@ flush(worker_t *w)
     const build_t *sh = w->sh;
 
     for (int i = 0; i < w->nbatch; i++) {
-        const child_t *ch = &w->batch[i];
-        uint64_t word = load_word(sh, &sh->codes[ch->entry >> 5]);
+        uint64_t e = w->batch[i].entry;
+        uint64_t word = load_word(sh, &sh->codes[e >> 5]);
 
-        if ((word >> ((ch->entry & 31) << 1) & 3) == 0) {
-            discover(w, ch->entry, ch->free, ch->blank);
+        if ((word >> ((e & 31) << 1) & 3) == 0) {
+            discover(w, e);
         }
     }
     w->nbatch = 0;
@@ -686,8 +654,6 @@ moves(const moves_t *x, uint64_t m, int dir)
                 (uint64_t)(p - w->below[p] - (up ? 1 : 0));
         __builtin_prefetch(&sh->codes[entry >> 5], 1, 0);
         x->out[n].entry = entry;
-        x->out[n].free = x->fr ^ (UINT64_C(1) << q) ^ (UINT64_C(1) << p);
-        x->out[n].blank = p;
         n++;
     }
     return n;
@@ -724,6 +690,7 @@ expand(worker_t *w, uint64_t c, uint64_t reps)
         sh->data[c] = (uint8_t)sh->layer;
         w->seen++;
     }
+    w->expanded++;
     w->ord[lastcell] = (uint8_t)(k - 1);
     {
         uint64_t t = x.tiles;
@@ -733,13 +700,32 @@ expand(worker_t *w, uint64_t c, uint64_t reps)
             t &= t - 1;
         }
     }
-    /* The free cells are w->last_free without the last tile's cell. */
+    /* The free cells are w->last_free without the last tile's cell.
+     * Several entries may share a region (see discover). */
     while (reps != 0) {
         int r = __builtin_ctzll(reps) >> 1;
         int cell = w->last_free[r + (r >= last)];
 
         reps &= reps - 1;
-        reg |= build_region(sh, x.fr, cell);
+        if (!(reg >> cell & 1)) {
+            reg |= build_region(sh, x.fr, cell);
+        }
+    }
+    /* Done: 3 over every cell of the regions. */
+    {
+        uint64_t base = c << sh->unit_shift;
+        uint64_t marks = 0;
+
+        if (reg == x.fr) {
+            marks =
+                sh->nf == 32 ? ~UINT64_C(0) : (UINT64_C(1) << (2 * sh->nf)) - 1;
+        } else {
+            for (int r = sh->nf - 1; r >= 0; r--) {
+                marks = marks << 2 | (reg >> w->last_free[r + (r >= last)] & 1);
+            }
+            marks *= 3;
+        }
+        or_word(sh, &sh->codes[base >> 5], marks << ((base & 31) << 1));
     }
     x.out += moves(&x, (reg << cols) & x.tiles, 0);
     x.out += moves(&x, (reg >> cols) & x.tiles, 1);
@@ -774,8 +760,6 @@ scan_words(worker_t *w, uint64_t lo, uint64_t hi)
         if (match == 0) {
             continue;
         }
-        /* Done: 3 over the layer's codes 1 or 2. */
-        or_word(sh, &sh->codes[i], match | match << 1);
         while (match != 0) {
             int u = __builtin_ctzll(match) >> (ushift + 1);
             uint64_t reps = (match >> (u * ubits)) & umask;
@@ -908,14 +892,13 @@ pdb_build(const table_recipe_t *r,
     }
     sh->next_code = 1;
     free0 = sh->b.full & ~r->mask;
-    discover(
-        &workers[0],
-        goal << sh->unit_shift |
-            (uint64_t)tables__popcount(free0 & ((UINT64_C(1) << r->blank) - 1)),
-        free0, r->blank);
+    discover(&workers[0], goal << sh->unit_shift |
+                              (uint64_t)tables__popcount(
+                                  free0 & ((UINT64_C(1) << r->blank) - 1)));
 
     for (;;) {
         uint64_t found = 0;
+        uint64_t expanded = 0;
 
         if (d + 1 >= UNSEEN) {
             rc = PZ_ERANGE;
@@ -928,14 +911,22 @@ pdb_build(const table_recipe_t *r,
         sh->next_chunk = 0;
         for (int i = 0; i < nworkers; i++) {
             workers[i].found = 0;
+            workers[i].expanded = 0;
         }
         tables_build_run(bd, layer_task, workers, nworkers);
         seen = 0;
         for (int i = 0; i < nworkers; i++) {
             found += workers[i].found;
+            expanded += workers[i].expanded;
             seen += workers[i].seen;
         }
         tables_build_progress(bd, seen, sh->count);
+        if (expanded == 0) {
+            /* Layer d held only cells of regions of layer d - 1, which
+             * their expansions marked done (see discover). */
+            d--;
+            break;
+        }
         if (found == 0) {
             break;
         }
