@@ -577,19 +577,28 @@ discover(worker_t *w, uint64_t e)
     }
 }
 
-/* Checks the batched children: the new ones join the next layer. */
+/*
+ * Checks the batched children: the new ones join the next layer. The
+ * unmarked ones are first gathered without a branch on the codes (which
+ * the processor could not predict, and whose mispredictions would cancel
+ * the loads in flight), then added. A child twice in the batch may be
+ * added twice, which changes nothing.
+ */
 static void
 flush(worker_t *w)
 {
     const build_t *sh = w->sh;
+    int nnew = 0;
 
     for (int i = 0; i < w->nbatch; i++) {
         uint64_t e = w->batch[i].entry;
         uint64_t word = load_word(sh, &sh->codes[e >> 5]);
 
-        if ((word >> ((e & 31) << 1) & 3) == 0) {
-            discover(w, e);
-        }
+        w->batch[nnew].entry = e;
+        nnew += (word >> ((e & 31) << 1) & 3) == 0;
+    }
+    for (int i = 0; i < nnew; i++) {
+        discover(w, w->batch[i].entry);
     }
     w->nbatch = 0;
 }
