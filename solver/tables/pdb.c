@@ -38,9 +38,12 @@
  * mixed radix, and the scan order lets the placement of all but the last
  * tile be unranked once per run of consecutive indices.
  */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS, MADV_HUGEPAGE */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "tables_internal.h"
 
@@ -459,6 +462,47 @@ typedef struct worker {
     child_t batch[BATCH];
 } worker_t;
 
+#define HUGE_ALIGN ((size_t)2 << 20)
+
+/*
+ * Zeroed anonymous memory for the bit array, of bytes rounded up to
+ * 2 MiB, 2 MiB aligned and advised for transparent huge pages: its words
+ * are read at random, and with 4 KiB pages nearly every read would also
+ * miss the TLB (and the first touch of each page would fault). NULL when
+ * out of memory; free with codes_free.
+ */
+static uint64_t *
+codes_alloc(size_t bytes)
+{
+    size_t n = (bytes + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1);
+    uint8_t *base = mmap(NULL, n + HUGE_ALIGN, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    size_t head;
+
+    if (base == MAP_FAILED) {
+        return NULL;
+    }
+    /* Keep the aligned window of n bytes. */
+    head =
+        (HUGE_ALIGN - ((uintptr_t)base & (HUGE_ALIGN - 1))) & (HUGE_ALIGN - 1);
+    if (head > 0) {
+        munmap(base, head);
+    }
+    munmap(base + head + n, HUGE_ALIGN - head);
+#ifdef MADV_HUGEPAGE
+    (void)madvise(base + head, n, MADV_HUGEPAGE);
+#endif
+    return (uint64_t *)(void *)(base + head);
+}
+
+static void
+codes_free(uint64_t *codes, size_t bytes)
+{
+    if (codes != NULL) {
+        munmap(codes, (bytes + HUGE_ALIGN - 1) & ~(HUGE_ALIGN - 1));
+    }
+}
+
 static inline uint64_t
 load_word(const build_t *sh, const uint64_t *p)
 {
@@ -871,7 +915,7 @@ pdb_build(const table_recipe_t *r,
                                         : nworkers;
     sh->threaded = nworkers > 1;
     workers = calloc((size_t)nworkers, sizeof(*workers));
-    sh->codes = calloc((size_t)sh->nwords, sizeof(uint64_t));
+    sh->codes = codes_alloc((size_t)sh->nwords * sizeof(uint64_t));
     sh->front[0] = calloc((size_t)sh->nfront, sizeof(uint64_t));
     sh->front[1] = calloc((size_t)sh->nfront, sizeof(uint64_t));
     if (sh->b.n <= CONNECTED_CELLS_MAX) {
@@ -961,7 +1005,7 @@ pdb_build(const table_recipe_t *r,
     *max_value = d;
 out:
     free(workers);
-    free(sh->codes);
+    codes_free(sh->codes, (size_t)sh->nwords * sizeof(uint64_t));
     free(sh->front[0]);
     free(sh->front[1]);
     free(sh->connected);
