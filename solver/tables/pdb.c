@@ -407,6 +407,7 @@ tables__pdb_recipes(int rows, int cols, int blank, table_recipe_t *out, int max)
 /* Pieces of a layer's scan handed out to the workers. */
 #define CHUNKS_PER_WORKER 16
 #define WORKERS_MAX       64
+#define HUGE_ALIGN        ((size_t)2 << 20)
 
 /* A state reached from the current layer, to be checked. */
 typedef struct child {
@@ -443,26 +444,38 @@ typedef struct build {
     uint64_t next_chunk;      /* next piece to take (atomic) */
 } build_t;
 
+/*
+ * The numbers the inner loops depend on. The functions taking one are
+ * inlined into scan_words, which is instantiated for the 15- and
+ * 24-puzzle tables with constants, so that the compiler unrolls and
+ * folds with them, and once with the build's values for other boards.
+ */
+typedef struct geom {
+    int cols; /* board columns */
+    int n;    /* board cells */
+    int k;    /* pattern tiles */
+} geom_t;
+
 /* One worker: its decoding cache, its batch and its counts. */
 typedef struct worker {
     build_t *sh;
-    uint64_t seen;                /* placements first expanded by it */
-    uint64_t found;               /* entries it added to the next layer */
-    uint64_t expanded;            /* placements it expanded in this layer */
-    uint32_t prefix;              /* placement / (n - k + 1) decoded below */
-    uint8_t digit[PAT_MAX];       /* the prefix's digits */
-    uint64_t used[PAT_MAX + 1];   /* used[j]: cells of tiles 0..j-1 */
-    uint8_t ord[CELLS_MAX];       /* cell -> tile, valid at the tiles' cells */
-    uint64_t tweight[CELLS_MAX];  /* cell -> weight of its tile, valid at
-                                     the tiles' cells */
-    uint8_t below[CELLS_MAX];     /* cell -> tiles below it, valid at the
-                                     tiles' cells */
-    uint8_t last_free[CELLS_MAX]; /* cells the cached prefix leaves */
+    uint64_t seen;              /* placements first expanded by it */
+    uint64_t found;             /* entries it added to the next layer */
+    uint64_t expanded;          /* placements it expanded in this layer */
+    uint32_t prefix;            /* placement / (n - k + 1) decoded below */
+    uint8_t digit[PAT_MAX];     /* the prefix's digits */
+    uint64_t used[PAT_MAX + 1]; /* used[j]: cells of tiles 0..j-1 */
+    /* By cell, for the cells of the placement's tiles (other cells hold
+     * stale values that are never read): */
+    uint64_t earlier[CELLS_MAX]; /* cells of the tiles before its tile */
+    uint64_t tweight[CELLS_MAX]; /* its tile's weight */
+    /* By cell, for every cell: the cells below it that the prefix's
+     * tiles leave free. */
+    uint8_t fbelow[CELLS_MAX];
+    uint8_t last_free[CELLS_MAX]; /* cells the prefix leaves, in order */
     int nbatch;
     child_t batch[BATCH];
 } worker_t;
-
-#define HUGE_ALIGN ((size_t)2 << 20)
 
 /*
  * Zeroed anonymous memory for the bit array, of bytes rounded up to
@@ -519,44 +532,32 @@ or_word(const build_t *sh, uint64_t *p, uint64_t bits)
     }
 }
 
-/* Places tile j from its digit: the digit[j]-th cell the earlier tiles
- * leave free. */
-static inline void
-set_level(worker_t *w, int j)
-{
-    int p = select_bit(w->sh->b.full & ~w->used[j], w->digit[j]);
-
-    w->ord[p] = (uint8_t)j;
-    w->tweight[p] = w->sh->weight[j];
-    w->used[j + 1] = w->used[j] | UINT64_C(1) << p;
-}
-
 /*
  * Decodes placement c: w->used[k - 1] gets the cells of all but the last
- * tile and w->ord their tiles; returns the last tile's digit (its index
- * in w->last_free). All but the last tile form a prefix,
+ * tile, w->last_free the cells they leave; returns the last tile's digit
+ * (its index in w->last_free). All but the last tile form a prefix,
  * c / (n - k + 1), shared by runs of consecutive placements; a worker
  * visits placements in increasing order, so the prefix usually moves on
  * by a step or two, which an odometer over the digits follows without
  * divisions. A longer jump decodes the prefix from scratch. Placement
  * counts stay below 2^32, so the divisions are 32-bit ones.
  */
-static int
-unrank_placement(worker_t *w, uint64_t c)
+static inline __attribute__((always_inline)) int
+unrank_placement(worker_t *w, uint64_t c, geom_t g)
 {
-    const int n = w->sh->b.n;
-    const int k = w->sh->k;
-    const uint32_t radix = (uint32_t)(n - k + 1);
+    const uint32_t radix = (uint32_t)(g.n - g.k + 1);
     const uint32_t pk = (uint32_t)c / radix;
 
     if (pk != w->prefix) {
-        int low = k - 1; /* lowest level whose digit changed */
+        int low = g.k - 1; /* lowest level whose digit changed */
+        uint64_t pre;
+        int nfree = 0;
 
         if (w->prefix != UINT32_MAX && pk > w->prefix && pk - w->prefix <= 8) {
             while (w->prefix < pk) {
-                int j = k - 2;
+                int j = g.k - 2;
 
-                while (j >= 0 && ++w->digit[j] == n - j) {
+                while (j >= 0 && ++w->digit[j] == g.n - j) {
                     w->digit[j--] = 0;
                 }
                 low = j < low ? j : low;
@@ -565,99 +566,108 @@ unrank_placement(worker_t *w, uint64_t c)
         } else {
             uint32_t v = pk;
 
-            for (int j = k - 2; j >= 0; j--) {
-                w->digit[j] = (uint8_t)(v % (uint32_t)(n - j));
-                v /= (uint32_t)(n - j);
+            for (int j = g.k - 2; j >= 0; j--) {
+                w->digit[j] = (uint8_t)(v % (uint32_t)(g.n - j));
+                v /= (uint32_t)(g.n - j);
             }
             low = 0;
             w->prefix = pk;
         }
-        for (int j = low < 0 ? 0 : low; j < k - 1; j++) {
-            set_level(w, j);
-        }
-        {
-            uint64_t rest = w->sh->b.full & ~w->used[k - 1];
+        /* Tile j takes the digit[j]-th cell the earlier tiles leave. */
+        for (int j = low < 0 ? 0 : low; j < g.k - 1; j++) {
+            int p = select_bit(w->sh->b.full & ~w->used[j], w->digit[j]);
 
-            for (int i = 0; rest != 0; i++) {
-                w->last_free[i] = (uint8_t)__builtin_ctzll(rest);
-                rest &= rest - 1;
-            }
+            w->earlier[p] = w->used[j];
+            w->tweight[p] = w->sh->weight[j];
+            w->used[j + 1] = w->used[j] | UINT64_C(1) << p;
+        }
+        pre = w->used[g.k - 1];
+        for (int x = 0; x < g.n; x++) {
+            w->fbelow[x] = (uint8_t)nfree;
+            w->last_free[nfree] = (uint8_t)x;
+            nfree += !(pre >> x & 1);
         }
     }
     return (int)((uint32_t)c - pk * radix);
 }
 
-/* The region of free cells holding cell start, through the table of
+/* The cells of free reachable from cell start, through the table of
  * connected masks when there is one. */
-static inline uint64_t
-build_region(const build_t *sh, uint64_t free, int start)
+static inline __attribute__((always_inline)) uint64_t
+build_region(const build_t *sh, uint64_t free, int start, geom_t g)
 {
+    uint64_t r = UINT64_C(1) << start;
+
     if (sh->connected != NULL && (sh->connected[free >> 3] >> (free & 7) & 1)) {
         return free;
     }
-    return region(&sh->b, free, start);
-}
+    for (;;) {
+        uint64_t e = r | ((r << 1) & sh->b.not_first) |
+                     ((r >> 1) & sh->b.not_last) | (r << g.cols) |
+                     (r >> g.cols);
 
-/*
- * Adds entry e (placement << unit_shift | the blank's free rank), whose
- * code was seen unmarked, to the next layer: its cell alone gets the next
- * layer's code, the rest of its region is marked when it is expanded.
- * Until then another parent may add another cell of the same region (the
- * expansion takes the union), or a cell of a region of the current layer
- * that its worker has not expanded yet (that expansion marks it done, so
- * it never reaches the next layer). Codes only gain bits, so concurrent
- * updates need no more than an atomic or.
- */
-static inline void
-discover(worker_t *w, uint64_t e)
-{
-    const build_t *sh = w->sh;
-    uint64_t block = (e >> 5) >> BLOCK_SHIFT;
-    uint64_t *fw = &sh->front[sh->next_code - 1][block >> 6];
-
-    or_word(sh, &sh->codes[e >> 5], (uint64_t)sh->next_code << ((e & 31) << 1));
-    w->found++;
-    /* Most blocks already hold an entry of the next layer: test before
-     * the (atomic) update. */
-    if (!(load_word(sh, fw) >> (block & 63) & 1)) {
-        or_word(sh, fw, UINT64_C(1) << (block & 63));
+        e &= free;
+        if (e == r) {
+            return r;
+        }
+        r = e;
     }
 }
 
 /*
- * Checks the batched children: the new ones join the next layer. The
- * unmarked ones are first gathered without a branch on the codes (which
- * the processor could not predict, and whose mispredictions would cancel
- * the loads in flight), then added. A child twice in the batch may be
- * added twice, which changes nothing.
+ * Checks the batched children and adds the new ones to the next layer.
+ * The unmarked ones are first gathered without a branch on the codes
+ * (which the processor could not predict, and whose mispredictions would
+ * cancel the loads in flight). A new entry's cell alone gets the next
+ * layer's code; the rest of its region is marked when it is expanded.
+ * Until then another parent may add another cell of the same region (the
+ * expansion takes the union), or a cell of a region of the current layer
+ * that its worker has not expanded yet (that expansion marks it done, so
+ * it never reaches the next layer); a child twice in the batch may be
+ * added twice. None of this changes the layers, and since codes only
+ * gain bits, concurrent updates need no more than an atomic or.
  */
 static void
 flush(worker_t *w)
 {
     const build_t *sh = w->sh;
+    uint64_t *codes = sh->codes;
+    uint64_t *front = sh->front[sh->next_code - 1];
+    const uint64_t next = (uint64_t)sh->next_code;
     int nnew = 0;
 
     for (int i = 0; i < w->nbatch; i++) {
         uint64_t e = w->batch[i].entry;
-        uint64_t word = load_word(sh, &sh->codes[e >> 5]);
+        uint64_t word = load_word(sh, &codes[e >> 5]);
 
         w->batch[nnew].entry = e;
         nnew += (word >> ((e & 31) << 1) & 3) == 0;
     }
     for (int i = 0; i < nnew; i++) {
-        discover(w, w->batch[i].entry);
+        uint64_t e = w->batch[i].entry;
+        uint64_t block = (e >> 5) >> BLOCK_SHIFT;
+        uint64_t *fw = &front[block >> 6];
+
+        or_word(sh, &codes[e >> 5], next << ((e & 31) << 1));
+        /* Most blocks already hold an entry of the next layer: test
+         * before the (atomic) update. */
+        if (!(load_word(sh, fw) >> (block & 63) & 1)) {
+            or_word(sh, fw, UINT64_C(1) << (block & 63));
+        }
     }
+    w->found += (uint64_t)nnew;
     w->nbatch = 0;
 }
 
-/* What expand's direction loops share. */
+/* What expand's move loops share. */
 typedef struct moves {
-    const build_t *sh;
     const worker_t *w;
-    uint64_t c;     /* the placement */
-    uint64_t tiles; /* its tiles' cells */
-    uint64_t fr;    /* its free cells */
-    child_t *out;   /* where the children go */
+    const uint64_t *codes; /* the bit array, for prefetching */
+    const uint8_t *pop8;   /* bits set in each byte value */
+    uint64_t c;            /* the placement */
+    uint64_t tiles;        /* its tiles' cells */
+    int lastcell;          /* the last tile's cell */
+    child_t *out;          /* where the children go */
 } moves_t;
 
 /*
@@ -669,49 +679,52 @@ typedef struct moves {
  * moving tile j from p to q changes digit j by the distance moved less
  * the earlier tiles passed over, and each later tile passed over gains
  * (q above it) or loses (q below it) one in its digit. Only a vertical
- * move passes over cells.
+ * move passes over cells. x comes by value so that its fields stay in
+ * registers while the children are stored.
  */
 static inline __attribute__((always_inline)) int
-moves(const moves_t *x, uint64_t m, bool vertical)
+moves(moves_t x, uint64_t m, bool vertical, geom_t g)
 {
-    const build_t *sh = x->sh;
-    const worker_t *w = x->w;
-    const int cols = sh->b.cols;
-    const int shift = sh->unit_shift;
-    const int d = vertical ? cols : 1;
-    const uint64_t run = (UINT64_C(1) << (cols - 1)) - 1;
+    const worker_t *w = x.w;
+    const int shift = g.n - g.k <= 8 ? 3 : g.n - g.k <= 16 ? 4 : 5;
+    const int d = vertical ? g.cols : 1;
+    const uint64_t run = (UINT64_C(1) << (g.cols - 1)) - 1;
     int n = 0;
 
     while (m != 0) {
         const int b = __builtin_ctzll(m);
         const int p = b & 31;
         const bool fwd = b >= 32; /* q > p */
-        const int q = fwd ? p + d : p - d;
-        const int j = w->ord[p];
-        uint64_t step = sh->weight[j];
+        uint64_t step = w->tweight[p];
         uint64_t entry;
 
         m &= m - 1;
         if (vertical) {
             /* The move passes over the cols - 1 cells between p and q:
              * the earlier tiles there make digit j move less, the later
-             * ones change their own digits by one. */
-            int lo = (fwd ? p : q) + 1;
-            uint64_t pre = w->used[j];
-            uint64_t later = (run << lo) & x->tiles & ~pre;
+             * ones change their own digits by one. The first two later
+             * tiles are added without a branch (tweight[63] is 0); a
+             * third is rare. */
+            int lo = (fwd ? p : p - d) + 1;
+            uint64_t pre = w->earlier[p];
+            uint64_t later = (run << lo) & x.tiles & ~pre;
+            const uint64_t none = UINT64_C(1) << 63;
 
-            step *= (uint64_t)(cols - sh->pop8[(pre >> lo) & run]);
-            /* A fixed count of steps, not one per later tile: a loop
-             * the processor can predict. */
-            for (int y = lo; y < lo + cols - 1; y++) {
-                step += w->tweight[y] & (0 - (later >> y & 1));
+            step *= (uint64_t)(g.cols - x.pop8[(pre >> lo) & run]);
+            step += w->tweight[__builtin_ctzll(later | none)];
+            later &= later - 1;
+            step += w->tweight[__builtin_ctzll(later | none)];
+            later &= later - 1;
+            while (later != 0) {
+                step += w->tweight[__builtin_ctzll(later)];
+                later &= later - 1;
             }
         }
         /* The blank's rank: the free cells below p, less q. */
-        entry = (fwd ? x->c + step : x->c - step) << shift |
-                (uint64_t)(p - w->below[p] - !fwd);
-        __builtin_prefetch(&sh->codes[entry >> 5], 1, 0);
-        x->out[n].entry = entry;
+        entry = (fwd ? x.c + step : x.c - step) << shift |
+                (uint64_t)(w->fbelow[p] - (x.lastcell < p) - !fwd);
+        __builtin_prefetch(&x.codes[entry >> 5], 1, 0);
+        x.out[n].entry = entry;
         n++;
     }
     return n;
@@ -720,78 +733,69 @@ moves(const moves_t *x, uint64_t m, bool vertical)
 /*
  * Expands placement c, whose entries marked in reps (2 bits each, the
  * low one set) are in the current layer: records the placement's depth
- * on its first expansion and batches the children of the union of those
- * entries' regions (moves of pattern tiles into the regions; the
- * children of different regions are different placements, so the union
- * loses nothing).
+ * on its first expansion, marks the regions of those entries done and
+ * batches the children of their union (moves of pattern tiles into the
+ * regions; the children of different regions are different placements,
+ * so the union loses nothing).
  */
-static void
-expand(worker_t *w, uint64_t c, uint64_t reps)
+static inline __attribute__((always_inline)) void
+expand(worker_t *w, uint64_t c, uint64_t reps, geom_t g)
 {
     const build_t *sh = w->sh;
-    const int k = sh->k;
-    const int cols = sh->b.cols;
-    const int last = unrank_placement(w, c);
+    const int nf = g.n - g.k;
+    const int shift = nf <= 8 ? 3 : nf <= 16 ? 4 : 5;
+    const int last = unrank_placement(w, c, g);
     const int lastcell = w->last_free[last];
-    moves_t x;
+    const uint64_t tiles = w->used[g.k - 1] | UINT64_C(1) << lastcell;
+    const uint64_t fr = sh->b.full & ~tiles;
+    const uint8_t depth = sh->data[c];
     uint64_t reg = 0;
+    uint64_t marks = 0;
+    moves_t x;
 
-    x.sh = sh;
-    x.w = w;
-    x.c = c;
-    x.tiles = w->used[k - 1] | UINT64_C(1) << lastcell;
-    x.fr = sh->b.full & ~x.tiles;
-    x.out = w->batch + w->nbatch;
     /* The placement's depth is that of its first state expanded; c lies
      * in this worker's piece of the scan, so no other worker writes it. */
-    if (sh->data[c] == UNSEEN) {
-        sh->data[c] = (uint8_t)sh->layer;
-        w->seen++;
-    }
+    sh->data[c] = depth == UNSEEN ? (uint8_t)sh->layer : depth;
+    w->seen += depth == UNSEEN;
     w->expanded++;
-    w->ord[lastcell] = (uint8_t)(k - 1);
+    w->earlier[lastcell] = w->used[g.k - 1];
     w->tweight[lastcell] = 1;
-    {
-        uint64_t t = x.tiles;
-
-        for (int i = 0; t != 0; i++) {
-            w->below[__builtin_ctzll(t)] = (uint8_t)i;
-            t &= t - 1;
-        }
-    }
     /* The free cells are w->last_free without the last tile's cell.
-     * Several entries may share a region (see discover). */
+     * Several entries may share a region (see flush). */
     while (reps != 0) {
         int r = __builtin_ctzll(reps) >> 1;
         int cell = w->last_free[r + (r >= last)];
 
         reps &= reps - 1;
         if (!(reg >> cell & 1)) {
-            reg |= build_region(sh, x.fr, cell);
+            reg |= build_region(sh, fr, cell, g);
         }
     }
     /* Done: 3 over every cell of the regions. */
-    {
-        uint64_t base = c << sh->unit_shift;
-        uint64_t marks = 0;
-
-        if (reg == x.fr) {
-            marks =
-                sh->nf == 32 ? ~UINT64_C(0) : (UINT64_C(1) << (2 * sh->nf)) - 1;
-        } else {
-            for (int r = sh->nf - 1; r >= 0; r--) {
-                marks = marks << 2 | (reg >> w->last_free[r + (r >= last)] & 1);
-            }
-            marks *= 3;
+    if (reg == fr) {
+        marks = nf == 32 ? ~UINT64_C(0) : (UINT64_C(1) << (2 * nf)) - 1;
+    } else {
+        for (int r = nf - 1; r >= 0; r--) {
+            marks = marks << 2 | (reg >> w->last_free[r + (r >= last)] & 1);
         }
-        or_word(sh, &sh->codes[base >> 5], marks << ((base & 31) << 1));
+        marks *= 3;
     }
-    x.out += moves(
-        &x, ((reg << cols) & x.tiles) | ((reg >> cols) & x.tiles) << 32, true);
-    x.out += moves(&x,
-                   ((reg << 1) & sh->b.not_first & x.tiles) |
-                       ((reg >> 1) & sh->b.not_last & x.tiles) << 32,
-                   false);
+    or_word(sh, &sh->codes[(c << shift) >> 5],
+            marks << (((c << shift) & 31) << 1));
+    x.w = w;
+    x.codes = sh->codes;
+    x.pop8 = sh->pop8;
+    x.c = c;
+    x.tiles = tiles;
+    x.lastcell = lastcell;
+    x.out = w->batch + w->nbatch;
+    x.out +=
+        moves(x, ((reg << g.cols) & tiles) | ((reg >> g.cols) & tiles) << 32,
+              true, g);
+    x.out += moves(x,
+                   ((reg << 1) & sh->b.not_first & tiles) |
+                       ((reg >> 1) & sh->b.not_last & tiles) << 32,
+                   false, g);
     w->nbatch = (int)(x.out - w->batch);
     if (w->nbatch > BATCH - CHILD_MAX) {
         flush(w);
@@ -799,16 +803,18 @@ expand(worker_t *w, uint64_t c, uint64_t reps)
 }
 
 /* Expands the entries of the current layer in words lo..hi of the bit
- * array and marks them done. */
-static void
-scan_words(worker_t *w, uint64_t lo, uint64_t hi)
+ * array. */
+static inline __attribute__((always_inline)) void
+scan_words(worker_t *w, uint64_t lo, uint64_t hi, geom_t g)
 {
-    build_t *sh = w->sh;
+    const build_t *sh = w->sh;
     const uint64_t lo_bits = UINT64_C(0x5555555555555555);
-    const int ushift = sh->unit_shift;
-    const int ubits = 2 << ushift; /* bits of a unit */
+    const int nf = g.n - g.k;
+    const int shift = nf <= 8 ? 3 : nf <= 16 ? 4 : 5;
+    const int ubits = 2 << shift; /* bits of a unit */
     const uint64_t umask =
         ubits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << ubits) - 1;
+    const bool odd = sh->cur == 2;
 
     for (uint64_t i = lo; i < hi; i++) {
         /* The codes this worker scans are its own in this layer: others
@@ -816,18 +822,32 @@ scan_words(worker_t *w, uint64_t lo, uint64_t hi)
         uint64_t word = load_word(sh, &sh->codes[i]);
         uint64_t l = word & lo_bits;
         uint64_t h = (word >> 1) & lo_bits;
-        uint64_t match = sh->cur == 1 ? l & ~h : h & ~l;
+        uint64_t match = odd ? h & ~l : l & ~h;
 
-        if (match == 0) {
-            continue;
-        }
         while (match != 0) {
-            int u = __builtin_ctzll(match) >> (ushift + 1);
+            int u = __builtin_ctzll(match) >> (shift + 1);
             uint64_t reps = (match >> (u * ubits)) & umask;
 
             match &= ~(umask << (u * ubits));
-            expand(w, ((i * 32) >> ushift) + (uint64_t)u, reps);
+            expand(w, ((i * 32) >> shift) + (uint64_t)u, reps, g);
         }
+    }
+}
+
+/* scan_words with the numbers of the common tables as constants. */
+static void
+scan_block(worker_t *w, uint64_t lo, uint64_t hi)
+{
+    const build_t *sh = w->sh;
+
+    if (sh->b.cols == 4 && sh->b.n == 16 && sh->k == 7) {
+        scan_words(w, lo, hi, (geom_t){ 4, 16, 7 });
+    } else if (sh->b.cols == 4 && sh->b.n == 16 && sh->k == 8) {
+        scan_words(w, lo, hi, (geom_t){ 4, 16, 8 });
+    } else if (sh->b.cols == 5 && sh->b.n == 25 && sh->k == 6) {
+        scan_words(w, lo, hi, (geom_t){ 5, 25, 6 });
+    } else {
+        scan_words(w, lo, hi, (geom_t){ sh->b.cols, sh->b.n, sh->k });
     }
 }
 
@@ -860,7 +880,7 @@ layer_task(void *arg, int index)
                 uint64_t hi = lo + (UINT64_C(1) << BLOCK_SHIFT);
 
                 bits &= bits - 1;
-                scan_words(w, lo, hi < sh->nwords ? hi : sh->nwords);
+                scan_block(w, lo, hi < sh->nwords ? hi : sh->nwords);
             }
         }
     }
@@ -955,9 +975,11 @@ pdb_build(const table_recipe_t *r,
     }
     sh->next_code = 1;
     free0 = sh->b.full & ~r->mask;
-    discover(&workers[0], goal << sh->unit_shift |
-                              (uint64_t)tables__popcount(
-                                  free0 & ((UINT64_C(1) << r->blank) - 1)));
+    workers[0].batch[0].entry =
+        goal << sh->unit_shift |
+        (uint64_t)tables__popcount(free0 & ((UINT64_C(1) << r->blank) - 1));
+    workers[0].nbatch = 1;
+    flush(&workers[0]);
 
     for (;;) {
         uint64_t found = 0;
@@ -986,7 +1008,7 @@ pdb_build(const table_recipe_t *r,
         tables_build_progress(bd, seen, sh->count);
         if (expanded == 0) {
             /* Layer d held only cells of regions of layer d - 1, which
-             * their expansions marked done (see discover). */
+             * their expansions marked done (see flush). */
             d--;
             break;
         }
