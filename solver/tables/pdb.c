@@ -467,11 +467,10 @@ typedef struct worker {
     uint64_t used[PAT_MAX + 1]; /* used[j]: cells of tiles 0..j-1 */
     /* By cell, for the cells of the placement's tiles (other cells hold
      * stale values that are never read): */
-    uint64_t earlier[CELLS_MAX]; /* cells of the tiles before its tile */
-    uint64_t tweight[CELLS_MAX]; /* its tile's weight */
-    /* By cell, for every cell: the cells below it that the prefix's
-     * tiles leave free. */
-    uint8_t fbelow[CELLS_MAX];
+    uint64_t earlier[CELLS_MAX];  /* cells of the tiles before its tile */
+    uint64_t tweight[CELLS_MAX];  /* its tile's weight */
+    uint8_t fbelow[CELLS_MAX];    /* the cells below it that the prefix's
+                                     tiles leave free */
     uint8_t last_free[CELLS_MAX]; /* cells the prefix leaves, in order */
     int nbatch;
     child_t batch[BATCH];
@@ -552,6 +551,7 @@ unrank_placement(worker_t *w, uint64_t c, geom_t g)
         int low = g.k - 1; /* lowest level whose digit changed */
         uint64_t pre;
         int nfree = 0;
+        int ntiles = 0;
 
         if (w->prefix != UINT32_MAX && pk > w->prefix && pk - w->prefix <= 8) {
             while (w->prefix < pk) {
@@ -582,10 +582,14 @@ unrank_placement(worker_t *w, uint64_t c, geom_t g)
             w->used[j + 1] = w->used[j] | UINT64_C(1) << p;
         }
         pre = w->used[g.k - 1];
-        for (int x = 0; x < g.n; x++) {
-            w->fbelow[x] = (uint8_t)nfree;
-            w->last_free[nfree] = (uint8_t)x;
-            nfree += !(pre >> x & 1);
+        for (uint64_t m = w->sh->b.full & ~pre; m != 0; m &= m - 1) {
+            w->last_free[nfree++] = (uint8_t)__builtin_ctzll(m);
+        }
+        /* The i-th tile cell up has i tile cells below it. */
+        for (uint64_t m = pre; m != 0; m &= m - 1) {
+            int p = __builtin_ctzll(m);
+
+            w->fbelow[p] = (uint8_t)(p - ntiles++);
         }
     }
     return (int)((uint32_t)c - pk * radix);
@@ -760,6 +764,7 @@ expand(worker_t *w, uint64_t c, uint64_t reps, geom_t g)
     w->expanded++;
     w->earlier[lastcell] = w->used[g.k - 1];
     w->tweight[lastcell] = 1;
+    w->fbelow[lastcell] = (uint8_t)last;
     /* The free cells are w->last_free without the last tile's cell.
      * Several entries may share a region (see flush). */
     while (reps != 0) {
@@ -816,19 +821,33 @@ scan_words(worker_t *w, uint64_t lo, uint64_t hi, geom_t g)
         ubits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << ubits) - 1;
     const bool odd = sh->cur == 2;
 
+    uint64_t match[UINT64_C(1) << BLOCK_SHIFT];
+    uint8_t at[UINT64_C(1) << BLOCK_SHIFT];
+    int nmatch = 0;
+
+    /* First the words holding entries of the layer, gathered without a
+     * branch per word: in sparse layers most words of a block hold none,
+     * and this keeps their loop short. The codes this worker scans are
+     * its own in this layer: others only add next-layer marks to unmarked
+     * cells. */
     for (uint64_t i = lo; i < hi; i++) {
-        /* The codes this worker scans are its own in this layer: others
-         * only add next-layer marks to unmarked cells. */
         uint64_t word = load_word(sh, &sh->codes[i]);
         uint64_t l = word & lo_bits;
         uint64_t h = (word >> 1) & lo_bits;
-        uint64_t match = odd ? h & ~l : l & ~h;
 
-        while (match != 0) {
-            int u = __builtin_ctzll(match) >> (shift + 1);
-            uint64_t reps = (match >> (u * ubits)) & umask;
+        match[nmatch] = odd ? h & ~l : l & ~h;
+        at[nmatch] = (uint8_t)(i - lo);
+        nmatch += match[nmatch] != 0;
+    }
+    for (int t = 0; t < nmatch; t++) {
+        uint64_t m = match[t];
+        uint64_t i = lo + at[t];
 
-            match &= ~(umask << (u * ubits));
+        while (m != 0) {
+            int u = __builtin_ctzll(m) >> (shift + 1);
+            uint64_t reps = (m >> (u * ubits)) & umask;
+
+            m &= ~(umask << (u * ubits));
             expand(w, ((i * 32) >> shift) + (uint64_t)u, reps, g);
         }
     }
