@@ -405,7 +405,7 @@ tables__pdb_recipes(int rows, int cols, int blank, table_recipe_t *out, int max)
  * the bit array (512 bytes), so the bitmaps stay in the cache. */
 #define BLOCK_SHIFT 6
 /* Pieces of a layer's scan handed out to the workers. */
-#define CHUNKS_PER_WORKER 16
+#define CHUNKS_PER_WORKER 64
 #define WORKERS_MAX       64
 #define HUGE_ALIGN        ((size_t)2 << 20)
 
@@ -670,7 +670,7 @@ typedef struct moves {
     const uint8_t *pop8;   /* bits set in each byte value */
     uint64_t c;            /* the placement */
     uint64_t tiles;        /* its tiles' cells */
-    int lastcell;          /* the last tile's cell */
+    unsigned lastcell;     /* the last tile's cell */
     child_t *out;          /* where the children go */
 } moves_t;
 
@@ -696,9 +696,9 @@ moves(moves_t x, uint64_t m, bool vertical, geom_t g)
     int n = 0;
 
     while (m != 0) {
-        const int b = __builtin_ctzll(m);
-        const int p = b & 31;
-        const bool fwd = b >= 32; /* q > p */
+        const unsigned b = (unsigned)__builtin_ctzll(m);
+        const unsigned p = b & 31;
+        const uint64_t fwd = b >> 5; /* q > p */
         uint64_t step = w->tweight[p];
         uint64_t entry;
 
@@ -709,7 +709,7 @@ moves(moves_t x, uint64_t m, bool vertical, geom_t g)
              * ones change their own digits by one. The first two later
              * tiles are added without a branch (tweight[63] is 0); a
              * third is rare. */
-            int lo = (fwd ? p : p - d) + 1;
+            unsigned lo = (fwd ? p : p - (unsigned)d) + 1;
             uint64_t pre = w->earlier[p];
             uint64_t later = (run << lo) & x.tiles & ~pre;
             const uint64_t none = UINT64_C(1) << 63;
@@ -726,7 +726,7 @@ moves(moves_t x, uint64_t m, bool vertical, geom_t g)
         }
         /* The blank's rank: the free cells below p, less q. */
         entry = (fwd ? x.c + step : x.c - step) << shift |
-                (uint64_t)(w->fbelow[p] - (x.lastcell < p) - !fwd);
+                (w->fbelow[p] - (uint64_t)(x.lastcell < p) - (fwd ^ 1));
         __builtin_prefetch(&x.codes[entry >> 5], 1, 0);
         x.out[n].entry = entry;
         n++;
@@ -792,7 +792,7 @@ expand(worker_t *w, uint64_t c, uint64_t reps, geom_t g)
     x.pop8 = sh->pop8;
     x.c = c;
     x.tiles = tiles;
-    x.lastcell = lastcell;
+    x.lastcell = (unsigned)lastcell;
     x.out = w->batch + w->nbatch;
     x.out +=
         moves(x, ((reg << g.cols) & tiles) | ((reg >> g.cols) & tiles) << 32,
