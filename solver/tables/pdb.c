@@ -397,10 +397,10 @@ tables__pdb_recipes(int rows, int cols, int blank, table_recipe_t *out, int max)
  * prefetched, then checked: the checks are random accesses into an array
  * of up to a gigabyte, and this keeps many of them in flight. */
 #define BATCH 512
-/* Boards up to this many cells get a table of connected free-cell masks
- * (2^n bits: 128 KiB at 20 cells). */
-#define CONNECTED_CELLS_MAX 20
-#define CHILD_MAX           (PAT_MAX * 4) /* children of one expansion */
+/* Boards up to this many cells get a table of the first region of every
+ * free-cell mask (2^n 16-bit masks: 128 KiB at 16 cells). */
+#define REGION_CELLS_MAX 16
+#define CHILD_MAX        (PAT_MAX * 4) /* children of one expansion */
 /* A bit of a front bitmap stands for a block of 2^BLOCK_SHIFT words of
  * the bit array (512 bytes), so the bitmaps stay in the cache. */
 #define BLOCK_SHIFT 6
@@ -431,8 +431,9 @@ typedef struct build {
     uint8_t *data;            /* the table */
     uint64_t weight[PAT_MAX]; /* place value of each digit of a rank */
     uint8_t pop8[256];        /* bits set in each byte value */
-    uint8_t *connected;       /* bit m: free-cell mask m is one region
-                                 (boards of up to 20 cells, else NULL) */
+    uint16_t *first;          /* [m]: the region of the lowest cell of
+                                 free-cell mask m (boards of up to 16
+                                 cells, else NULL) */
     uint64_t *front[2];       /* bit i: block i holds entries of the layer
                                  of that parity, so scans skip others */
     uint64_t nfront;          /* words of each front bitmap */
@@ -595,15 +596,22 @@ unrank_placement(worker_t *w, uint64_t c, geom_t g)
     return (int)((uint32_t)c - pk * radix);
 }
 
-/* The cells of free reachable from cell start, through the table of
- * connected masks when there is one. */
+/* The cells of free reachable from cell start: through the table of
+ * first regions when there is one (peeling regions off in the order of
+ * their lowest cells), else by a flood fill. */
 static inline __attribute__((always_inline)) uint64_t
 build_region(const build_t *sh, uint64_t free, int start, geom_t g)
 {
     uint64_t r = UINT64_C(1) << start;
 
-    if (sh->connected != NULL && (sh->connected[free >> 3] >> (free & 7) & 1)) {
-        return free;
+    if (sh->first != NULL) {
+        for (;;) {
+            r = sh->first[free];
+            if (r >> start & 1) {
+                return r;
+            }
+            free ^= r;
+        }
     }
     for (;;) {
         uint64_t e = r | ((r << 1) & sh->b.not_first) |
@@ -957,12 +965,12 @@ pdb_build(const table_recipe_t *r,
     sh->codes = codes_alloc((size_t)sh->nwords * sizeof(uint64_t));
     sh->front[0] = calloc((size_t)sh->nfront, sizeof(uint64_t));
     sh->front[1] = calloc((size_t)sh->nfront, sizeof(uint64_t));
-    if (sh->b.n <= CONNECTED_CELLS_MAX) {
-        sh->connected = calloc((size_t)1 << (sh->b.n - 3), 1);
+    if (sh->b.n <= REGION_CELLS_MAX) {
+        sh->first = calloc((size_t)1 << sh->b.n, sizeof(uint16_t));
     }
     if (workers == NULL || sh->codes == NULL || sh->front[0] == NULL ||
         sh->front[1] == NULL ||
-        (sh->b.n <= CONNECTED_CELLS_MAX && sh->connected == NULL)) {
+        (sh->b.n <= REGION_CELLS_MAX && sh->first == NULL)) {
         rc = PZ_ENOMEM;
         goto out;
     }
@@ -970,12 +978,9 @@ pdb_build(const table_recipe_t *r,
         workers[i].sh = sh;
         workers[i].prefix = UINT32_MAX;
     }
-    if (sh->connected != NULL) {
-        /* Masks whose flood fill from their lowest cell covers them. */
+    if (sh->first != NULL) {
         for (uint64_t m = 1; m >> sh->b.n == 0; m++) {
-            if (region(&sh->b, m, __builtin_ctzll(m)) == m) {
-                sh->connected[m >> 3] |= (uint8_t)(1u << (m & 7));
-            }
+            sh->first[m] = (uint16_t)region(&sh->b, m, __builtin_ctzll(m));
         }
     }
     memset(data, UNSEEN, (size_t)sh->count);
@@ -1049,7 +1054,7 @@ out:
     codes_free(sh->codes, (size_t)sh->nwords * sizeof(uint64_t));
     free(sh->front[0]);
     free(sh->front[1]);
-    free(sh->connected);
+    free(sh->first);
     free(sh);
     return rc;
 }
