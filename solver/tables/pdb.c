@@ -467,7 +467,8 @@ typedef struct worker {
     uint8_t digit[PAT_MAX];     /* the prefix's digits */
     uint64_t used[PAT_MAX + 1]; /* used[j]: cells of tiles 0..j-1 */
     /* By cell, for the cells of the placement's tiles (other cells hold
-     * stale values that are never read): */
+     * stale values that are never read; tweight[63], read as "no tile",
+     * stays 0 since boards have at most 32 cells): */
     uint64_t earlier[CELLS_MAX];  /* cells of the tiles before its tile */
     uint64_t tweight[CELLS_MAX];  /* its tile's weight */
     uint8_t fbelow[CELLS_MAX];    /* the cells below it that the prefix's
