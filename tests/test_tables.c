@@ -919,6 +919,84 @@ START_TEST(test_tables_pdb_threaded_build_matches_sequential)
 }
 END_TEST
 
+/* What a progress hook saw of the build of one table. */
+typedef struct progress_log {
+    const char *table; /* the table watched */
+    int calls;         /* reports about it */
+    int cancel_at;     /* report at which all builds are cancelled, or 0 */
+    uint64_t done;     /* its last done */
+    uint64_t total;    /* its last total */
+    bool backwards;    /* done ever decreased */
+} progress_log_t;
+
+static void
+on_progress(void *arg, const char *table, uint64_t done, uint64_t total)
+{
+    progress_log_t *lg = arg;
+
+    if (strcmp(table, lg->table) != 0) {
+        return;
+    }
+    lg->backwards = lg->backwards || done < lg->done;
+    lg->calls++;
+    lg->done = done;
+    lg->total = total;
+    if (lg->calls == lg->cancel_at) {
+        tables_cancel_builds(true);
+    }
+}
+
+START_TEST(test_tables_pdb_build_reports_every_layer)
+{
+    /* 12!/6! placements, entries up to 26: 27 layers. */
+    progress_log_t lg = { "tiles-3x4-pdb6-7e-z0", 0, 0, 0, 0, false };
+    char dir[64];
+    pz_puzzle_t *p = make("tiles", 3, 4, 0);
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+
+    use_fresh_dir(dir, sizeof(dir));
+    puzzle_goal(p, &goal);
+    tables_set_progress(on_progress, &lg);
+    ck_assert_int_eq(heuristic_create(p, "pdb", &goal, &h, NULL), PZ_OK);
+    tables_set_progress(NULL, NULL);
+    ck_assert_int_ge(lg.calls, 27);
+    ck_assert(!lg.backwards);
+    ck_assert_uint_eq(lg.done, 665280);
+    ck_assert_uint_eq(lg.total, 665280);
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+    tmpdir_remove(dir);
+}
+END_TEST
+
+START_TEST(test_tables_pdb_build_cancelled_after_the_layer)
+{
+    /* The first table the 3x4 heuristic builds; cancelled at the report
+     * of its fifth layer. */
+    progress_log_t lg = { "tiles-3x4-pdb5-1f-z5", 0, 5, 0, 0, false };
+    char dir[64];
+    pz_puzzle_t *p = make("tiles", 3, 4, 0);
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    int rc;
+
+    use_fresh_dir(dir, sizeof(dir));
+    puzzle_goal(p, &goal);
+    tables_set_progress(on_progress, &lg);
+    rc = heuristic_create(p, "pdb", &goal, &h, NULL);
+    tables_set_progress(NULL, NULL);
+    tables_cancel_builds(false);
+    ck_assert_int_eq(rc, PZ_ECANCELLED);
+    ck_assert_ptr_null(h);
+    ck_assert_int_eq(lg.calls, 5);
+    ck_assert_int_eq(count_files(dir, ".pzt"), 0);
+    ck_assert_int_eq(count_files(dir, ".tmp"), 0);
+    puzzle_destroy(p);
+    tmpdir_remove(dir);
+}
+END_TEST
+
 START_TEST(test_tables_pdb_unsupported_size_refused)
 {
     pz_puzzle_t *p = make("tiles", 6, 6, 0);
@@ -1494,6 +1572,8 @@ tables_suite(void)
     tcase_add_test(tc, test_tables_pdb_admissible_for_a_blank_first_goal);
     tcase_add_test(tc, test_tables_pdb_idastar_optimal_on_2x4);
     tcase_add_test(tc, test_tables_pdb_threaded_build_matches_sequential);
+    tcase_add_test(tc, test_tables_pdb_build_reports_every_layer);
+    tcase_add_test(tc, test_tables_pdb_build_cancelled_after_the_layer);
     tcase_add_test(tc, test_tables_pdb_unsupported_size_refused);
     tcase_add_test(tc,
                    test_tables_pdb_needs_named_tables_missing_without_files);
