@@ -32,8 +32,8 @@
 /* Values are below this (64-bit masks of used values). */
 #define PERM_MAX 64
 
-/* Internal to this header: the set bits of x (__builtin_popcountll is a
- * library call on baseline x86-64, and ranks are inner loops). */
+/* The set bits of x (__builtin_popcountll is a library call on baseline
+ * x86-64, and ranks and table builds are inner loops). */
 static inline int
 perm_bits(uint64_t x)
 {

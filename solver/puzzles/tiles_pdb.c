@@ -49,19 +49,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define CELLS_MAX 64
+#include "perm.h"
 
-/* Bits set in x. Written out: __builtin_popcountll is a library call on
- * baseline x86-64, and it is in the build's inner loops. */
-static inline int
-popcount(uint64_t x)
-{
-    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
-    x = (x & UINT64_C(0x3333333333333333)) +
-        ((x >> 2) & UINT64_C(0x3333333333333333));
-    x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
-    return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
-}
+#define CELLS_MAX 64
 
 #define PATS_MAX 4 /* patterns per partition */
 #define PAT_MAX  8 /* tiles per pattern */
@@ -189,7 +179,7 @@ place_rank(const uint8_t *pos, int k, int n)
         uint64_t below = (UINT64_C(1) << pos[j]) - 1;
 
         idx = idx * (uint64_t)(n - j) +
-              (uint64_t)(pos[j] - popcount(used & below));
+              (uint64_t)(pos[j] - perm_bits(used & below));
         used |= UINT64_C(1) << pos[j];
     }
     return idx;
@@ -401,7 +391,7 @@ source_of(const board_t *b, const canon_t *c)
 static bool
 pdb_def(const board_t *b, const canon_t *c, tables_def_t *def)
 {
-    int k = popcount(c->mask);
+    int k = perm_bits(c->mask);
     const source_t *src = source_of(b, c);
 
     if (src == NULL) {
@@ -1011,7 +1001,7 @@ pdb_build(const tables_def_t *def,
         return PZ_ENOMEM;
     }
     board_init(&sh->b, r->rows, r->cols);
-    sh->k = popcount(r->mask);
+    sh->k = perm_bits(r->mask);
     sh->nf = sh->b.n - sh->k;
     sh->count = def->entries;
     sh->data = data;
@@ -1028,7 +1018,7 @@ pdb_build(const tables_def_t *def,
         sh->weight[j] = sh->weight[j + 1] * (uint64_t)(sh->b.n - j - 1);
     }
     for (int v = 0; v < 256; v++) {
-        sh->pop8[v] = (uint8_t)popcount((uint64_t)v);
+        sh->pop8[v] = (uint8_t)perm_bits((uint64_t)v);
     }
     sh->nwords = ((sh->count << sh->unit_shift) + 31) / 32;
     nblocks = (sh->nwords + (UINT64_C(1) << BLOCK_SHIFT) - 1) >> BLOCK_SHIFT;
@@ -1078,7 +1068,7 @@ pdb_build(const tables_def_t *def,
     free0 = sh->b.full & ~r->mask;
     workers[0].batch[0].entry =
         goal << sh->unit_shift |
-        (uint64_t)popcount(free0 & ((UINT64_C(1) << r->blank) - 1));
+        (uint64_t)perm_bits(free0 & ((UINT64_C(1) << r->blank) - 1));
     workers[0].nbatch = 1;
     flush(&workers[0]);
 
@@ -1234,7 +1224,7 @@ pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
                 return rc;
             }
             lk->data = t.data;
-            lk->k = popcount(c.mask);
+            lk->k = perm_bits(c.mask);
             memcpy(lk->map, c.map, sizeof(lk->map));
             /* Slot of a tile: the rank of its home cell, in the table's
              * frame, among the pattern's cells there. */
@@ -1246,7 +1236,7 @@ pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 
                     pt->owner[v] = (int8_t)i;
                     pt->slot[v] =
-                        (uint8_t)popcount(c.mask & ((UINT64_C(1) << hc) - 1));
+                        (uint8_t)perm_bits(c.mask & ((UINT64_C(1) << hc) - 1));
                     lk->tile[pt->slot[v]] = (uint8_t)v;
                 }
             }
