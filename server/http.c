@@ -16,6 +16,7 @@
 #include "http.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <stdarg.h>
@@ -186,6 +187,65 @@ header(const http_conn_t *c, const char *name)
     return MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND, name);
 }
 
+/* Counts the Content-Length headers and whether they all agree. */
+typedef struct lengths {
+    int n;
+    bool differ;
+    const char *first;
+} lengths_t;
+
+static enum MHD_Result
+count_length(void *cls,
+             enum MHD_ValueKind kind,
+             const char *key,
+             const char *value)
+{
+    lengths_t *l = cls;
+
+    (void)kind;
+    if (key != NULL && strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+        if (l->n++ == 0) {
+            l->first = value;
+        } else if (value == NULL || l->first == NULL ||
+                   strcmp(value, l->first) != 0) {
+            l->differ = true;
+        }
+    }
+    return MHD_YES;
+}
+
+/*
+ * Percent-decodes s in place for MHD (paths and query arguments), except
+ * "%00": a NUL would end the string early ("/v1/jobs/ID%00junk" would read
+ * as ID), so it stays as the three characters and matches nothing.
+ * Returns the new length.
+ */
+static size_t
+unescape(void *cls, struct MHD_Connection *conn, char *s)
+{
+    size_t r = 0;
+    size_t w = 0;
+
+    (void)cls;
+    (void)conn;
+    while (s[r] != '\0') {
+        if (s[r] == '%' && isxdigit((unsigned char)s[r + 1]) &&
+            isxdigit((unsigned char)s[r + 2])) {
+            char hex[3] = { s[r + 1], s[r + 2], '\0' };
+            long v = strtol(hex, NULL, 16);
+
+            if (v != 0) {
+                s[w++] = (char)v;
+                r += 3;
+                continue;
+            }
+        }
+        s[w++] = s[r++];
+    }
+    s[w] = '\0';
+    return w;
+}
+
 const char *
 http__query(const http_conn_t *c, const char *name)
 {
@@ -266,8 +326,10 @@ http__send_reply(http_conn_t *c, const http_reply_t *rep)
     if (c->http->deps.cfg->ncors > 0) {
         add_header(r, "Vary", "Origin");
     }
-    if (draining(c)) {
-        /* Let keep-alive clients go so the drain finishes. */
+    if (draining(c) || c->close) {
+        /* Let keep-alive clients go so the drain finishes; after framing
+         * this server may have read otherwise than the client meant, the
+         * connection cannot carry another request. */
         add_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
     }
     ok = MHD_queue_response(c->conn, (unsigned)rep->status, r);
@@ -488,13 +550,26 @@ solve_precheck(http_conn_t *c, enum MHD_Result *ret)
         *ret = http__send_problem_d(c, PZ_EDRAINING, &d, NULL, NULL);
         return true;
     }
-    if (cl == NULL || te != NULL) {
+    if (te != NULL) {
+        /* Chunked: the length comes with the chunks. The body is kept up
+         * to API_BODY_MAX (413 after the last chunk past it); a client
+         * sending far more is cut off (on_upload). */
+        if (strcasecmp(te, "chunked") != 0 || cl != NULL) {
+            *ret = http__send_problem(c, PZ_EINVAL,
+                                      "Transfer-Encoding must be chunked, "
+                                      "without a Content-Length");
+            return true;
+        }
+        cl = NULL;
+        len = API_BODY_MAX;
+        c->chunked = true;
+    } else if (cl == NULL) {
         *ret = http__send_problem(c, PZ_ELENGTH,
                                   "send the body with a Content-Length header "
-                                  "(chunked bodies are not accepted)");
+                                  "or chunked");
         return true;
     }
-    if (!http__parse_count(cl, &len)) {
+    if (cl != NULL && !http__parse_count(cl, &len)) {
         *ret =
             http__send_problem(c, PZ_ELENGTH, "Content-Length is not a number");
         return true;
@@ -569,10 +644,27 @@ on_headers(http_conn_t *c)
     const config_t *cfg = c->http->deps.cfg;
     enum MHD_Result ret;
 
+    lengths_t lens = { 0, false, NULL };
+
     for (int i = 0; origin != NULL && i < cfg->ncors; i++) {
         if (strcmp(origin, cfg->cors[i]) == 0) {
             c->origin = cfg->cors[i];
         }
+    }
+    /* Framing that a proxy and this server could read two ways: refused,
+     * and the connection closed (RFC 9112 sections 3.2 and 6.3). */
+    if (strcmp(c->version, MHD_HTTP_VERSION_1_1) == 0 &&
+        header(c, MHD_HTTP_HEADER_HOST) == NULL) {
+        c->close = true;
+        return http__send_problem(c, PZ_EINVAL,
+                                  "an HTTP/1.1 request needs a Host header");
+    }
+    MHD_get_connection_values(c->conn, MHD_HEADER_KIND, count_length, &lens);
+    if (lens.differ) {
+        c->close = true;
+        return http__send_problem(c, PZ_EINVAL,
+                                  "Content-Length is given twice with "
+                                  "different values");
     }
     if (has_body(c) && route_check(c, &ret)) {
         return ret;
@@ -585,25 +677,39 @@ on_headers(http_conn_t *c)
     return MHD_YES;
 }
 
-static void
+/* A chunked body is drained up to this much past the limit, for the 413
+ * after its last chunk; beyond, the connection is closed unanswered. */
+#define HTTP_CHUNKED_DRAIN_MAX ((size_t)1 << 20)
+
+/* Takes n bytes of body; false closes the connection (a chunked body far
+ * past the limit). */
+static bool
 on_upload(http_conn_t *c, const char *data, size_t n)
 {
+    if (c->chunked) {
+        c->received += n;
+        if (c->received > HTTP_CHUNKED_DRAIN_MAX) {
+            return false;
+        }
+    }
     if (c->body == NULL || c->overflow) {
-        return; /* a body nobody reads: consumed and dropped */
+        return true; /* a body nobody reads: consumed and dropped */
     }
     if (n > c->cap - c->len) {
         c->overflow = true;
-        return;
+        return true;
     }
     memcpy(c->body + c->len, data, n);
     c->len += n;
+    return true;
 }
 
 static http_conn_t *
 ctx_new(http_t *h,
         struct MHD_Connection *conn,
         const char *url,
-        const char *method)
+        const char *method,
+        const char *version)
 {
     http_conn_t *c = calloc(1, sizeof(*c));
     const char *rid;
@@ -617,6 +723,7 @@ ctx_new(http_t *h,
     c->route = route_of(url);
     c->method = method_of(method, &c->method_label);
     copy_text(c->method_text, sizeof(c->method_text), method);
+    copy_text(c->version, sizeof(c->version), version);
     copy_text(c->path, sizeof(c->path), url);
     rid = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
     if (sane_request_id(rid)) {
@@ -640,9 +747,8 @@ on_request(void *cls,
     http_conn_t *c = *con_cls;
     enum MHD_Result ret;
 
-    (void)version;
     if (c == NULL) {
-        c = ctx_new(cls, conn, url, method);
+        c = ctx_new(cls, conn, url, method, version);
         if (c == NULL) {
             return MHD_NO;
         }
@@ -650,9 +756,10 @@ on_request(void *cls,
         return on_headers(c);
     }
     if (*upload_data_size > 0) {
-        on_upload(c, upload_data, *upload_data_size);
+        bool keep = on_upload(c, upload_data, *upload_data_size);
+
         *upload_data_size = 0;
-        return MHD_YES;
+        return keep ? MHD_YES : MHD_NO;
     }
     switch (c->phase) {
     case HTTP_PH_ANSWERED:
@@ -774,7 +881,7 @@ http_start(const http_deps_t *deps, http_t **out, int *port)
         (unsigned)cfg->connection_limit, MHD_OPTION_CONNECTION_TIMEOUT,
         HTTP_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         HTTP_CONN_MEMORY, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
-        MHD_OPTION_END);
+        MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
     if (h->daemon == NULL) {
         free(h);
         return PZ_EIO;

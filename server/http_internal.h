@@ -70,12 +70,16 @@ typedef struct conn_ctx {
     unsigned method;           /* M_* */
     const char *method_label;  /* static, for metrics */
     char method_text[16];      /* as sent, for the log */
+    char version[16];          /* "HTTP/1.1", as sent */
     char path[160];            /* as sent (truncated), for the log */
     char request_id[65];
     const char *origin; /* allowed Origin to echo, or NULL */
     http_phase_t phase;
-    bool overflow; /* body longer than announced/allowed */
-    char *body;    /* POST /solve body */
+    bool overflow;   /* body longer than announced/allowed */
+    bool chunked;    /* the body comes in chunks (no Content-Length) */
+    size_t received; /* chunked: bytes taken so far */
+    bool close;      /* answer with Connection: close (bad framing) */
+    char *body;      /* POST /solve body */
     size_t len;
     size_t cap;
     job_t *job;    /* referenced job, or NULL */

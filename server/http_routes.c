@@ -27,11 +27,13 @@ handle_solve(http_conn_t *c)
 
     pz_diag_clear(&d);
     if (c->overflow) {
-        return http__send_problem(
-            c, PZ_ETOO_LARGE,
-            "the body is longer than its Content-Length or "
-            "than %d bytes",
-            API_BODY_MAX);
+        return http__send_problem(c, PZ_ETOO_LARGE,
+                                  c->chunked ? "the body is longer than %d "
+                                               "bytes"
+                                             : "the body is longer than its "
+                                               "Content-Length or than %d "
+                                               "bytes",
+                                  API_BODY_MAX);
     }
     rc = api_json_parse(c->body != NULL ? c->body : "", c->len, &root, &d);
     if (rc != PZ_OK) {

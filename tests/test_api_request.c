@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_api_request.c - solve request validation and job rendering, without
  * sockets: every rejection has its code and JSON pointer. */
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <check.h>

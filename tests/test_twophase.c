@@ -13,9 +13,9 @@
 #include "engine.h"
 #include "engines/twophase/twophase.h"
 #include "engines/twophase/twophase_internal.h"
+#include "perm.h"
 #include "puzzle.h"
 #include "puzzles/cube3/cube3.h"
-#include "perm.h"
 #include "solve.h"
 #include "tables/tables.h"
 

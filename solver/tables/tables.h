@@ -313,7 +313,6 @@ typedef int (*tables_blob_build_fn)(void *arg,
                                     uint64_t bytes,
                                     tables_build_t *b);
 
-
 /*
  * Fills data (entries of bits each, zeroed, 2 MiB aligned) with def's
  * table as build b, and sets *max_value to the largest entry. A build
