@@ -18,9 +18,11 @@
  * (/work/shared/reference: layouts.md for the 2x2x2 case, and the two
  * 31-move 8-puzzle positions counted in depths.md).
  */
+#include <arpa/inet.h>
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -32,7 +34,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -2236,17 +2240,129 @@ START_TEST(test_server_http_errors_wrong_method_405_allow)
 }
 END_TEST
 
-START_TEST(test_server_http_errors_chunked_body_411)
+/* Sends the bytes req on a new connection to port and reads the reply
+ * into buf (cap bytes, NUL-terminated) until the server closes or 3 s of
+ * silence. Returns the bytes read. */
+static size_t
+raw_exchange(int port, const char *req, size_t len, char *buf, size_t cap)
+{
+    struct sockaddr_in a = { .sin_family = AF_INET };
+    struct timeval tv = { 3, 0 };
+    size_t n = 0;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    ck_assert_int_ge(fd, 0);
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    ck_assert_int_eq(send(fd, req, len, MSG_NOSIGNAL), (ssize_t)len);
+    while (n + 1 < cap) {
+        ssize_t got = recv(fd, buf + n, cap - 1 - n, 0);
+
+        if (got <= 0) {
+            break;
+        }
+        n += (size_t)got;
+    }
+    buf[n] = '\0';
+    close(fd);
+    return n;
+}
+
+/* A chunked body is read like any other (some clients and proxies send
+ * nothing else); past the body limit it gets 413. */
+START_TEST(test_server_http_errors_chunked_body_accepted)
 {
     http_req_t rq = { .method = "POST",
                       .path = "/v1/solve",
                       .body = "{\"puzzle\":\"8-puzzle\",\"scramble\":\"D\"}",
                       .chunked = true };
+    size_t n = 70000;
+    char *big = malloc(n + 1);
     http_resp_t r;
+    cJSON *j;
 
     http_send(NULL, g_srv.port, &rq, &r);
-    ASSERT_PROBLEM(&r, 411, "length_required");
+    ck_assert_int_eq(r.status, 200);
+    j = job_of(&r);
+    ck_assert_str_eq(jstr(j, "status"), "solved");
+    cJSON_Delete(j);
     http_resp_free(&r);
+    ck_assert_ptr_nonnull(big);
+    memset(big, ' ', n);
+    big[0] = '{';
+    big[n - 1] = '}';
+    big[n] = '\0';
+    rq.body = big;
+    rq.body_len = n;
+    http_send(NULL, g_srv.port, &rq, &r);
+    ASSERT_PROBLEM(&r, 413, "body_too_large");
+    http_resp_free(&r);
+    free(big);
+}
+END_TEST
+
+/* Framing two parties could read two ways is refused and the connection
+ * closed: no Host on HTTP/1.1, two different lengths; a POST with no
+ * length at all gets 411. */
+START_TEST(test_server_http_errors_framing_refused)
+{
+    static const char body[] = "{\"puzzle\":\"2x2x2\",\"scramble\":\"R\"}";
+    char req[512];
+    char buf[8192];
+    int n;
+
+    snprintf(req, sizeof(req), "GET /healthz HTTP/1.1\r\n\r\n");
+    raw_exchange(g_srv.port, req, strlen(req), buf, sizeof(buf));
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 400", 12) == 0, "%.200s", buf);
+    ck_assert_ptr_nonnull(strstr(buf, "\"code\":\"invalid_argument\""));
+    ck_assert_ptr_nonnull(strstr(buf, "Host"));
+    n = snprintf(req, sizeof(req),
+                 "POST /v1/solve HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                 "application/json\r\nContent-Length: %zu\r\nContent-Length: "
+                 "%zu\r\n\r\n%s",
+                 strlen(body), strlen(body) + 1, body);
+    raw_exchange(g_srv.port, req, (size_t)n, buf, sizeof(buf));
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 400", 12) == 0, "%.200s", buf);
+    ck_assert_ptr_nonnull(strstr(buf, "Content-Length is given twice"));
+    ck_assert_ptr_nonnull(strstr(buf, "Connection: close"));
+    /* The same length twice is one length. */
+    n = snprintf(req, sizeof(req),
+                 "POST /v1/solve HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                 "application/json\r\nContent-Length: %zu\r\nContent-Length: "
+                 "%zu\r\nConnection: close\r\n\r\n%s",
+                 strlen(body), strlen(body), body);
+    raw_exchange(g_srv.port, req, (size_t)n, buf, sizeof(buf));
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 200", 12) == 0, "%.200s", buf);
+    snprintf(req, sizeof(req),
+             "POST /v1/solve HTTP/1.1\r\nHost: x\r\nContent-Type: "
+             "application/json\r\nConnection: close\r\n\r\n");
+    raw_exchange(g_srv.port, req, strlen(req), buf, sizeof(buf));
+    ck_assert_msg(strncmp(buf, "HTTP/1.1 411", 12) == 0, "%.200s", buf);
+}
+END_TEST
+
+/* "%00" in a path is not decoded to a NUL that would end the job id
+ * early: the job is not found. */
+START_TEST(test_server_http_errors_nul_in_path_404)
+{
+    char path[200];
+    http_resp_t r;
+    long st;
+    char *id = submit(g_srv.port, "{\"puzzle\":\"2x2x2\",\"scramble\":\"R\"}",
+                      &st, NULL);
+
+    ck_assert_ptr_nonnull(id);
+    snprintf(path, sizeof(path), "/v1/jobs/%s%%00junk", id);
+    http_get(g_srv.port, path, &r);
+    ASSERT_PROBLEM(&r, 404, "job_not_found");
+    http_resp_free(&r);
+    snprintf(path, sizeof(path), "/v1/jobs/%s?wait_ms=1%%00", id);
+    http_get(g_srv.port, path, &r);
+    ck_assert_int_eq(r.status, 400);
+    http_resp_free(&r);
+    free(id);
 }
 END_TEST
 
@@ -3638,7 +3754,9 @@ server_http_suite(void)
     tcase_add_test(tc, test_server_http_errors_limit_too_large_422);
     tcase_add_test(tc, test_server_http_errors_unknown_path_404);
     tcase_add_test(tc, test_server_http_errors_wrong_method_405_allow);
-    tcase_add_test(tc, test_server_http_errors_chunked_body_411);
+    tcase_add_test(tc, test_server_http_errors_chunked_body_accepted);
+    tcase_add_test(tc, test_server_http_errors_framing_refused);
+    tcase_add_test(tc, test_server_http_errors_nul_in_path_404);
     tcase_add_test(tc, test_server_http_errors_large_body_413);
     tcase_add_test(tc, test_server_http_errors_text_body_415);
     tcase_add_test(tc, test_server_http_errors_json_charset_accepted);
