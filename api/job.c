@@ -287,7 +287,7 @@ write_warnings(jsonout_t *w, const api_solve_request_t *req)
     jsonout_end(w, ']');
 }
 
-void
+int
 api_job_write(jsonout_t *w, const char *key, const api_job_info_t *job)
 {
     const api_solve_request_t *req = job->req;
@@ -323,6 +323,7 @@ api_job_write(jsonout_t *w, const char *key, const api_job_info_t *job)
         jsonout_end(w, ']');
     }
     jsonout_end(w, '}');
+    return status;
 }
 
 char *

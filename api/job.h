@@ -42,10 +42,11 @@ int api_job_best_run(const api_job_info_t *job);
  * of key (NULL: an array element or the whole text): id, status,
  * timestamps, puzzle, engine and heuristic, limits, solution and live
  * statistics, plus a "runs" array when the request compared engines. Node
- * counts are printed as exact integers. Thread: any; reads the live
- * statistics without locks.
+ * counts are printed as exact integers. Returns the status it wrote (a
+ * pz_status_t), so a caller can pick the HTTP status that agrees with the
+ * body. Thread: any; reads the live statistics without locks.
  */
-void api_job_write(jsonout_t *w, const char *key, const api_job_info_t *job);
+int api_job_write(jsonout_t *w, const char *key, const api_job_info_t *job);
 
 /* The job object alone as compact JSON text (owned, free) and its length,
  * or NULL when out of memory. Thread: any. */

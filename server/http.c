@@ -451,19 +451,24 @@ http__send_job(http_conn_t *c, int unfinished_status)
 {
     http_reply_t rep = { 0 };
     char location[64];
-    bool ended = jobs_ended(c->job);
+    bool ended;
     jsonout_t w;
     size_t len;
     char *text;
 
+    /* The status follows what the body says, read once: a job that ends
+     * while it is rendered is either all 202 or all 200. */
+    jsonout_init(&w);
+    ended = pz_status_terminal(jobs_write(&w, NULL, c->job));
+    text = jsonout_finish(&w, &len);
     rep.status = ended ? 200 : unfinished_status;
     if (rep.status == 202) {
         snprintf(location, sizeof(location), "/v1/jobs/%s", jobs_id(c->job));
         rep.location = location;
     }
-    jsonout_init(&w);
-    jobs_write(&w, NULL, c->job);
-    text = jsonout_finish(&w, &len);
+    if (ended) {
+        jobs_delivered(c->http->deps.jobs, c->job);
+    }
     return send_text_rep(c, text, len, &rep);
 }
 

@@ -71,6 +71,10 @@ handle_solve(http_conn_t *c)
         pz_diag_set(&d, rc,
                     rc == PZ_EQUEUE_FULL
                         ? "the job queue is full; retry after a second"
+                    : rc == PZ_ERESULTS_FULL
+                        ? "the results of accepted jobs that nobody has "
+                          "fetched yet fill the job table (--max-jobs); "
+                          "retry after a second"
                     : rc == PZ_EMEMORY_CAP
                         ? "the memory budgets of queued and running jobs "
                           "would pass the server's cap; retry later or ask "

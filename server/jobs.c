@@ -86,6 +86,7 @@ struct job {
     size_t budget;         /* bytes counted against the memory cap */
     int64_t deadline_mono; /* safety net, 0 = none */
     int64_t prepare_until; /* preparing: when it stops waiting (mono ms) */
+    bool delivered;        /* its ended state was sent to a client */
     int64_t ended_mono;    /* when it ended */
     job_t *prev;           /* all jobs, creation order */
     job_t *next;
@@ -111,6 +112,7 @@ struct jobs {
     size_t npreparing;
     size_t nrunning;
     size_t nended;
+    size_t nundelivered; /* ended jobs whose result nobody has fetched */
     size_t memory_in_use;
     atomic_bool draining; /* written under the lock, read anywhere */
     bool stopping;
@@ -320,6 +322,11 @@ admit_locked(jobs_t *jobs, job_t *job)
     }
     if (jobs->nqueued + jobs->npreparing >= (size_t)jobs->cfg.queue) {
         return PZ_EQUEUE_FULL;
+    }
+    /* Results still to be collected fill the table: keep them, take no
+     * new work (a result is never dropped before its retention). */
+    if (jobs->nundelivered >= (size_t)jobs->cfg.max_jobs) {
+        return PZ_ERESULTS_FULL;
     }
     if (budget > jobs->cfg.memory_cap ||
         jobs->memory_in_use > jobs->cfg.memory_cap - budget) {
@@ -578,6 +585,7 @@ end_locked(jobs_t *jobs, job_t *job, job_state_t was)
     job->budget = 0;
     job->ended_mono = jobs_now_ms();
     jobs->nended++;
+    jobs->nundelivered++;
     atomic_store_explicit(&job->state, JOB_ENDED, memory_order_release);
     for (job_waiter_t *w = jobs->waiters, *next; w != NULL; w = next) {
         next = w->next;
@@ -757,13 +765,26 @@ jobs_status(const job_t *job)
     return api_job_status(&info);
 }
 
-void
+int
 jobs_write(jsonout_t *w, const char *key, const job_t *job)
 {
     api_job_info_t info;
 
     info_of(job, &info);
-    api_job_write(w, key, &info);
+    return api_job_write(w, key, &info);
+}
+
+void
+jobs_delivered(jobs_t *jobs, job_t *job)
+{
+    pthread_mutex_lock(&jobs->lock);
+    if (atomic_load(&job->state) == JOB_ENDED && !job->delivered) {
+        job->delivered = true;
+        if (job->prev != NULL || job->next != NULL || jobs->first == job) {
+            jobs->nundelivered--;
+        }
+    }
+    pthread_mutex_unlock(&jobs->lock);
 }
 
 /* What a preparing job can do about its tables. */
@@ -924,7 +945,9 @@ evict_over_count_locked(jobs_t *jobs)
     for (job_t *job = jobs->first, *next;
          job != NULL && jobs->nended > (size_t)jobs->cfg.max_jobs; job = next) {
         next = job->next;
-        if (atomic_load(&job->state) == JOB_ENDED && job->nwaiters == 0) {
+        /* A result nobody has fetched stays for its retention time. */
+        if (atomic_load(&job->state) == JOB_ENDED && job->nwaiters == 0 &&
+            job->delivered) {
             job_t *gone = evict_locked(jobs, job);
 
             if (gone != NULL) {
@@ -1056,6 +1079,9 @@ evict_locked(jobs_t *jobs, job_t *job)
     job->prev = job->next = job->hnext = NULL;
     jobs->count--;
     jobs->nended--;
+    if (!job->delivered) {
+        jobs->nundelivered--;
+    }
     return --job->refs == 0 ? job : NULL;
 }
 
@@ -1095,11 +1121,12 @@ jobs_sweep(jobs_t *jobs, int64_t now, bool full)
             cJSON_AddStringToObject(ev, "job_id", job->id);
             log_end(ev);
         }
-        /* Oldest first: evict past retention, or while over the count,
-         * but never a job a connection is waiting on. */
+        /* Oldest first: evict past retention, or while over the count
+         * a job whose result was delivered, but never a job a connection
+         * is waiting on. */
         if (state == JOB_ENDED && job->nwaiters == 0 &&
             (now - job->ended_mono >= jobs->cfg.retention_ms ||
-             jobs->nended > (size_t)jobs->cfg.max_jobs)) {
+             (jobs->nended > (size_t)jobs->cfg.max_jobs && job->delivered))) {
             job_t *gone = evict_locked(jobs, job);
 
             if (gone != NULL) {

@@ -178,9 +178,18 @@ const char *jobs_id(const job_t *job);
 int jobs_status(const job_t *job);
 
 /* Writes the job as JSON (api_job_write) as the value of key (NULL: an
- * array element or the whole text). Thread: any; the caller holds a
- * reference. */
-void jobs_write(jsonout_t *w, const char *key, const job_t *job);
+ * array element or the whole text) and returns the status it wrote.
+ * Thread: any; the caller holds a reference. */
+int jobs_write(jsonout_t *w, const char *key, const job_t *job);
+
+/*
+ * Records that job's final result reached its client (a reply with the
+ * ended job). Ended jobs are kept for the retention time; past
+ * --max-jobs, those whose result was delivered go first, and while the
+ * undelivered ones alone fill it, new jobs are refused (results_full)
+ * rather than a result nobody has collected dropped. Thread: any.
+ */
+void jobs_delivered(jobs_t *jobs, job_t *job);
 
 /* --- solver threads --- */
 

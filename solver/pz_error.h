@@ -58,7 +58,9 @@
     XX(ETABLE_MISSING, 503, "table_missing",                                 \
        "A table this request needs is not built")                            \
     XX(ETABLE_NOT_READY, 503, "table_not_ready",                             \
-       "A table this request needs is not loaded yet")
+       "A table this request needs is not loaded yet")                       \
+    XX(ERESULTS_FULL, 429, "results_full",                                   \
+       "Too many results wait to be collected")
 
 typedef enum pz_err {
     PZ_OK = 0,

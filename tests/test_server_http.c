@@ -2842,6 +2842,58 @@ START_TEST(test_server_http_admission_table_job_queue_full_429)
 }
 END_TEST
 
+/* A result nobody has fetched is kept for its retention time: when the
+ * uncollected results fill --max-jobs, new jobs are refused (429
+ * results_full) instead of an accepted job's result being dropped; once
+ * one is fetched, there is room again. */
+START_TEST(test_server_http_admission_results_kept_until_fetched)
+{
+    static const char *const flags[] = { "--max-jobs", "3", NULL };
+    static const char body[] =
+        "{\"puzzle\":\"2x2x2\",\"scramble\":\"R U\",\"wait_ms\":0}";
+    char *ids[3];
+    http_resp_t r;
+    srv_t s;
+    cJSON *j;
+    long st;
+
+    ck_assert(srv_start(&s, flags) == 0);
+    for (int k = 0; k < 3; k++) {
+        ids[k] = submit(s.port, body, &st, NULL);
+        ck_assert_ptr_nonnull(ids[k]);
+    }
+    /* Wait until all three ended, reading them with listings only
+     * (a listing delivers nothing). */
+    for (int64_t deadline = now_ms() + 20000; now_ms() < deadline;) {
+        http_get(s.port, "/v1/jobs?limit=10", &r);
+        if (strstr(r.body, "\"queued\"") == NULL &&
+            strstr(r.body, "\"running\"") == NULL &&
+            strstr(r.body, "\"preparing\"") == NULL) {
+            http_resp_free(&r);
+            break;
+        }
+        http_resp_free(&r);
+        sleep_ms(20);
+    }
+    http_post(s.port, "/v1/solve", body, &r);
+    ASSERT_PROBLEM(&r, 429, "results_full");
+    http_resp_free(&r);
+    /* Every accepted result is still there; fetching one frees a place. */
+    for (int k = 0; k < 3; k++) {
+        j = get_job(s.port, ids[k], 0, NULL);
+        ck_assert_str_eq(jstr(j, "status"), "solved");
+        cJSON_Delete(j);
+    }
+    free(submit(s.port, body, &st, NULL));
+    ck_assert_int_eq(st, 202);
+    for (int k = 0; k < 3; k++) {
+        free(ids[k]);
+    }
+    ck_assert_int_eq(srv_stop(&s), 0);
+    srv_cleanup(&s);
+}
+END_TEST
+
 START_TEST(test_server_http_admission_readyz_follows_queue)
 {
     static const char *const flags[] = { "--workers", "1", "--queue", "1",
@@ -3788,6 +3840,7 @@ server_http_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_server_http_admission_queue_full_429);
     tcase_add_test(tc, test_server_http_admission_readyz_follows_queue);
+    tcase_add_test(tc, test_server_http_admission_results_kept_until_fetched);
     tcase_add_test(tc, test_server_http_admission_table_job_queue_full_429);
     tcase_add_test(tc, test_server_http_admission_memory_cap_429);
     suite_add_tcase(s, tc);
