@@ -44,6 +44,26 @@ budget_charge(pz_budget_t *b, size_t size)
     return 1;
 }
 
+/* Allocations from this size up get their own mapping from malloc (its
+ * default mmap threshold), rounded to whole pages. */
+#define MAPPED_MIN ((size_t)128 << 10)
+#define PAGE       ((size_t)4096)
+
+/* What an allocation of size bytes really takes: malloc's chunk header and
+ * alignment, or whole pages for a mapped block. Charging this, not size,
+ * keeps the process's memory within the budget. */
+static size_t
+charge_of(size_t size)
+{
+    if (size > SIZE_MAX - PAGE - 16) {
+        return SIZE_MAX;
+    }
+    if (size >= MAPPED_MIN) {
+        return (size + 16 + PAGE - 1) & ~(PAGE - 1);
+    }
+    return (size + 16 + 15) & ~(size_t)15;
+}
+
 static void
 budget_uncharge(pz_budget_t *b, size_t size)
 {
@@ -57,12 +77,12 @@ budget_alloc(pz_budget_t *b, size_t size)
 {
     void *p;
 
-    if (size == 0 || !budget_charge(b, size)) {
+    if (size == 0 || !budget_charge(b, charge_of(size))) {
         return NULL;
     }
     p = malloc(size);
     if (p == NULL) {
-        budget_uncharge(b, size);
+        budget_uncharge(b, charge_of(size));
     }
     return p;
 }
@@ -72,12 +92,12 @@ budget_calloc(pz_budget_t *b, size_t size)
 {
     void *p;
 
-    if (size == 0 || !budget_charge(b, size)) {
+    if (size == 0 || !budget_charge(b, charge_of(size))) {
         return NULL;
     }
     p = calloc(1, size);
     if (p == NULL) {
-        budget_uncharge(b, size);
+        budget_uncharge(b, charge_of(size));
     }
     return p;
 }
@@ -93,13 +113,13 @@ budget_realloc(pz_budget_t *b, void *p, size_t old_size, size_t new_size)
     if (new_size <= old_size) {
         return p; /* shrinking is never needed by the engines; keep it */
     }
-    if (!budget_charge(b, new_size - old_size)) {
+    /* A growing block may be copied: for a moment the old and the new one
+     * both exist, and the budget holds both. */
+    if (!budget_charge(b, charge_of(new_size))) {
         return NULL;
     }
     q = realloc(p, new_size);
-    if (q == NULL) {
-        budget_uncharge(b, new_size - old_size);
-    }
+    budget_uncharge(b, q == NULL ? charge_of(new_size) : charge_of(old_size));
     return q;
 }
 
@@ -110,7 +130,7 @@ budget_free(pz_budget_t *b, void *p, size_t size)
         return;
     }
     free(p);
-    budget_uncharge(b, size);
+    budget_uncharge(b, charge_of(size));
 }
 
 size_t

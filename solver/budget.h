@@ -10,8 +10,11 @@
  * A budget is a byte limit and a running total. Engines allocate their open
  * lists, closed tables, node pools and frontiers through it, in large blocks
  * (never per node); when a block would pass the limit the allocation fails
- * and the engine ends with status memory_limit. Thread-safe: an engine that
- * splits its search over threads draws from one budget.
+ * and the engine ends with status memory_limit. A block is charged what it
+ * really takes (malloc's header, whole pages for a large block, the old
+ * and the new copy while a block grows), so the process's memory stays
+ * within the budget. Thread-safe: an engine that splits its search over
+ * threads draws from one budget.
  */
 typedef struct pz_budget {
     size_t limit;           /* bytes; 0 means no limit */

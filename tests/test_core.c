@@ -58,14 +58,40 @@ START_TEST(test_core_budget_alloc_refuses_past_limit)
     ck_assert_ptr_nonnull(p);
     ck_assert_ptr_null(budget_alloc(&b, 600));
     ck_assert_uint_eq(atomic_load(&b.refusals), 1);
-    ck_assert_uint_eq(budget_available(&b), 400);
+    /* 600 bytes and malloc's header. */
+    ck_assert_uint_ge(atomic_load(&b.used), 600);
+    ck_assert_uint_le(atomic_load(&b.used), 640);
+    /* Growing to 900 holds both blocks for a moment: past 1000. */
+    ck_assert_ptr_null(budget_realloc(&b, p, 600, 900));
+    budget_free(&b, p, 600);
+    ck_assert_uint_eq(atomic_load(&b.used), 0);
+    budget_init(&b, 2000);
+    p = budget_alloc(&b, 600);
     q = budget_realloc(&b, p, 600, 900);
     ck_assert_ptr_nonnull(q);
+    ck_assert_uint_ge(atomic_load(&b.used), 900);
+    ck_assert_uint_le(atomic_load(&b.used), 940);
+    ck_assert_uint_ge(atomic_load(&b.peak), 1500);
     ck_assert_ptr_null(budget_realloc(&b, q, 900, 2000));
-    ck_assert_uint_eq(atomic_load(&b.used), 900);
     budget_free(&b, q, 900);
     ck_assert_uint_eq(atomic_load(&b.used), 0);
-    ck_assert_uint_eq(atomic_load(&b.peak), 900);
+}
+END_TEST
+
+/* A large block is charged whole pages, as malloc maps it. */
+START_TEST(test_core_budget_large_block_charged_in_pages)
+{
+    pz_budget_t b;
+    size_t size = ((size_t)1 << 20) + 1;
+    void *p;
+
+    budget_init(&b, 0);
+    p = budget_alloc(&b, size);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_uint_eq(atomic_load(&b.used) % 4096, 0);
+    ck_assert_uint_gt(atomic_load(&b.used), size);
+    budget_free(&b, p, size);
+    ck_assert_uint_eq(atomic_load(&b.used), 0);
 }
 END_TEST
 
@@ -181,6 +207,7 @@ core_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("budget");
     tcase_add_test(tc, test_core_budget_alloc_refuses_past_limit);
+    tcase_add_test(tc, test_core_budget_large_block_charged_in_pages);
     tcase_add_test(tc, test_core_budget_unlimited_and_null);
     suite_add_tcase(s, tc);
     tc = tcase_create("search");
