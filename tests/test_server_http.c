@@ -2858,9 +2858,18 @@ START_TEST(test_server_http_admission_results_kept_until_fetched)
     long st;
 
     ck_assert(srv_start(&s, flags) == 0);
-    for (int k = 0; k < 3; k++) {
+    /* A job that ends before its POST reply is written is delivered by
+     * that reply (200 solved); only 202 replies leave a result to fetch. */
+    for (int k = 0, tries = 0; k < 3; tries++) {
+        ck_assert_int_lt(tries, 100);
         ids[k] = submit(s.port, body, &st, NULL);
         ck_assert_ptr_nonnull(ids[k]);
+        if (st == 202) {
+            k++;
+        } else {
+            ck_assert_int_eq(st, 200);
+            free(ids[k]);
+        }
     }
     /* Wait until all three ended, reading them with listings only
      * (a listing delivers nothing). */
@@ -2885,7 +2894,7 @@ START_TEST(test_server_http_admission_results_kept_until_fetched)
         cJSON_Delete(j);
     }
     free(submit(s.port, body, &st, NULL));
-    ck_assert_int_eq(st, 202);
+    ck_assert_msg(st == 202 || st == 200, "a job after a fetch got %ld", st);
     for (int k = 0; k < 3; k++) {
         free(ids[k]);
     }
