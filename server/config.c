@@ -99,7 +99,12 @@ static const opt_t options[] = {
       "error, warn, info (default) or debug" },
     { "connection-limit", "PUZZLED_CONNECTION_LIMIT", OPT_INT,
       FIELD(connection_limit), 4, 100000,
-      "open HTTP connections at most (default 256)" },
+      "connections served in full at most; at the limit, see the "
+      "connection policy in the README (default 256)" },
+    { "client-timeout-s", "PUZZLED_CLIENT_TIMEOUT_S", OPT_INT,
+      FIELD(client_timeout_s), 1, 3600,
+      "a connection idle this long, or whose request head or body has not "
+      "all arrived in this time, is closed (default 10)" },
     { "http-threads", "PUZZLED_HTTP_THREADS", OPT_INT, FIELD(http_threads), 1,
       64, "HTTP polling threads (default 2)" },
     { "grace-ms", "PUZZLED_GRACE_MS", OPT_INT, FIELD(grace_ms), 0, 3600000,
@@ -201,6 +206,7 @@ set_defaults(config_t *cfg)
     cfg->max_jobs = 1000;
     cfg->log_level = LOG_INFO;
     cfg->connection_limit = 256;
+    cfg->client_timeout_s = 10;
     cfg->http_threads = 2;
     cfg->grace_ms = 5000;
 }

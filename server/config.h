@@ -30,7 +30,8 @@ typedef struct config {
     char *tables;                /* owned; table directory, or NULL */
     char *openapi;               /* owned; openapi.yaml to serve, or NULL */
     log_level_t log_level;
-    int connection_limit; /* MHD connection limit */
+    int connection_limit; /* connections served in full (http_conns.h) */
+    int client_timeout_s; /* idle, request head and body deadline */
     int http_threads;     /* MHD polling threads */
     int grace_ms;         /* shutdown: running jobs may finish this long */
 } config_t;

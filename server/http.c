@@ -36,12 +36,20 @@
 #include "problem.h"
 #include "rng.h"
 
-/* Seconds of inactivity after which MHD closes a connection. Suspended
- * connections do not time out: their waits have their own deadlines. */
-#define HTTP_IDLE_TIMEOUT_S 10u
-
-/* Per-connection memory MHD may use for headers and buffers. */
+/* Per-connection memory MHD may use for headers and buffers: room for a
+ * request head past the limits below, so that this server, not MHD,
+ * answers it. */
 #define HTTP_CONN_MEMORY ((size_t)64 * 1024)
+
+/* The longest request target and request head served (414, 431). */
+#define HTTP_MAX_TARGET ((size_t)8 * 1024)
+#define HTTP_MAX_HEAD   ((size_t)16 * 1024)
+
+/* Connection places kept for the health routes at the limit, and the
+ * time a new connection or a request body is given before the limit may
+ * close it (http_conns.h). */
+#define HTTP_CONN_RESERVE  16
+#define HTTP_CONN_GRACE_MS 1000
 
 static const http_route_t routes[] = {
     { HTTP_R_SOLVE, "/solve", HTTP_M_POST, "POST, OPTIONS" },
@@ -638,6 +646,60 @@ has_body(const http_conn_t *c)
            (cl != NULL && strcmp(cl, "0") != 0);
 }
 
+/* Routes served on a reserved connection place. */
+static bool
+health_route(const http_conn_t *c)
+{
+    return c->route != NULL &&
+           (c->route->id == HTTP_R_HEALTHZ || c->route->id == HTTP_R_READYZ ||
+            c->route->id == HTTP_R_METRICS);
+}
+
+static enum MHD_Result
+add_length(void *cls,
+           enum MHD_ValueKind kind,
+           const char *key,
+           const char *value)
+{
+    size_t *n = cls;
+
+    (void)kind;
+    *n += strlen(key) + (value != NULL ? strlen(value) + 1 : 0) + 2;
+    return MHD_YES;
+}
+
+/* The request target and head past their limits: 414 and 431 in
+ * problem+json (a head too large for MHD's memory gets MHD's own answer).
+ * Returns true when a reply was queued. */
+static bool
+head_check(http_conn_t *c, enum MHD_Result *ret)
+{
+    size_t target = c->url_len;
+    size_t head;
+
+    MHD_get_connection_values(c->conn, MHD_GET_ARGUMENT_KIND, add_length,
+                              &target);
+    head = target;
+    MHD_get_connection_values(c->conn, MHD_HEADER_KIND, add_length, &head);
+    if (target > HTTP_MAX_TARGET) {
+        c->close = true;
+        *ret = http__send_problem(c, PZ_EURI_TOO_LONG,
+                                  "the request target has about %zu bytes; "
+                                  "the limit is %zu",
+                                  target, HTTP_MAX_TARGET);
+        return true;
+    }
+    if (head > HTTP_MAX_HEAD) {
+        c->close = true;
+        *ret = http__send_problem(c, PZ_EHEADERS_TOO_LARGE,
+                                  "the request head has about %zu bytes; "
+                                  "the limit is %zu",
+                                  head, HTTP_MAX_HEAD);
+        return true;
+    }
+    return false;
+}
+
 /* The first handler call: headers only. A reply queued here goes out
  * before the body is read, and MHD then closes the connection; so routing
  * errors for requests without a body wait for the last call instead,
@@ -655,6 +717,21 @@ on_headers(http_conn_t *c)
         if (strcmp(origin, cfg->cors[i]) == 0) {
             c->origin = cfg->cors[i];
         }
+    }
+    c->body_pending = has_body(c);
+    /* A reserved place serves one health request. */
+    c->close = http_conns_request(c->http->conns, c->entry, c->body_pending);
+    if (c->close && !health_route(c)) {
+        pz_diag_t d;
+
+        pz_diag_clear(&d);
+        pz_diag_set(&d, PZ_EOVERLOADED,
+                    "every connection place is taken; only the health "
+                    "routes are served on this one; retry after a second");
+        return http__send_problem_d(c, PZ_EOVERLOADED, &d, "1", NULL);
+    }
+    if (head_check(c, &ret)) {
+        return ret;
     }
     /* Framing that a proxy and this server could read two ways: refused,
      * and the connection closed (RFC 9112 sections 3.2 and 6.3). */
@@ -730,6 +807,8 @@ ctx_new(http_t *h,
     copy_text(c->method_text, sizeof(c->method_text), method);
     copy_text(c->version, sizeof(c->version), version);
     copy_text(c->path, sizeof(c->path), url);
+    c->url_len = strlen(url);
+    c->entry = http_conns_entry(conn);
     rid = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
     if (sane_request_id(rid)) {
         copy_text(c->request_id, sizeof(c->request_id), rid);
@@ -766,6 +845,10 @@ on_request(void *cls,
         *upload_data_size = 0;
         return keep ? MHD_YES : MHD_NO;
     }
+    if (c->phase == HTTP_PH_HEADERS && c->body_pending) {
+        c->body_pending = false;
+        http_conns_body_done(c->http->conns, c->entry);
+    }
     switch (c->phase) {
     case HTTP_PH_ANSWERED:
         return MHD_YES;
@@ -800,6 +883,7 @@ on_completed(void *cls,
     if (c->waiter.waiting) {
         jobs_unwait(h->deps.jobs, &c->waiter);
     }
+    http_conns_idle(h->conns, c->entry);
     secs = (double)(mono_ns() - c->start_ns) / 1e9;
     if (c->status != 0) {
         metrics_observe(h->deps.metrics,
@@ -850,49 +934,65 @@ int
 http_start(const http_deps_t *deps, http_t **out, int *port)
 {
     const config_t *cfg = deps->cfg;
-    struct sockaddr_storage ss;
-    struct sockaddr_in *sin = (struct sockaddr_in *)(void *)&ss;
-    struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)(void *)&ss;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+    const http_conns_cfg_t ccfg = {
+        .limit = cfg->connection_limit,
+        .reserve = HTTP_CONN_RESERVE,
+        .head_ms = (int64_t)cfg->client_timeout_s * 1000,
+        .body_ms = (int64_t)cfg->client_timeout_s * 1000,
+        .grace_ms = HTTP_CONN_GRACE_MS,
+    };
+    /* poll, not epoll: MHD 0.9.75's epoll loop waits again with the full
+     * timeout after a batch of 128 ready connections, leaving them
+     * unserved (docs/http-performance.md). */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
+                     MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC |
                      MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
-    const union MHD_DaemonInfo *info;
+    /* Connections the registry has closed stay MHD's until its thread
+     * sees them go: room for them past the places. */
+    unsigned mhd_limit =
+        (unsigned)(2 * cfg->connection_limit + HTTP_CONN_RESERVE);
     http_t *h;
+    int fd;
+    int rc;
 
     *out = NULL;
-    memset(&ss, 0, sizeof(ss));
-    if (inet_pton(AF_INET, cfg->bind, &sin->sin_addr) == 1) {
-        sin->sin_family = AF_INET;
-        sin->sin_port = htons((uint16_t)cfg->port);
-    } else if (inet_pton(AF_INET6, cfg->bind, &sin6->sin6_addr) == 1) {
-        sin6->sin6_family = AF_INET6;
-        sin6->sin6_port = htons((uint16_t)cfg->port);
-        flags |= MHD_USE_IPv6;
-    } else {
-        return PZ_EINVAL;
-    }
     h = calloc(1, sizeof(*h));
     if (h == NULL) {
         return PZ_ENOMEM;
     }
     h->deps = *deps;
-    h->quiesced = MHD_INVALID_SOCKET;
+    rc = http_conns_listen(cfg->bind, cfg->port, &fd, port);
+    if (rc != PZ_OK) {
+        free(h); /* keeps errno */
+        return rc;
+    }
+    rc = http_conns_new(&ccfg, fd, &h->conns);
+    if (rc != PZ_OK) {
+        close(fd);
+        free(h);
+        return rc;
+    }
     h->daemon = MHD_start_daemon(
-        flags, (uint16_t)cfg->port, NULL, NULL, on_request, h,
+        flags, 0, NULL, NULL, on_request, h,
         /* The logger first, so that MHD's messages about the other
          * options already go through it. */
-        MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h, MHD_OPTION_SOCK_ADDR,
-        (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE,
-        (unsigned)cfg->http_threads, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)cfg->connection_limit, MHD_OPTION_CONNECTION_TIMEOUT,
-        HTTP_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        HTTP_CONN_MEMORY, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+        MHD_OPTION_EXTERNAL_LOGGER, mhd_log, h, MHD_OPTION_THREAD_POOL_SIZE,
+        (unsigned)cfg->http_threads, MHD_OPTION_CONNECTION_LIMIT, mhd_limit,
+        /* Suspended connections do not time out: their waits have their
+         * own deadlines. */
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->client_timeout_s,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, HTTP_CONN_MEMORY,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+        MHD_OPTION_NOTIFY_CONNECTION, http_conns_notify, h->conns,
         MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
-    if (h->daemon == NULL) {
+    if (h->daemon == NULL || http_conns_start(h->conns, h->daemon) != PZ_OK) {
+        if (h->daemon != NULL) {
+            MHD_stop_daemon(h->daemon);
+        }
+        http_conns_free(h->conns);
         free(h);
         return PZ_EIO;
     }
-    info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
-    *port = info != NULL ? info->port : cfg->port;
     *out = h;
     return PZ_OK;
 }
@@ -900,18 +1000,9 @@ http_start(const http_deps_t *deps, http_t **out, int *port)
 void
 http_quiesce(http_t *h)
 {
-    if (h->quiesced == MHD_INVALID_SOCKET) {
-        h->quiesced = MHD_quiesce_daemon(h->daemon);
-        /* Quiesced, the socket still completes handshakes into its
-         * backlog that nobody accepts, so new clients would hang until
-         * their timeout. Shutting it down (MHD has already taken it out of
-         * its epoll sets) makes them fail fast and retry elsewhere; the
-         * descriptor itself stays open until after MHD_stop_daemon, as the
-         * manual requires. */
-        if (h->quiesced != MHD_INVALID_SOCKET) {
-            shutdown(h->quiesced, SHUT_RDWR);
-        }
-    }
+    /* New clients are refused at once, and retry elsewhere; open
+     * connections are still served. */
+    http_conns_quiesce(h->conns);
 }
 
 bool
@@ -939,11 +1030,8 @@ http_stop(http_t *h)
     if (h == NULL) {
         return;
     }
+    http_conns_quiesce(h->conns);
     MHD_stop_daemon(h->daemon);
-    /* The manual: the quiesced socket is the caller's to close, after
-     * the daemon stopped. */
-    if (h->quiesced != MHD_INVALID_SOCKET) {
-        close(h->quiesced);
-    }
+    http_conns_free(h->conns);
     free(h);
 }

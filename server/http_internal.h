@@ -11,6 +11,7 @@
 #include <microhttpd.h>
 
 #include "http.h"
+#include "http_conns.h"
 #include "jsonout.h"
 
 enum {
@@ -51,7 +52,7 @@ typedef struct route {
 struct http {
     http_deps_t deps;
     struct MHD_Daemon *daemon;
-    MHD_socket quiesced; /* listen socket after quiesce, to close */
+    http_conns_t *conns; /* the listening socket and the admission */
 };
 
 typedef enum phase {
@@ -65,6 +66,7 @@ typedef enum phase {
 typedef struct conn_ctx {
     http_t *http;
     struct MHD_Connection *conn;
+    http_conn_entry_t *entry; /* the connection's place in the registry */
     uint64_t start_ns;
     const http_route_t *route; /* NULL: unknown path */
     unsigned method;           /* M_* */
@@ -72,14 +74,16 @@ typedef struct conn_ctx {
     char method_text[16];      /* as sent, for the log */
     char version[16];          /* "HTTP/1.1", as sent */
     char path[160];            /* as sent (truncated), for the log */
+    size_t url_len;            /* the whole path's length */
     char request_id[65];
     const char *origin; /* allowed Origin to echo, or NULL */
     http_phase_t phase;
-    bool overflow;   /* body longer than announced/allowed */
-    bool chunked;    /* the body comes in chunks (no Content-Length) */
-    size_t received; /* chunked: bytes taken so far */
-    bool close;      /* answer with Connection: close (bad framing) */
-    char *body;      /* POST /solve body */
+    bool overflow;     /* body longer than announced/allowed */
+    bool chunked;      /* the body comes in chunks (no Content-Length) */
+    size_t received;   /* chunked: bytes taken so far */
+    bool close;        /* answer with Connection: close (bad framing) */
+    bool body_pending; /* a body was announced and is not all read */
+    char *body;        /* POST /solve body */
     size_t len;
     size_t cap;
     job_t *job;    /* referenced job, or NULL */

@@ -293,9 +293,11 @@ handle_metrics(http_conn_t *c)
 {
     http_reply_t rep = { 0 };
     http_t *h = c->http;
+    http_conns_stats_t conns;
 
-    rep.body =
-        metrics_render(h->deps.metrics, h->deps.jobs, pz_version(), &rep.len);
+    http_conns_stats(h->conns, &conns);
+    rep.body = metrics_render(h->deps.metrics, h->deps.jobs, &conns,
+                              pz_version(), &rep.len);
     if (rep.body == NULL) {
         return http__send_problem(c, PZ_ENOMEM, "could not render the metrics");
     }

@@ -260,8 +260,48 @@ render_tables(FILE *f)
     free(all);
 }
 
+/* The connection registry (http_conns.h). */
+static void
+render_conns(FILE *f, const http_conns_stats_t *c)
+{
+    family(f, "puzzled_http_connections", "gauge",
+           "Open connections by what they are doing.");
+    fprintf(f, "puzzled_http_connections{state=\"new\"} %d\n", c->new_);
+    fprintf(f, "puzzled_http_connections{state=\"idle\"} %d\n", c->idle);
+    fprintf(f, "puzzled_http_connections{state=\"body\"} %d\n", c->body);
+    fprintf(f, "puzzled_http_connections{state=\"busy\"} %d\n", c->busy);
+    family(f, "puzzled_http_connections_reserved", "gauge",
+           "Open connections in the places kept for health probes.");
+    fprintf(f, "puzzled_http_connections_reserved %d\n", c->reserved);
+    family(f, "puzzled_http_connections_held", "gauge",
+           "Connections the acceptor holds while every place is taken.");
+    fprintf(f, "puzzled_http_connections_held %d\n", c->held);
+    family(f, "puzzled_http_connections_closed_total", "counter",
+           "Connections the server closed for its limits, by reason.");
+    fprintf(f,
+            "puzzled_http_connections_closed_total{reason=\"idle_evicted\"} "
+            "%" PRIu64 "\n",
+            c->evicted_idle);
+    fprintf(f,
+            "puzzled_http_connections_closed_total{reason=\"body_evicted\"} "
+            "%" PRIu64 "\n",
+            c->evicted_body);
+    fprintf(f,
+            "puzzled_http_connections_closed_total{reason=\"timeout\"} "
+            "%" PRIu64 "\n",
+            c->timed_out);
+    fprintf(f,
+            "puzzled_http_connections_closed_total{reason=\"refused\"} "
+            "%" PRIu64 "\n",
+            c->refused);
+}
+
 char *
-metrics_render(metrics_t *m, jobs_t *jobs, const char *version, size_t *len)
+metrics_render(metrics_t *m,
+               jobs_t *jobs,
+               const http_conns_stats_t *conns,
+               const char *version,
+               size_t *len)
 {
     char *buf = NULL;
     size_t size = 0;
@@ -272,6 +312,9 @@ metrics_render(metrics_t *m, jobs_t *jobs, const char *version, size_t *len)
         return NULL;
     }
     render_http(f, m);
+    if (conns != NULL) {
+        render_conns(f, conns);
+    }
     render_jobs(f, jobs);
     render_tables(f);
     family(f, "puzzled_build_info", "gauge",

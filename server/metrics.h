@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "http_conns.h"
 #include "jobs.h"
 
 typedef struct metrics metrics_t;
@@ -29,10 +30,14 @@ void metrics_observe(metrics_t *m,
 
 /*
  * Renders every metric in the Prometheus text format 0.0.4, with the job
- * figures from jobs and version for puzzled_build_info. Returns an owned
+ * figures from jobs, the connection figures from conns and version for
+ * puzzled_build_info. Returns an owned
  * buffer (free) of *len bytes, or NULL when out of memory. Thread: any.
  */
-char *
-metrics_render(metrics_t *m, jobs_t *jobs, const char *version, size_t *len);
+char *metrics_render(metrics_t *m,
+                     jobs_t *jobs,
+                     const http_conns_stats_t *conns,
+                     const char *version,
+                     size_t *len);
 
 #endif

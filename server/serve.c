@@ -11,6 +11,7 @@
  */
 #include "serve.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -347,11 +348,16 @@ serve_main(int argc, char **argv)
     deps.catalogue_len = strlen(catalogue);
     deps.openapi = openapi;
     deps.openapi_len = openapi_len;
+    errno = 0;
     rc = http_start(&deps, &http, &port);
     if (rc != PZ_OK) {
+        int e = errno;
         cJSON *ev = log_begin(LOG_ERROR, rc == PZ_EINVAL ? "bad bind address"
                                                          : "could not listen");
 
+        if (rc == PZ_EIO && e != 0) {
+            cJSON_AddStringToObject(ev, "error", strerror(e));
+        }
         cJSON_AddStringToObject(ev, "bind", cfg.bind);
         cJSON_AddNumberToObject(ev, "port", cfg.port);
         log_end(ev);

@@ -60,7 +60,11 @@
     XX(ETABLE_NOT_READY, 503, "table_not_ready",                             \
        "A table this request needs is not loaded yet")                       \
     XX(ERESULTS_FULL, 429, "results_full",                                   \
-       "Too many results wait to be collected")
+       "Too many results wait to be collected")                              \
+    XX(EOVERLOADED, 503, "overloaded", "Server is at its connection limit")  \
+    XX(EURI_TOO_LONG, 414, "uri_too_long", "Request target too long")        \
+    XX(EHEADERS_TOO_LARGE, 431, "headers_too_large",                         \
+       "Request headers too large")
 
 typedef enum pz_err {
     PZ_OK = 0,

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -3755,6 +3756,324 @@ START_TEST(test_server_http_tables_fallback_and_auto_warn)
 }
 END_TEST
 
+/* --- connection policy (http_conns.h) --- */
+
+/* A new loopback connection to port, reads time out after 10 s. */
+static int
+conn_open(int port)
+{
+    struct sockaddr_in a = { .sin_family = AF_INET };
+    struct timeval tv = { 10, 0 };
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    ck_assert_int_ge(fd, 0);
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    return fd;
+}
+
+static void
+conn_send(int fd, const char *text)
+{
+    size_t len = strlen(text);
+
+    ck_assert_int_eq(send(fd, text, len, MSG_NOSIGNAL), (ssize_t)len);
+}
+
+/* Reads one reply from fd into r (status, content type, retry-after,
+ * body by Content-Length). False when the connection ends first. */
+static bool
+conn_reply(int fd, http_resp_t *r)
+{
+    char buf[65536];
+    size_t n = 0;
+    const char *end = NULL;
+    const char *v;
+    size_t clen = 0;
+
+    memset(r, 0, sizeof(*r));
+    for (;;) {
+        ssize_t got;
+
+        if (end != NULL && n >= (size_t)(end + 4 - buf) + clen) {
+            break;
+        }
+        got = recv(fd, buf + n, sizeof(buf) - 1 - n, 0);
+        if (got <= 0) {
+            return false;
+        }
+        n += (size_t)got;
+        buf[n] = '\0';
+        if (end == NULL && (end = strstr(buf, "\r\n\r\n")) != NULL) {
+            v = strstr(buf, "\r\nContent-Length:");
+            clen = v != NULL && v < end ? strtoul(v + 17, NULL, 10) : 0;
+        }
+    }
+    r->status = strtol(buf + 9, NULL, 10);
+    if ((v = strstr(buf, "\r\nContent-Type: ")) != NULL && v < end) {
+        sscanf(v + 16, "%127[^\r]", r->content_type);
+    }
+    if ((v = strstr(buf, "\r\nRetry-After: ")) != NULL && v < end) {
+        sscanf(v + 15, "%31[^\r]", r->retry_after);
+    }
+    r->len = clen;
+    r->body = strndup(end + 4, clen);
+    return true;
+}
+
+/* Waits up to timeout_ms for the server to close fd (end of stream or
+ * reset); false when it is still open. Reads and drops what comes. */
+static bool
+conn_closed_by_server(int fd, int timeout_ms)
+{
+    int64_t until = now_ms() + timeout_ms;
+    char buf[4096];
+
+    for (int64_t now; (now = now_ms()) < until;) {
+        struct pollfd p = { fd, POLLIN, 0 };
+        ssize_t got;
+
+        if (poll(&p, 1, (int)(until - now)) <= 0) {
+            continue;
+        }
+        got = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+        if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A sample of /metrics, fetched now. */
+static double
+metric_now(int port, const char *name)
+{
+    http_resp_t r;
+    double v;
+
+    http_get(port, "/metrics", &r);
+    ck_assert_int_eq(r.status, 200);
+    v = metric_value(r.body, name);
+    http_resp_free(&r);
+    return v;
+}
+
+/* Waits until the sample name reaches at least want. */
+static void
+await_metric(int port, const char *name, double want)
+{
+    double v = -1;
+
+    for (int64_t until = now_ms() + 20000; now_ms() < until; sleep_ms(20)) {
+        if ((v = metric_now(port, name)) >= want) {
+            return;
+        }
+    }
+    ck_abort_msg("%s stayed at %g, expected %g", name, v, want);
+}
+
+#define BUSY_CONNS "puzzled_http_connections{state=\"busy\"}"
+#define BODY_CONNS "puzzled_http_connections{state=\"body\"}"
+#define CLOSED(reason) \
+    "puzzled_http_connections_closed_total{reason=\"" reason "\"}"
+
+/* Every place taken by requests that wait for a job: health probes are
+ * still answered (reserved places), and other requests get 503
+ * overloaded from the acceptor instead of waiting in the backlog. */
+START_TEST(test_server_http_conns_probes_answered_at_limit)
+{
+    static const char *const flags[] = { "--connection-limit", "4", "--workers",
+                                         "1", NULL };
+    char body[512];
+    char req[256];
+    int fds[4];
+    http_resp_t r;
+    char *id;
+    long st;
+    srv_t s;
+    int fd;
+
+    ck_assert(srv_start(&s, flags) == 0);
+    long_job_body(body, sizeof(body), 60000, 64, 0);
+    id = submit(s.port, body, &st, NULL);
+    ck_assert_ptr_nonnull(id);
+    snprintf(req, sizeof(req),
+             "GET /v1/jobs/%s?wait_ms=60000 HTTP/1.1\r\nHost: t\r\n\r\n", id);
+    for (int i = 0; i < 4; i++) {
+        fds[i] = conn_open(s.port);
+        conn_send(fds[i], req);
+    }
+    /* The four waits and this /metrics request itself. */
+    await_metric(s.port, BUSY_CONNS, 5);
+    for (int i = 0; i < 3; i++) {
+        http_get(s.port, "/healthz", &r);
+        ck_assert_int_eq(r.status, 200);
+        http_resp_free(&r);
+        http_get(s.port, "/readyz", &r);
+        ck_assert_int_eq(r.status, 200);
+        http_resp_free(&r);
+    }
+    fd = conn_open(s.port);
+    conn_send(fd, "GET /v1/puzzles HTTP/1.1\r\nHost: t\r\n\r\n");
+    ck_assert(conn_reply(fd, &r));
+    ASSERT_PROBLEM(&r, 503, "overloaded");
+    ck_assert_str_eq(r.retry_after, "1");
+    http_resp_free(&r);
+    ck_assert(conn_closed_by_server(fd, 5000));
+    close(fd);
+    ck_assert_double_ge(metric_now(s.port, CLOSED("refused")), 1);
+    /* Shutting down answers the waits with the job as it is. */
+    ck_assert_int_eq(srv_stop(&s), 0);
+    for (int i = 0; i < 4; i++) {
+        ck_assert(conn_reply(fds[i], &r));
+        ck_assert_int_eq(r.status, 200);
+        http_resp_free(&r);
+        close(fds[i]);
+    }
+    free(id);
+    srv_cleanup(&s);
+}
+END_TEST
+
+/* Bodies trickled in by clients that never finish: a new client is
+ * served by closing the oldest of them, and the others are closed at the
+ * client timeout; a request head trickled a byte at a time is closed at
+ * the same deadline although bytes keep coming. */
+START_TEST(test_server_http_conns_slow_clients_closed)
+{
+    static const char *const flags[] = { "--connection-limit", "4",
+                                         "--client-timeout-s", "2", NULL };
+    static const char head[] = "POST /v1/solve HTTP/1.1\r\nHost: t\r\n"
+                               "Content-Type: application/json\r\n"
+                               "Content-Length: 200\r\n\r\n{";
+    int fds[4];
+    int closed = 0;
+    http_resp_t r;
+    srv_t s;
+    int fd;
+
+    ck_assert(srv_start(&s, flags) == 0);
+    for (int i = 0; i < 4; i++) {
+        fds[i] = conn_open(s.port);
+        conn_send(fds[i], head);
+    }
+    await_metric(s.port, BODY_CONNS, 4);
+    http_post(s.port, "/v1/solve",
+              "{\"puzzle\":\"2x2x2\",\"scramble\":\"R U\"}", &r);
+    ck_assert_int_eq(r.status, 200);
+    http_resp_free(&r);
+    ck_assert_double_ge(metric_now(s.port, CLOSED("body_evicted")), 1);
+    /* The rest end at the client timeout. */
+    for (int i = 0; i < 4; i++) {
+        closed += conn_closed_by_server(fds[i], 20000);
+        close(fds[i]);
+    }
+    ck_assert_int_eq(closed, 4);
+    /* A request head one byte every 200 ms: closed by the deadline,
+     * not kept alive by the trickle. */
+    fd = conn_open(s.port);
+    {
+        static const char slow[] = "GET /healthz HTTP/1.1\r\nX-Pad: "
+                                   "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                                   "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+        bool cut = false;
+
+        for (size_t i = 0; i < sizeof(slow) - 1 && !cut; i++) {
+            cut = send(fd, slow + i, 1, MSG_NOSIGNAL) != 1 ||
+                  conn_closed_by_server(fd, 200);
+        }
+        ck_assert_msg(cut, "a trickled request head was kept open");
+    }
+    close(fd);
+    ck_assert_double_ge(metric_now(s.port, CLOSED("timeout")), 1);
+    ck_assert_int_eq(srv_stop(&s), 0);
+    srv_cleanup(&s);
+}
+END_TEST
+
+/* Three times the limit at once: every connection is answered (200, or
+ * 503 overloaded from the acceptor), none waits for a timeout. */
+START_TEST(test_server_http_conns_storm_every_connection_answered)
+{
+    static const char *const flags[] = { "--connection-limit", "8", NULL };
+    enum {
+        N = 8 * 3 + 16
+    };
+    int fds[N];
+    int ok = 0;
+    int overloaded = 0;
+    http_resp_t r;
+    srv_t s;
+
+    ck_assert(srv_start(&s, flags) == 0);
+    for (int i = 0; i < N; i++) {
+        fds[i] = conn_open(s.port);
+        conn_send(fds[i], "GET /v1/puzzles HTTP/1.1\r\nHost: t\r\n\r\n");
+    }
+    for (int i = 0; i < N; i++) {
+        ck_assert_msg(conn_reply(fds[i], &r), "connection %d unanswered", i);
+        if (r.status == 200) {
+            ok++;
+        } else {
+            ASSERT_PROBLEM(&r, 503, "overloaded");
+            overloaded++;
+        }
+        http_resp_free(&r);
+        close(fds[i]);
+    }
+    ck_assert_int_ge(ok, 8);
+    ck_assert_int_eq(ok + overloaded, N);
+    http_get(s.port, "/healthz", &r);
+    ck_assert_int_eq(r.status, 200);
+    http_resp_free(&r);
+    ck_assert_int_eq(srv_stop(&s), 0);
+    srv_cleanup(&s);
+}
+END_TEST
+
+/* A request target or head past the server's limits gets 414 or 431 in
+ * problem+json, and the connection is closed. */
+START_TEST(test_server_http_errors_long_target_and_head)
+{
+    size_t n = 9000;
+    char *req = malloc(n + 20000 + 200);
+    char *reply = malloc(65536);
+    http_resp_t r;
+    int fd;
+
+    ck_assert_ptr_nonnull(req);
+    ck_assert_ptr_nonnull(reply);
+    strcpy(req, "GET /healthz?x=");
+    memset(req + strlen(req), 'a', n);
+    strcpy(req + 15 + n, " HTTP/1.1\r\nHost: t\r\n\r\n");
+    fd = conn_open(g_srv.port);
+    conn_send(fd, req);
+    ck_assert(conn_reply(fd, &r));
+    ASSERT_PROBLEM(&r, 414, "uri_too_long");
+    http_resp_free(&r);
+    ck_assert(conn_closed_by_server(fd, 5000));
+    close(fd);
+    strcpy(req, "GET /healthz HTTP/1.1\r\nHost: t\r\n");
+    for (int i = 0; i < 20; i++) {
+        char line[1100];
+
+        snprintf(line, sizeof(line), "X-Pad-%d: %01000d\r\n", i, 0);
+        strcat(req, line);
+    }
+    strcat(req, "\r\n");
+    fd = conn_open(g_srv.port);
+    conn_send(fd, req);
+    ck_assert(conn_reply(fd, &r));
+    ASSERT_PROBLEM(&r, 431, "headers_too_large");
+    http_resp_free(&r);
+    close(fd);
+    free(req);
+    free(reply);
+}
+END_TEST
+
 /* ======================================================================= */
 
 static TCase *
@@ -3816,6 +4135,7 @@ server_http_suite(void)
     tcase_add_test(tc, test_server_http_errors_unknown_path_404);
     tcase_add_test(tc, test_server_http_errors_wrong_method_405_allow);
     tcase_add_test(tc, test_server_http_errors_chunked_body_accepted);
+    tcase_add_test(tc, test_server_http_errors_long_target_and_head);
     tcase_add_test(tc, test_server_http_errors_framing_refused);
     tcase_add_test(tc, test_server_http_errors_nul_in_path_404);
     tcase_add_test(tc, test_server_http_errors_large_body_413);
@@ -3866,6 +4186,13 @@ server_http_suite(void)
     tc = tcase_create("retention");
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_server_http_retention_job_evicted_404);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("conns");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_server_http_conns_probes_answered_at_limit);
+    tcase_add_test(tc, test_server_http_conns_slow_clients_closed);
+    tcase_add_test(tc, test_server_http_conns_storm_every_connection_answered);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("shutdown");
