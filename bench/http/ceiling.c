@@ -4,13 +4,14 @@
 /*
  * It answers every request, GET or POST, with one fixed JSON body of about
  * the size of a solved job, started with the daemon's own MHD options
- * (server/http.c): internal polling thread, epoll, suspend/resume allowed,
+ * (server/http.c): internal polling thread, poll, suspend/resume allowed,
  * a pool of --threads threads (the daemon's --http-threads, default 2),
  * 256 connections, a 10 s idle timeout and 64 KiB of memory per
  * connection (MHD clears that much per request). It reads
  * and discards request bodies, so wrk's POST scripts can run against it
  * unchanged. Whatever puzzled achieves below this figure is the cost of
- * parsing, validating, queueing, solving and rendering.
+ * parsing, validating, queueing, solving and rendering, and of the
+ * daemon's own acceptor (the responder lets MHD accept).
  *
  * Usage: ceiling --port-file PATH [--threads N]   (binds 127.0.0.1, port 0)
  */
@@ -120,7 +121,7 @@ main(int argc, char **argv)
     sin.sin_port = 0;
     sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
             MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG,
         0, NULL, NULL, on_request, NULL, MHD_OPTION_SOCK_ADDR,
         (struct sockaddr *)&sin, MHD_OPTION_THREAD_POOL_SIZE, threads,
