@@ -25,6 +25,7 @@ Scenarios (default: all):
 
 Usage: bench/http/robust.py [--bin build-release/puzzled] [scenario ...]
 Environment: LIMIT=256 SLOW=300 JOBS=2000 CLIENTS=64 DURATION=10
+  WRAP="..." runs the daemon under a command (valgrind, strace, ...).
 """
 import argparse
 import asyncio
@@ -72,7 +73,9 @@ class Daemon:
         args = [binary, "serve", "--bind", "127.0.0.1", "--port", "0",
                 "--port-file", port_file, "--table-builds", "never",
                 "--log-level", "warn", "--connection-limit", str(LIMIT)]
-        self.proc = subprocess.Popen(args + list(extra), stderr=self.log)
+        wrap = os.environ.get("WRAP", "").split()
+        self.proc = subprocess.Popen(wrap + args + list(extra),
+                                     stderr=self.log)
         deadline = time.time() + 60
         while time.time() < deadline:
             if os.path.exists(port_file):

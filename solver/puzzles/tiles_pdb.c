@@ -1293,8 +1293,10 @@ pdb_tables(const pz_puzzle_t *p,
 }
 
 /* pdb_eval's rank: place_rank with the processor's population count
- * where the build can ask for it (a library call otherwise). */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+ * where the build can ask for it (a library call otherwise). Not under
+ * ThreadSanitizer: the clone resolver runs before its runtime starts. */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && \
+    !defined(__SANITIZE_THREAD__)
 #define EVAL_CLONES __attribute__((target_clones("popcnt", "default")))
 #else
 #define EVAL_CLONES
