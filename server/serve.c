@@ -235,10 +235,11 @@ shutdown_service(const config_t *cfg, jobs_t *jobs, http_t *http)
 {
     bool idle;
 
-    /* New connections are refused from here; open ones get 503 for new
-     * solves and "Connection: close" on every reply. */
-    http_quiesce(http);
+    /* New solves get 503 from here and every reply "Connection: close";
+     * then new connections are refused, so a client refused at connect
+     * knows the drain has begun. */
     jobs_drain(jobs);
+    http_quiesce(http);
     idle = jobs_wait_idle(jobs, cfg->grace_ms);
     if (!idle) {
         log_msg(LOG_INFO, "grace period over: cancelling running jobs");
