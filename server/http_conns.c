@@ -55,8 +55,9 @@ typedef enum held_mode {
 typedef struct held {
     int fd;
     held_mode_t mode;
-    bool peeked; /* enough of the request line seen */
-    bool probe;  /* it asks for a health route */
+    bool peeked;  /* enough of the request line seen */
+    int peek_len; /* bytes seen so far, while not enough */
+    bool probe;   /* it asks for a health route */
     int64_t since_ms;
     http_conn_entry_t *entry; /* set once placed */
     struct sockaddr_storage ss;
@@ -502,6 +503,7 @@ peek(held_t *h)
         return true;
     }
     buf[n] = '\0';
+    h->peek_len = (int)n;
     for (int i = 0; probes[i] != NULL; i++) {
         size_t len = strlen(probes[i]);
 
@@ -542,7 +544,9 @@ serve_held(http_conns_t *c, const struct pollfd *pfd, int64_t now)
                 held_drop(c, h);
             }
         } else {
-            if (readable && !h->peeked && !peek(h)) {
+            /* A part of a request line is looked at again each pass,
+             * not polled for: it stays readable until taken. */
+            if (!h->peeked && (readable || h->peek_len > 0) && !peek(h)) {
                 held_drop(c, h);
             } else if (place(c, h, now)) {
                 hand_over(c, h);
@@ -620,11 +624,11 @@ acceptor_main(void *arg)
             wait = CONNS_HELD_POLL_MS;
         }
         for (int i = 0; i < np; i++) {
-            pfd[i] = (struct pollfd){
-                c->held[i].fd,
-                c->held[i].peeked && c->held[i].mode == HELD_WAIT ? 0 : POLLIN,
-                0
-            };
+            const held_t *h = &c->held[i];
+            bool wait_data =
+                h->mode == HELD_LINGER || (!h->peeked && h->peek_len == 0);
+
+            pfd[i] = (struct pollfd){ h->fd, wait_data ? POLLIN : 0, 0 };
         }
         pfd[np] = (struct pollfd){ c->listen_fd, POLLIN, 0 };
         pfd[np + 1] = (struct pollfd){ c->wake[0], POLLIN, 0 };
@@ -672,9 +676,14 @@ http_conns_quiesce(http_conns_t *c)
         (void)!write(c->wake[1], "q", 1);
         pthread_join(c->thread, NULL);
     }
-    /* Clients in the backlog, and any that come, are refused at once. */
+    /* Clients in the backlog, and any that come, are refused at once;
+     * held ones are let go to retry elsewhere. */
     close(c->listen_fd);
     c->listen_fd = -1;
+    for (int i = 0; i < c->nheld; i++) {
+        close(c->held[i].fd);
+    }
+    c->nheld = 0;
 }
 
 void
@@ -684,9 +693,6 @@ http_conns_free(http_conns_t *c)
         return;
     }
     http_conns_quiesce(c);
-    for (int i = 0; i < c->nheld; i++) {
-        close(c->held[i].fd);
-    }
     while (c->head != NULL) {
         remove_locked(c, c->head);
     }
