@@ -149,6 +149,30 @@ method_of(const char *m, const char **label)
     return HTTP_M_OTHER;
 }
 
+/*
+ * The path of a request target. A target in absolute form
+ * ("http://host:port/path", which a server must accept: RFC 9112 section
+ * 3.2.2) is routed by its path; MHD hands it over whole. Any other target
+ * is its own path.
+ */
+static const char *
+target_path(const char *url)
+{
+    const char *rest = NULL;
+    const char *slash;
+
+    if (strncasecmp(url, "http://", 7) == 0) {
+        rest = url + 7;
+    } else if (strncasecmp(url, "https://", 8) == 0) {
+        rest = url + 8;
+    }
+    if (rest == NULL) {
+        return url;
+    }
+    slash = strchr(rest, '/');
+    return slash != NULL ? slash : "";
+}
+
 static const http_route_t *
 route_of(const char *url)
 {
@@ -802,7 +826,7 @@ ctx_new(http_t *h,
     c->http = h;
     c->conn = conn;
     c->start_ns = mono_ns();
-    c->route = route_of(url);
+    c->route = route_of(target_path(url));
     c->method = method_of(method, &c->method_label);
     copy_text(c->method_text, sizeof(c->method_text), method);
     copy_text(c->version, sizeof(c->version), version);
@@ -860,7 +884,7 @@ on_request(void *cls,
         if (route_check(c, &ret)) {
             return ret;
         }
-        return http__dispatch(c, url);
+        return http__dispatch(c, target_path(url));
     }
 }
 
