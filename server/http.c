@@ -219,23 +219,24 @@ header(const http_conn_t *c, const char *name)
     return MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND, name);
 }
 
-/* Counts the Content-Length headers and whether they all agree. */
-typedef struct lengths {
+/* Counts the headers called name and whether they all agree. */
+typedef struct header_count {
+    const char *name;
     int n;
     bool differ;
     const char *first;
-} lengths_t;
+} header_count_t;
 
 static enum MHD_Result
-count_length(void *cls,
+count_header(void *cls,
              enum MHD_ValueKind kind,
              const char *key,
              const char *value)
 {
-    lengths_t *l = cls;
+    header_count_t *l = cls;
 
     (void)kind;
-    if (key != NULL && strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+    if (key != NULL && strcasecmp(key, l->name) == 0) {
         if (l->n++ == 0) {
             l->first = value;
         } else if (value == NULL || l->first == NULL ||
@@ -244,6 +245,21 @@ count_length(void *cls,
         }
     }
     return MHD_YES;
+}
+
+/* True for a Host value of RFC 3986's host[:port] characters: letters,
+ * digits, -._~%!$&'()*+,;= and the : [ ] of ports and IPv6 literals (an
+ * empty one too). No spaces, slashes, @, controls or 8-bit bytes. */
+static bool
+valid_host(const char *v)
+{
+    for (; v != NULL && *v != '\0'; v++) {
+        if (!isalnum((unsigned char)*v) &&
+            strchr("-._~%!$&'()*+,;=:[]", *v) == NULL) {
+            return false;
+        }
+    }
+    return true;
 }
 
 /*
@@ -591,10 +607,9 @@ solve_precheck(http_conn_t *c, enum MHD_Result *ret)
         /* Chunked: the length comes with the chunks. The body is kept up
          * to API_BODY_MAX (413 after the last chunk past it); a client
          * sending far more is cut off (on_upload). */
-        if (strcasecmp(te, "chunked") != 0 || cl != NULL) {
+        if (strcasecmp(te, "chunked") != 0) {
             *ret = http__send_problem(c, PZ_EINVAL,
-                                      "Transfer-Encoding must be chunked, "
-                                      "without a Content-Length");
+                                      "Transfer-Encoding must be chunked");
             return true;
         }
         cl = NULL;
@@ -735,7 +750,8 @@ on_headers(http_conn_t *c)
     const config_t *cfg = c->http->deps.cfg;
     enum MHD_Result ret;
 
-    lengths_t lens = { 0, false, NULL };
+    header_count_t lens = { MHD_HTTP_HEADER_CONTENT_LENGTH, 0, false, NULL };
+    header_count_t hosts = { MHD_HTTP_HEADER_HOST, 0, false, NULL };
 
     for (int i = 0; origin != NULL && i < cfg->ncors; i++) {
         if (strcmp(origin, cfg->cors[i]) == 0) {
@@ -757,20 +773,35 @@ on_headers(http_conn_t *c)
     if (head_check(c, &ret)) {
         return ret;
     }
-    /* Framing that a proxy and this server could read two ways: refused,
-     * and the connection closed (RFC 9112 sections 3.2 and 6.3). */
-    if (strcmp(c->version, MHD_HTTP_VERSION_1_1) == 0 &&
-        header(c, MHD_HTTP_HEADER_HOST) == NULL) {
+    /* Framing and targets that a proxy and this server could read two
+     * ways: refused, and the connection closed (RFC 9112 sections 3.2,
+     * 6.1 and 6.3). */
+    MHD_get_connection_values(c->conn, MHD_HEADER_KIND, count_header, &hosts);
+    if (hosts.n == 0 && strcmp(c->version, MHD_HTTP_VERSION_1_1) == 0) {
         c->close = true;
         return http__send_problem(c, PZ_EINVAL,
                                   "an HTTP/1.1 request needs a Host header");
     }
-    MHD_get_connection_values(c->conn, MHD_HEADER_KIND, count_length, &lens);
+    if (hosts.n > 1 || !valid_host(hosts.first)) {
+        c->close = true;
+        return http__send_problem(c, PZ_EINVAL,
+                                  "the Host header must be given once, as "
+                                  "host or host:port");
+    }
+    MHD_get_connection_values(c->conn, MHD_HEADER_KIND, count_header, &lens);
     if (lens.differ) {
         c->close = true;
         return http__send_problem(c, PZ_EINVAL,
                                   "Content-Length is given twice with "
                                   "different values");
+    }
+    if (header(c, MHD_HTTP_HEADER_TRANSFER_ENCODING) != NULL &&
+        (lens.n > 0 || strcmp(c->version, MHD_HTTP_VERSION_1_0) == 0)) {
+        c->close = true;
+        return http__send_problem(c, PZ_EINVAL,
+                                  "Transfer-Encoding may not come with a "
+                                  "Content-Length, nor in an HTTP/1.0 "
+                                  "request");
     }
     if (has_body(c) && route_check(c, &ret)) {
         return ret;
