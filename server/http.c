@@ -264,9 +264,11 @@ valid_host(const char *v)
 
 /*
  * Percent-decodes s in place for MHD (paths and query arguments), except
- * "%00": a NUL would end the string early ("/v1/jobs/ID%00junk" would read
- * as ID), so it stays as the three characters and matches nothing.
- * Returns the new length.
+ * "%00" and "%2F". A NUL would end the string early ("/v1/jobs/ID%00junk"
+ * would read as ID); a slash there is data, not a path separator (RFC 3986
+ * section 2.2), so "/v1%2Fjobs" is no route and "/v1/jobs%2FID" no job.
+ * Both stay as the three characters and match nothing. Returns the new
+ * length.
  */
 static size_t
 unescape(void *cls, struct MHD_Connection *conn, char *s)
@@ -282,7 +284,7 @@ unescape(void *cls, struct MHD_Connection *conn, char *s)
             char hex[3] = { s[r + 1], s[r + 2], '\0' };
             long v = strtol(hex, NULL, 16);
 
-            if (v != 0) {
+            if (v != 0 && v != '/') {
                 s[w++] = (char)v;
                 r += 3;
                 continue;
