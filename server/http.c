@@ -302,20 +302,22 @@ http__query(const http_conn_t *c, const char *name)
     return MHD_lookup_connection_value(c->conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
-/* Parses a whole non-negative decimal integer up to 2^53. */
+/* Parses a whole non-negative decimal integer, however long: one past
+ * 2^53 reads as 2^53 (every caller caps or refuses far below). */
 bool
 http__parse_count(const char *s, int64_t *out)
 {
+    const int64_t max = INT64_C(1) << 53;
     int64_t v = 0;
 
     if (s == NULL || *s == '\0') {
         return false;
     }
     for (; *s != '\0'; s++) {
-        if (*s < '0' || *s > '9' || v > (INT64_C(1) << 53) / 10) {
+        if (*s < '0' || *s > '9') {
             return false;
         }
-        v = v * 10 + (*s - '0');
+        v = v > (max - (*s - '0')) / 10 ? max : v * 10 + (*s - '0');
     }
     *out = v;
     return true;

@@ -109,7 +109,8 @@ typedef struct reply {
 /* The query parameter name of the request, or NULL. */
 const char *http__query(const http_conn_t *c, const char *name);
 
-/* Parses a whole non-negative decimal integer up to 2^53. */
+/* Parses a whole non-negative decimal integer (2^53 at most: more reads
+ * as 2^53). */
 bool http__parse_count(const char *s, int64_t *out);
 
 /* Queues rep with the headers every reply carries (request id, CORS,
