@@ -54,25 +54,103 @@ json_depth(const cJSON *v, int depth)
     return deepest;
 }
 
-/* The offset of the first \u0000 escape inside a string of the JSON text
- * s[0..len), or len when there is none (a backslash escapes the next
- * character only inside strings). */
+/* True for a byte that may follow a number's last digit in a number. */
+static bool
+number_char(char ch)
+{
+    return (ch >= '0' && ch <= '9') || ch == '.' || ch == 'e' || ch == 'E' ||
+           ch == '+' || ch == '-';
+}
+
 static size_t
-escaped_nul(const char *s, size_t len)
+skip_digits(const char *s, size_t len, size_t j)
+{
+    while (j < len && s[j] >= '0' && s[j] <= '9') {
+        j++;
+    }
+    return j;
+}
+
+/* The end of the number at s[i] as RFC 8259 section 6 writes it (a minus,
+ * 0 or digits without a leading zero, a fraction and an exponent each with
+ * digits), or i when it is none. */
+static size_t
+number_end(const char *s, size_t len, size_t i)
+{
+    size_t j = i;
+
+    if (j < len && s[j] == '-') {
+        j++;
+    }
+    if (j < len && s[j] == '0') {
+        j++;
+    } else if (j < len && s[j] >= '1' && s[j] <= '9') {
+        j = skip_digits(s, len, j);
+    } else {
+        return i;
+    }
+    if (j < len && s[j] == '.') {
+        if (j + 1 >= len || s[j + 1] < '0' || s[j + 1] > '9') {
+            return i;
+        }
+        j = skip_digits(s, len, j + 1);
+    }
+    if (j < len && (s[j] == 'e' || s[j] == 'E')) {
+        j++;
+        if (j < len && (s[j] == '+' || s[j] == '-')) {
+            j++;
+        }
+        if (j >= len || s[j] < '0' || s[j] > '9') {
+            return i;
+        }
+        j = skip_digits(s, len, j);
+    }
+    return j < len && number_char(s[j]) ? i : j;
+}
+
+/*
+ * Checks the JSON text s[0..len) for what cJSON lets through and RFC 8259
+ * does not: a control character (below U+0020) in a string, whitespace
+ * other than space, tab, line feed and carriage return, a number with a
+ * leading zero or a fraction or exponent without digits. Also for U+0000
+ * in a string, which is JSON but would end a C string early ("R\u0000x"
+ * would read as "R"). Returns the offset of the first problem with *rc
+ * PZ_EJSON or PZ_EINVAL (U+0000), or len when there is none.
+ */
+static size_t
+json_strict(const char *s, size_t len, int *rc)
 {
     bool in_string = false;
 
+    *rc = PZ_EJSON;
     for (size_t i = 0; i < len; i++) {
-        if (!in_string) {
-            in_string = s[i] == '"';
-        } else if (s[i] == '"') {
-            in_string = false;
-        } else if (s[i] == '\\' && i + 1 < len) {
-            if (s[i + 1] == 'u' && i + 5 < len &&
-                strncmp(s + i + 2, "0000", 4) == 0) {
+        unsigned char ch = (unsigned char)s[i];
+
+        if (in_string) {
+            if (ch < 0x20) {
                 return i;
             }
-            i++; /* the escaped character */
+            if (ch == '"') {
+                in_string = false;
+            } else if (ch == '\\' && i + 1 < len) {
+                if (s[i + 1] == 'u' && i + 5 < len &&
+                    strncmp(s + i + 2, "0000", 4) == 0) {
+                    *rc = PZ_EINVAL;
+                    return i;
+                }
+                i++; /* the escaped character */
+            }
+        } else if (ch == '"') {
+            in_string = true;
+        } else if (ch == '-' || (ch >= '0' && ch <= '9')) {
+            size_t end = number_end(s, len, i);
+
+            if (end == i) {
+                return i;
+            }
+            i = end - 1;
+        } else if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') {
+            return i;
         }
     }
     return len;
@@ -85,6 +163,7 @@ api_json_parse(const char *buf, size_t len, cJSON **out, pz_diag_t *d)
     char *copy;
     cJSON *root;
     size_t pos;
+    int rc;
 
     *out = NULL;
     if (len > API_BODY_MAX) {
@@ -114,15 +193,24 @@ api_json_parse(const char *buf, size_t len, cJSON **out, pz_diag_t *d)
         free(copy);
         return PZ_EJSON;
     }
-    /* A string holding U+0000 would end early as a C string: "R\u0000x"
-     * would be read as "R". No member takes one. */
-    if ((pos = escaped_nul(copy, len)) != len) {
-        pz_diag_set(d, PZ_EINVAL,
-                    "strings may not contain U+0000 (\\u0000 at byte %zu)",
-                    pos);
-        d->position = (int)pos;
+    /* What cJSON would accept but is not JSON, and U+0000 in a string,
+     * which no member takes. */
+    if ((pos = json_strict(copy, len, &rc)) != len) {
+        if (rc == PZ_EINVAL) {
+            pz_diag_set(d, PZ_EINVAL,
+                        "strings may not contain U+0000 (\\u0000 at byte "
+                        "%zu)",
+                        pos);
+        } else {
+            pz_diag_set(d, PZ_EJSON,
+                        "the body is not valid JSON (error near byte %zu)",
+                        pos);
+        }
+        if (d != NULL) {
+            d->position = (int)pos;
+        }
         free(copy);
-        return PZ_EINVAL;
+        return rc;
     }
     root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
     if (root == NULL) {

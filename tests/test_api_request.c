@@ -454,6 +454,46 @@ START_TEST(test_api_problem_carries_code_and_field)
 }
 END_TEST
 
+/* What cJSON accepts but RFC 8259 does not is refused: control characters
+ * in strings or as whitespace, leading zeros, a fraction or an exponent
+ * without digits. The JSON forms next to them are fine. */
+START_TEST(test_api_json_parse_is_strict)
+{
+    static const struct {
+        const char *text;
+        int pos;
+    } bad[] = {
+        { "{\"a\":\"x\ny\"}", 7 }, { "{\"a\":\"\t\"}", 6 },
+        { "{\"\x01\":1}", 2 },     { "{\"a\":\x0b 1}", 5 },
+        { "{\x0c\"a\":1}", 1 },    { "{\"a\":05}", 5 },
+        { "{\"a\":-01}", 5 },      { "{\"a\":1.}", 5 },
+        { "{\"a\":1.e5}", 5 },     { "{\"a\":1e}", 5 },
+        { "{\"a\":1E+}", 5 },      { "{\"a\":-}", 5 },
+        { "[1,2,3,4.5.6]", 7 },
+    };
+    static const char *const good[] = {
+        "{\"a\":0}",       "{\"a\":-0}",     "{\"a\":0.5e-3}",
+        "{\"a\":10E+2}",   "[1,-2,30,4.25]", " \t\r\n{\"a\" : \"\x7f\"}\n",
+        "{\"a\":\"\\n\"}",
+    };
+    pz_diag_t d;
+    cJSON *v;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ck_assert_msg(api_json_parse(bad[i].text, strlen(bad[i].text), &v,
+                                     &d) == PZ_EJSON,
+                      "accepted %s", bad[i].text);
+        ck_assert_ptr_null(v);
+        ck_assert_int_eq(d.position, bad[i].pos);
+    }
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        ck_assert_msg(api_json_parse(good[i], strlen(good[i]), &v, &d) == PZ_OK,
+                      "refused %s: %s", good[i], d.detail);
+        cJSON_Delete(v);
+    }
+}
+END_TEST
+
 static Suite *
 api_request_suite(void)
 {
@@ -464,6 +504,7 @@ api_request_suite(void)
     tcase_add_test(tc, test_api_json_parse_rejects_deep_nesting);
     tcase_add_test(tc, test_api_json_parse_rejects_empty_and_nul);
     tcase_add_test(tc, test_api_json_parse_rejects_oversized_body);
+    tcase_add_test(tc, test_api_json_parse_is_strict);
     suite_add_tcase(s, tc);
     tc = tcase_create("solve_parse");
     tcase_add_test(tc, test_api_solve_parse_rejects_bad_members);
