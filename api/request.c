@@ -303,16 +303,21 @@ get_int(const cJSON *body,
     if (v == NULL || cJSON_IsNull(v)) {
         return PZ_OK;
     }
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
-        floor(v->valuedouble) != v->valuedouble) {
+    if (!cJSON_IsNumber(v)) {
         return fail_field(d, PZ_ETYPE, member, "'%s' must be an %s", "integer");
     }
-    if (v->valuedouble < lo || v->valuedouble > hi) {
+    /* A number past the range is out of it, whether or not it has a
+     * fraction: 1e400 (read as infinity) is an integer too large. */
+    if (!isfinite(v->valuedouble) || v->valuedouble < lo ||
+        v->valuedouble > hi) {
         snprintf(ptr, sizeof(ptr), "/%s", member);
         pz_diag_set(d, PZ_ERANGE, "'%s' must be between %.0f and %.0f", member,
                     lo, hi);
         pz_diag_field(d, ptr);
         return PZ_ERANGE;
+    }
+    if (floor(v->valuedouble) != v->valuedouble) {
+        return fail_field(d, PZ_ETYPE, member, "'%s' must be an %s", "integer");
     }
     *out = (int64_t)v->valuedouble;
     return PZ_OK;
@@ -1006,8 +1011,13 @@ parse_engines(const cJSON *body, api_solve_request_t *req, pz_diag_t *d)
         return rc;
     }
     if (w != NULL && !cJSON_IsNull(w)) {
-        if (!cJSON_IsNumber(w) || !isfinite(w->valuedouble) ||
-            w->valuedouble < 1.0 || w->valuedouble > 100.0) {
+        if (!cJSON_IsNumber(w)) {
+            pz_diag_set(d, PZ_ETYPE, "'weight' must be a number");
+            pz_diag_field(d, "/weight");
+            return PZ_ETYPE;
+        }
+        if (!isfinite(w->valuedouble) || w->valuedouble < 1.0 ||
+            w->valuedouble > 100.0) {
             pz_diag_set(d, PZ_ERANGE,
                         "'weight' must be a number from 1 to "
                         "100");

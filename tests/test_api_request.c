@@ -162,6 +162,14 @@ START_TEST(test_api_solve_parse_rejects_bad_limits)
                   PZ_ERANGE, "/wait_ms");
     expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"max_nodes\":-1}",
                   PZ_ERANGE, "/max_nodes");
+    /* A wrong type is bad_type, a number past the range out_of_range. */
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"weight\":\"2\"}",
+                  PZ_ETYPE, "/weight");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"time_ms\":1e400}",
+                  PZ_ERANGE, "/time_ms");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\","
+                  "\"max_depth\":-1e400}",
+                  PZ_ERANGE, "/max_depth");
 }
 END_TEST
 
