@@ -493,17 +493,19 @@ parse_size(const cJSON *body, pz_params_t *prm, pz_diag_t *d)
         prm->rows = prm->cols = (int)v->valuedouble;
     } else if (cJSON_IsString(v)) {
         /* Digits, 'x', digits, and nothing else; each side at most three
-         * digits, so no value overflows (sscanf's %d wraps silently). */
+         * digits without a leading zero, so no value overflows (sscanf's
+         * %d wraps silently). */
         t = v->valuestring;
         for (int k = 0; k < 2; k++) {
             int digits = 0;
+            bool zero = *t == '0';
 
             dim[k] = 0;
             while (*t >= '0' && *t <= '9' && digits < 4) {
                 dim[k] = dim[k] * 10 + (*t++ - '0');
                 digits++;
             }
-            if (digits == 0 || digits > 3 || (k == 0 && *t++ != 'x')) {
+            if (digits == 0 || digits > 3 || zero || (k == 0 && *t++ != 'x')) {
                 t = NULL;
                 break;
             }
@@ -1214,6 +1216,38 @@ default_target(const cJSON *body, api_solve_request_t *req)
     }
 }
 
+/*
+ * After puzzle_create refused the metric of prm: a puzzle with one kind of
+ * move ignores the metric (openapi.yaml), so it is created without one
+ * into *out (PZ_OK, d cleared); a puzzle with several (the cubes) keeps
+ * the refusal. Returns PZ_EMETRIC, or another problem of prm with d.
+ */
+static int
+ignore_metric(const char *name,
+              const pz_params_t *prm,
+              pz_puzzle_t **out,
+              pz_diag_t *d)
+{
+    pz_params_t any = *prm;
+    pz_diag_t why;
+    int rc;
+
+    any.metric = PZ_METRIC_DEFAULT;
+    pz_diag_clear(&why);
+    rc = puzzle_create(name, &any, out, &why);
+    if (rc == PZ_OK && (*out)->metric == PZ_METRIC_MOVES) {
+        pz_diag_clear(d);
+        return PZ_OK;
+    }
+    puzzle_destroy(*out);
+    *out = NULL;
+    if (rc != PZ_OK && d != NULL) {
+        *d = why;
+        return rc;
+    }
+    return PZ_EMETRIC;
+}
+
 int
 api_solve_parse(const cJSON *body,
                 const api_policy_t *pol,
@@ -1222,6 +1256,7 @@ api_solve_parse(const cJSON *body,
 {
     const char *name = NULL;
     const char *metric = NULL;
+    const puzzle_ops_t *ops;
     pz_params_t prm = { 0, 0, 0 };
     int optimal = -1;
     int rc;
@@ -1235,7 +1270,6 @@ api_solve_parse(const cJSON *body,
         (rc = get_string(body, "puzzle", &name, d)) != PZ_OK ||
         (rc = get_string(body, "metric", &metric, d)) != PZ_OK ||
         (rc = get_bool(body, "optimal", &optimal, d)) != PZ_OK ||
-        (rc = parse_size(body, &prm, d)) != PZ_OK ||
         (rc = parse_metric(metric, &prm, d)) != PZ_OK) {
         goto fail;
     }
@@ -1246,10 +1280,20 @@ api_solve_parse(const cJSON *body,
         pz_diag_field(d, "/puzzle");
         goto fail;
     }
+    /* The size is the sliding tiles' own; other puzzles ignore it
+     * (openapi.yaml). */
+    ops = puzzle_find(name);
+    if (ops != NULL && strcmp(ops->name, "tiles") == 0 &&
+        (rc = parse_size(body, &prm, d)) != PZ_OK) {
+        goto fail;
+    }
     if (strcasecmp(name, "tiles") == 0) {
         infer_tiles_size(cJSON_GetObjectItemCaseSensitive(body, "state"), &prm);
     }
     rc = puzzle_create(name, &prm, &req->puzzle, d);
+    if (rc == PZ_EMETRIC) {
+        rc = ignore_metric(name, &prm, &req->puzzle, d);
+    }
     if (rc != PZ_OK) {
         pz_diag_field(d, rc == PZ_EPUZZLE   ? "/puzzle"
                          : rc == PZ_EMETRIC ? "/metric"

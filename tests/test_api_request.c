@@ -300,6 +300,37 @@ START_TEST(test_api_utf8_clean_replaces_and_cuts)
 }
 END_TEST
 
+/* openapi.yaml: puzzles other than the tiles ignore size, puzzles with one
+ * kind of move ignore the metric; a cube refuses a metric it lacks, and a
+ * bad size of a one-metric puzzle is still reported. */
+START_TEST(test_api_solve_parse_ignores_size_and_metric_it_lacks)
+{
+    static const char *const fine[] = {
+        "{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"size\":\"9x9\"}",
+        "{\"puzzle\":\"3x3x3\",\"scramble\":\"R\",\"size\":true}",
+        "{\"puzzle\":\"8-puzzle\",\"scramble\":\"D\",\"metric\":\"qtm\"}",
+        "{\"puzzle\":\"pyraminx\",\"scramble\":\"U\",\"metric\":\"htm\"}",
+    };
+    api_solve_request_t req;
+    pz_diag_t d;
+
+    for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
+        ck_assert_msg(parse_text(fine[i], &req, &d) == PZ_OK, "%s: %s", fine[i],
+                      d.detail);
+        if (i == 2) {
+            ck_assert_str_eq(req.puzzle->metric_name, "moves");
+        }
+        api_solve_cleanup(&req);
+    }
+    expect_reject(
+        "{\"puzzle\":\"2x2x2\",\"scramble\":\"R\",\"metric\":\"moves\"}",
+        PZ_EMETRIC, "/metric");
+    expect_reject("{\"puzzle\":\"tiles\",\"size\":\"9x9\",\"metric\":\"qtm\","
+                  "\"scramble\":\"D\"}",
+                  PZ_ESIZE, "/size");
+}
+END_TEST
+
 /* A size is digits x digits, each small: no wrap-around to a small board. */
 START_TEST(test_api_solve_parse_rejects_size_overflow)
 {
@@ -309,6 +340,8 @@ START_TEST(test_api_solve_parse_rejects_size_overflow)
     expect_reject("{\"puzzle\":\"tiles\",\"size\":\"3x3 \",\"scramble\":\"D\"}",
                   PZ_ESIZE, "/size");
     expect_reject("{\"puzzle\":\"tiles\",\"size\":\"-3x3\",\"scramble\":\"D\"}",
+                  PZ_ESIZE, "/size");
+    expect_reject("{\"puzzle\":\"tiles\",\"size\":\"03x3\",\"scramble\":\"D\"}",
                   PZ_ESIZE, "/size");
     expect_reject("{\"puzzle\":\"tiles\",\"size\":\"3x\",\"scramble\":\"D\"}",
                   PZ_ESIZE, "/size");
@@ -532,6 +565,7 @@ api_request_suite(void)
     tcase_add_test(tc, test_api_json_parse_requires_utf8);
     tcase_add_test(tc, test_api_utf8_clean_replaces_and_cuts);
     tcase_add_test(tc, test_api_solve_parse_rejects_size_overflow);
+    tcase_add_test(tc, test_api_solve_parse_ignores_size_and_metric_it_lacks);
     tcase_add_test(tc, test_api_solve_parse_rejects_unsupported_engine);
     suite_add_tcase(s, tc);
     return s;
