@@ -901,6 +901,35 @@ parse_tables_mode(const cJSON *body,
 
 /* --- engines --- */
 
+/*
+ * True when the puzzle p has the heuristic name; else false with d filled
+ * (unknown_heuristic, field /heuristic). The table heuristics exist for
+ * some boards only: the others are refused here rather than fail the job.
+ */
+static bool
+heuristic_available(const pz_puzzle_t *p, const char *name, pz_diag_t *d)
+{
+    const heuristic_ops_t *h = heuristic_find(p, name);
+
+    if (h == NULL) {
+        pz_diag_set(d, PZ_EHEURISTIC,
+                    "heuristic '%.40s' is not available for %s", name, p->id);
+        pz_diag_field(d, "/heuristic");
+        return false;
+    }
+    if ((h == &complete_heuristic_exact && !complete_possible(p)) ||
+        (h == &tiles_pdb_heuristic && !tiles_pdb_supported(p))) {
+        pz_diag_set(d, PZ_EHEURISTIC,
+                    "heuristic '%s' is not available for a %dx%d board "
+                    "(exact: up to 9 cells; pdb: up to 12 cells, 4x4 and "
+                    "5x5)",
+                    h->name, p->rows, p->cols);
+        pz_diag_field(d, "/heuristic");
+        return false;
+    }
+    return true;
+}
+
 static int
 add_run(api_solve_request_t *req,
         const char *name,
@@ -953,40 +982,20 @@ add_run(api_solve_request_t *req,
         pz_diag_field(d, ptr);
         return PZ_EUNSUPPORTED;
     }
-    /* A heuristic named for an engine that uses none must still exist. */
+    /* A heuristic named for an engine that uses none must still be one
+     * the puzzle has. */
     if (heuristic != NULL && !e->uses_heuristic &&
-        heuristic_find(req->puzzle, heuristic) == NULL) {
-        pz_diag_set(d, PZ_EHEURISTIC,
-                    "heuristic '%.40s' is not available for %s", heuristic,
-                    req->puzzle->id);
-        pz_diag_field(d, "/heuristic");
+        !heuristic_available(req->puzzle, heuristic, d)) {
         return PZ_EHEURISTIC;
     }
     if (heuristic == NULL) {
         heuristic = req->puzzle->ops->default_heuristic;
     }
     if (e->uses_heuristic) {
+        if (!heuristic_available(req->puzzle, heuristic, d)) {
+            return PZ_EHEURISTIC;
+        }
         h = heuristic_find(req->puzzle, heuristic);
-        if (h == NULL) {
-            pz_diag_set(d, PZ_EHEURISTIC,
-                        "heuristic '%.40s' is not available for %s", heuristic,
-                        req->puzzle->id);
-            pz_diag_field(d, "/heuristic");
-            return PZ_EHEURISTIC;
-        }
-        /* The table heuristics exist for some sizes only: refuse the
-         * others here rather than fail the job. */
-        if ((h == &complete_heuristic_exact &&
-             !complete_possible(req->puzzle)) ||
-            (h == &tiles_pdb_heuristic && !tiles_pdb_supported(req->puzzle))) {
-            pz_diag_set(d, PZ_EHEURISTIC,
-                        "heuristic '%s' is not available for a %dx%d board "
-                        "(exact: up to 9 cells; pdb: up to 12 cells, 4x4 "
-                        "and 5x5)",
-                        h->name, req->puzzle->rows, req->puzzle->cols);
-            pz_diag_field(d, "/heuristic");
-            return PZ_EHEURISTIC;
-        }
     } else {
         h = &heuristic_none;
     }

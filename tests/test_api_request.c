@@ -364,6 +364,11 @@ START_TEST(test_api_solve_parse_rejects_unsupported_engine)
     expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\","
                   "\"engine\":\"bibfs\",\"heuristic\":\"nosuch\"}",
                   PZ_EHEURISTIC, "/heuristic");
+    /* A table heuristic for a board it has no table for, whatever the
+     * engine. */
+    expect_reject("{\"puzzle\":\"15-puzzle\",\"scramble\":\"D\","
+                  "\"engine\":\"bibfs\",\"heuristic\":\"exact\"}",
+                  PZ_EHEURISTIC, "/heuristic");
 }
 END_TEST
 
