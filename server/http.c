@@ -247,6 +247,33 @@ count_header(void *cls,
     return MHD_YES;
 }
 
+/* Sets *cls (a bool) at a header name that is not an RFC 9110 token.
+ * MHD keeps the blank of "Name : value" in the name, which RFC 9112
+ * section 5.1 says to refuse. */
+static enum MHD_Result
+find_bad_name(void *cls,
+              enum MHD_ValueKind kind,
+              const char *key,
+              const char *value)
+{
+    bool *bad = cls;
+
+    (void)kind;
+    (void)value;
+    if (key == NULL || *key == '\0') {
+        *bad = true;
+        return MHD_NO;
+    }
+    for (const char *k = key; *k != '\0'; k++) {
+        if (!isalnum((unsigned char)*k) &&
+            strchr("!#$%&'*+-.^_`|~", *k) == NULL) {
+            *bad = true;
+            return MHD_NO;
+        }
+    }
+    return MHD_YES;
+}
+
 /* True for a Host value of RFC 3986's host[:port] characters: letters,
  * digits, -._~%!$&'()*+,;= and the : [ ] of ports and IPv6 literals (an
  * empty one too). No spaces, slashes, @, controls or 8-bit bytes. */
@@ -756,6 +783,7 @@ on_headers(http_conn_t *c)
 
     header_count_t lens = { MHD_HTTP_HEADER_CONTENT_LENGTH, 0, false, NULL };
     header_count_t hosts = { MHD_HTTP_HEADER_HOST, 0, false, NULL };
+    bool bad_name = false;
 
     for (int i = 0; origin != NULL && i < cfg->ncors; i++) {
         if (strcmp(origin, cfg->cors[i]) == 0) {
@@ -780,6 +808,14 @@ on_headers(http_conn_t *c)
     /* Framing and targets that a proxy and this server could read two
      * ways: refused, and the connection closed (RFC 9112 sections 3.2,
      * 6.1 and 6.3). */
+    MHD_get_connection_values(c->conn, MHD_HEADER_KIND, find_bad_name,
+                              &bad_name);
+    if (bad_name) {
+        c->close = true;
+        return http__send_problem(c, PZ_EINVAL,
+                                  "a header name is not a token (a blank "
+                                  "before its colon?)");
+    }
     MHD_get_connection_values(c->conn, MHD_HEADER_KIND, count_header, &hosts);
     if (hosts.n == 0 && strcmp(c->version, MHD_HTTP_VERSION_1_1) == 0) {
         c->close = true;
