@@ -180,6 +180,13 @@ monitor_main(const srv_t *s, const char *const *extra, int fd)
         argv[argc++] = "--table-builds";
         argv[argc++] = "never";
     }
+    if (!has_flag(extra, "--default-wait-ms")) {
+        /* A solve without wait_ms waits for its end (tests that want the
+         * 202 path ask wait_ms 0): a loaded machine does not turn an
+         * expected 200 into 202. */
+        argv[argc++] = "--default-wait-ms";
+        argv[argc++] = "60000";
+    }
     for (int i = 0; extra != NULL && extra[i] != NULL && argc < 38; i++) {
         argv[argc++] = extra[i];
     }
