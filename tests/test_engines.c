@@ -1121,8 +1121,9 @@ START_TEST(test_engines_limits_time_limit)
         j.limits.memory_bytes = 512u << 20;
         ck_assert_msg(run_status(&j, &view) == PZ_STATUS_TIMEOUT, "%s",
                       all_engines[e]);
-        /* Generous: sanitizer builds and a busy machine poll late. */
-        ck_assert_msg(view.elapsed_ms >= 49 && view.elapsed_ms <= 400,
+        /* Generous: sanitizer builds and a busy machine poll late; the
+         * bound only tells a stop at the limit from no stop. */
+        ck_assert_msg(view.elapsed_ms >= 49 && view.elapsed_ms <= 3000,
                       "%s: %.1f ms", all_engines[e], view.elapsed_ms);
     }
 }
@@ -1172,7 +1173,7 @@ START_TEST(test_engines_limits_cancel_from_thread)
          * starts (the engine's own clock starts later, after its set-up,
          * so its elapsed time can be shorter on a busy machine); soon
          * after it. */
-        ck_assert_msg(waited >= 19 && view.elapsed_ms <= 400,
+        ck_assert_msg(waited >= 19 && view.elapsed_ms <= 3000,
                       "%s: %.1f ms after the thread started, %.1f ms in the "
                       "engine",
                       all_engines[e], waited, view.elapsed_ms);
@@ -1381,7 +1382,7 @@ START_TEST(test_engines_idastar_threads_limits)
     j.limits.max_nodes = 0;
     j.limits.time_ms = 50;
     ck_assert_int_eq(run_status(&j, &view), PZ_STATUS_TIMEOUT);
-    ck_assert_msg(view.elapsed_ms >= 49 && view.elapsed_ms <= 400, "%.1f ms",
+    ck_assert_msg(view.elapsed_ms >= 49 && view.elapsed_ms <= 3000, "%.1f ms",
                   view.elapsed_ms);
 
     j.limits.time_ms = 5000;
@@ -1390,8 +1391,9 @@ START_TEST(test_engines_idastar_threads_limits)
     ck_assert_int_eq(pthread_create(&t, NULL, cancel_later, &cancel), 0);
     ck_assert_int_eq(run_status(&j, &view), PZ_STATUS_CANCELLED);
     ck_assert_int_eq(pthread_join(t, NULL), 0);
-    ck_assert_msg(view.elapsed_ms >= 19 && view.elapsed_ms <= 400, "%.1f ms",
-                  view.elapsed_ms);
+    /* The engine's clock starts after its set-up, so only an upper
+     * bound: soon after the cancel, long before the time limit. */
+    ck_assert_msg(view.elapsed_ms <= 3000, "%.1f ms", view.elapsed_ms);
 }
 END_TEST
 

@@ -558,7 +558,7 @@ START_TEST(test_twophase_solve_short_scrambles_not_below_optimum)
             puzzle_random_moves(p, &goal, len, pz_rng_next, &rng, moves);
             puzzle_replay(p, &goal, moves, len, &s);
             spec = spec_for(p, &s, 0);
-            spec.limits.time_ms = 30;
+            spec.limits.time_ms = 5000; /* a safety net */
             solve_run_init(&opt, engine_find("bibfs"), "none", 1.0);
             ck_assert_int_eq(solve_execute(&spec, &opt, NULL), PZ_OK);
             ck_assert_int_eq(opt.solution.status, PZ_STATUS_SOLVED);
@@ -621,9 +621,10 @@ START_TEST(test_twophase_solve_target_30_returns_quickly)
         }
     }
     ck_assert_int_eq(bad, 0);
-    /* A first two-phase answer takes well under a millisecond; allow a
-     * loaded machine a wide margin. */
-    ck_assert_msg(worst < 500, "slowest %.1f ms", worst);
+    /* A first two-phase answer takes well under a millisecond (bench/
+     * measures it); the bound only catches a search that does not stop at
+     * its first answer, with room for a loaded machine. */
+    ck_assert_msg(worst < 5000, "slowest %.1f ms", worst);
     puzzle_destroy(p);
 }
 END_TEST
@@ -648,7 +649,7 @@ START_TEST(test_twophase_solve_time_limit_keeps_best)
     ck_assert_int_le(run.solution.length, 20);
     ck_assert_int_eq(v.best_length, run.solution.length);
     ck_assert(v.elapsed_ms >= 99);
-    ck_assert_msg(v.elapsed_ms < 1000, "took %.1f ms", v.elapsed_ms);
+    ck_assert_msg(v.elapsed_ms < 3000, "took %.1f ms", v.elapsed_ms);
     puzzle_destroy(p);
 }
 END_TEST
@@ -675,7 +676,7 @@ START_TEST(test_twophase_solve_target_out_of_reach_still_answers)
         puzzle_random_moves(p, &goal, 5, pz_rng_next, &rng, moves);
         puzzle_replay(p, &goal, moves, 5, &s);
         spec = spec_for(p, &s, 0);
-        spec.limits.time_ms = 30;
+        spec.limits.time_ms = 5000; /* a safety net */
         solve_run_init(&opt, engine_find("bibfs"), "none", 1.0);
         ck_assert_int_eq(solve_execute(&spec, &opt, NULL), PZ_OK);
         if (opt.solution.status != PZ_STATUS_SOLVED ||
@@ -707,7 +708,7 @@ START_TEST(test_twophase_solve_time_limit_answers_beyond_target)
     pz_rng_seed(&rng, 102);
     s = random_state(p, &rng);
     spec = spec_for(p, &s, 10);
-    spec.limits.time_ms = 60;
+    spec.limits.time_ms = 1000; /* a first answer takes well under 1 ms */
     run_twophase(&spec, NULL, &run);
     ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
     ck_assert_int_gt(run.solution.length, 10);
@@ -776,7 +777,8 @@ START_TEST(test_twophase_solve_cancel_while_running_publishes_best)
     atomic_init(&bg->cancel, false);
     solve_run_init(&bg->run, engine_find("twophase"), "none", 1.0);
     ck_assert_int_eq(pthread_create(&tid, NULL, bg_main, bg), 0);
-    for (int i = 0; i < 200 && live_best < 0; i++) {
+    /* Until the search has a first answer (30 s at most). */
+    for (int i = 0; i < 6000 && live_best < 0; i++) {
         sleep_ms(5);
         stats_read(&bg->run.stats, &v);
         if (atomic_load(&bg->run.stats.end_ns) == 0) {
