@@ -289,16 +289,10 @@ valid_host(const char *v)
     return true;
 }
 
-/*
- * Percent-decodes s in place for MHD (paths and query arguments), except
- * "%00" and "%2F". A NUL would end the string early ("/v1/jobs/ID%00junk"
- * would read as ID); a slash there is data, not a path separator (RFC 3986
- * section 2.2), so "/v1%2Fjobs" is no route and "/v1/jobs%2FID" no job.
- * Both stay as the three characters and match nothing. Returns the new
- * length.
- */
-static size_t
-unescape(void *cls, struct MHD_Connection *conn, char *s)
+/* MHD's unescape callback (http_internal.h): "%00" and "%2F" stay
+ * undecoded. */
+size_t
+http__unescape(void *cls, struct MHD_Connection *conn, char *s)
 {
     size_t r = 0;
     size_t w = 0;
@@ -1079,7 +1073,7 @@ http_start(const http_deps_t *deps, http_t **out, int *port)
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, HTTP_CONN_MEMORY,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
         MHD_OPTION_NOTIFY_CONNECTION, http_conns_notify, h->conns,
-        MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL, MHD_OPTION_END);
+        MHD_OPTION_UNESCAPE_CALLBACK, http__unescape, NULL, MHD_OPTION_END);
     if (h->daemon == NULL || http_conns_start(h->conns, h->daemon) != PZ_OK) {
         if (h->daemon != NULL) {
             MHD_stop_daemon(h->daemon);

@@ -106,6 +106,16 @@ typedef struct reply {
     const char *allow;
 } http_reply_t;
 
+/*
+ * Percent-decodes s in place for MHD (paths and query arguments), except
+ * "%00" and "%2F". A NUL would end the string early ("/v1/jobs/ID%00junk"
+ * would read as ID); a slash there is data, not a path separator (RFC 3986
+ * section 2.2), so "/v1%2Fjobs" is no route and "/v1/jobs%2FID" no job.
+ * Both stay as the three characters and match nothing. Returns the new
+ * length. MHD's unescape callback; cls and conn are unused. Thread: any.
+ */
+size_t http__unescape(void *cls, struct MHD_Connection *conn, char *s);
+
 /* The query parameter name of the request, or NULL. */
 const char *http__query(const http_conn_t *c, const char *name);
 
