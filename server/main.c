@@ -33,7 +33,11 @@ main(int argc, char **argv)
         return CLI_EXIT_INPUT;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
-        printf("puzzled %s\n", pz_version());
+        if (pz_revision()[0] != '\0') {
+            printf("puzzled %s (git %s)\n", pz_version(), pz_revision());
+        } else {
+            printf("puzzled %s\n", pz_version());
+        }
         return CLI_EXIT_OK;
     }
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {

@@ -6,4 +6,9 @@
 /* The release version ("0.1.0"). Static string. Thread: any. */
 const char *pz_version(void);
 
+/* The git revision built from ("3d4c5b2a1f0e", "-dirty" appended for
+ * uncommitted changes), or "" when the source was not a git checkout.
+ * Static string. Thread: any. */
+const char *pz_revision(void);
+
 #endif
