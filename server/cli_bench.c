@@ -692,7 +692,7 @@ usage(FILE *f)
                "                           [--optimal N] "
                "[--optimal-time-ms T] [--columns A|B|AB]\n"
                "                           [--order interleaved|passes] "
-               "[--states-out FILE]\n"
+               "[--states-in FILE] [--states-out FILE]\n"
                "       puzzled bench build [--runs N] [--base DIR] "
                "[UNIT...]\n");
 }
