@@ -959,6 +959,28 @@ healthy(int port)
     return ok;
 }
 
+/* Waits up to 60 s for GET /readyz to answer 200: the daemon loads its
+ * start-up tables in the background, and the cases expect it ready. */
+static bool
+await_ready(int port)
+{
+    static const char req[] = "GET /readyz HTTP/1.1\r\nHost: hostile.test\r\n"
+                              "Connection: close\r\n\r\n";
+
+    for (int64_t until = now_ms() + 60000; now_ms() < until; sleep_ms(20)) {
+        hresp_t r;
+        bool ok;
+
+        exchange(port, req, sizeof(req) - 1, false, &r);
+        ok = r.status == 200;
+        resp_free(&r);
+        if (ok) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Solves an 8-puzzle and returns the job's id (owned), for {{job}}. */
 static char *
 make_job(int port)
@@ -1070,6 +1092,7 @@ START_TEST(test_server_hostile_group)
 
     ck_assert_msg(srv_start(&s, NULL) == 0, "the daemon did not start");
     ck_assert_msg(healthy(s.port), "no /healthz before group %s", name);
+    ck_assert_msg(await_ready(s.port), "not ready before group %s", name);
     group_load(&g, name, DUMMY_JOB);
     if (g.uses_job) {
         group_free(&g);

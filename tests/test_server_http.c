@@ -873,6 +873,7 @@ problem_member(const http_resp_t *r, const char *name, char *out, size_t cap)
 }
 
 static void await_metric(int port, const char *name, double want);
+static void await_ready(int port);
 static bool await_refused(int port, int timeout_ms);
 
 #define BUSY_CONNS "puzzled_http_connections{state=\"busy\"}"
@@ -1524,7 +1525,7 @@ START_TEST(test_server_http_jobs_wait_zero_gives_202_location)
     cJSON_Delete(j);
     http_resp_free(&r);
     /* Poll the Location until the 300 ms budget has run out. */
-    deadline = now_ms() + 10000;
+    deadline = now_ms() + 30000;
     for (;;) {
         http_get(g_srv.port, path, &r);
         ck_assert_int_eq(r.status, 200);
@@ -1602,7 +1603,7 @@ START_TEST(test_server_http_jobs_delete_cancels_running_job)
     cJSON *j;
     char *id;
     long status;
-    int64_t deadline = now_ms() + 10000;
+    int64_t deadline = now_ms() + 30000;
     int64_t t0;
 
     long_job_body(body, sizeof(body), 60000, 16, 0);
@@ -2206,7 +2207,7 @@ START_TEST(test_server_http_ops_readyz_ready)
 {
     http_resp_t r;
     cJSON *j;
-    int64_t deadline = now_ms() + 10000;
+    int64_t deadline = now_ms() + 30000;
 
     /* Tables may still load just after start: ready within 10 s. */
     for (;;) {
@@ -2435,7 +2436,7 @@ START_TEST(test_server_http_admission_table_job_queue_full_429)
     ck_assert_int_eq(st, 202);
     /* The first long job leaves the queue for the worker; the second
      * then fills the queue. */
-    for (int64_t until = now_ms() + 10000; now_ms() < until;) {
+    for (int64_t until = now_ms() + 30000; now_ms() < until;) {
         cJSON *j = get_job(s.port, ids[0], 0, NULL);
         bool running = strcmp(jstr(j, "status"), "running") == 0;
 
@@ -2535,12 +2536,13 @@ START_TEST(test_server_http_admission_readyz_follows_queue)
     long st;
 
     ck_assert(srv_start(&s, flags) == 0);
+    await_ready(s.port);
     long_job_body(body, sizeof(body), 60000, 16, 0);
     /* One job runs and one waits: no queue place is left. */
     ids[0] = submit(s.port, body, &st, NULL);
     ck_assert_int_eq(st, 202);
     /* Wait until it runs, so the second one takes the queue place. */
-    deadline = now_ms() + 5000;
+    deadline = now_ms() + 30000;
     for (;;) {
         bool running;
 
@@ -2564,7 +2566,7 @@ START_TEST(test_server_http_admission_readyz_follows_queue)
     /* Cancelling frees the places: ready again. */
     cancel_job(s.port, ids[1]);
     cancel_job(s.port, ids[0]);
-    deadline = now_ms() + 5000;
+    deadline = now_ms() + 30000;
     for (;;) {
         http_get(s.port, "/readyz", &r);
         if (r.status == 200 || now_ms() > deadline) {
@@ -3492,6 +3494,24 @@ await_metric(int port, const char *name, double want)
     ck_abort_msg("%s stayed at %g, expected %g", name, v, want);
 }
 
+/* Waits until GET /readyz answers 200 (the start-up tables are loaded in
+ * the background). */
+static void
+await_ready(int port)
+{
+    http_resp_t r;
+
+    for (int64_t until = now_ms() + 60000; now_ms() < until; sleep_ms(20)) {
+        http_get(port, "/readyz", &r);
+        if (r.status == 200) {
+            http_resp_free(&r);
+            return;
+        }
+        http_resp_free(&r);
+    }
+    ck_abort_msg("/readyz did not answer 200 within 60 s");
+}
+
 /* Waits until a connection to port is refused (the listening socket is
  * closed); false at the timeout. */
 static bool
@@ -3535,6 +3555,7 @@ START_TEST(test_server_http_conns_probes_answered_at_limit)
     int fd;
 
     ck_assert(srv_start(&s, flags) == 0);
+    await_ready(s.port);
     long_job_body(body, sizeof(body), 60000, 64, 0);
     id = submit(s.port, body, &st, NULL);
     ck_assert_ptr_nonnull(id);
