@@ -44,9 +44,10 @@ RUN cd build && ctest --output-on-failure -j"$(nproc)" \
 
 # Lay out the runtime files under /out. The complete tables of the small
 # puzzles (a few MB) are built here, into the image, when this version has
-# `puzzled tables`; the large ones (15-, 24-puzzle pattern databases) are
-# built at run time into the table volume, or ahead of time with
-# `puzzled tables build --all` (docs/container.md).
+# `puzzled tables`; the 3x3x3 two-phase tables are built into the table
+# volume at the first start, and the pattern databases ahead of time with
+# `puzzled tables build --all` (or by a daemon run with
+# PUZZLED_TABLE_BUILDS=on-demand; docs/container.md).
 ARG PUZZLED_IMAGE_TABLES="8-puzzle 2x2x2 pyraminx"
 COPY docker/entrypoint docker/healthcheck docker/
 RUN install -D -m 0755 -s build/puzzled /out/usr/local/bin/puzzled \

@@ -730,8 +730,9 @@ cli_bench(int argc, char **argv)
     int columns = 3;
     /* Column A over all states first, then column B: a B solve's 10 ms
      * of random table reads would otherwise leave the next A solve cold
-     * caches (its median 0.13-0.14 ms interleaved, 0.08-0.11 ms in
-     * passes, session 4). --order interleaved gives the former order. */
+     * caches (its median 0.13-0.17 ms interleaved, 0.07-0.09 ms in
+     * passes; docs/twophase.md). --order interleaved solves A then B per
+     * state. */
     bool passes = true;
     const char *data = "bench/data/korf100.txt";
     const char *engine = "idastar";

@@ -2,7 +2,8 @@
 /* cli_tables.c - `puzzled tables`: build, list, verify and inspect tables.
  *
  * Names on the command line are table names (`puzzled tables list` shows
- * them) or group names: 8-puzzle, 2x2x2, pyraminx, 15-puzzle, 24-puzzle.
+ * them) or group names: 8-puzzle, 2x2x2, pyraminx, 15-puzzle, 24-puzzle,
+ * 3x3x3, master-pyraminx.
  * `build` without names builds the tables the daemon prepares at start
  * (the complete tables, the 3x3x3 two-phase tables); `--all` adds the
  * pattern databases. The table directory is

@@ -931,9 +931,9 @@ static job_t *evict_locked(jobs_t *jobs, job_t *job);
 /*
  * Evicts the oldest ended jobs nobody waits for while more than max_jobs
  * have ended, as the sweep would within its interval. Doing it when a job
- * ends keeps the table at its size: under load the sweep used to free a
- * hundred milliseconds' worth of jobs at once, which glibc then returned
- * to the kernel and faulted back in for the next jobs. Under the lock;
+ * ends keeps the table at its size: under load the sweep alone would free
+ * a hundred milliseconds' worth of jobs at once, which glibc then returns
+ * to the kernel and faults back in for the next jobs. Under the lock;
  * returns the jobs whose last reference went (linked by hnext) for the
  * caller to free after unlocking.
  */

@@ -59,7 +59,7 @@ START_TEST(test_cli_solve_json_is_the_job_object)
     ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(j, "status")->valuestring,
                      "solved");
     sol = cJSON_GetObjectItemCaseSensitive(j, "solution");
-    /* layouts.md: this position is 5 quarter turns from solved. */
+    /* This position (R U' R' F' then U) is 5 quarter turns from solved. */
     ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(sol, "length")->valueint,
                      5);
     ck_assert_int_eq(

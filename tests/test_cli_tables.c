@@ -3,9 +3,8 @@
  * real binary, each test in a fresh temporary table directory. */
 
 /*
- * Golden facts: the 2x2x2 HTM and pyraminx (tipless) distributions of
- * /work/shared/reference/depths.md, which `tables stats` must print line
- * by line.
+ * Golden facts: the published 2x2x2 HTM and pyraminx (tipless)
+ * distributions, which `tables stats` must print line by line.
  */
 #include <dirent.h>
 #include <stdbool.h>

@@ -12,9 +12,11 @@
 #include "puzzles/cubeface.h"
 
 /*
- * Golden facts come from /work/shared/reference: the depth distributions
- * of depths.md and the move permutations, facelet mapping and example of
- * layouts.md. The breadth-first searches index states perfectly (7! corner
+ * Golden facts, written out here independently of the module: the
+ * published depth distributions of the 2x2x2 (HTM and QTM), and the move
+ * permutations, facelet mapping and an example of the 24-integer layout
+ * (blocks U R D L B F, see cube2_parse_state) and of the 3x3x3 labels.
+ * The breadth-first searches index states perfectly (7! corner
  * permutations times 3^6 twists) through the documented 8-byte encoding:
  * byte i = piece * 3 + twist of position i, DBL (6) fixed.
  */
@@ -343,7 +345,7 @@ START_TEST(test_cube2_init_moves_metric_rejected)
 }
 END_TEST
 
-/* --- breadth-first search against depths.md --------------------------- */
+/* --- breadth-first search against the published distributions -------- */
 
 START_TEST(test_cube2_apply_bfs_htm_distribution)
 {
@@ -378,8 +380,8 @@ START_TEST(test_cube2_apply_bfs_qtm_distribution)
 }
 END_TEST
 
-/* layouts.md: the scramble "R U' R' F'" then "U" gives this array, and an
- * optimal solution is 5 quarter turns. */
+/* The scramble "R U' R' F'" then "U" gives this array, and an optimal
+ * solution is 5 quarter turns. */
 static const int example_array[24] = {
     2, 5, 5, 0, 1, 1, 4, 2, 2, 2, 3, 4, 3, 5, 0, 0, 4, 4, 1, 0, 3, 1, 3, 5,
 };
@@ -537,9 +539,9 @@ START_TEST(test_cube2_seed_admissible_custom_goal_qtm)
 }
 END_TEST
 
-/* --- moves against layouts.md ------------------------------------------ */
+/* --- moves on the integer layout ---------------------------------------- */
 
-/* layouts.md 2x2x2 moves on the 24-int array: new[i] = old[MOVE[i]]. */
+/* 2x2x2 moves on the 24-int array: new[i] = old[MOVE[i]]. */
 static const int ref_move[6][24] = {
     { 0,  21, 2,  23, 6,  4, 7,  5, 19, 9,  17, 11,
       12, 13, 14, 15, 16, 1, 18, 3, 20, 10, 22, 8 }, /* R */
@@ -708,8 +710,8 @@ START_TEST(test_cube2_redundant_qtm_keeps_half_turns)
 }
 END_TEST
 
-/* layouts.md 3x3x3 vectors: label at each Kociemba facelet, before and
- * after one move; cubeface must give new[i] = old[perm[i]]. */
+/* 3x3x3 vectors: label at each Kociemba facelet, before and after one
+ * move; cubeface must give new[i] = old[perm[i]]. */
 static const int k3_start[54] = {
     1,  2,  3,  4,  5,  6,  7,  8,  9,  31, 32, 33, 34, 35, 36, 37, 38, 39,
     21, 22, 23, 24, 25, 26, 27, 28, 29, 41, 42, 43, 44, 45, 46, 47, 48, 49,
@@ -850,8 +852,8 @@ START_TEST(test_cube2_parse_state_example_matches_scramble)
 }
 END_TEST
 
-/* The layouts.md SRC mapping: facelet[k] = array[SRC[k]]. Every labelled
- * reference array, read through SRC, must format back identically. */
+/* The integer layout's mapping: facelet[k] = array[SRC[k]]. Every
+ * labelled array, read through SRC, must format back identically. */
 START_TEST(test_cube2_parse_state_src_mapping)
 {
     static const int src[24] = { 0,  1,  2, 3, 6,  4,  7,  5,  20, 21, 22, 23,

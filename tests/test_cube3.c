@@ -15,12 +15,13 @@
 #include "solve.h"
 
 /*
- * Golden facts come from /work/shared/reference: the depth distributions
- * of depths.md (HTM to depth 5, QTM to depth 6), the twelve move vectors
- * and four solve cases of layouts.md, and facts of the cube that can be
- * written down by hand (the superflip and checkerboard facelet strings,
- * the facelets after R). Breadth-first searches keep the 20-byte states in
- * an open-addressing hash set; hot loops count failures and assert once.
+ * Golden facts, written out here independently of the module: the
+ * published depth distributions (HTM to depth 5, QTM to depth 6), the
+ * twelve move vectors of the [6][3][3] array's labels (10*f + 3*r + c + 1)
+ * and four solve cases, and facts of the cube that can be written down by
+ * hand (the superflip and checkerboard facelet strings, the facelets
+ * after R). Breadth-first searches keep the 20-byte states in an
+ * open-addressing hash set; hot loops count failures and assert once.
  */
 
 #define SOLVED "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"
@@ -67,9 +68,9 @@ enum {
     M_BI
 };
 
-/* layouts.md: the reference array is labelled 10*f + 3*r + c + 1 (faces
- * U L F R D B); ref_start lists the label at each Kociemba facelet of the
- * solved cube, each vector the labels after one move. */
+/* The [6][3][3] array is labelled 10*f + 3*r + c + 1 (faces U L F R D
+ * B); ref_start lists the label at each Kociemba facelet of the solved
+ * cube, each vector the labels after one move. */
 typedef struct ref_vector {
     const char *name;
     int htm_id;
@@ -321,7 +322,7 @@ START_TEST(test_cube3_init_moves_metric_rejected)
 }
 END_TEST
 
-/* --- breadth-first search against depths.md --------------------------- */
+/* --- breadth-first search against the published distributions -------- */
 
 /* What a breadth-first search found. */
 typedef struct bfs_result {
@@ -733,7 +734,7 @@ START_TEST(test_cube3_cubie_check_codes)
 }
 END_TEST
 
-/* --- apply against layouts.md ----------------------------------------- */
+/* --- apply against the move vectors ----------------------------------- */
 
 START_TEST(test_cube3_apply_reference_vectors_array_form)
 {
@@ -1073,7 +1074,8 @@ START_TEST(test_cube3_parse_state_b_face_turned_in_array)
     char text[55];
     int arr[54];
 
-    /* layouts.md: array[5][r][c] = K_B[2-r][2-c]; other faces as read. */
+    /* array[5][r][c] = K_B[2-r][2-c] (B turned a half turn); other faces
+     * as read. */
     ck_assert_int_eq(p->ops->format_state(p, &s, text, sizeof(text)), 54);
     for (int k = 0; k < 54; k++) {
         static const int ref_face[6] = { 0, 3, 2, 4, 1, 5 };

@@ -18,7 +18,7 @@
  * before the tests fork, so every test shares them. The sorted table,
  * QTM and the superflip are in test_slow_cube3_pdb.c.
  *
- * Independent facts: the depth counts of depths.md (1 18 243 3240 43239
+ * Independent facts: the published depth counts (1 18 243 3240 43239
  * 574908 in HTM), exact distances from our own breadth-first searches
  * over the real cube, optimal lengths from bibfs, and properties that
  * pin a pattern distance down: it is 0 exactly at the solved pattern,

@@ -1409,7 +1409,7 @@ START_TEST(test_engines_solve_8puzzle_scrambles_agree)
     pz_rng_t rng;
 
     /* Runs only once the tiles puzzle exists. God's number of the 8-puzzle
-     * is 31 (depths.md): no optimal answer may be longer. */
+     * is 31 (published): no optimal answer may be longer. */
     if (puzzle_create("8-puzzle", NULL, &p, &d) != PZ_OK) {
         return;
     }
@@ -1507,7 +1507,7 @@ START_TEST(test_engines_solve_2x2x2_engines_agree)
 
     /* Runs only once the 2x2x2 exists. Its pruning drops same-face pairs
      * (HTM) and U' U' (QTM), so the engines' pruned searches are checked
-     * against each other; God's numbers (depths.md: 11 HTM, 14 QTM) bound
+     * against each other; God's numbers (published: 11 HTM, 14 QTM) bound
      * every optimal answer. */
     if (puzzle_create("2x2x2", NULL, &p, &d) != PZ_OK) {
         return;

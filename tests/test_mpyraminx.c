@@ -14,9 +14,9 @@
 #include "puzzle.h"
 
 /*
- * Golden facts: the depth counts of depths.md (an independent breadth-first
- * search with the 32-move set), and the geometry of a side-4 triangle (row
- * r of a face holds 2r + 1 stickers). Sticker positions come from the
+ * Golden facts: independent depth counts (a breadth-first search outside
+ * this project with the 32-move set), and the geometry of a side-4 triangle
+ * (row r of a face holds 2r + 1 stickers). Sticker positions come from the
  * documented facelet order (docs/master-pyraminx.md): faces F L R D, 16
  * stickers each, rows read from the face's top vertex, sticker k of row r
  * at 16 * face + r * r + k. Faces as (top, bottom-left, bottom-right)
@@ -282,8 +282,8 @@ bfs(const pz_puzzle_t *p, int max_depth, int pruned, bfs_result_t *r)
     free(next_e);
 }
 
-/* depths.md, Master Pyraminx: positions at depth 0..6 with this move set,
- * from an independent breadth-first search. */
+/* Master Pyraminx: positions at depth 0..6 with this move set, from an
+ * independent breadth-first search. */
 static const uint64_t published[] = {
     1, 32, 648, 11536, 198736, 3384496, 57225352,
 };

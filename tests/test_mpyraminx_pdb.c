@@ -18,12 +18,12 @@
 #include "tmpdir_testlib.h"
 
 /*
- * Golden facts (/work/shared/reference/depths.md): the positions at depth
- * 0..4 with the 32-move set, 1 32 648 11536 198736, and the number of
- * positions without tips, 2,681,795,837,952,000 = 3^4 (axial twists) x
- * 4!/2 (centres) x 6!/2 x 2^5 (midges) x 12!/2 (wings), with 3^4 tip
- * twists on top. Each table's rank space is a product of these factors,
- * so a table whose search reaches every rank agrees with the group.
+ * Golden facts (independent counts, docs/master-pyraminx.md): the positions
+ * at depth 0..4 with the 32-move set, 1 32 648 11536 198736, and the number
+ * of positions without tips, 2,681,795,837,952,000 = 3^4 (axial twists) x
+ * 4!/2 (centres) x 6!/2 x 2^5 (midges) x 12!/2 (wings), with 3^4 tip twists
+ * on top. Each table's rank space is a product of these factors, so a table
+ * whose search reaches every rank agrees with the group.
  */
 static const uint64_t published[5] = { 1, 32, 648, 11536, 198736 };
 

@@ -19,12 +19,13 @@
 
 /*
  * Independent facts used here: the sticker permutations of the 32 moves
- * (whose breadth-first counts match depths.md in test_mpyraminx), the wing
- * slots the geometry finds (12 of 2 stickers), and the group's structure:
- * every even permutation of the 12 wings is reachable, so a macro must
- * exist for each of the 12 * 11 * 10 directed 3-cycles. The solver's own
- * slot tables and piece reading are not used to check its answers: macros
- * are replayed on sticker labels, solutions on the puzzle itself.
+ * (whose breadth-first counts match independent ones in test_mpyraminx),
+ * the wing slots the geometry finds (12 of 2 stickers), and the group's
+ * structure: every even permutation of the 12 wings is reachable, so a
+ * macro must exist for each of the 12 * 11 * 10 directed 3-cycles. The
+ * solver's own slot tables and piece reading are not used to check its
+ * answers: macros are replayed on sticker labels, solutions on the puzzle
+ * itself.
  */
 
 static char table_dir[64];

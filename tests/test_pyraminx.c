@@ -15,7 +15,7 @@
 #include "puzzle.h"
 
 /*
- * Golden facts: the depth distributions of depths.md (tipless, 8 vertex
+ * Golden facts: the published depth distributions (tipless, 8 vertex
  * moves, 933,120 positions, and with tips, 16 moves), and what a physical
  * Pyraminx shows after one turn (derived in the comments of the format
  * tests). The tipless BFS indexes states with the puzzle's own rank; that
@@ -123,7 +123,7 @@ format(const pz_puzzle_t *p, const pz_state_t *s, char buf[37])
 
 /* Tips that need a tip turn: relative tip bytes 10..13 non-zero. This is
  * the documented encoding; that every such tip costs exactly one move is
- * what depths.md's convolution with (1 + 2x)^4 says. */
+ * what the distribution's convolution with (1 + 2x)^4 says. */
 static int
 tip_moves(const pz_state_t *s)
 {
@@ -261,7 +261,7 @@ START_TEST(test_pyraminx_init_size_rejected)
 }
 END_TEST
 
-/* --- breadth-first searches against depths.md --------------------------- */
+/* --- breadth-first searches against the published distributions ------- */
 
 START_TEST(test_pyraminx_apply_bfs_tipless_distribution)
 {
@@ -483,7 +483,7 @@ START_TEST(test_pyraminx_seed_inadmissible_counterexample)
     puzzle_goal(p, &goal);
     h = make_heuristic(p, "seed", &goal);
     ck_assert(!heuristic_admissible(h));
-    /* U from solved: one move away (depths.md: 8 states at depth 1), yet
+    /* U from solved: one move away (8 states at depth 1), yet
      * it moves 3 edges (ceil(3/3) = 1), twists the U centre (1) and the U
      * tip (1): seed says 3. */
     s = scrambled(p, "U");

@@ -13,9 +13,9 @@
  * Responses are checked against openapi.yaml by a hand-written validator of
  * the Job, Problem and job-list schemas (members, types, invariants), and
  * every solution is replayed with the solver library on the input parsed
- * independently here, then compared with published optimal lengths
- * (/work/shared/reference: layouts.md for the 2x2x2 case, and the two
- * 31-move 8-puzzle positions counted in depths.md).
+ * independently here, then compared with known optimal lengths (a 2x2x2
+ * case of 5 quarter turns, and the two 31-move 8-puzzle positions of the
+ * published 8-puzzle distribution).
  */
 #include <arpa/inet.h>
 #include <curl/curl.h>
@@ -999,14 +999,14 @@ out:
 
 /* --- request bodies used by several tests --- */
 
-/* layouts.md: the 2x2x2 after R U' R' F' then U, optimal 5 quarter turns;
- * the same cube as 24 colour numbers in the reference layout. */
+/* The 2x2x2 after R U' R' F' then U, optimal 5 quarter turns; the same
+ * cube as 24 colour numbers in the integer layout (blocks U R D L B F). */
 #define CUBE2_SCRAMBLE    "R U' R' F' U"
 #define CUBE2_ARRAY       "[2,5,5,0,1,1,4,2,2,2,3,4,3,5,0,0,4,4,1,0,3,1,3,5]"
 #define CUBE2_OPTIMAL_QTM 5
 
 /* The two 8-puzzle positions at distance 31 from 1..8 then blank (the
- * depth-31 count of 2 in depths.md; confirmed by a breadth-first search). */
+ * published depth-31 count is 2; confirmed by a breadth-first search). */
 #define EIGHT_HARD_A       "[8,6,7,2,5,4,3,0,1]"
 #define EIGHT_HARD_B       "[6,4,7,8,5,0,3,2,1]"
 #define EIGHT_HARD_OPTIMAL 31
@@ -1383,7 +1383,7 @@ START_TEST(test_server_http_solve_cube2_array_same_position)
     why = replay_check("2x2x2", "qtm", NULL, CUBE2_ARRAY, a, &len);
     ck_assert_msg(why == NULL, "%s", why);
     ck_assert_int_eq(len, CUBE2_OPTIMAL_QTM);
-    /* layouts.md says the array is the scrambled cube: same state text. */
+    /* The array is the scrambled cube: same state text. */
     http_post(g_srv.port, "/v1/solve",
               "{\"puzzle\":\"2x2x2\",\"metric\":\"qtm\",\"scramble\":"
               "\"" CUBE2_SCRAMBLE "\"}",

@@ -19,8 +19,8 @@
 
 /*
  * The reference is the cJSON library the daemon links: the reply bodies
- * used to be its cJSON_PrintUnformatted output, and clients and the
- * OpenAPI checks saw that text. Every case compares our text with the
+ * are written to be its cJSON_PrintUnformatted output, the text clients
+ * and the OpenAPI checks expect. Every case compares our text with the
  * library's for the same tree.
  */
 

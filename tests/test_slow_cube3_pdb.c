@@ -14,7 +14,7 @@
  * minutes) and the QTM tables of "pdb-small" before the tests fork. Meant
  * for the ctest label "slow".
  *
- * Independent facts: depths.md (HTM counts to depth 5, QTM counts to
+ * Independent facts: the published depth counts (HTM to depth 5, QTM to
  * depth 6, the superflip is 20 HTM, in QTM every solution has the
  * parity of the position's permutation), Kociemba's published size of
  * this pattern's table (788 symmetry classes of the sorted E-slice
@@ -152,7 +152,7 @@ START_TEST(test_slow_cube3_pdb_large_offset_matches_exact)
 END_TEST
 
 /* "pdb-large" (csplit on three axes and the inverse's) never
- * overestimates within 5 moves of solved (counts from depths.md). Its
+ * overestimates within 5 moves of solved (published counts). Its
  * inverse lookups make it admissible but not consistent, so only
  * overestimates are counted. */
 START_TEST(test_slow_cube3_pdb_large_admissible_htm_to_depth_5)
@@ -265,7 +265,7 @@ superflip_search(int metric, const char *heuristic, int max_depth)
 }
 
 /*
- * depths.md: the superflip is 20 HTM. With the 0.9 GB "pdb" tables the
+ * The superflip is 20 HTM (published). With the 0.9 GB "pdb" tables the
  * proof would take IDA* through far more nodes than a test affords; here
  * it proves that no solution of 16 moves or fewer exists (the depth limit
  * ends it), and the estimate stays at or below 20. The pdb-large test
@@ -298,7 +298,7 @@ START_TEST(test_slow_cube3_pdb_superflip_beyond_16_htm)
 END_TEST
 
 /*
- * depths.md: the superflip is 20 HTM. With the pdb-large tables IDA* runs
+ * The superflip is 20 HTM (published). With the pdb-large tables IDA* runs
  * every bound up to 19 without a solution and finds a 20-move one
  * (docs/3x3x3-optimal.md gives the time on two cores).
  */
@@ -313,7 +313,7 @@ START_TEST(test_slow_cube3_pdb_large_superflip_is_20_htm)
 END_TEST
 
 /*
- * depths.md: the superflip is 24 QTM. At most 24: Michael Reid's
+ * The superflip is 24 QTM (published). At most 24: Michael Reid's
  * 24-quarter-turn maneuver (1995) takes the solved cube to the superflip,
  * which is its own inverse, so the maneuver also solves it. At least 24:
  * IDA* with "pdb-large" (in QTM the QTM sorted table) completes every

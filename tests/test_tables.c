@@ -3,15 +3,14 @@
  * and the tiles pattern databases (small boards only). */
 
 /*
- * Golden facts: the depth distributions of /work/shared/reference/
- * depths.md (copied below), and breadth-first searches written here,
- * independently of solver/tables/: a BFS over the 8-puzzle with its own
- * Lehmer-code index, and a 0-1 BFS over each pattern of the 3x3 board
- * (pattern tiles and the blank; moving a pattern tile costs 1, any other
- * tile 0). Bidirectional BFS gives the optimal lengths of random 2x2x2
- * and pyraminx states. Every test uses a temporary table directory: one
- * shared by the tests that only read tables (made in main), and a fresh
- * one for each test that damages files.
+ * Golden facts: the published depth distributions (copied below), and
+ * breadth-first searches written here, independently of solver/tables/: a
+ * BFS over the 8-puzzle with its own Lehmer-code index, and a 0-1 BFS over
+ * each pattern of the 3x3 board (pattern tiles and the blank; moving a
+ * pattern tile costs 1, any other tile 0). Bidirectional BFS gives the
+ * optimal lengths of random 2x2x2 and pyraminx states. Every test uses a
+ * temporary table directory: one shared by the tests that only read tables
+ * (made in main), and a fresh one for each test that damages files.
  */
 #include <dirent.h>
 #include <pthread.h>
@@ -32,7 +31,7 @@
 #include "tables/tables.h"
 #include "tmpdir_testlib.h"
 
-/* --- published depth counts (depths.md) --------------------------------- */
+/* --- published depth counts ---------------------------------------------- */
 
 static const uint64_t ref_8puzzle[] = {
     1,     2,     4,     8,     16,    20,   39,   62,   116,   152,   286,

@@ -8,7 +8,7 @@
 #include "heuristic.h"
 #include "puzzle.h"
 
-/* 8-puzzle positions at each distance from 1..8 then blank (depths.md). */
+/* 8-puzzle positions at each distance from 1..8 then blank (published). */
 static const long ref_8puzzle_depths[] = {
     1,     2,     4,     8,     16,    20,   39,   62,   116,   152,   286,
     396,   748,   1024,  1893,  2512,  4485, 5638, 9529, 10878, 16993, 17110,

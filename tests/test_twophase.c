@@ -21,8 +21,8 @@
 
 /*
  * Independent facts: God's number 20 HTM, the superflip 20 HTM, and "in
- * QTM every solution has the parity of the permutation"
- * (/work/shared/reference/depths.md); C(12, 4) = 495 slice positions; a
+ * QTM every solution has the parity of the permutation" (a quarter turn
+ * is an odd permutation of the corners); C(12, 4) = 495 slice positions; a
  * symmetry of the cube conjugates a face turn into a face turn; the
  * number of raw phase-1 coordinates (twist, flip, slice) at distance 0..4
  * from G1, 1 4 50 592 7156, published by Kociemba with his two-phase
@@ -48,8 +48,8 @@ tables_fixture(void)
     /* Unchecked fixture: a failure here shows in every solve test. The
      * tables (about 600 MB) live in the user's table directory
      * ($PUZZLED_TABLES or the cache), as for the CLI and the daemon: the
-     * first run builds and saves them (about 15 s of CPU, minutes with
-     * sanitizers), later runs load them in about a second. */
+     * first run builds and saves them (about 8 s of CPU in Release, about
+     * 30 s with sanitizers), later runs load them in about a second. */
     (void)twophase_tables_init();
 }
 
@@ -696,9 +696,10 @@ END_TEST
 
 START_TEST(test_twophase_solve_time_limit_answers_beyond_target)
 {
-    /* Fewer than 2.6e11 of the 4.3e19 positions are within 10 moves
-     * (depths.md), so this random cube has no 10-move answer: with a
-     * time limit the engine answers the best it found instead. */
+    /* Fewer than 2.6e11 of the 4.3e19 positions are within 10 moves (the
+     * published HTM distribution), so this random cube has no 10-move
+     * answer: with a time limit the engine answers the best it found
+     * instead. */
     pz_puzzle_t *p = make(PZ_METRIC_HTM);
     pz_rng_t rng;
     pz_state_t s;
@@ -819,8 +820,9 @@ END_TEST
 
 START_TEST(test_twophase_solve_max_depth_exhausts)
 {
-    /* Positions within 11 moves are fewer than 4e12 of 4.3e19
-     * (depths.md), so a random cube has no answer of length 10. */
+    /* Positions within 11 moves are fewer than 4e12 of 4.3e19 (the
+     * published HTM distribution), so a random cube has no answer of
+     * length 10. */
     pz_puzzle_t *p = make(PZ_METRIC_HTM);
     pz_rng_t rng;
     pz_state_t s;

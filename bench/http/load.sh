@@ -6,7 +6,7 @@
 #    minimal responder ceiling.c with cc + pkg-config.
 # 2. Starts `puzzled serve` on 127.0.0.1 with an ephemeral port and runs wrk
 #    with keep-alive (solve.lua) for each body in BODIES: cube2 = the 2x2x2
-#    scramble of layouts.md (5 QTM), eight = a 31-move 8-puzzle (the worst
+#    scramble R U' R' F' U (5 QTM), eight = a 31-move 8-puzzle (the worst
 #    case), easy = a 3-move 8-puzzle (mostly HTTP and validation cost);
 #    prints requests/s and latency percentiles.
 # 3. Runs the same wrk against the ceiling and prints puzzled/ceiling.

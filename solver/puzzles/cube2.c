@@ -589,8 +589,10 @@ cube2_parse_state(const pz_puzzle_t *p,
                   pz_state_t *out,
                   pz_diag_t *d)
 {
-    /* Reference layout (blocks U R D L B F) to facelets: facelet[k] =
-     * array[src_layout[k]] (layouts.md). */
+    /* Integer layout (blocks of four for U R D L B F; U and F as in the
+     * facelet string, R turned a quarter turn anticlockwise, L clockwise,
+     * D and B a half turn) to facelets: facelet[k] = array[src_layout[k]].
+     */
     static const uint8_t src_layout[NFACELETS] = {
         0,  1,  2, 3, 6,  4,  7,  5,  20, 21, 22, 23,
         11, 10, 9, 8, 13, 15, 12, 14, 19, 18, 17, 16,

@@ -32,9 +32,9 @@
  * (u), the second layer alone (2U), the third layer alone (3U) and the top
  * three layers together (3Uw, which is the base turned the other way with
  * the puzzle then turned back). This is the move set whose breadth-first
- * counts match the independent ones in depths.md (1 32 648 11536 198736
- * ...); the other readings of "tip, 2-layer, 3-layer, block" give 632 or
- * 560 positions at depth 2.
+ * counts match independently computed ones (1 32 648 11536 198736 ...,
+ * docs/master-pyraminx.md); the other readings of "tip, 2-layer, 3-layer,
+ * block" give 632 or 560 positions at depth 2.
  *
  * The state is the sticker picture, 2 bits per sticker (colour = home face
  * 0..3), 16 bytes: every piece looks different from every other in every

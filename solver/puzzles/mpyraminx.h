@@ -17,7 +17,7 @@ enum {
     MPYRAMINX_PDB_COUNT = 3,
 };
 
-/* Table provider for solver/tables/blobs.c: writes at most max
+/* Table provider for solve_named_tables (solve.c): writes at most max
  * definitions to out and returns how many there are. Thread: any. */
 int mpyraminx_table_defs(tables_blob_def_t *out, int max);
 

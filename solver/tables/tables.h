@@ -253,13 +253,14 @@ typedef struct tables_info {
     bool built;                 /* the file exists with a valid header */
     bool loaded;                /* mapped in this process */
     bool startup;               /* loaded by the daemon at startup */
-    bool module;                /* another module's table (blobs.c) */
+    bool module;                /* another module's table (blob) */
     char path[TABLES_PATH_MAX]; /* where the file is or would be */
 } tables_info_t;
 
 /*
  * Describes every table this build knows by name, in a stable order (the
- * groups "8-puzzle", "2x2x2", "pyraminx", "15-puzzle", "24-puzzle").
+ * groups "8-puzzle", "2x2x2", "pyraminx", "15-puzzle", "24-puzzle",
+ * "3x3x3", "master-pyraminx").
  * Writes at most max entries to out (out may be NULL when max is 0) and
  * returns the total count. Tables of puzzles this build cannot instantiate
  * are left out. Thread: any.

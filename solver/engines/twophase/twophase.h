@@ -36,8 +36,9 @@ double twophase_table_build_ms(void);
  * copy. Thread: any. */
 bool twophase_tables_were_built(void);
 
-/* The module tables of the engine, for solver/tables/blobs.c: writes at
- * most max definitions to out, returns how many there are (1). */
+/* The module tables of the engine, for solve_named_tables (solve.c):
+ * writes at most max definitions to out, returns how many there are (1).
+ */
 int twophase_table_defs(tables_blob_def_t *out, int max);
 
 #endif

@@ -89,10 +89,10 @@ typedef struct twophase_tables {
      * corners URF UFL ULB UBR and the D corners; the U edges UR UF UL UB,
      * the D edges and the slice edges FR FL BL BR. A move moves positions
      * whatever the pieces, so one table serves each kind. At a phase-1
-     * end point (in G1) the tuples give the phase-2 coordinates. (Since
-     * session 4 the search moves plain permutations instead, see
-     * TWOPHASE_NPERM; these 0.8 MB stay in the layout, checked by the
-     * tests, until the layout changes for another reason.) */
+     * end point (in G1) the tuples give the phase-2 coordinates. (The
+     * search moves plain permutations instead, see TWOPHASE_NPERM; these
+     * 0.8 MB are part of layout version 3, checked by the tests, and go
+     * when the layout changes for another reason.) */
     uint16_t corner4_move[TWOPHASE_NCORNER4][TWOPHASE_NMOVES];
     uint16_t edge4_move[TWOPHASE_NEDGE4][TWOPHASE_NMOVES];
     /* Relative order (0..23) of a tuple's four positions. */
@@ -118,8 +118,8 @@ typedef struct twophase_tables {
     /* Decoding of 9 moves' distance changes (a base-3 number, see
      * twophase__phase1): bit k set in bits 0..8 when move k brings the
      * cube one closer to G1, in bits 16..24 when it keeps the distance.
-     * (Since session 4 the search decodes with twophase__trit6, which
-     * stays cached; these stay in the layout until it changes.) */
+     * (The search decodes with twophase__trit6, which stays cached; these
+     * are part of layout version 3 until it changes.) */
     uint32_t trit_masks[TWOPHASE_TRIT9];
     /* Every raw (twist, flip, slice) at most TWOPHASE_NEAR_DEPTH moves
      * from G1 with its distance, in an open-addressing hash keyed by
@@ -275,8 +275,8 @@ int twophase__build_all(twophase_tables_t *t, tables_build_t *b);
  * which are 0 at a phase-1 end point); a face turn moves 4 corners and 4
  * edges, so q is a copy of p with 8 bytes changed: q[move_cyc[m][2k]] =
  * p[move_cyc[m][2k + 1]], k = 0..7. All of it stays in the first-level
- * cache, where the former 4-tuple tables (0.5 MB) missed the caches that
- * the phase-1 reads churn. */
+ * cache, where 4-tuples moved through tables (corner4_move and the
+ * others, 0.8 MB) miss the caches that the phase-1 reads churn. */
 #define TWOPHASE_NPERM (CUBE3_NCORNERS + CUBE3_NEDGES)
 
 /* Everything the workers of one solve share. */

@@ -88,7 +88,7 @@ int cube3_pdb_distance(int kind, bool qtm, const pz_state_t *s);
  * The tables are saved in the table directory (solver/tables) as
  * "3x3x3-pdb-<kind>-<htm|qtm>" and mapped by later processes. Writes at
  * most max definitions of the listed ones to out and returns how many
- * there are (the provider in solver/tables/blobs.c). Thread: any.
+ * there are (the provider solve_named_tables calls). Thread: any.
  */
 struct tables_blob_def;
 int cube3_pdb_table_defs(struct tables_blob_def *out, int max);
