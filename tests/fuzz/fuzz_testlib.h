@@ -26,6 +26,9 @@
  * with the input that caused it. Used only for mismatches that are bugs,
  * never for input the parsers rightly refuse.
  */
+static inline void fuzz_fail(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+
 static inline void
 fuzz_fail(const char *fmt, ...)
 {
