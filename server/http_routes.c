@@ -196,9 +196,9 @@ handle_list(http_conn_t *c)
         jobs_release(c->http->deps.jobs, page[i]);
     }
     jsonout_end(&w, ']');
-    jsonout_double(&w, "total", (double)total);
-    jsonout_double(&w, "limit", (double)limit);
-    jsonout_double(&w, "offset", (double)offset);
+    jsonout_u64(&w, "total", (uint64_t)total);
+    jsonout_u64(&w, "limit", (uint64_t)limit);
+    jsonout_u64(&w, "offset", (uint64_t)offset);
     if ((size_t)offset + n < total) {
         char next[80];
 

@@ -1752,6 +1752,16 @@ START_TEST(test_server_http_jobs_list_newest_first_paginated)
     for (int i = 0; i < 3; i++) {
         free(ids[i]);
     }
+    /* Counts are exact JSON integers however large (no 9.007e+15). */
+    {
+        http_resp_t r;
+
+        http_get(g_srv.port, "/v1/jobs?offset=9007199254740992", &r);
+        ck_assert_int_eq(r.status, 200);
+        ck_assert_msg(strstr(r.body, "\"offset\":9007199254740992") != NULL,
+                      "%.300s", r.body);
+        http_resp_free(&r);
+    }
 }
 END_TEST
 
