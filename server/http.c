@@ -837,7 +837,7 @@ on_headers(http_conn_t *c)
                                   "Content-Length, nor in an HTTP/1.0 "
                                   "request");
     }
-    if (has_body(c) && route_check(c, &ret)) {
+    if (c->body_pending && route_check(c, &ret)) {
         return ret;
     }
     if (c->route != NULL &&

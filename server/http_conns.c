@@ -377,11 +377,10 @@ static const char refuse_body[] =
 
 /* Drops a held connection from the acceptor's set. */
 static void
-held_drop(http_conns_t *c, held_t *h)
+held_drop(held_t *h)
 {
     close(h->fd);
     h->fd = -1;
-    (void)c;
 }
 
 /* Answers 503 and lets the client read it: the write side is shut, and
@@ -537,17 +536,17 @@ serve_held(http_conns_t *c, const struct pollfd *pfd, int64_t now)
                        0) {
                 }
                 if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
-                    held_drop(c, h);
+                    held_drop(h);
                 }
             }
             if (h->fd >= 0 && now - h->since_ms >= c->cfg.grace_ms) {
-                held_drop(c, h);
+                held_drop(h);
             }
         } else {
             /* A part of a request line is looked at again each pass,
              * not polled for: it stays readable until taken. */
             if (!h->peeked && (readable || h->peek_len > 0) && !peek(h)) {
-                held_drop(c, h);
+                held_drop(h);
             } else if (place(c, h, now)) {
                 hand_over(c, h);
             } else if (now - h->since_ms >= c->cfg.grace_ms) {
