@@ -167,6 +167,56 @@ aliases_json(void)
     return list;
 }
 
+/* The entry of list named name, or NULL. */
+static cJSON *
+find_named(cJSON *list, const char *name)
+{
+    cJSON *o;
+
+    cJSON_ArrayForEach(o, list)
+    {
+        const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(o, "name"));
+
+        if (s != NULL && strcmp(s, name) == 0) {
+            return o;
+        }
+    }
+    return NULL;
+}
+
+/* Adds the solvers puzzles have for themselves; a name several puzzles
+ * use gets one entry, each puzzle's summary after its name. */
+static void
+add_puzzle_solvers(cJSON *list)
+{
+    const puzzle_ops_t *const *reg = puzzle_registry();
+
+    for (int i = 0; reg[i] != NULL; i++) {
+        const engine_ops_t *const *own = reg[i]->solvers;
+
+        for (int k = 0;
+             available(reg[i]->name) && own != NULL && own[k] != NULL; k++) {
+            cJSON *o = find_named(list, own[k]->name);
+            char text[512];
+
+            if (o == NULL) {
+                o = cJSON_CreateObject();
+                cJSON_AddStringToObject(o, "name", own[k]->name);
+                cJSON_AddStringToObject(o, "summary", "");
+                cJSON_AddBoolToObject(o, "optimal", own[k]->optimal);
+                cJSON_AddBoolToObject(o, "uses_heuristic",
+                                      own[k]->uses_heuristic);
+                cJSON_AddItemToArray(list, o);
+            }
+            const char *was =
+                cJSON_GetStringValue(cJSON_GetObjectItem(o, "summary"));
+            snprintf(text, sizeof(text), "%s%s%s: %s", was,
+                     was[0] != '\0' ? "; " : "", reg[i]->name, own[k]->summary);
+            cJSON_ReplaceItemInObject(o, "summary", cJSON_CreateString(text));
+        }
+    }
+}
+
 static cJSON *
 engines_json(void)
 {
@@ -190,6 +240,7 @@ engines_json(void)
         cJSON_AddBoolToObject(o, "uses_heuristic", reg[i]->uses_heuristic);
         cJSON_AddItemToArray(list, o);
     }
+    add_puzzle_solvers(list);
     return list;
 }
 

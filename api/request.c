@@ -9,7 +9,6 @@
 #include <strings.h>
 
 #include "complete.h"
-#include "puzzles/tiles_pdb.h"
 #include "tables/tables.h"
 
 /* Deepest JSON nesting a request may have: a [6][3][3] state is 4 levels
@@ -917,13 +916,10 @@ heuristic_available(const pz_puzzle_t *p, const char *name, pz_diag_t *d)
         pz_diag_field(d, "/heuristic");
         return false;
     }
-    if ((h == &complete_heuristic_exact && !complete_possible(p)) ||
-        (h == &tiles_pdb_heuristic && !tiles_pdb_supported(p))) {
+    if (h->supports != NULL && !h->supports(p)) {
         pz_diag_set(d, PZ_EHEURISTIC,
-                    "heuristic '%s' is not available for a %dx%d board "
-                    "(exact: up to 9 cells; pdb: up to 12 cells, 4x4 and "
-                    "5x5)",
-                    h->name, p->rows, p->cols);
+                    "heuristic '%s' is not available for this %s: %s", h->name,
+                    p->id, h->unavailable);
         pz_diag_field(d, "/heuristic");
         return false;
     }
@@ -963,7 +959,15 @@ add_run(api_solve_request_t *req,
         }
         req->requested[i] = "auto";
     } else {
-        e = engine_find(name);
+        e = engine_find_for(req->puzzle, name);
+        if (e == NULL && engine_known(name)) {
+            pz_diag_set(d, PZ_EUNSUPPORTED,
+                        "engine '%.40s' cannot solve %s; GET /v1/puzzles "
+                        "lists the engines",
+                        name, req->puzzle->id);
+            pz_diag_field(d, ptr);
+            return PZ_EUNSUPPORTED;
+        }
         if (e == NULL) {
             pz_diag_set(d, PZ_EENGINE,
                         "unknown engine '%.40s'; GET /v1/puzzles lists the "

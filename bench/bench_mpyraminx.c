@@ -30,7 +30,7 @@
 #include "engine.h"
 #include "heuristic.h"
 #include "puzzle.h"
-#include "puzzles/mpyraminx.h"
+#include "puzzles/mpyraminx/mpyraminx.h"
 #include "solve.h"
 
 typedef struct options {
@@ -190,8 +190,8 @@ main(int argc, char **argv)
     if (o.weight < 1.0) {
         o.weight = strcmp(o.engine, "wastar") == 0 ? 2.0 : 1.0;
     }
-    if (engine_find(o.engine) == NULL ||
-        puzzle_create("master-pyraminx", NULL, &p, NULL) != PZ_OK) {
+    if (puzzle_create("master-pyraminx", NULL, &p, NULL) != PZ_OK ||
+        engine_find_for(p, o.engine) == NULL) {
         fprintf(stderr, "unknown engine or puzzle\n");
         return 1;
     }
@@ -212,7 +212,8 @@ main(int argc, char **argv)
         spec.goal = goal;
         spec.start = goal;
         spec.threads = 1;
-        solve_run_init(&run, engine_find(o.engine), o.heuristic, o.weight);
+        solve_run_init(&run, engine_find_for(p, o.engine), o.heuristic,
+                       o.weight);
         if (solve_execute(&spec, &run, NULL) != PZ_OK ||
             run.solution.length != 0) {
             fprintf(stderr, "first solve failed\n");
@@ -250,7 +251,8 @@ main(int argc, char **argv)
             puzzle_random_moves(p, &goal, o.moves, pz_rng_next, &rng, mv);
             puzzle_replay(p, &goal, mv, o.moves, &spec.start);
         }
-        solve_run_init(&run, engine_find(o.engine), o.heuristic, o.weight);
+        solve_run_init(&run, engine_find_for(p, o.engine), o.heuristic,
+                       o.weight);
         t = bench_now();
         if (solve_execute(&spec, &run, NULL) != PZ_OK) {
             fprintf(stderr, "solve failed\n");

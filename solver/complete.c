@@ -277,6 +277,25 @@ goal_is_default(const pz_puzzle_t *p, const pz_state_t *goal, bool *relabel)
     return true;
 }
 
+int
+complete_named(const char *group,
+               const char *name,
+               const pz_params_t *prm,
+               tables_def_t *out,
+               int max)
+{
+    pz_puzzle_t *p = NULL;
+    int n = 0;
+
+    if (max > 0 && puzzle_create(name, prm, &p, NULL) == PZ_OK &&
+        complete_def(p, out) == PZ_OK) {
+        snprintf(out->group, sizeof(out->group), "%s", group);
+        n = 1;
+    }
+    puzzle_destroy(p);
+    return n;
+}
+
 bool
 complete_shared(const pz_puzzle_t *p, const pz_state_t *goal)
 {
@@ -646,4 +665,7 @@ const heuristic_ops_t complete_heuristic_exact = {
     .eval = exact_eval,
     .update = NULL,
     .tables = complete_needs,
+    .supports = complete_possible,
+    .unavailable = "a complete table needs a puzzle that ranks its states, "
+                   "at most 67,108,864 of them",
 };

@@ -26,6 +26,16 @@
  * too many). Thread: any. */
 int complete_def(const pz_puzzle_t *p, tables_def_t *def);
 
+/* For a puzzle's named_tables: writes the complete table of puzzle name
+ * with params prm to out[0] under group (what `puzzled tables build
+ * GROUP` selects). Returns 1, or 0 when max is 0 or that instance has no
+ * complete table. Thread: any. */
+int complete_named(const char *group,
+                   const char *name,
+                   const pz_params_t *prm,
+                   tables_def_t *out,
+                   int max);
+
 /*
  * True when p has a complete table that can serve goal (NULL: the
  * default goal) from the shared cache: p ranks its states, the rank space

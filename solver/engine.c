@@ -7,12 +7,10 @@
 
 #include "complete.h"
 #include "engine_internal.h"
-#include "puzzles/tiles_pdb.h"
-#include "tables/tables.h"
 
 static const engine_ops_t *const registry[] = {
-    &engine__astar, &engine__wastar,   &engine__bibfs, &engine__idastar,
-    &engine__table, &engine__twophase, NULL,
+    &engine__astar,   &engine__wastar, &engine__bibfs,
+    &engine__idastar, &engine__table,  NULL,
 };
 
 const engine_ops_t *const *
@@ -35,6 +33,41 @@ engine_find(const char *name)
     return NULL;
 }
 
+const engine_ops_t *
+engine_find_for(const pz_puzzle_t *p, const char *name)
+{
+    const engine_ops_t *const *own = p != NULL ? p->ops->solvers : NULL;
+
+    if (name == NULL) {
+        return NULL;
+    }
+    for (int i = 0; own != NULL && own[i] != NULL; i++) {
+        if (strcasecmp(own[i]->name, name) == 0) {
+            return own[i];
+        }
+    }
+    return engine_find(name);
+}
+
+bool
+engine_known(const char *name)
+{
+    const puzzle_ops_t *const *reg = puzzle_registry();
+
+    if (engine_find(name) != NULL) {
+        return true;
+    }
+    for (int i = 0; name != NULL && reg[i] != NULL; i++) {
+        for (int k = 0; reg[i]->solvers != NULL && reg[i]->solvers[k] != NULL;
+             k++) {
+            if (strcasecmp(reg[i]->solvers[k]->name, name) == 0) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 void
 engine_auto(const pz_puzzle_t *p,
             const pz_state_t *goal,
@@ -43,55 +76,29 @@ engine_auto(const pz_puzzle_t *p,
 {
     out->weight = 1.0;
     out->missing = NULL;
-    /* A complete table answers optimally in microseconds (the 8-puzzle,
-     * the 2x2x2, the pyraminx): use it whenever it serves this goal. */
+    /* A complete table answers optimally in microseconds: use it
+     * whenever it serves this goal. */
     if (complete_shared(p, goal)) {
         out->engine = &engine__table;
         out->heuristic = "none";
         return;
     }
-    if (p->rows > 0) {
-        int cells = p->rows * p->cols;
-
-        /* Small boards: A* holds the whole space easily and beats IDA*'s
-         * re-expansions. Larger boards: IDA* needs no memory; with the
-         * pattern databases already on disk it solves a random 15-puzzle
-         * in milliseconds, else linear conflict is the best that costs
-         * no table build. Without optimality, weighted A* answers in
-         * milliseconds where optimal search would take minutes. */
-        out->heuristic = "linear-conflict";
-        if (cells <= 9) {
-            out->engine = &engine__astar;
-        } else if (optimal) {
-            const char *names[8];
-            int n = 0;
-
-            out->engine = &engine__idastar;
-            if (cells >= 16 && tiles_pdb_supported(p)) {
-                n = tiles_pdb_heuristic.tables(p, goal, names, 8);
-            }
-            if (n > 0 && n <= 8 && tables_available(names, n, &out->missing)) {
-                out->heuristic = "pdb";
-            }
-        } else {
-            out->engine = &engine__wastar;
-            out->weight = cells <= 16 ? 2.0 : 3.0;
-        }
+    if (p->ops->auto_choice != NULL &&
+        p->ops->auto_choice(p, goal, optimal, out)) {
         return;
     }
     /* Puzzles far too large for a breadth-first search beyond short
-     * scrambles (the 3x3x3, the Master Pyraminx) name their own choice:
-     * a fast engine for any position, and the heuristic (pattern
-     * databases, built on first use or ahead of time with `puzzled tables
-     * build`) that lets IDA* prove an optimum. */
+     * scrambles name their own choice: a fast engine for any position,
+     * and the heuristic (pattern databases, built ahead of time with
+     * `puzzled tables build`) that lets IDA* prove an optimum. */
     if (optimal && p->ops->auto_optimal_heuristic != NULL) {
         out->engine = &engine__idastar;
         out->heuristic = p->ops->auto_optimal_heuristic;
         return;
     }
     if (!optimal && p->ops->auto_fast_engine != NULL &&
-        engine_find(p->ops->auto_fast_engine) != NULL) {
-        out->engine = engine_find(p->ops->auto_fast_engine);
+        engine_find_for(p, p->ops->auto_fast_engine) != NULL) {
+        out->engine = engine_find_for(p, p->ops->auto_fast_engine);
         out->heuristic = "none";
         return;
     }

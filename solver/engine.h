@@ -36,11 +36,20 @@ typedef struct engine_ops {
                   int max);
 } engine_ops_t;
 
-/* The engine named name (case-insensitive), or NULL. "auto" is not an
- * engine: resolve it with engine_auto. Thread: any. */
+/* The generic engine named name (case-insensitive), or NULL. "auto" is
+ * not an engine: resolve it with engine_auto. Thread: any. */
 const engine_ops_t *engine_find(const char *name);
 
-/* NULL-terminated registry. Thread: any. */
+/* The engine named name for p: one of p's own solvers (puzzle_ops_t
+ * solvers), else a generic engine, else NULL. Thread: any. */
+const engine_ops_t *engine_find_for(const pz_puzzle_t *p, const char *name);
+
+/* True when name is a generic engine or some puzzle's solver, so that a
+ * request can tell "no such engine" from "not for this puzzle".
+ * Thread: any. */
+bool engine_known(const char *name);
+
+/* NULL-terminated registry of the generic engines. Thread: any. */
 const engine_ops_t *const *engine_registry(void);
 
 /* The choice "auto" makes for a puzzle. */

@@ -5,11 +5,10 @@
 
 #include "engine.h"
 
-extern const engine_ops_t engine__astar;    /* engines/astar.c */
-extern const engine_ops_t engine__wastar;   /* engines/astar.c */
-extern const engine_ops_t engine__bibfs;    /* engines/bibfs.c */
-extern const engine_ops_t engine__idastar;  /* engines/idastar.c */
-extern const engine_ops_t engine__table;    /* engines/table.c */
-extern const engine_ops_t engine__twophase; /* engines/twophase/ */
+extern const engine_ops_t engine__astar;   /* engines/astar.c */
+extern const engine_ops_t engine__wastar;  /* engines/astar.c */
+extern const engine_ops_t engine__bibfs;   /* engines/bibfs.c */
+extern const engine_ops_t engine__idastar; /* engines/idastar.c */
+extern const engine_ops_t engine__table;   /* engines/table.c */
 
 #endif

@@ -54,6 +54,11 @@ struct heuristic_ops {
                   const pz_state_t *goal,
                   const char **names,
                   int max);
+    /* Optional: whether instance p has this heuristic (a puzzle may list
+     * one that only some sizes have); unavailable then says which have it.
+     * NULL: every instance of a puzzle that lists it. */
+    bool (*supports)(const pz_puzzle_t *p);
+    const char *unavailable;
     /* Optional, for an admissible heuristic: IDA*'s depth-first search of
      * job's roots (see heuristic_search_job_t), for a heuristic that can
      * search several subtrees at once so that one's table misses overlap

@@ -45,6 +45,9 @@ typedef struct pz_input {
 
 typedef struct pz_puzzle pz_puzzle_t;
 typedef struct heuristic_ops heuristic_ops_t;
+struct engine_ops;    /* engine.h */
+struct engine_choice; /* engine.h */
+struct tables_def;    /* tables/tables.h */
 
 /*
  * What each puzzle implements (one file under solver/puzzles/ and one line
@@ -177,6 +180,29 @@ struct puzzle_ops {
      */
     const char *auto_fast_engine;
     const char *auto_optimal_heuristic;
+
+    /*
+     * Optional: the whole `auto` choice for p and goal (engine_auto),
+     * for a puzzle whose best engine depends on its size (tiles). Fills
+     * *out and returns true, or returns false for the generic choice.
+     * NULL: the generic choice.
+     */
+    bool (*auto_choice)(const pz_puzzle_t *p,
+                        const pz_state_t *goal,
+                        bool optimal,
+                        struct engine_choice *out);
+
+    /* Solvers of this puzzle alone, NULL-terminated (the 3x3x3's
+     * two-phase): engine_find_for finds them by name beside the generic
+     * engines. NULL: none. */
+    const struct engine_ops *const *solvers;
+
+    /* Optional: writes at most max definitions of the puzzle's named
+     * shared tables (complete tables of its usual sizes, pattern
+     * databases, a solver's tables) and returns how many it wrote; the
+     * tables module lists them by name (solve_named_tables). NULL:
+     * none. */
+    int (*named_tables)(struct tables_def *out, int max);
 };
 
 typedef struct puzzle_ops puzzle_ops_t;

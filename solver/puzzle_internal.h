@@ -5,10 +5,10 @@
 
 #include "puzzle.h"
 
-extern const puzzle_ops_t puzzle__tiles;     /* puzzles/tiles.c */
-extern const puzzle_ops_t puzzle__cube2;     /* puzzles/cube2.c */
+extern const puzzle_ops_t puzzle__tiles;     /* puzzles/tiles/ */
+extern const puzzle_ops_t puzzle__cube2;     /* puzzles/cube2/ */
 extern const puzzle_ops_t puzzle__cube3;     /* puzzles/cube3/ */
-extern const puzzle_ops_t puzzle__pyraminx;  /* puzzles/pyraminx.c */
-extern const puzzle_ops_t puzzle__mpyraminx; /* puzzles/mpyraminx.c */
+extern const puzzle_ops_t puzzle__pyraminx;  /* puzzles/pyraminx/ */
+extern const puzzle_ops_t puzzle__mpyraminx; /* puzzles/mpyraminx/ */
 
 #endif

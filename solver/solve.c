@@ -5,10 +5,6 @@
 #include <stdio.h>
 
 #include "complete.h"
-#include "engines/twophase/twophase.h"
-#include "puzzles/cube3/pdb.h"
-#include "puzzles/mpyraminx.h"
-#include "puzzles/tiles_pdb.h"
 
 void
 solve_run_init(solve_run_t *run,
@@ -93,63 +89,19 @@ out:
 
 /* --- The named tables ---------------------------------------------------- */
 
-/* Adds the complete table of puzzle name (params) to out. */
-static void
-add_complete(const char *group,
-             const char *name,
-             const pz_params_t *prm,
-             tables_def_t *out,
-             int *n,
-             int max)
-{
-    pz_puzzle_t *p = NULL;
-
-    if (*n < max && puzzle_create(name, prm, &p, NULL) == PZ_OK &&
-        complete_def(p, &out[*n]) == PZ_OK) {
-        snprintf(out[*n].group, sizeof(out[*n].group), "%s", group);
-        (*n)++;
-    }
-    puzzle_destroy(p);
-}
-
-/* Adds the module tables a provider lists. */
-static void
-add_blobs(int (*provider)(tables_blob_def_t *, int),
-          tables_def_t *out,
-          int *n,
-          int max)
-{
-    tables_blob_def_t defs[SOLVE_NAMED_MAX];
-    int k = provider(defs, SOLVE_NAMED_MAX);
-
-    for (int i = 0; i < k && i < SOLVE_NAMED_MAX && *n < max; i++) {
-        if (tables_def_of_blob(&defs[i], &out[*n])) {
-            (*n)++;
-        }
-    }
-}
-
 int
 solve_named_tables(tables_def_t *out, int max)
 {
-    static const pz_params_t board3 = { 3, 3, 0 };
-    static const pz_params_t htm = { 0, 0, PZ_METRIC_HTM };
-    static const pz_params_t qtm = { 0, 0, PZ_METRIC_QTM };
-    static const pz_params_t plain = { 0, 0, 0 };
+    const puzzle_ops_t *const *reg = puzzle_registry();
     int n = 0;
-    int k;
 
-    add_complete("8-puzzle", "tiles", &board3, out, &n, max);
-    add_complete("2x2x2", "2x2x2", &htm, out, &n, max);
-    add_complete("2x2x2", "2x2x2", &qtm, out, &n, max);
-    add_complete("pyraminx", "pyraminx", &plain, out, &n, max);
-    k = tiles_pdb_defs(4, 4, 15, out + n, max - n);
-    n += k > 0 ? k : 0;
-    k = tiles_pdb_defs(5, 5, 24, out + n, max - n);
-    n += k > 0 ? k : 0;
-    add_blobs(cube3_pdb_table_defs, out, &n, max);
-    add_blobs(twophase_table_defs, out, &n, max);
-    add_blobs(mpyraminx_table_defs, out, &n, max);
+    for (int i = 0; reg[i] != NULL && n < max; i++) {
+        if (reg[i]->named_tables != NULL) {
+            int k = reg[i]->named_tables(out + n, max - n);
+
+            n += k > 0 ? k : 0;
+        }
+    }
     return n;
 }
 

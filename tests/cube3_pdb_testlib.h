@@ -216,7 +216,7 @@ tl_solve(const pz_puzzle_t *p,
 {
     solve_spec_t spec;
     solve_run_t run;
-    const engine_ops_t *e = engine_find(engine);
+    const engine_ops_t *e = engine_find_for(p, engine);
 
     ck_assert_ptr_nonnull(e);
     memset(&spec, 0, sizeof(spec));

@@ -1078,7 +1078,7 @@ solve_with(const pz_puzzle_t *p,
     pz_state_t goal;
     pz_state_t end;
     pz_diag_t d;
-    const engine_ops_t *e = engine_find(engine);
+    const engine_ops_t *e = engine_find_for(p, engine);
     int rc;
 
     ck_assert_ptr_nonnull(e);

@@ -12,7 +12,7 @@
 #include "engine.h"
 #include "heuristic.h"
 #include "puzzle.h"
-#include "puzzles/mpyraminx.h"
+#include "puzzles/mpyraminx/mpyraminx.h"
 #include "solve.h"
 #include "tables/tables.h"
 #include "tmpdir_testlib.h"

@@ -11,8 +11,8 @@
 
 #include "engine.h"
 #include "puzzle.h"
-#include "puzzles/mpyraminx.h"
-#include "puzzles/mpyraminx_internal.h"
+#include "puzzles/mpyraminx/mpyraminx.h"
+#include "puzzles/mpyraminx/mpyraminx_internal.h"
 #include "solve.h"
 #include "tables/tables.h"
 #include "tmpdir_testlib.h"
@@ -77,7 +77,7 @@ solve_limited(const pz_puzzle_t *p,
     spec.limits.time_ms = 60000;
     spec.limits.memory_bytes = 64u << 20;
     spec.limits.max_nodes = max_nodes;
-    solve_run_init(run, engine_find("twophase"), "none", 1.0);
+    solve_run_init(run, engine_find_for(p, "twophase"), "none", 1.0);
     ck_assert_int_eq(solve_execute(&spec, run, NULL), PZ_OK);
 }
 

@@ -26,7 +26,7 @@
 
 #include "complete.h"
 #include "engine.h"
-#include "puzzles/tiles_pdb.h"
+#include "puzzles/tiles/tiles_pdb.h"
 #include "solve.h"
 #include "tables/tables.h"
 #include "tmpdir_testlib.h"

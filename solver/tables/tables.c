@@ -1343,6 +1343,23 @@ tables_def_of_blob(const tables_blob_def_t *def, tables_def_t *r)
 }
 
 int
+tables_defs_of_blobs(int (*provider)(tables_blob_def_t *, int),
+                     tables_def_t *out,
+                     int max)
+{
+    tables_blob_def_t defs[16];
+    int k = provider(defs, 16);
+    int n = 0;
+
+    for (int i = 0; i < k && i < 16 && n < max; i++) {
+        if (tables_def_of_blob(&defs[i], &out[n])) {
+            n++;
+        }
+    }
+    return n;
+}
+
+int
 tables_blob_get(const tables_blob_def_t *def, const uint8_t **data, bool *built)
 {
     table_recipe_t r;

@@ -432,6 +432,12 @@ typedef struct tables_blob_def {
  * per byte). False when def is unusable. Thread: any. */
 bool tables_def_of_blob(const tables_blob_def_t *def, tables_def_t *out);
 
+/* Writes at most max definitions of the module tables provider lists
+ * (tables_def_of_blob of each) and returns how many. Thread: any. */
+int tables_defs_of_blobs(int (*provider)(tables_blob_def_t *, int),
+                         tables_def_t *out,
+                         int max);
+
 /*
  * Loads def's table from its file, or builds, saves and maps it; later
  * calls with the same name return the same pointer for the life of the

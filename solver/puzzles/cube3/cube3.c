@@ -12,6 +12,8 @@
 #include "perm.h"
 #include "puzzle_internal.h"
 #include "puzzles/cubeface.h"
+#include "tables/tables.h"
+#include "twophase/twophase.h"
 
 /*
  * Design: centres never move, so a state is the 20-byte cubie encoding of
@@ -592,6 +594,20 @@ static const heuristic_ops_t *const cube3_heuristics[] = {
     NULL,
 };
 
+static const engine_ops_t *const cube3_solvers[] = {
+    &cube3_twophase_engine,
+    NULL,
+};
+
+/* The optimal solver's pattern databases and the two-phase tables. */
+static int
+cube3_named_tables(tables_def_t *out, int max)
+{
+    int n = tables_defs_of_blobs(cube3_pdb_table_defs, out, max);
+
+    return n + tables_defs_of_blobs(twophase_table_defs, out + n, max - n);
+}
+
 const puzzle_ops_t puzzle__cube3 = {
     .name = "3x3x3",
     .summary = "3x3x3 Rubik's cube, 43,252,003,274,489,856,000 positions "
@@ -620,4 +636,6 @@ const puzzle_ops_t puzzle__cube3 = {
     .root_next_moves = cube3_pdb_root_next_moves,
     .auto_fast_engine = "twophase",
     .auto_optimal_heuristic = "pdb",
+    .solvers = cube3_solvers,
+    .named_tables = cube3_named_tables,
 };

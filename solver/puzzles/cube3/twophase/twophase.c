@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_internal.h"
-#include "puzzles/mpyraminx.h"
 #include "tables/tables.h"
 #include "twophase_internal.h"
 
@@ -445,13 +443,6 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
     int stop;
     int rc;
 
-    if (strcmp(ctx->puzzle->ops->name, "master-pyraminx") == 0) {
-        /* Its own phases: the rest by table, then wing 3-cycles. */
-        return mpyraminx_phases_solve(ctx, out);
-    }
-    if (strcmp(ctx->puzzle->ops->name, "3x3x3") != 0) {
-        return PZ_EUNSUPPORTED;
-    }
     if (cube3_cubie_from_state(&ctx->start, &start) != PZ_OK ||
         cube3_cubie_from_state(&ctx->goal, &goal) != PZ_OK) {
         return PZ_EINTERNAL;
@@ -548,35 +539,21 @@ twophase_tables(const pz_puzzle_t *p,
                 const char **names,
                 int max)
 {
+    (void)p;
     (void)goal;
-    if (strcmp(p->ops->name, "master-pyraminx") == 0) {
-        return mpyraminx_acm_table(names, max);
-    }
-    if (strcmp(p->ops->name, "3x3x3") != 0) {
-        return 0;
-    }
     if (max > 0) {
         names[0] = TWOPHASE_BLOB_NAME;
     }
     return 1;
 }
 
-static bool
-twophase_supports(const pz_puzzle_t *p)
-{
-    return strcmp(p->ops->name, "3x3x3") == 0 ||
-           strcmp(p->ops->name, "master-pyraminx") == 0;
-}
-
-const engine_ops_t engine__twophase = {
+const engine_ops_t cube3_twophase_engine = {
     .name = "twophase",
-    .summary = "3x3x3: Kociemba's two-phase algorithm, near-optimal "
-               "solutions in about a millisecond, improving while time "
-               "allows, stops at target_length; Master Pyraminx: any "
-               "state in milliseconds by phases (about 23 moves)",
+    .summary = "Kociemba's two-phase algorithm, near-optimal solutions in "
+               "about a millisecond, improving while time allows, stops at "
+               "target_length",
     .optimal = false,
     .uses_heuristic = false,
     .solve = solve,
-    .supports = twophase_supports,
     .tables = twophase_tables,
 };

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "engine.h"
 #include "search.h"
 #include "tables/tables.h"
 
@@ -17,7 +18,7 @@ enum {
     MPYRAMINX_PDB_COUNT = 3,
 };
 
-/* Table provider for solve_named_tables (solve.c): writes at most max
+/* Table provider for the puzzle's named_tables: writes at most max
  * definitions to out and returns how many there are. Thread: any. */
 int mpyraminx_table_defs(tables_blob_def_t *out, int max);
 
@@ -48,6 +49,9 @@ mpyraminx_pdb_build(int table, uint8_t *data, uint64_t bytes, uint64_t *counts);
  * are built once per process).
  */
 int mpyraminx_phases_solve(const search_ctx_t *ctx, pz_solution_t *out);
+
+/* mpyraminx_phases_solve as one of the puzzle's solvers ("twophase"). */
+extern const engine_ops_t mpyraminx_phases_engine;
 
 /*
  * Writes to moves (at least 10 bytes) the macro that carries the wing in

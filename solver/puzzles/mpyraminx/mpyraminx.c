@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* mpyraminx.c - the Master Pyraminx: 64 stickers, 32 vertex-layer turns. */
+#include "mpyraminx.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -806,6 +808,17 @@ static const heuristic_ops_t *const mpyr_heuristics[] = {
     &mpyraminx__seed_heuristic,      NULL,
 };
 
+static const engine_ops_t *const mpyr_solvers[] = {
+    &mpyraminx_phases_engine,
+    NULL,
+};
+
+static int
+mpyr_named_tables(tables_def_t *out, int max)
+{
+    return tables_defs_of_blobs(mpyraminx_table_defs, out, max);
+}
+
 const puzzle_ops_t puzzle__mpyraminx = {
     .name = "master-pyraminx",
     .summary = "Master Pyraminx, 2,681,795,837,952,000 positions x 81 tip "
@@ -833,4 +846,6 @@ const puzzle_ops_t puzzle__mpyraminx = {
     .heuristics = mpyr_heuristics,
     .auto_fast_engine = "twophase",
     .auto_optimal_heuristic = "pdb",
+    .solvers = mpyr_solvers,
+    .named_tables = mpyr_named_tables,
 };

@@ -6,10 +6,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "engine.h"
 #include "tables/tables.h"
 
+/* The engine, one of the 3x3x3's solvers ("twophase"). */
+extern const engine_ops_t cube3_twophase_engine;
+
 /*
- * The engine itself is engine__twophase in the registry ("twophase"). Its
+ * The engine's
  * move and pruning tables (about 100 MiB) are one module table of
  * solver/tables ("3x3x3-twophase"): the first time any thread needs them
  * they are read from the table directory, or built (about 8 s of CPU) and
@@ -36,7 +40,7 @@ double twophase_table_build_ms(void);
  * copy. Thread: any. */
 bool twophase_tables_were_built(void);
 
-/* The module tables of the engine, for solve_named_tables (solve.c):
+/* The module tables of the engine, for the 3x3x3's named_tables:
  * writes at most max definitions to out, returns how many there are (1).
  */
 int twophase_table_defs(tables_blob_def_t *out, int max);

@@ -1096,6 +1096,14 @@ static const heuristic_ops_t *const pyraminx_heuristics[] = {
     NULL,
 };
 
+static int
+pyraminx_named_tables(tables_def_t *out, int max)
+{
+    static const pz_params_t plain = { 0, 0, 0 };
+
+    return complete_named("pyraminx", "pyraminx", &plain, out, max);
+}
+
 const puzzle_ops_t puzzle__pyraminx = {
     .name = "pyraminx",
     .summary = "Pyraminx, 933,120 positions x 81 tip twists (orientation "
@@ -1124,4 +1132,5 @@ const puzzle_ops_t puzzle__pyraminx = {
     .rank = pyraminx_rank,
     .unrank = pyraminx_unrank,
     .rank_is_partial = true,
+    .named_tables = pyraminx_named_tables,
 };

@@ -842,3 +842,24 @@ mpyraminx_phases_solve(const search_ctx_t *ctx, pz_solution_t *out)
     memcpy(out->moves, ws->best, (size_t)ws->best_len);
     return PZ_OK;
 }
+
+/* The phase solver needs the axials, centres and midges table. */
+static int
+phases_tables(const pz_puzzle_t *p,
+              const pz_state_t *goal,
+              const char **names,
+              int max)
+{
+    (void)p;
+    (void)goal;
+    return mpyraminx_acm_table(names, max);
+}
+
+const engine_ops_t mpyraminx_phases_engine = {
+    .name = "twophase",
+    .summary = "any state in milliseconds by phases (about 23 moves)",
+    .optimal = false,
+    .uses_heuristic = false,
+    .solve = mpyraminx_phases_solve,
+    .tables = phases_tables,
+};

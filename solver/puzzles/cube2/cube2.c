@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "complete.h"
-#include "cubeface.h"
 #include "heuristic.h"
 #include "perm.h"
 #include "puzzle_internal.h"
+#include "puzzles/cubeface.h"
 #include "tables/tables.h"
 
 /*
@@ -1037,6 +1037,17 @@ cube2_relabel(const pz_puzzle_t *p,
     return true;
 }
 
+/* The complete tables of both metrics. */
+static int
+cube2_named_tables(tables_def_t *out, int max)
+{
+    static const pz_params_t htm = { 0, 0, PZ_METRIC_HTM };
+    static const pz_params_t qtm = { 0, 0, PZ_METRIC_QTM };
+    int n = complete_named("2x2x2", "2x2x2", &htm, out, max);
+
+    return n + complete_named("2x2x2", "2x2x2", &qtm, out + n, max - n);
+}
+
 const puzzle_ops_t puzzle__cube2 = {
     .name = "2x2x2",
     .summary = "2x2x2 pocket cube, 3,674,160 positions (DLB corner fixed)",
@@ -1064,4 +1075,5 @@ const puzzle_ops_t puzzle__cube2 = {
     .unrank = cube2_unrank,
     .rank_is_partial = false,
     .relabel = cube2_relabel,
+    .named_tables = cube2_named_tables,
 };

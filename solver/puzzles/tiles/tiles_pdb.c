@@ -1364,4 +1364,7 @@ const heuristic_ops_t tiles_pdb_heuristic = {
     .eval = pdb_eval,
     .update = NULL,
     .tables = pdb_tables,
+    .supports = tiles_pdb_supported,
+    .unavailable = "pattern databases exist for boards of up to 12 cells, "
+                   "4x4 and 5x5",
 };

@@ -31,11 +31,12 @@
 #include <string.h>
 
 #include "complete.h"
+#include "engine.h"
 #include "heuristic.h"
 #include "perm.h"
 #include "puzzle_internal.h"
-#include "puzzles/tiles_pdb.h"
 #include "tables/tables.h"
+#include "tiles_pdb.h"
 
 #define TILES_MIN   2  /* smallest side */
 #define TILES_MAX   8  /* largest side */
@@ -1000,6 +1001,62 @@ tiles_relabel(const pz_puzzle_t *p,
     return true;
 }
 
+/* ------------------------------------------------------------------------ */
+/* The auto choice and the named tables */
+
+/*
+ * Boards with a complete table take the generic choice (the table
+ * engine). Small boards: A* holds the whole space easily and beats IDA*'s
+ * re-expansions. Larger boards: IDA* needs no memory; with the pattern
+ * databases already on disk it solves a random 15-puzzle in milliseconds,
+ * else linear conflict is the best that costs no table build. Without
+ * optimality, weighted A* answers in milliseconds where optimal search
+ * would take minutes.
+ */
+static bool
+tiles_auto_choice(const pz_puzzle_t *p,
+                  const pz_state_t *goal,
+                  bool optimal,
+                  engine_choice_t *out)
+{
+    int cells = p->rows * p->cols;
+
+    out->heuristic = "linear-conflict";
+    if (cells <= 9) {
+        out->engine = engine_find("astar");
+    } else if (optimal) {
+        const char *names[8];
+        int n = 0;
+
+        out->engine = engine_find("idastar");
+        if (cells >= 16 && tiles_pdb_supported(p)) {
+            n = tiles_pdb_heuristic.tables(p, goal, names, 8);
+        }
+        if (n > 0 && n <= 8 && tables_available(names, n, &out->missing)) {
+            out->heuristic = "pdb";
+        }
+    } else {
+        out->engine = engine_find("wastar");
+        out->weight = cells <= 16 ? 2.0 : 3.0;
+    }
+    return true;
+}
+
+/* The 8-puzzle's complete table and the 15- and 24-puzzle's pattern
+ * databases. */
+static int
+tiles_named_tables(tables_def_t *out, int max)
+{
+    static const pz_params_t board3 = { 3, 3, 0 };
+    int n = complete_named("8-puzzle", "tiles", &board3, out, max);
+    int k = tiles_pdb_defs(4, 4, 15, out + n, max - n);
+
+    n += k > 0 ? k : 0;
+    k = tiles_pdb_defs(5, 5, 24, out + n, max - n);
+    n += k > 0 ? k : 0;
+    return n;
+}
+
 const puzzle_ops_t puzzle__tiles = {
     .name = "tiles",
     .summary = "sliding-tile puzzle on an RxC board, 2x2 to 8x8 (8-, 15- and "
@@ -1028,4 +1085,6 @@ const puzzle_ops_t puzzle__tiles = {
     .unrank = tiles_unrank,
     .rank_is_partial = false,
     .relabel = tiles_relabel,
+    .auto_choice = tiles_auto_choice,
+    .named_tables = tiles_named_tables,
 };
