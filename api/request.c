@@ -9,7 +9,7 @@
 #include <strings.h>
 
 #include "complete.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /* Deepest JSON nesting a request may have: a [6][3][3] state is 4 levels
  * below the body. cJSON's own limit (1000) is far too generous. */

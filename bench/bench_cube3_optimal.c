@@ -25,7 +25,7 @@
 #include "puzzle.h"
 #include "puzzles/cube3/pdb.h"
 #include "solve.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /* CPU seconds of the whole process (all threads). */
 static double

@@ -26,7 +26,7 @@
 #include "job.h"
 #include "log.h"
 #include "rng.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /* How often the sweep runs when no waiter deadline is nearer. */
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tables/tables.h"
+#include "tables.h"
 
 /* Upper bounds of the latency histogram, in seconds. */
 static const double buckets[] = { 0.001, 0.0025, 0.005, 0.01, 0.025,

@@ -30,7 +30,7 @@
 #include "openapi.h"
 #include "pool.h"
 #include "table_threads.h"
-#include "tables/tables.h"
+#include "tables.h"
 #include "version.h"
 
 /* How long shutdown waits for open connections after answering them. */

@@ -21,7 +21,7 @@
 
 #include "log.h"
 #include "search.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 #define WORKERS_MAX 64
 #define THREADS_MAX 4

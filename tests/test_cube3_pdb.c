@@ -10,7 +10,7 @@
 
 #include "cube3_pdb_testlib.h"
 #include "puzzles/cube3/pdb_internal.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /*
  * The quick suite uses "pdb-small" in HTM (the corner table and the

@@ -14,7 +14,7 @@
 #include "puzzle.h"
 #include "puzzles/mpyraminx/mpyraminx.h"
 #include "solve.h"
-#include "tables/tables.h"
+#include "tables.h"
 #include "tmpdir_testlib.h"
 
 /*

@@ -14,7 +14,7 @@
 #include "puzzles/mpyraminx/mpyraminx.h"
 #include "puzzles/mpyraminx/mpyraminx_internal.h"
 #include "solve.h"
-#include "tables/tables.h"
+#include "tables.h"
 #include "tmpdir_testlib.h"
 
 /*

@@ -28,7 +28,7 @@
 #include "engine.h"
 #include "puzzles/tiles/tiles_pdb.h"
 #include "solve.h"
-#include "tables/tables.h"
+#include "tables.h"
 #include "tmpdir_testlib.h"
 
 /* --- published depth counts ---------------------------------------------- */

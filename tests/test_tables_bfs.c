@@ -27,8 +27,8 @@
 
 #include <check.h>
 
+#include "tables.h"
 #include "tables/bfs.h"
-#include "tables/tables.h"
 #include "tmpdir_testlib.h"
 
 #define CBITS_MAX 13

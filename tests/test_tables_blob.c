@@ -21,7 +21,7 @@
 
 #include <check.h>
 
-#include "tables/tables.h"
+#include "tables.h"
 #include "tmpdir_testlib.h"
 
 #define BLOB_BYTES ((uint64_t)3 * 1024 * 1024 + 17)

@@ -17,7 +17,7 @@
 #include "puzzles/cube3/twophase/twophase.h"
 #include "puzzles/cube3/twophase/twophase_internal.h"
 #include "solve.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /*
  * Independent facts: God's number 20 HTM, the superflip 20 HTM, and "in

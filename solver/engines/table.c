@@ -13,7 +13,7 @@
  */
 #include "complete.h"
 #include "engine_internal.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 static int
 solve(const search_ctx_t *ctx, pz_solution_t *out)

@@ -28,7 +28,7 @@
 #include "job.h"
 #include "problem.h"
 #include "request.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

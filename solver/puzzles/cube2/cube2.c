@@ -12,7 +12,7 @@
 #include "perm.h"
 #include "puzzle_internal.h"
 #include "puzzles/cubeface.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /*
  * Design: a 2x2x2 has no centres, so a state is only defined up to a

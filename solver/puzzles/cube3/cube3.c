@@ -12,7 +12,7 @@
 #include "perm.h"
 #include "puzzle_internal.h"
 #include "puzzles/cubeface.h"
-#include "tables/tables.h"
+#include "tables.h"
 #include "twophase/twophase.h"
 
 /*

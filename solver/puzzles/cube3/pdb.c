@@ -62,7 +62,7 @@
 #include "cube3.h"
 #include "pdb_internal.h"
 #include "search.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 enum {
     NLOOK = 4,       /* corners, slice on three axes */

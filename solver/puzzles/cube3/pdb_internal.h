@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "pdb.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /*
  * Everything here works on the 20 bytes of a cube3 state (cube3.h): byte

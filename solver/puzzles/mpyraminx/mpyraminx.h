@@ -8,7 +8,7 @@
 
 #include "engine.h"
 #include "search.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /* The pattern databases, as mpyraminx_pdb_build numbers them. */
 enum {

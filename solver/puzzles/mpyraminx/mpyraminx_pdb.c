@@ -8,8 +8,8 @@
 #include "mpyraminx.h"
 #include "mpyraminx_internal.h"
 #include "perm.h"
+#include "tables.h"
 #include "tables/bfs.h"
-#include "tables/tables.h"
 
 /*
  * Design: three pattern databases, each the exact distance (in the full

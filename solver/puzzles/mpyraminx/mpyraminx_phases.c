@@ -10,7 +10,7 @@
 #include "mpyraminx_internal.h"
 #include "perm.h"
 #include "search.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /*
  * Design. Phase 1 solves the tips, axials, centres and midges with any

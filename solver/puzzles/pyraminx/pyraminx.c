@@ -10,7 +10,7 @@
 #include "heuristic.h"
 #include "perm.h"
 #include "puzzle_internal.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /*
  * Design: the puzzle is held with one face to the front (F) and one vertex

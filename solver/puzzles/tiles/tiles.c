@@ -35,7 +35,7 @@
 #include "heuristic.h"
 #include "perm.h"
 #include "puzzle_internal.h"
-#include "tables/tables.h"
+#include "tables.h"
 #include "tiles_pdb.h"
 
 #define TILES_MIN   2  /* smallest side */

@@ -7,7 +7,7 @@
 
 #include "heuristic.h"
 #include "puzzle.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /* "pdb": additive disjoint pattern databases for tiles (4x4: 7-8, 5x5:
  * 6-6-6-6, boards of up to 12 cells: two halves), each partition with

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tables/tables.h"
+#include "tables.h"
 #include "twophase_internal.h"
 
 /*

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "engine.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /* The engine, one of the 3x3x3's solvers ("twophase"). */
 extern const engine_ops_t cube3_twophase_engine;

@@ -11,7 +11,7 @@
 
 #include "puzzles/cube3/cube3.h"
 #include "search.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 enum {
     TWOPHASE_NMOVES = CUBE3_NMOVES, /* phase-1 moves: the 18 HTM moves */

@@ -6,7 +6,7 @@
 #include <stdatomic.h>
 
 #include "engine.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /* What every run of a job shares: the puzzle, the two states, the limits. */
 typedef struct solve_spec {

@@ -20,7 +20,7 @@
 #include "complete.h"
 #include "engine.h"
 #include "solve.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 #define LIST_MAX TABLES_LIST_MAX
 

@@ -28,7 +28,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "solve.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 typedef struct bench_result {
     int status;

@@ -7,7 +7,7 @@
 #include "serve.h"
 #include "solve.h"
 #include "table_threads.h"
-#include "tables/tables.h"
+#include "tables.h"
 #include "version.h"
 
 static void

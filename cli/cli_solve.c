@@ -19,7 +19,7 @@
 #include "job.h"
 #include "problem.h"
 #include "request.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 static atomic_bool cli_cancel;
 

@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 extern char **environ;
 

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "jsonout.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /*
  * Writes the members of one table's status into the open object of w:

@@ -11,7 +11,7 @@
 #include "budget.h"
 #include "heuristic.h"
 #include "puzzle.h"
-#include "tables/tables.h"
+#include "tables.h"
 
 /*
  * A puzzle that ranks its states (puzzle_ops_t rank_count, rank, unrank;
