@@ -28,6 +28,8 @@ COPY CMakeLists.txt openapi.yaml ./
 COPY solver/ solver/
 COPY api/ api/
 COPY server/ server/
+COPY cli/ cli/
+COPY bench/ bench/
 COPY tests/ tests/
 
 # Release build without the benchmarks. CK_TIMEOUT_MULTIPLIER gives the
