@@ -111,8 +111,10 @@ puzzle_json(const puzzle_ops_t *ops, uint64_t seed)
 
     cJSON_AddStringToObject(o, "id", ops->name);
     cJSON_AddStringToObject(o, "summary", ops->summary);
-    cJSON_AddStringToObject(o, "notation", ops->notation);
-    cJSON_AddStringToObject(o, "state_forms", ops->state_forms);
+    if (ops->io != NULL) {
+        cJSON_AddStringToObject(o, "notation", ops->io->notation);
+        cJSON_AddStringToObject(o, "state_forms", ops->io->state_forms);
+    }
     add_metrics(o, ops);
     aliases = cJSON_AddArrayToObject(o, "aliases");
     examples = cJSON_CreateArray();
@@ -192,7 +194,8 @@ add_puzzle_solvers(cJSON *list)
     const puzzle_ops_t *const *reg = puzzle_registry();
 
     for (int i = 0; reg[i] != NULL; i++) {
-        const engine_ops_t *const *own = reg[i]->solvers;
+        const engine_ops_t *const *own =
+            reg[i]->solving != NULL ? reg[i]->solving->solvers : NULL;
 
         for (int k = 0;
              available(reg[i]->name) && own != NULL && own[k] != NULL; k++) {

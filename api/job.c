@@ -135,12 +135,12 @@ write_solution(jsonout_t *w,
         jsonout_string(w, NULL, puzzle_move_name(p, sol->moves[i]));
     }
     jsonout_end(w, ']');
-    if (p->ops->move_detail != NULL) {
+    if (puzzle_has_move_detail(p)) {
         pz_state_t s = req->spec.start;
 
         jsonout_begin(w, "tiles", '[');
         for (int i = 0; i < sol->length; i++) {
-            jsonout_double(w, NULL, p->ops->move_detail(p, &s, sol->moves[i]));
+            jsonout_double(w, NULL, puzzle_move_detail(p, &s, sol->moves[i]));
             puzzle_apply(p, &s, sol->moves[i], &s);
         }
         jsonout_end(w, ']');
@@ -235,18 +235,17 @@ write_request(jsonout_t *w, const api_solve_request_t *req)
     jsonout_double(w, "target_length", req->spec.target_length);
     jsonout_end(w, '}');
     jsonout_string(w, "puzzle", p->id);
-    if (p->rows > 0) {
-        snprintf(buf, sizeof(buf), "%dx%d", p->rows, p->cols);
-        jsonout_string(w, "size", buf);
+    if (p->size[0] != '\0') {
+        jsonout_string(w, "size", p->size);
     }
     jsonout_string(w, "metric", p->metric_name);
     if (req->scramble != NULL) {
         jsonout_string(w, "scramble", req->scramble);
     }
-    if (p->ops->format_state(p, &req->spec.start, buf, sizeof(buf)) >= 0) {
+    if (puzzle_format_state(p, &req->spec.start, buf, sizeof(buf)) >= 0) {
         jsonout_string(w, "state", buf);
     }
-    if (p->ops->format_state(p, &req->spec.goal, buf, sizeof(buf)) >= 0) {
+    if (puzzle_format_state(p, &req->spec.goal, buf, sizeof(buf)) >= 0) {
         jsonout_string(w, "goal", buf);
     }
 }

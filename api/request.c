@@ -900,6 +900,15 @@ parse_tables_mode(const cJSON *body,
 
 /* --- engines --- */
 
+static bool
+optimal_by_default(const pz_puzzle_t *p)
+{
+    const puzzle_solving_t *sol = puzzle_solving(p);
+
+    return sol->optimal_by_default != NULL ? sol->optimal_by_default(p)
+                                           : complete_possible(p);
+}
+
 /*
  * True when the puzzle p has the heuristic name; else false with d filled
  * (unknown_heuristic, field /heuristic). The table heuristics exist for
@@ -1183,8 +1192,7 @@ parse_start(const cJSON *body, api_solve_request_t *req, pz_diag_t *d)
     if (scramble != NULL) {
         /* A scramble is applied to the goal: "scramble from the target". */
         req->spec.start = req->spec.goal;
-        rc = req->puzzle->ops->apply_scramble(req->puzzle, scramble,
-                                              &req->spec.start, d);
+        rc = puzzle_apply_scramble(req->puzzle, scramble, &req->spec.start, d);
         if (rc != PZ_OK) {
             pz_diag_field(d, "/scramble");
             return rc;
@@ -1315,14 +1323,10 @@ api_solve_parse(const cJSON *body,
     }
     req->spec.puzzle = req->puzzle;
     /* Without "optimal", ask for a proven optimum where one comes quickly:
-     * sliding boards up to 4x4 and the puzzles with a complete table (the
-     * 2x2x2, the pyraminx). Not the 3x3x3 or the Master Pyraminx, where a
-     * random position takes minutes to prove, or larger boards. */
-    req->optimal = optimal >= 0
-                       ? optimal != 0
-                       : (req->puzzle->rows > 0 &&
-                          req->puzzle->rows * req->puzzle->cols <= 16) ||
-                             complete_possible(req->puzzle);
+     * where the puzzle says so, else where a complete table can be had.
+     * Not where a random position takes minutes to prove. */
+    req->optimal =
+        optimal >= 0 ? optimal != 0 : optimal_by_default(req->puzzle);
     /* The start and goal come before the engines: "auto" depends on the
      * goal (shared tables serve some goals only). */
     if ((rc = parse_limits(body, pol, req, d)) != PZ_OK ||

@@ -213,7 +213,7 @@ main(int argc, char **argv)
                 return 2;
             }
         } else if (o.random > 0) {
-            p->ops->random_state(p, pz_rng_next, &rng, &spec.start);
+            puzzle_random_state(p, pz_rng_next, &rng, &spec.start);
         } else {
             uint8_t mv[PZ_SOLUTION_MAX];
 

@@ -244,7 +244,7 @@ main(int argc, char **argv)
         spec.limits.time_ms = o.time_ms;
         spec.limits.memory_bytes = o.memory_mb << 20;
         if (o.random > 0) {
-            p->ops->random_state(p, pz_rng_next, &rng, &spec.start);
+            puzzle_random_state(p, pz_rng_next, &rng, &spec.start);
         } else {
             uint8_t mv[PZ_SOLUTION_MAX];
 

@@ -454,7 +454,7 @@ write_cube3_states(const pz_puzzle_t *p,
         return CLI_EXIT_INPUT;
     }
     for (int i = 0; i < count; i++) {
-        if (p->ops->format_state(p, &starts[i], buf, sizeof(buf)) < 0) {
+        if (puzzle_format_state(p, &starts[i], buf, sizeof(buf)) < 0) {
             fclose(f);
             fprintf(stderr, "puzzled: cannot format state %d\n", i + 1);
             return CLI_EXIT_INTERNAL;
@@ -610,7 +610,7 @@ bench_cube3(const cube3_bench_t *b)
     if (b->states_in == NULL) {
         pz_rng_seed(&rng, b->seed);
         for (int i = 0; i < count; i++) {
-            p->ops->random_state(p, pz_rng_next, &rng, &starts[i]);
+            puzzle_random_state(p, pz_rng_next, &rng, &starts[i]);
         }
     }
     for (int i = 0; i < count; i++) {

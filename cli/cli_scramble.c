@@ -149,7 +149,7 @@ cli_scramble(int argc, char **argv)
         return CLI_EXIT_INPUT;
     }
     pz_rng_seed(&rng, seed);
-    if (nmoves < 0 && p->ops->random_state == NULL) {
+    if (nmoves < 0 && !puzzle_has_random_state(p)) {
         nmoves = 25;
     }
     if (nmoves >= 0) {
@@ -160,7 +160,7 @@ cli_scramble(int argc, char **argv)
             puzzle_destroy(p);
             return CLI_EXIT_INTERNAL;
         }
-    } else if (p->ops->random_state(p, pz_rng_next, &rng, &s) != PZ_OK ||
+    } else if (puzzle_random_state(p, pz_rng_next, &rng, &s) != PZ_OK ||
                scramble_from_state(p, &s, moves, &n) != PZ_OK) {
         fprintf(stderr, "puzzled: could not make a random-state scramble\n");
         puzzle_destroy(p);

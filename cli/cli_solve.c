@@ -438,8 +438,8 @@ run_request(api_solve_request_t *req, int json)
         free(text);
     } else {
         printf("puzzle    %s", req->puzzle->id);
-        if (req->puzzle->rows > 0) {
-            printf(" %dx%d", req->puzzle->rows, req->puzzle->cols);
+        if (req->puzzle->size[0] != '\0') {
+            printf(" %s", req->puzzle->size);
         }
         printf(" (%s)\n", req->puzzle->metric_name);
         for (int i = 0; i < req->nruns; i++) {

@@ -392,7 +392,7 @@ cli_tables_bench(int argc, char **argv)
         fprintf(stderr, "puzzled: %s\n", d.detail);
         return CLI_EXIT_INPUT;
     }
-    if (!complete_shared(p, NULL) || p->ops->random_state == NULL) {
+    if (!complete_shared(p, NULL) || !puzzle_has_random_state(p)) {
         fprintf(stderr, "puzzled: %s has no complete table\n", p->id);
         puzzle_destroy(p);
         return CLI_EXIT_INPUT;
@@ -424,7 +424,7 @@ cli_tables_bench(int argc, char **argv)
         solve_run_t run;
         pz_stats_view_t v;
 
-        p->ops->random_state(p, pz_rng_next, &rng, &spec.start);
+        puzzle_random_state(p, pz_rng_next, &rng, &spec.start);
         solve_run_init(&run, engine_find("table"), "none", 1.0);
         if (solve_execute(&spec, &run, NULL) != PZ_OK ||
             run.solution.status != PZ_STATUS_SOLVED) {

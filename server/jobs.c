@@ -35,10 +35,6 @@
  * expansions, so this only fires for an engine that stopped polling. */
 #define JOBS_DEADLINE_SLACK_MS 2000
 
-/* Puzzle instances remembered for jobs_can_run_here; the registry has
- * far fewer complete tables. */
-#define JOBS_TABLE_KEYS 32
-
 /* Freed jobs kept for reuse (about 10 KiB each). None under
  * AddressSanitizer, which should see every job's use after free. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -53,13 +49,6 @@
 #endif
 
 /* One puzzle instance, as the complete tables tell them apart. */
-typedef struct jobs_table_key {
-    const puzzle_ops_t *ops;
-    int rows;
-    int cols;
-    int metric;
-} jobs_table_key_t;
-
 typedef enum job_state {
     JOB_NEW = 0,   /* made by jobs_new, not in the table */
     JOB_PREPARING, /* waiting for its tables, not in the queue */
@@ -120,8 +109,6 @@ struct jobs {
     uint64_t nodes_ended; /* nodes expanded by jobs that ended */
     /* Puzzle instances whose shared complete table is loaded: written
      * under the lock, published by the count (acquire/release). */
-    jobs_table_key_t table_keys[JOBS_TABLE_KEYS];
-    atomic_int ntable_keys;
     pthread_mutex_t spare_lock; /* guards the two below */
     job_t *spare;               /* freed jobs for reuse, linked by next */
     int nspare;
@@ -420,44 +407,17 @@ jobs_submit(jobs_t *jobs, job_t *job)
     return PZ_OK;
 }
 
-/* True for a run of the engine that walks down a complete table. */
-static bool
-is_table_run(const solve_run_t *run)
-{
-    return strcmp(run->engine->name, "table") == 0;
-}
-
-static bool
-same_table(const jobs_table_key_t *k, const pz_puzzle_t *p)
-{
-    return k->ops == p->ops && k->rows == p->rows && k->cols == p->cols &&
-           k->metric == p->metric;
-}
-
-static bool
-table_known(const jobs_t *jobs, const pz_puzzle_t *p)
-{
-    int n = atomic_load_explicit(&jobs->ntable_keys, memory_order_acquire);
-
-    for (int i = 0; i < n; i++) {
-        if (same_table(&jobs->table_keys[i], p)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 bool
 jobs_can_run_here(const jobs_t *jobs, job_t *job)
 {
     const api_solve_request_t *req = &job->req;
 
-    if (req->nruns < 1 || !complete_shared(req->spec.puzzle, &req->spec.goal) ||
-        !table_known(jobs, req->spec.puzzle)) {
+    (void)jobs;
+    if (req->nruns < 1) {
         return false;
     }
     for (int i = 0; i < req->nruns; i++) {
-        if (!is_table_run(&req->runs[i])) {
+        if (!solve_instant(&req->spec, &req->runs[i])) {
             return false;
         }
     }
@@ -959,37 +919,6 @@ evict_over_count_locked(jobs_t *jobs)
     return dead;
 }
 
-/* Remembers the puzzle instance of a job whose table run solved with the
- * shared complete table: that table is now mapped for the life of the
- * process, so later table jobs of the instance cost microseconds and may
- * run on the connection's thread (jobs_can_run_here). Under the lock. */
-static void
-learn_table_locked(jobs_t *jobs, const job_t *job)
-{
-    const api_solve_request_t *req = &job->req;
-    int n = atomic_load_explicit(&jobs->ntable_keys, memory_order_relaxed);
-    jobs_table_key_t *k;
-
-    if (n >= JOBS_TABLE_KEYS || table_known(jobs, req->spec.puzzle) ||
-        !complete_shared(req->spec.puzzle, &req->spec.goal)) {
-        return;
-    }
-    for (int i = 0; i < req->nruns; i++) {
-        /* Solved means complete_dist_init found (or loaded) the table. */
-        if (is_table_run(&req->runs[i]) && req->runs[i].rc == PZ_OK &&
-            req->runs[i].solution.status == PZ_STATUS_SOLVED) {
-            k = &jobs->table_keys[n];
-            k->ops = req->spec.puzzle->ops;
-            k->rows = req->spec.puzzle->rows;
-            k->cols = req->spec.puzzle->cols;
-            k->metric = req->spec.puzzle->metric;
-            atomic_store_explicit(&jobs->ntable_keys, n + 1,
-                                  memory_order_release);
-            return;
-        }
-    }
-}
-
 void
 jobs_run(jobs_t *jobs, job_t *job)
 {
@@ -1029,7 +958,6 @@ jobs_run(jobs_t *jobs, job_t *job)
                                                       : PZ_STATUS_TIMEOUT);
     }
     pthread_mutex_lock(&jobs->lock);
-    learn_table_locked(jobs, job);
     end_locked(jobs, job, JOB_RUNNING);
     dead = evict_over_count_locked(jobs);
     pthread_mutex_unlock(&jobs->lock);

@@ -109,11 +109,10 @@ void jobs_tables_changed(jobs_t *jobs);
 
 /*
  * True when job (filled request, not yet admitted) may be run by
- * jobs_run_here on the calling thread: every run uses the table engine,
- * the goal is served by the puzzle's shared complete table, and a solver
- * thread has already solved a job with that table, so it is mapped and
- * the walk costs microseconds (table length x moves probes), never a load
- * or a build. Thread: any.
+ * jobs_run_here on the calling thread: every run answers in microseconds
+ * with what is in memory already (solve_instant: a walk down a complete
+ * table a solver thread has already used), never a load or a build.
+ * Thread: any.
  */
 bool jobs_can_run_here(const jobs_t *jobs, job_t *job);
 

@@ -46,21 +46,9 @@
 bool
 complete_possible(const pz_puzzle_t *p)
 {
-    const puzzle_ops_t *o = p->ops;
-    uint64_t n;
+    uint64_t n = puzzle_rank_count(p);
 
-    if (o->rank_count == NULL || o->rank == NULL || o->unrank == NULL) {
-        return false;
-    }
-    n = o->rank_count(p);
     return n > 0 && n <= COMPLETE_MAX;
-}
-
-/* Bits per entry to try first: tiles distances pass 14 on the 8-puzzle. */
-static int
-first_bits(const pz_puzzle_t *p)
-{
-    return p->rows > 0 ? 8 : 4;
 }
 
 /* The puzzle whose ranks a complete table's search walks: every rank is
@@ -81,13 +69,13 @@ rank_moves(void *arg, uint64_t row, tables_bfs_edge_t *out, void *scratch)
 
     (void)scratch;
     state_clear(&s);
-    p->ops->unrank(p, row, &s);
+    puzzle_unrank(p, row, &s);
     for (int m = 0; m < p->nmoves; m++) {
         pz_state_t c;
 
         out[m].map = &same_column;
-        out[m].row = puzzle_apply(p, &s, m, &c) ? p->ops->rank(p, &c)
-                                                : TABLES_BFS_NO_ROW;
+        out[m].row =
+            puzzle_apply(p, &s, m, &c) ? puzzle_rank(p, &c) : TABLES_BFS_NO_ROW;
     }
 }
 
@@ -105,12 +93,12 @@ bfs(const pz_puzzle_t *p,
     int *max_out)
 {
     ranks_t rk = { p };
-    uint64_t start = p->ops->rank(p, goal);
+    uint64_t start = puzzle_rank(p, goal);
     tables_bfs_spec_t spec = { 0 };
     tables_bfs_result_t res;
     int rc;
 
-    spec.nrows = p->ops->rank_count(p);
+    spec.nrows = puzzle_rank_count(p);
     spec.rowlen = 1;
     spec.nmoves = p->nmoves;
     spec.moves = rank_moves;
@@ -132,8 +120,10 @@ bfs(const pz_puzzle_t *p,
  * count; they never change afterwards. */
 typedef struct source {
     const puzzle_ops_t *ops;
+    char id[24];
     pz_params_t params;
-    tables_def_t def; /* def.arg points back here */
+    tables_def_t def;   /* def.arg points back here */
+    atomic_bool in_use; /* a search got the table: it stays in memory */
 } source_t;
 
 #define SOURCES_MAX 32
@@ -154,7 +144,7 @@ complete_build(const tables_def_t *def,
     pz_state_t goal;
     int rc;
 
-    rc = puzzle_create(src->ops->name, &src->params, &p, NULL);
+    rc = puzzle_create(src->id, &src->params, &p, NULL);
     if (rc != PZ_OK) {
         return rc;
     }
@@ -171,14 +161,13 @@ fill_def(const pz_puzzle_t *p, tables_def_t *def)
     int n;
 
     memset(def, 0, sizeof(*def));
-    if (p->rows > 0) {
-        n = snprintf(def->name, sizeof(def->name), "%s-%dx%d", p->ops->name,
-                     p->rows, p->cols);
-        snprintf(def->puzzle, sizeof(def->puzzle), "%s %dx%d", p->ops->name,
-                 p->rows, p->cols);
+    if (p->size[0] != '\0') {
+        n = snprintf(def->name, sizeof(def->name), "%s-%s", p->id, p->size);
+        snprintf(def->puzzle, sizeof(def->puzzle), "%.15s %.15s", p->id,
+                 p->size);
     } else {
-        n = snprintf(def->name, sizeof(def->name), "%s", p->ops->name);
-        snprintf(def->puzzle, sizeof(def->puzzle), "%s %s", p->ops->name,
+        n = snprintf(def->name, sizeof(def->name), "%s", p->id);
+        snprintf(def->puzzle, sizeof(def->puzzle), "%.15s %.15s", p->id,
                  p->metric_name != NULL ? p->metric_name : "");
     }
     /* The metric is part of the name unless the puzzle has one kind of
@@ -187,28 +176,33 @@ fill_def(const pz_puzzle_t *p, tables_def_t *def)
         snprintf(def->name + n, sizeof(def->name) - (size_t)n, "-%s",
                  p->metric_name);
     }
-    snprintf(def->group, sizeof(def->group), "%s", p->ops->name);
+    snprintf(def->group, sizeof(def->group), "%s", p->id);
     def->kind = TABLES_KIND_COMPLETE;
-    def->bits = first_bits(p);
+    def->bits = puzzle_distance_bits(p);
     def->widen = true;
-    def->entries = p->ops->rank_count(p);
+    def->entries = puzzle_rank_count(p);
     /* The daemon builds the small puzzles' tables at start. */
     def->startup = true;
     def->build = complete_build;
 }
 
+static bool
+same_instance(const source_t *s, const pz_puzzle_t *p)
+{
+    return s->ops == p->ops && s->params.rows == p->params.rows &&
+           s->params.cols == p->params.cols && s->params.metric == p->metric;
+}
+
 /* The source of p, added if new; NULL when p has no complete table or
  * there are too many instances. */
-static const source_t *
+static source_t *
 source_of(const pz_puzzle_t *p)
 {
     int n = atomic_load_explicit(&nsources, memory_order_acquire);
     source_t *s = NULL;
 
     for (int i = 0; i < n; i++) {
-        if (sources[i].ops == p->ops && sources[i].params.rows == p->rows &&
-            sources[i].params.cols == p->cols &&
-            sources[i].params.metric == p->metric) {
+        if (same_instance(&sources[i], p)) {
             return &sources[i];
         }
     }
@@ -218,18 +212,15 @@ source_of(const pz_puzzle_t *p)
     pthread_mutex_lock(&sources_lock);
     n = atomic_load(&nsources);
     for (int i = 0; i < n; i++) {
-        if (sources[i].ops == p->ops && sources[i].params.rows == p->rows &&
-            sources[i].params.cols == p->cols &&
-            sources[i].params.metric == p->metric) {
+        if (same_instance(&sources[i], p)) {
             s = &sources[i];
         }
     }
     if (s == NULL && n < SOURCES_MAX) {
         s = &sources[n];
         s->ops = p->ops;
-        s->params.rows = p->rows;
-        s->params.cols = p->cols;
-        s->params.metric = p->metric;
+        snprintf(s->id, sizeof(s->id), "%s", p->id);
+        s->params = p->params;
         fill_def(p, &s->def);
         s->def.arg = s;
         atomic_store_explicit(&nsources, n + 1, memory_order_release);
@@ -266,11 +257,11 @@ goal_is_default(const pz_puzzle_t *p, const pz_state_t *goal, bool *relabel)
     if (puzzle_equal(p, goal, &g0)) {
         return true;
     }
-    if (p->ops->relabel == NULL) {
+    if (!puzzle_can_relabel(p)) {
         return false;
     }
     state_clear(&tmp);
-    if (!p->ops->relabel(p, goal, goal, &tmp) || !puzzle_equal(p, &tmp, &g0)) {
+    if (!puzzle_relabel(p, goal, goal, &tmp) || !puzzle_equal(p, &tmp, &g0)) {
         return false;
     }
     *relabel = true;
@@ -308,12 +299,28 @@ complete_shared(const pz_puzzle_t *p, const pz_state_t *goal)
 static int
 shared_table(const pz_puzzle_t *p, tables_view_t *out)
 {
-    const source_t *s = source_of(p);
+    source_t *s = source_of(p);
+    int rc;
 
     if (s == NULL) {
         return PZ_EUNSUPPORTED;
     }
-    return tables_get(&s->def, out, NULL);
+    rc = tables_get(&s->def, out, NULL);
+    if (rc == PZ_OK) {
+        atomic_store_explicit(&s->in_use, true, memory_order_release);
+    }
+    return rc;
+}
+
+bool
+complete_in_memory(const pz_puzzle_t *p, const pz_state_t *goal)
+{
+    const source_t *s;
+
+    if (!complete_shared(p, goal) || (s = source_of(p)) == NULL) {
+        return false;
+    }
+    return atomic_load_explicit(&s->in_use, memory_order_acquire);
 }
 
 int
@@ -378,7 +385,7 @@ dist_init(complete_dist_t *td,
 
     memset(td, 0, sizeof(*td));
     td->puzzle = p;
-    td->partial = p->ops->rank_is_partial;
+    td->partial = puzzle_rank_partial(p);
     td->goal = *goal;
     if (!complete_possible(p)) {
         return PZ_EUNSUPPORTED;
@@ -399,7 +406,7 @@ dist_init(complete_dist_t *td,
     /* A goal the shared table cannot serve: a table of its own, one byte
      * per entry so no distance can overflow it. */
     td->bits = 8;
-    td->own_bytes = tables_data_bytes(p->ops->rank_count(p), 8);
+    td->own_bytes = tables_data_bytes(puzzle_rank_count(p), 8);
     if (spare != NULL) {
         if (spare_len < td->own_bytes) {
             return PZ_EINTERNAL;
@@ -447,7 +454,7 @@ raw_lookup(const complete_dist_t *td, const pz_state_t *s)
     const pz_puzzle_t *p = td->puzzle;
     const uint8_t *data = td->table != NULL ? td->table : td->own;
 
-    return tables_entry(data, td->bits, p->ops->rank(p, s));
+    return tables_entry(data, td->bits, puzzle_rank(p, s));
 }
 
 /* s in the table's terms. */
@@ -456,7 +463,7 @@ to_table_terms(const complete_dist_t *td, const pz_state_t *s, pz_state_t *out)
 {
     if (td->relabel) {
         state_clear(out);
-        td->puzzle->ops->relabel(td->puzzle, &td->goal, s, out);
+        puzzle_relabel(td->puzzle, &td->goal, s, out);
     } else {
         *out = *s;
     }
@@ -516,13 +523,13 @@ static uint64_t
 keep_mask(const complete_dist_t *td, const pz_state_t *s)
 {
     const pz_puzzle_t *p = td->puzzle;
-    uint64_t r = p->ops->rank(p, s);
+    uint64_t r = puzzle_rank(p, s);
     uint64_t keep = 0;
 
     for (int m = 0; m < p->nmoves; m++) {
         pz_state_t c;
 
-        if (puzzle_apply(p, s, m, &c) && p->ops->rank(p, &c) == r) {
+        if (puzzle_apply(p, s, m, &c) && puzzle_rank(p, &c) == r) {
             keep |= UINT64_C(1) << m;
         }
     }
@@ -624,7 +631,7 @@ static size_t
 exact_ctx_size(const pz_puzzle_t *p)
 {
     size_t spare =
-        complete_possible(p) ? tables_data_bytes(p->ops->rank_count(p), 8) : 0;
+        complete_possible(p) ? tables_data_bytes(puzzle_rank_count(p), 8) : 0;
 
     return sizeof(exact_ctx_t) + spare;
 }

@@ -36,7 +36,8 @@ engine_find(const char *name)
 const engine_ops_t *
 engine_find_for(const pz_puzzle_t *p, const char *name)
 {
-    const engine_ops_t *const *own = p != NULL ? p->ops->solvers : NULL;
+    const engine_ops_t *const *own =
+        p != NULL ? puzzle_solving(p)->solvers : NULL;
 
     if (name == NULL) {
         return NULL;
@@ -58,9 +59,11 @@ engine_known(const char *name)
         return true;
     }
     for (int i = 0; name != NULL && reg[i] != NULL; i++) {
-        for (int k = 0; reg[i]->solvers != NULL && reg[i]->solvers[k] != NULL;
-             k++) {
-            if (strcasecmp(reg[i]->solvers[k]->name, name) == 0) {
+        const engine_ops_t *const *own =
+            reg[i]->solving != NULL ? reg[i]->solving->solvers : NULL;
+
+        for (int k = 0; own != NULL && own[k] != NULL; k++) {
+            if (strcasecmp(own[k]->name, name) == 0) {
                 return true;
             }
         }
@@ -74,6 +77,8 @@ engine_auto(const pz_puzzle_t *p,
             bool optimal,
             engine_choice_t *out)
 {
+    const puzzle_solving_t *sol = puzzle_solving(p);
+
     out->weight = 1.0;
     out->missing = NULL;
     /* A complete table answers optimally in microseconds: use it
@@ -83,22 +88,21 @@ engine_auto(const pz_puzzle_t *p,
         out->heuristic = "none";
         return;
     }
-    if (p->ops->auto_choice != NULL &&
-        p->ops->auto_choice(p, goal, optimal, out)) {
+    if (sol->auto_choice != NULL && sol->auto_choice(p, goal, optimal, out)) {
         return;
     }
     /* Puzzles far too large for a breadth-first search beyond short
      * scrambles name their own choice: a fast engine for any position,
      * and the heuristic (pattern databases, built ahead of time with
      * `puzzled tables build`) that lets IDA* prove an optimum. */
-    if (optimal && p->ops->auto_optimal_heuristic != NULL) {
+    if (optimal && sol->optimal_heuristic != NULL) {
         out->engine = &engine__idastar;
-        out->heuristic = p->ops->auto_optimal_heuristic;
+        out->heuristic = sol->optimal_heuristic;
         return;
     }
-    if (!optimal && p->ops->auto_fast_engine != NULL &&
-        engine_find_for(p, p->ops->auto_fast_engine) != NULL) {
-        out->engine = engine_find_for(p, p->ops->auto_fast_engine);
+    if (!optimal && sol->fast_engine != NULL &&
+        engine_find_for(p, sol->fast_engine) != NULL) {
+        out->engine = engine_find_for(p, sol->fast_engine);
         out->heuristic = "none";
         return;
     }

@@ -43,7 +43,7 @@ const heuristic_ops_t heuristic_none = {
 const heuristic_ops_t *
 heuristic_find(const pz_puzzle_t *p, const char *name)
 {
-    const heuristic_ops_t *const *list = p->ops->heuristics;
+    const heuristic_ops_t *const *list = puzzle_heuristics(p);
 
     if (name == NULL) {
         return NULL;

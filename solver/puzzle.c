@@ -24,6 +24,15 @@ static const puzzle_alias_t aliases[] = {
     { NULL, NULL, 0, 0 },
 };
 
+const puzzle_solving_t puzzle_solving_none = { 0 };
+
+bool
+puzzle_same(const pz_puzzle_t *p, const pz_puzzle_t *q)
+{
+    return p->ops == q->ops && p->params.rows == q->params.rows &&
+           p->params.cols == q->params.cols && p->metric == q->metric;
+}
+
 const puzzle_ops_t *const *
 puzzle_registry(void)
 {
@@ -85,10 +94,9 @@ build_move_masks(pz_puzzle_t *p)
     for (int prev = 0; prev < p->nmoves; prev++) {
         uint64_t mask = all;
 
-        mask &= ~(UINT64_C(1) << p->ops->inverse(p, prev));
-        for (int next = 0; p->ops->redundant != NULL && next < p->nmoves;
-             next++) {
-            if (p->ops->redundant(p, prev, next)) {
+        mask &= ~(UINT64_C(1) << puzzle_inverse(p, prev));
+        for (int next = 0; next < p->nmoves; next++) {
+            if (puzzle_redundant(p, prev, next)) {
                 mask &= ~(UINT64_C(1) << next);
             }
         }
@@ -134,10 +142,18 @@ puzzle_create(const char *name,
     p->ops = ops;
     /* calloc left the last byte zero. */
     strncpy(p->id, ops->name, sizeof(p->id) - 1);
+    if (ops->priv_size > 0) {
+        p->priv = calloc(1, ops->priv_size);
+        if (p->priv == NULL) {
+            rc = pz_diag_set(d, PZ_ENOMEM, "out of memory");
+            goto fail;
+        }
+    }
     rc = ops->init(p, &prm, d);
     if (rc != PZ_OK) {
         goto fail;
     }
+    p->params.metric = p->metric;
     if (p->nmoves <= 0 || p->nmoves > PZ_MOVES_MAX || p->state_size == 0 ||
         p->state_size > PZ_STATE_MAX) {
         rc = pz_diag_set(d, PZ_EINTERNAL, "puzzle '%s' is misconfigured",
@@ -161,6 +177,9 @@ puzzle_destroy(pz_puzzle_t *p)
     if (p->ops != NULL && p->ops->cleanup != NULL) {
         p->ops->cleanup(p);
     }
+    if (p->ops != NULL && p->ops->priv_size > 0) {
+        free(p->priv);
+    }
     free(p);
 }
 
@@ -171,7 +190,11 @@ puzzle_parse_state(const pz_puzzle_t *p,
                    pz_diag_t *d)
 {
     state_clear(out);
-    return p->ops->parse_state(p, in, out, d);
+    if (p->ops->io == NULL) {
+        return pz_diag_set(d, PZ_EUNSUPPORTED, "%s takes no state input",
+                           p->id);
+    }
+    return p->ops->io->parse_state(p, in, out, d);
 }
 
 int
@@ -272,13 +295,25 @@ puzzle_check_colours(const int *sym,
 }
 
 int
+puzzle_apply_scramble(const pz_puzzle_t *p,
+                      const char *text,
+                      pz_state_t *state,
+                      pz_diag_t *d)
+{
+    if (p->ops->io == NULL) {
+        return pz_diag_set(d, PZ_EUNSUPPORTED, "%s takes no scramble", p->id);
+    }
+    return p->ops->io->apply_scramble(p, text != NULL ? text : "", state, d);
+}
+
+int
 puzzle_parse_scramble(const pz_puzzle_t *p,
                       const char *text,
                       pz_state_t *out,
                       pz_diag_t *d)
 {
     puzzle_goal(p, out);
-    return p->ops->apply_scramble(p, text != NULL ? text : "", out, d);
+    return puzzle_apply_scramble(p, text, out, d);
 }
 
 int
@@ -287,10 +322,10 @@ puzzle_check_pair(const pz_puzzle_t *p,
                   const pz_state_t *goal,
                   pz_diag_t *d)
 {
-    if (p->ops->check_pair == NULL) {
+    if (p->ops->io == NULL || p->ops->io->check_pair == NULL) {
         return PZ_OK;
     }
-    return p->ops->check_pair(p, start, goal, d);
+    return p->ops->io->check_pair(p, start, goal, d);
 }
 
 int

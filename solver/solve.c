@@ -20,6 +20,13 @@ solve_run_init(solve_run_t *run,
     run->rc = PZ_OK;
 }
 
+bool
+solve_instant(const solve_spec_t *spec, const solve_run_t *run)
+{
+    return run->engine->instant != NULL &&
+           run->engine->instant(spec->puzzle, &spec->goal);
+}
+
 int
 solve_tables(const solve_spec_t *spec,
              const solve_run_t *run,
@@ -96,8 +103,10 @@ solve_named_tables(tables_def_t *out, int max)
     int n = 0;
 
     for (int i = 0; reg[i] != NULL && n < max; i++) {
-        if (reg[i]->named_tables != NULL) {
-            int k = reg[i]->named_tables(out + n, max - n);
+        const puzzle_solving_t *sol = reg[i]->solving;
+
+        if (sol != NULL && sol->named_tables != NULL) {
+            int k = sol->named_tables(out + n, max - n);
 
             n += k > 0 ? k : 0;
         }

@@ -205,14 +205,14 @@ START_TEST(test_api_solve_parse_infers_tiles_size)
                                 "[13,14,0,15]]}",
                                 &req, &d),
                      PZ_OK);
-    ck_assert_int_eq(req.puzzle->rows, 4);
-    ck_assert_int_eq(req.puzzle->cols, 4);
+    ck_assert_int_eq(req.puzzle->params.rows, 4);
+    ck_assert_int_eq(req.puzzle->params.cols, 4);
     api_solve_cleanup(&req);
     ck_assert_int_eq(parse_text("{\"puzzle\":\"tiles\",\"state\":"
                                 "\"1 2 3 4 5 0 7 8 6\"}",
                                 &req, &d),
                      PZ_OK);
-    ck_assert_int_eq(req.puzzle->rows, 3);
+    ck_assert_int_eq(req.puzzle->params.rows, 3);
     api_solve_cleanup(&req);
 }
 END_TEST

@@ -164,8 +164,9 @@ START_TEST(test_core_registries_resolve_names_and_aliases)
     ck_assert_ptr_nonnull(puzzle_find("15-puzzle"));
     ck_assert_ptr_null(puzzle_find("megaminx"));
     ck_assert_int_eq(puzzle_create("15-puzzle", NULL, &p, &d), PZ_OK);
-    ck_assert_int_eq(p->rows, 4);
-    ck_assert_int_eq(p->cols, 4);
+    ck_assert_int_eq(p->params.rows, 4);
+    ck_assert_int_eq(p->params.cols, 4);
+    ck_assert_str_eq(p->size, "4x4");
     puzzle_destroy(p);
     ck_assert_int_eq(puzzle_create("megaminx", NULL, &p, &d), PZ_EPUZZLE);
     ck_assert_ptr_null(p);

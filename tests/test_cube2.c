@@ -495,7 +495,7 @@ check_custom_goal(int metric, uint64_t seed)
     int bad = 0;
 
     pz_rng_seed(&rng, seed);
-    ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &goal), PZ_OK);
+    ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &goal), PZ_OK);
     h = make_seed(p, &goal);
     ck_assert_int_eq(bfs(p, &goal, 3, dist, counts), 3);
     for (long i = 0; i < (long)NSTATES; i++) {
@@ -515,7 +515,7 @@ check_custom_goal(int metric, uint64_t seed)
         pz_state_t s;
         int v;
 
-        p->ops->random_state(p, pz_rng_next, &rng, &s);
+        puzzle_random_state(p, pz_rng_next, &rng, &s);
         v = heuristic_eval(h, &s);
         hmax = v > hmax ? v : hmax;
     }
@@ -845,7 +845,7 @@ START_TEST(test_cube2_parse_state_example_matches_scramble)
     pz_state_t want = scrambled(p, "R U' R' F'");
     pz_diag_t d;
 
-    ck_assert_int_eq(p->ops->apply_scramble(p, "U", &want, &d), PZ_OK);
+    ck_assert_int_eq(puzzle_apply_scramble(p, "U", &want, &d), PZ_OK);
     ck_assert_int_eq(parse_ints(p, example_array, 24, &s, &d), PZ_OK);
     ck_assert(puzzle_equal(p, &s, &want));
     puzzle_destroy(p);
@@ -891,7 +891,7 @@ START_TEST(test_cube2_parse_state_src_mapping)
         ck_assert(puzzle_equal(p, &s, &t));
         /* DLB never moves, so the letters are the faces: the facelet
          * string must come back unchanged. */
-        ck_assert_int_eq(p->ops->format_state(p, &s, text, sizeof(text)), 24);
+        ck_assert_int_eq(puzzle_format_state(p, &s, text, sizeof(text)), 24);
         for (int k = 0; k < 24; k++) {
             ck_assert_int_eq(text[k], letters[arr[src[k]]]);
         }
@@ -1072,7 +1072,7 @@ rotated_text(const pz_puzzle_t *p,
     char text[25];
     int perm[24];
 
-    ck_assert_int_eq(p->ops->format_state(p, s, text, sizeof(text)), 24);
+    ck_assert_int_eq(puzzle_format_state(p, s, text, sizeof(text)), 24);
     cubeface_turn(2, face, 3u, quarters, perm);
     for (int i = 0; i < 24; i++) {
         out[i] = text[perm[i]];
@@ -1117,7 +1117,7 @@ START_TEST(test_cube2_parse_state_rotated_picture_keeps_distance)
         int face = (int)pz_rand_below(pz_rng_next, &rng, 6);
         int q = 1 + (int)pz_rand_below(pz_rng_next, &rng, 3);
 
-        p->ops->random_state(p, pz_rng_next, &rng, &s);
+        puzzle_random_state(p, pz_rng_next, &rng, &s);
         rotated_text(p, &s, face, q, text);
         ck_assert_int_eq(parse_text(p, text, &r, &d), PZ_OK);
         ck_assert_int_eq(dist_htm[state_index(&r)], dist_htm[state_index(&s)]);
@@ -1198,7 +1198,7 @@ START_TEST(test_cube2_apply_scramble_on_given_state)
     pz_diag_t d;
 
     pz_diag_clear(&d);
-    ck_assert_int_eq(p->ops->apply_scramble(p, "F' U' R'", &s, &d), PZ_OK);
+    ck_assert_int_eq(puzzle_apply_scramble(p, "F' U' R'", &s, &d), PZ_OK);
     puzzle_goal(p, &goal);
     ck_assert(puzzle_equal(p, &s, &goal));
     puzzle_destroy(p);
@@ -1281,9 +1281,9 @@ START_TEST(test_cube2_format_state_goal_and_small_buffer)
     char buf[25];
 
     puzzle_goal(p, &goal);
-    ck_assert_int_eq(p->ops->format_state(p, &goal, buf, sizeof(buf)), 24);
+    ck_assert_int_eq(puzzle_format_state(p, &goal, buf, sizeof(buf)), 24);
     ck_assert_str_eq(buf, SOLVED);
-    ck_assert_int_eq(p->ops->format_state(p, &goal, buf, 24), PZ_EINVAL);
+    ck_assert_int_eq(puzzle_format_state(p, &goal, buf, 24), PZ_EINVAL);
     puzzle_destroy(p);
 }
 END_TEST
@@ -1298,7 +1298,7 @@ START_TEST(test_cube2_format_state_one_move)
      * D, B1 B3 show U, D2 D4 show B. */
     puzzle_goal(p, &s);
     puzzle_apply(p, &s, M_R, &s);
-    ck_assert_int_eq(p->ops->format_state(p, &s, buf, sizeof(buf)), 24);
+    ck_assert_int_eq(puzzle_format_state(p, &s, buf, sizeof(buf)), 24);
     ck_assert_str_eq(buf, "UFUFRRRRFDFDDBDBLLLLUBUB");
     puzzle_destroy(p);
 }
@@ -1318,9 +1318,9 @@ START_TEST(test_cube2_random_state_round_trips)
         pz_diag_t d;
         char buf[25];
 
-        ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &s), PZ_OK);
+        ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &s), PZ_OK);
         ck_assert_int_ge(state_index(&s), 0);
-        ck_assert_int_eq(p->ops->format_state(p, &s, buf, sizeof(buf)), 24);
+        ck_assert_int_eq(puzzle_format_state(p, &s, buf, sizeof(buf)), 24);
         ck_assert_int_eq(parse_text(p, buf, &t, &d), PZ_OK);
         ck_assert(puzzle_equal(p, &s, &t));
         for (int k = 0; k < 8; k++) {

@@ -265,9 +265,9 @@ START_TEST(test_cube3_init_default_is_htm)
     ck_assert_str_eq(p->ops->default_heuristic, "misplaced");
     ck_assert_str_eq(p->id, "3x3x3");
     ck_assert_ptr_nonnull(p->ops->summary);
-    ck_assert_ptr_nonnull(p->ops->notation);
-    ck_assert_ptr_nonnull(p->ops->state_forms);
-    ck_assert(p->ops->rank == NULL);
+    ck_assert_ptr_nonnull(p->ops->io->notation);
+    ck_assert_ptr_nonnull(p->ops->io->state_forms);
+    ck_assert_uint_eq(puzzle_rank_count(p), 0);
     puzzle_destroy(p);
 }
 END_TEST
@@ -505,7 +505,7 @@ START_TEST(test_cube3_misplaced_admissible_custom_goal)
     pz_state_t goal;
 
     pz_rng_seed(&rng, 17);
-    ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &goal), PZ_OK);
+    ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &goal), PZ_OK);
     puzzle_destroy(p);
     check_admissible_near(PZ_METRIC_HTM, &goal, 4);
     check_admissible_near(PZ_METRIC_QTM, &goal, 4);
@@ -557,7 +557,7 @@ random_cubie(const pz_puzzle_t *p, pz_rng_t *rng)
     pz_state_t s;
     cube3_cubie_t c;
 
-    ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, rng, &s), PZ_OK);
+    ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, rng, &s), PZ_OK);
     ck_assert_int_eq(cube3_cubie_from_state(&s, &c), PZ_OK);
     return c;
 }
@@ -787,7 +787,7 @@ START_TEST(test_cube3_apply_reference_vectors_facelet_form)
         theirs = parsed(p, text);
         ck_assert_msg(puzzle_equal(p, &mine, &theirs), "%s",
                       ref_vectors[v].name);
-        ck_assert_int_eq(p->ops->format_state(p, &mine, fmt, sizeof(fmt)), 54);
+        ck_assert_int_eq(puzzle_format_state(p, &mine, fmt, sizeof(fmt)), 54);
         ck_assert_str_eq(fmt, text);
     }
     puzzle_destroy(p);
@@ -1054,7 +1054,7 @@ START_TEST(test_cube3_parse_state_symbols_follow_centres)
     char text[55];
     char renamed[55];
 
-    ck_assert_int_eq(p->ops->format_state(p, &a, text, sizeof(text)), 54);
+    ck_assert_int_eq(puzzle_format_state(p, &a, text, sizeof(text)), 54);
     for (int i = 0; i < 54; i++) {
         renamed[i] = "wrgyob"[strchr("URFDLB", text[i]) - "URFDLB"];
     }
@@ -1076,7 +1076,7 @@ START_TEST(test_cube3_parse_state_b_face_turned_in_array)
 
     /* array[5][r][c] = K_B[2-r][2-c] (B turned a half turn); other faces
      * as read. */
-    ck_assert_int_eq(p->ops->format_state(p, &s, text, sizeof(text)), 54);
+    ck_assert_int_eq(puzzle_format_state(p, &s, text, sizeof(text)), 54);
     for (int k = 0; k < 54; k++) {
         static const int ref_face[6] = { 0, 3, 2, 4, 1, 5 };
         int f = k / 9;
@@ -1319,10 +1319,10 @@ START_TEST(test_cube3_parse_state_random_states_round_trip)
         cube3_cubie_t c;
         char buf[55];
 
-        p->ops->random_state(p, pz_rng_next, &rng, &s);
+        puzzle_random_state(p, pz_rng_next, &rng, &s);
         bad += cube3_cubie_from_state(&s, &c) != PZ_OK ||
                cube3_cubie_check(&c, NULL) != PZ_OK;
-        bad += p->ops->format_state(p, &s, buf, sizeof(buf)) != 54;
+        bad += puzzle_format_state(p, &s, buf, sizeof(buf)) != 54;
         bad += parse_text(p, buf, &t, &d) != PZ_OK || !puzzle_equal(p, &s, &t);
         for (int k = 0; k < 12; k++) {
             seen[k][c.ep[k]]++;
@@ -1468,8 +1468,7 @@ START_TEST(test_cube3_apply_scramble_on_given_state)
     pz_diag_t d;
 
     pz_diag_clear(&d);
-    ck_assert_int_eq(p->ops->apply_scramble(p, "x' M' F' U' R'", &s, &d),
-                     PZ_OK);
+    ck_assert_int_eq(puzzle_apply_scramble(p, "x' M' F' U' R'", &s, &d), PZ_OK);
     puzzle_goal(p, &goal);
     ck_assert(puzzle_equal(p, &s, &goal));
     puzzle_destroy(p);
@@ -1555,9 +1554,9 @@ START_TEST(test_cube3_format_state_goal_and_small_buffer)
     char buf[55];
 
     puzzle_goal(p, &goal);
-    ck_assert_int_eq(p->ops->format_state(p, &goal, buf, sizeof(buf)), 54);
+    ck_assert_int_eq(puzzle_format_state(p, &goal, buf, sizeof(buf)), 54);
     ck_assert_str_eq(buf, SOLVED);
-    ck_assert_int_eq(p->ops->format_state(p, &goal, buf, 54), PZ_EINVAL);
+    ck_assert_int_eq(puzzle_format_state(p, &goal, buf, 54), PZ_EINVAL);
     puzzle_destroy(p);
 }
 END_TEST
@@ -1572,7 +1571,7 @@ START_TEST(test_cube3_format_state_after_r)
      * show F, D, B; the left column of B (as seen from behind) shows U. */
     puzzle_goal(p, &s);
     puzzle_apply(p, &s, M_R, &s);
-    ck_assert_int_eq(p->ops->format_state(p, &s, buf, sizeof(buf)), 54);
+    ck_assert_int_eq(puzzle_format_state(p, &s, buf, sizeof(buf)), 54);
     ck_assert_str_eq(buf, "UUFUUFUUF"
                           "RRRRRRRRR"
                           "FFDFFDFFD"

@@ -100,7 +100,7 @@ scrambled(const pz_puzzle_t *p, const char *text)
 static void
 format(const pz_puzzle_t *p, const pz_state_t *s, char buf[65])
 {
-    ck_assert_int_eq(p->ops->format_state(p, s, buf, 65), 64);
+    ck_assert_int_eq(puzzle_format_state(p, s, buf, 65), 64);
 }
 
 /* Solved text with stickers a and b exchanged. */
@@ -489,7 +489,7 @@ START_TEST(test_mpyraminx_redundant_only_provable_pairs)
         for (int b = 0; b < 32; b++) {
             pz_state_t ab;
             pz_state_t ba;
-            int red = p->ops->redundant(p, a, b);
+            int red = puzzle_redundant(p, a, b);
 
             if (!red || a / 2 == b / 2) {
                 continue;
@@ -500,7 +500,7 @@ START_TEST(test_mpyraminx_redundant_only_provable_pairs)
             puzzle_apply(p, &start, b, &ba);
             puzzle_apply(p, &ba, a, &ba);
             bad += !puzzle_equal(p, &ab, &ba);
-            bad += p->ops->redundant(p, b, a);
+            bad += puzzle_redundant(p, b, a);
         }
     }
     ck_assert_int_eq(bad, 0);
@@ -508,8 +508,8 @@ START_TEST(test_mpyraminx_redundant_only_provable_pairs)
      * x 4 vertices) and tips against everything are pruned one way. */
     ck_assert_int_ge(pruned_pairs, 96);
     /* Same vertex, same layer, same direction twice: one move (u u = u'). */
-    ck_assert(p->ops->redundant(p, mv(0, 0, 0), mv(0, 0, 0)));
-    ck_assert(p->ops->redundant(p, mv(2, 3, 1), mv(2, 3, 1)));
+    ck_assert(puzzle_redundant(p, mv(0, 0, 0), mv(0, 0, 0)));
+    ck_assert(puzzle_redundant(p, mv(2, 3, 1), mv(2, 3, 1)));
     puzzle_destroy(p);
 }
 END_TEST
@@ -882,7 +882,7 @@ START_TEST(test_mpyraminx_format_state_goal_and_small_buffer)
     puzzle_goal(p, &goal);
     format(p, &goal, buf);
     ck_assert_str_eq(buf, SOLVED);
-    ck_assert_int_eq(p->ops->format_state(p, &goal, buf, 64), PZ_EINVAL);
+    ck_assert_int_eq(puzzle_format_state(p, &goal, buf, 64), PZ_EINVAL);
     puzzle_destroy(p);
 }
 END_TEST
@@ -909,7 +909,7 @@ START_TEST(test_mpyraminx_random_state_round_trips)
         char text[65];
 
         if (trial % 2 == 0) {
-            ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &s),
+            ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &s),
                              PZ_OK);
         } else {
             uint8_t moves[60];
@@ -943,7 +943,7 @@ START_TEST(test_mpyraminx_random_state_twists_vary)
         char text[65];
         char c;
 
-        p->ops->random_state(p, pz_rng_next, &rng, &s);
+        puzzle_random_state(p, pz_rng_next, &rng, &s);
         format(p, &s, text);
         /* The tip U sticker on F shows F, L or R by its twist. */
         c = text[at(F_F, 0, 0)];
@@ -1037,7 +1037,7 @@ START_TEST(test_mpyraminx_seed_max_admissible_custom_goal)
     int bad = 0;
 
     pz_rng_seed(&rng, 3);
-    p->ops->random_state(p, pz_rng_next, &rng, &goal);
+    puzzle_random_state(p, pz_rng_next, &rng, &goal);
     ck_assert_int_eq(heuristic_create(p, "seed-max", &goal, &h, &d), PZ_OK);
     ck_assert_int_eq(heuristic_create(p, "pieces", &goal, &hp, &d), PZ_OK);
     ck_assert_int_eq(heuristic_eval(h, &goal), 0);

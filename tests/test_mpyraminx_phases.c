@@ -220,7 +220,7 @@ START_TEST(test_mpyraminx_phases_solve_random_states)
         solve_run_t run;
         pz_stats_view_t view;
 
-        ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &start),
+        ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &start),
                          PZ_OK);
         /* A node limit makes the search stop early (the 200 states stay
          * quick under sanitizers) but never without an answer: the first
@@ -261,8 +261,8 @@ START_TEST(test_mpyraminx_phases_solve_custom_goal)
         pz_state_t goal;
         solve_run_t run;
 
-        p->ops->random_state(p, pz_rng_next, &rng, &start);
-        p->ops->random_state(p, pz_rng_next, &rng, &goal);
+        puzzle_random_state(p, pz_rng_next, &rng, &start);
+        puzzle_random_state(p, pz_rng_next, &rng, &goal);
         solve(p, &start, &goal, &run);
         wrong += run.solution.status != PZ_STATUS_SOLVED ||
                  !replays_to(p, &start, &goal, run.solution.moves,
@@ -311,7 +311,7 @@ START_TEST(test_mpyraminx_phases_solve_solved_start)
     ck_assert_int_eq(run.solution.length, 0);
     /* Also when the goal is any other state. */
     pz_rng_seed(&rng, 3);
-    p->ops->random_state(p, pz_rng_next, &rng, &goal);
+    puzzle_random_state(p, pz_rng_next, &rng, &goal);
     solve(p, &goal, &goal, &run);
     ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
     ck_assert_int_eq(run.solution.length, 0);

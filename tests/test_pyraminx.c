@@ -118,7 +118,7 @@ scrambled(const pz_puzzle_t *p, const char *text)
 static void
 format(const pz_puzzle_t *p, const pz_state_t *s, char buf[37])
 {
-    ck_assert_int_eq(p->ops->format_state(p, s, buf, 37), 36);
+    ck_assert_int_eq(puzzle_format_state(p, s, buf, 37), 36);
 }
 
 /* Tips that need a tip turn: relative tip bytes 10..13 non-zero. This is
@@ -169,14 +169,14 @@ tables_setup(void)
     bad_states = 0;
     deepest = 0;
     puzzle_goal(p, &goal);
-    queue[tail++] = (uint32_t)p->ops->rank(p, &goal);
+    queue[tail++] = (uint32_t)puzzle_rank(p, &goal);
     dist[queue[0]] = 0;
     counts[0] = 1;
     while (head < tail) {
         uint32_t r = queue[head++];
         pz_state_t s;
 
-        p->ops->unrank(p, r, &s);
+        puzzle_unrank(p, r, &s);
         /* Vertex moves only (ids 0..7). Plain checks: Check assertions in
          * a hot loop cost a pipe write each. */
         for (int m = 0; m < 8; m++) {
@@ -185,12 +185,12 @@ tables_setup(void)
             uint64_t tr;
 
             puzzle_apply(p, &s, m, &t);
-            tr = p->ops->rank(p, &t);
+            tr = puzzle_rank(p, &t);
             if (tr >= NTIPLESS) {
                 bad_states++;
                 continue;
             }
-            p->ops->unrank(p, tr, &back);
+            puzzle_unrank(p, tr, &back);
             bad_states += memcmp(&back, &t, sizeof(t)) != 0;
             if (dist[tr] == 255) {
                 dist[tr] = (uint8_t)(dist[r] + 1);
@@ -215,7 +215,7 @@ tables_teardown(void)
 static int
 distance(const pz_puzzle_t *p, const pz_state_t *s)
 {
-    return dist[p->ops->rank(p, s)] + tip_moves(s);
+    return dist[puzzle_rank(p, s)] + tip_moves(s);
 }
 
 /* --- init ---------------------------------------------------------------- */
@@ -229,8 +229,8 @@ START_TEST(test_pyraminx_init_default_is_moves)
     ck_assert_str_eq(p->metric_name, "moves");
     ck_assert_uint_le(p->state_size, 16);
     ck_assert_str_eq(p->ops->default_heuristic, "pieces");
-    ck_assert(p->ops->rank_is_partial);
-    ck_assert_uint_eq(p->ops->rank_count(p), NTIPLESS);
+    ck_assert(puzzle_rank_partial(p));
+    ck_assert_uint_eq(puzzle_rank_count(p), NTIPLESS);
     puzzle_destroy(p);
 }
 END_TEST
@@ -290,9 +290,9 @@ START_TEST(test_pyraminx_rank_round_trip_every_index)
         pz_state_t s;
 
         memset(&s, 0xAA, sizeof(s));
-        p->ops->unrank(p, i, &s);
+        puzzle_unrank(p, i, &s);
         /* The representative has its tips aligned and a zero tail. */
-        bad += p->ops->rank(p, &s) != i || tip_moves(&s) != 0 ||
+        bad += puzzle_rank(p, &s) != i || tip_moves(&s) != 0 ||
                memcmp(s.b + p->state_size, zero,
                       PZ_STATE_MAX - p->state_size) != 0;
     }
@@ -310,7 +310,7 @@ START_TEST(test_pyraminx_rank_ignores_tips)
     puzzle_apply(p, &t, M_TU, &t);
     puzzle_apply(p, &t, M_TBI, &t);
     ck_assert(!puzzle_equal(p, &s, &t));
-    ck_assert_uint_eq(p->ops->rank(p, &s), p->ops->rank(p, &t));
+    ck_assert_uint_eq(puzzle_rank(p, &s), puzzle_rank(p, &t));
     puzzle_destroy(p);
 }
 END_TEST
@@ -409,7 +409,7 @@ START_TEST(test_pyraminx_pieces_admissible_every_state)
 
         /* Every tipless state, with random tips: the exact distance is the
          * tipless distance plus one move per misaligned tip. */
-        p->ops->unrank(p, i, &s);
+        puzzle_unrank(p, i, &s);
         for (int t = 10; t < 14; t++) {
             s.b[t] = (uint8_t)pz_rand_below(pz_rng_next, &rng, 3);
         }
@@ -456,7 +456,7 @@ START_TEST(test_pyraminx_pieces_admissible_custom_goal)
      * available directly, but any path of length n from g bounds the
      * distance of its end by n, and h must stay <= that bound. */
     pz_rng_seed(&rng, 8);
-    p->ops->random_state(p, pz_rng_next, &rng, &goal);
+    puzzle_random_state(p, pz_rng_next, &rng, &goal);
     h = make_heuristic(p, "pieces", &goal);
     for (int i = 0; i < 20000; i++) {
         pz_state_t s = goal;
@@ -487,7 +487,7 @@ START_TEST(test_pyraminx_seed_inadmissible_counterexample)
      * it moves 3 edges (ceil(3/3) = 1), twists the U centre (1) and the U
      * tip (1): seed says 3. */
     s = scrambled(p, "U");
-    ck_assert_int_eq(dist[p->ops->rank(p, &s)], 1);
+    ck_assert_int_eq(dist[puzzle_rank(p, &s)], 1);
     ck_assert_int_eq(heuristic_eval(h, &s), 3);
     ck_assert_int_eq(heuristic_eval(h, &goal), 0);
     heuristic_destroy(h);
@@ -582,7 +582,7 @@ START_TEST(test_pyraminx_engines_random_states_optimal)
         pz_state_t s;
         int want;
 
-        p->ops->random_state(p, pz_rng_next, &rng, &s);
+        puzzle_random_state(p, pz_rng_next, &rng, &s);
         want = distance(p, &s);
         ck_assert_int_eq(run_engine(p, "bibfs", NULL, &s), want);
         ck_assert_int_eq(run_engine(p, "astar", "pieces", &s), want);
@@ -725,7 +725,7 @@ START_TEST(test_pyraminx_format_state_goal_and_small_buffer)
     puzzle_goal(p, &goal);
     format(p, &goal, buf);
     ck_assert_str_eq(buf, SOLVED);
-    ck_assert_int_eq(p->ops->format_state(p, &goal, buf, 36), PZ_EINVAL);
+    ck_assert_int_eq(puzzle_format_state(p, &goal, buf, 36), PZ_EINVAL);
     puzzle_destroy(p);
 }
 END_TEST
@@ -1223,7 +1223,7 @@ START_TEST(test_pyraminx_random_state_round_trips)
         pz_diag_t d;
         char buf[37];
 
-        ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &s), PZ_OK);
+        ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &s), PZ_OK);
         format(p, &s, buf);
         ck_assert_int_eq(parse_text(p, buf, &t, &d), PZ_OK);
         ck_assert(puzzle_equal(p, &s, &t));

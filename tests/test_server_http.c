@@ -980,7 +980,7 @@ replay_check(const char *puzzle,
     }
     puzzle_goal(p, &goal);
     end = start;
-    if (p->ops->apply_scramble(p, jstr(sol, "text"), &end, &d) != PZ_OK) {
+    if (puzzle_apply_scramble(p, jstr(sol, "text"), &end, &d) != PZ_OK) {
         why = vfail("the solution '%s' does not parse: %s", jstr(sol, "text"),
                     d.detail);
         goto out;

@@ -162,10 +162,10 @@ check_table_engine(pz_puzzle_t *p, int n, bool custom_goal, uint64_t seed)
         pz_solution_t a;
         pz_solution_t b;
 
-        ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &start),
+        ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &start),
                          PZ_OK);
         if (custom_goal) {
-            ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &goal),
+            ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &goal),
                              PZ_OK);
         } else {
             puzzle_goal(p, &goal);
@@ -510,7 +510,7 @@ START_TEST(test_tables_engine_table_custom_goal_2x2x2_relabelled)
 
     /* Any goal of the 2x2x2 relabels to the solved cube: shared table. */
     pz_rng_seed(&rng, 5);
-    p->ops->random_state(p, pz_rng_next, &rng, &goal);
+    puzzle_random_state(p, pz_rng_next, &rng, &goal);
     ck_assert(complete_shared(p, &goal));
     check_table_engine(p, 10, true, 15);
     puzzle_destroy(p);
@@ -658,7 +658,7 @@ START_TEST(test_tables_exact_equals_bibfs_on_pyraminx_with_tips)
             pz_state_t s;
             pz_solution_t b;
 
-            p->ops->random_state(p, pz_rng_next, &rng, &s);
+            puzzle_random_state(p, pz_rng_next, &rng, &s);
             run(p, &s, &goal, "bibfs", "none", 1u << 30, &b);
             bad += complete_dist_solve(&td, &s, moves, NULL) != b.length;
         }
@@ -669,7 +669,7 @@ START_TEST(test_tables_exact_equals_bibfs_on_pyraminx_with_tips)
             pz_state_t s;
             pz_solution_t b;
 
-            p->ops->random_state(p, pz_rng_next, &rng, &s);
+            puzzle_random_state(p, pz_rng_next, &rng, &s);
             run(p, &s, &goal, "bibfs", "none", 1u << 30, &b);
             bad += heuristic_eval(h, &s) != b.length;
         }
@@ -815,7 +815,7 @@ START_TEST(test_tables_pdb_idastar_optimal_on_2x4)
         pz_solution_t a;
         pz_solution_t b;
 
-        p->ops->random_state(p, pz_rng_next, &rng, &s);
+        puzzle_random_state(p, pz_rng_next, &rng, &s);
         ck_assert_int_eq(run(p, &s, &goal, "idastar", "pdb", 1u << 20, &a),
                          PZ_OK);
         ck_assert_int_eq(run(p, &s, &goal, "bibfs", "none", 1u << 28, &b),

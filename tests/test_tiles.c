@@ -158,8 +158,8 @@ START_TEST(test_tiles_create_default_is_3x3)
 {
     pz_puzzle_t *p = make(0, 0);
 
-    ck_assert_int_eq(p->rows, 3);
-    ck_assert_int_eq(p->cols, 3);
+    ck_assert_int_eq(p->params.rows, 3);
+    ck_assert_int_eq(p->params.cols, 3);
     ck_assert_str_eq(p->id, "tiles");
     ck_assert_str_eq(p->metric_name, "moves");
     ck_assert_int_eq(p->metric, PZ_METRIC_MOVES);
@@ -173,12 +173,12 @@ START_TEST(test_tiles_create_one_zero_is_square)
 {
     pz_puzzle_t *p = make(5, 0);
 
-    ck_assert_int_eq(p->rows, 5);
-    ck_assert_int_eq(p->cols, 5);
+    ck_assert_int_eq(p->params.rows, 5);
+    ck_assert_int_eq(p->params.cols, 5);
     puzzle_destroy(p);
     p = make(0, 7);
-    ck_assert_int_eq(p->rows, 7);
-    ck_assert_int_eq(p->cols, 7);
+    ck_assert_int_eq(p->params.rows, 7);
+    ck_assert_int_eq(p->params.cols, 7);
     puzzle_destroy(p);
 }
 END_TEST
@@ -189,8 +189,8 @@ START_TEST(test_tiles_create_alias_15_puzzle_is_4x4)
     pz_diag_t d;
 
     ck_assert_int_eq(puzzle_create("15-puzzle", NULL, &p, &d), PZ_OK);
-    ck_assert_int_eq(p->rows, 4);
-    ck_assert_int_eq(p->cols, 4);
+    ck_assert_int_eq(p->params.rows, 4);
+    ck_assert_int_eq(p->params.cols, 4);
     ck_assert_uint_eq(p->state_size, 17);
     puzzle_destroy(p);
 }
@@ -482,18 +482,18 @@ START_TEST(test_tiles_move_detail_names_sliding_tile)
 
     /* Blank bottom right of the goal: 12 is above it, 15 left of it. */
     puzzle_goal(p, &g);
-    ck_assert_int_eq(p->ops->move_detail(p, &g, 1), 12);
-    ck_assert_int_eq(p->ops->move_detail(p, &g, 3), 15);
-    ck_assert_int_eq(p->ops->move_detail(p, &g, 0), -1);
-    ck_assert_int_eq(p->ops->move_detail(p, &g, 2), -1);
+    ck_assert_int_eq(puzzle_move_detail(p, &g, 1), 12);
+    ck_assert_int_eq(puzzle_move_detail(p, &g, 3), 15);
+    ck_assert_int_eq(puzzle_move_detail(p, &g, 0), -1);
+    ck_assert_int_eq(puzzle_move_detail(p, &g, 2), -1);
     pz_rng_seed(&rng, 7);
     for (int k = 0; k < 200; k++) {
         pz_state_t s;
         pz_state_t c;
 
-        ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &s), PZ_OK);
+        ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &s), PZ_OK);
         for (int m = 0; m < 4; m++) {
-            int tile = p->ops->move_detail(p, &s, m);
+            int tile = puzzle_move_detail(p, &s, m);
 
             if (puzzle_apply(p, &s, m, &c)) {
                 /* The tile now sits where the blank was. */
@@ -606,7 +606,7 @@ check_updates(int rows, int cols, bool custom_goal, uint64_t seed)
     pz_rng_seed(&rng, seed);
     puzzle_goal(p, &g);
     if (custom_goal) {
-        ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &g), PZ_OK);
+        ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &g), PZ_OK);
     }
     for (int k = 0; k < 3; k++) {
         pz_heuristic_t *h = make_h(p, names[k], &g);
@@ -616,7 +616,7 @@ check_updates(int rows, int cols, bool custom_goal, uint64_t seed)
             pz_state_t s;
             int hs;
 
-            ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &s),
+            ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &s),
                              PZ_OK);
             hs = heuristic_eval(h, &s);
             for (int m = 0; m < 4; m++) {
@@ -694,8 +694,8 @@ START_TEST(test_tiles_heuristic_default_is_linear_conflict)
     ck_assert_ptr_nonnull(heuristic_find(p, "misplaced"));
     ck_assert(heuristic_find(p, "manhattan")->admissible);
     ck_assert_ptr_nonnull(p->ops->summary);
-    ck_assert_ptr_nonnull(p->ops->notation);
-    ck_assert_ptr_nonnull(p->ops->state_forms);
+    ck_assert_ptr_nonnull(p->ops->io->notation);
+    ck_assert_ptr_nonnull(p->ops->io->state_forms);
     puzzle_destroy(p);
 }
 END_TEST
@@ -708,7 +708,7 @@ END_TEST
 static bool
 classic_solvable(const pz_puzzle_t *p, const pz_state_t *s)
 {
-    int n = p->rows * p->cols;
+    int n = p->params.rows * p->params.cols;
     int inv = 0;
 
     for (int i = 0; i < n; i++) {
@@ -716,10 +716,10 @@ classic_solvable(const pz_puzzle_t *p, const pz_state_t *s)
             inv += s->b[i] && s->b[j] && s->b[i] > s->b[j];
         }
     }
-    if (p->cols % 2 == 1) {
+    if (p->params.cols % 2 == 1) {
         return inv % 2 == 0;
     }
-    return (inv + s->b[n] / p->cols) % 2 == (p->rows - 1) % 2;
+    return (inv + s->b[n] / p->params.cols) % 2 == (p->params.rows - 1) % 2;
 }
 
 START_TEST(test_tiles_check_pair_15_14_swapped_unsolvable)
@@ -827,7 +827,7 @@ START_TEST(test_tiles_random_state_solvable)
     for (int t = 0; t < 2000; t++) {
         pz_state_t s;
 
-        ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &s), PZ_OK);
+        ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &s), PZ_OK);
         ck_assert_int_ge(dist[rank9(s.b)], 0);
         ck_assert_int_eq(s.b[s.b[9]], 0);
     }
@@ -836,7 +836,7 @@ START_TEST(test_tiles_random_state_solvable)
         pz_state_t s;
         pz_diag_t d;
 
-        ck_assert_int_eq(q->ops->random_state(q, pz_rng_next, &rng, &s), PZ_OK);
+        ck_assert_int_eq(puzzle_random_state(q, pz_rng_next, &rng, &s), PZ_OK);
         ck_assert(classic_solvable(q, &s));
         ck_assert_int_eq(puzzle_check_pair(q, &s, &g, &d), PZ_OK);
     }
@@ -858,7 +858,7 @@ START_TEST(test_tiles_random_state_uniform_on_2x2)
     for (int t = 0; t < 12000; t++) {
         pz_state_t s;
 
-        ck_assert_int_eq(p->ops->random_state(p, pz_rng_next, &rng, &s), PZ_OK);
+        ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &s), PZ_OK);
         count[s.b[0] * 64 + s.b[1] * 16 + s.b[2] * 4 + s.b[3]]++;
     }
     for (int k = 0; k < 256; k++) {
@@ -1018,8 +1018,8 @@ START_TEST(test_tiles_format_state_round_trip)
             char buf[512];
             int len;
 
-            p->ops->random_state(p, pz_rng_next, &rng, &s);
-            len = p->ops->format_state(p, &s, buf, sizeof(buf));
+            puzzle_random_state(p, pz_rng_next, &rng, &s);
+            len = puzzle_format_state(p, &s, buf, sizeof(buf));
             ck_assert_int_gt(len, 0);
             ck_assert_uint_eq(strlen(buf), (size_t)len);
             back = parse_ok(p, buf);
@@ -1037,11 +1037,11 @@ START_TEST(test_tiles_format_state_goal_text_and_small_buffer)
     char buf[64];
 
     puzzle_goal(p, &g);
-    ck_assert_int_eq(p->ops->format_state(p, &g, buf, sizeof(buf)), 21);
+    ck_assert_int_eq(puzzle_format_state(p, &g, buf, sizeof(buf)), 21);
     ck_assert_str_eq(buf, "1 2 3 / 4 5 6 / 7 8 0");
-    ck_assert_int_eq(p->ops->format_state(p, &g, buf, 21), PZ_EINVAL);
-    ck_assert_int_eq(p->ops->format_state(p, &g, buf, 22), 21);
-    ck_assert_int_eq(p->ops->format_state(p, &g, buf, 0), PZ_EINVAL);
+    ck_assert_int_eq(puzzle_format_state(p, &g, buf, 21), PZ_EINVAL);
+    ck_assert_int_eq(puzzle_format_state(p, &g, buf, 22), 21);
+    ck_assert_int_eq(puzzle_format_state(p, &g, buf, 0), PZ_EINVAL);
     puzzle_destroy(p);
 }
 END_TEST
@@ -1138,7 +1138,7 @@ START_TEST(test_tiles_apply_scramble_error_leaves_state)
 
     puzzle_goal(p, &g);
     s = g;
-    ck_assert_int_eq(p->ops->apply_scramble(p, "D R R R", &s, &d), PZ_EMOVE);
+    ck_assert_int_eq(puzzle_apply_scramble(p, "D R R R", &s, &d), PZ_EMOVE);
     ck_assert(puzzle_equal(p, &s, &g));
     puzzle_destroy(p);
 }

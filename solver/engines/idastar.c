@@ -614,15 +614,8 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
     /* A symmetric start needs one first move per class of moves its
      * symmetries exchange (the puzzle's root_moves, when it has one). */
     sh.root_todo = puzzle_allowed_after(sh.p, -1);
-    if (sh.p->ops->root_moves != NULL) {
-        sh.root_todo &= sh.p->ops->root_moves(sh.p, &ctx->start, &ctx->goal);
-    }
-    for (int m = 0; m < sh.p->nmoves; m++) {
-        sh.next_todo[m] = puzzle_allowed_after(sh.p, m);
-    }
-    if (sh.p->ops->root_next_moves != NULL) {
-        sh.p->ops->root_next_moves(sh.p, &ctx->start, &ctx->goal, sh.next_todo);
-    }
+    sh.root_todo &= puzzle_root_moves(sh.p, &ctx->start, &ctx->goal);
+    puzzle_root_next_moves(sh.p, &ctx->start, &ctx->goal, sh.next_todo);
     for (int m = 0; m < sh.p->nmoves; m++) {
         sh.next_todo[m] &= puzzle_allowed_after(sh.p, m);
         sh.next_cut |= (sh.root_todo >> m & 1u) &&

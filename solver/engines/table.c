@@ -55,12 +55,13 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
 
 const engine_ops_t engine__table = {
     .name = "table",
-    .summary = "walks down a complete distance table (8-puzzle and other "
-               "boards up to 9 cells, 2x2x2, pyraminx): optimal in "
-               "microseconds; the table is one of the server's start-up tables",
+    .summary = "walks down a complete distance table (the puzzles and "
+               "sizes GET /v1/tables lists): optimal in microseconds; the "
+               "table is one of the server's start-up tables",
     .optimal = true,
     .uses_heuristic = false,
     .solve = solve,
     .supports = complete_possible,
     .tables = complete_needs,
+    .instant = complete_in_memory,
 };

@@ -44,6 +44,11 @@ int complete_named(const char *group,
  */
 bool complete_shared(const pz_puzzle_t *p, const pz_state_t *goal);
 
+/* True when the shared complete table that serves p and goal is in
+ * memory, got by an earlier search of this process (it stays until the
+ * process ends): a search with it costs microseconds. Thread: any. */
+bool complete_in_memory(const pz_puzzle_t *p, const pz_state_t *goal);
+
 /* The shared complete table that serves p and goal (none when goal needs
  * a private table): heuristic_ops_t's tables op of "exact" and the table
  * engine's. Thread: any. */

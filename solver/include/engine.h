@@ -28,6 +28,10 @@ typedef struct engine_ops {
      * puzzle). A request for an engine that cannot is refused before it
      * is queued (engine_unsupported). */
     bool (*supports)(const pz_puzzle_t *p);
+    /* Optional: true when solve would answer p and goal in microseconds
+     * now, everything it reads being in memory already (a caller may run
+     * it on a thread that must not block). NULL: never. */
+    bool (*instant)(const pz_puzzle_t *p, const pz_state_t *goal);
     /* Optional: the shared tables solve will need for p and goal, besides
      * the heuristic's (see heuristic_ops_t's tables). NULL: none. */
     int (*tables)(const pz_puzzle_t *p,

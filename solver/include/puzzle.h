@@ -50,25 +50,13 @@ struct engine_choice; /* engine.h */
 struct tables_def;    /* tables/tables.h */
 
 /*
- * What each puzzle implements (one file under solver/puzzles/ and one line
- * in the registry in puzzle.c). Engines never call these directly: they use
- * the inline wrappers below.
+ * Reading and writing a puzzle's states and moves: what the api layer and
+ * the CLI need to take input and print answers. Reached through the
+ * puzzle_* wrappers below.
  */
-struct puzzle_ops {
-    const char *name;              /* registry key: "tiles", "2x2x2" */
-    const char *summary;           /* one line for the catalogue */
-    const char *notation;          /* one line: how moves are written */
-    const char *state_forms;       /* one line: accepted state inputs */
-    const char *default_heuristic; /* strongest admissible cheap one */
-
-    /* Fills p->rows, cols, metric, state_size, nmoves, metric_name and
-     * p->priv from params; PZ_ESIZE/PZ_EMETRIC with d on bad params. */
-    int (*init)(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d);
-    /* Frees p->priv. Called once, also after a failed init. */
-    void (*cleanup)(pz_puzzle_t *p);
-
-    /* The default goal (solved). */
-    void (*goal)(const pz_puzzle_t *p, pz_state_t *out);
+typedef struct puzzle_io {
+    const char *notation;    /* one line: how moves are written */
+    const char *state_forms; /* one line: accepted state inputs */
     /* Parses and fully validates a state (codes in pz_error.h). */
     int (*parse_state)(const pz_puzzle_t *p,
                        const pz_input_t *in,
@@ -80,60 +68,40 @@ struct puzzle_ops {
                           const char *text,
                           pz_state_t *state,
                           pz_diag_t *d);
-    /* Checks start can reach goal (PZ_EUNSOLVABLE etc.); NULL: always. */
-    int (*check_pair)(const pz_puzzle_t *p,
-                      const pz_state_t *start,
-                      const pz_state_t *goal,
-                      pz_diag_t *d);
     /* Writes the state's canonical string form; returns its length or
      * PZ_EINVAL when len is too small. */
     int (*format_state)(const pz_puzzle_t *p,
                         const pz_state_t *s,
                         char *buf,
                         size_t len);
-
-    /* Applies move (0..nmoves-1) to s, writing out (s may equal out).
-     * Returns false, leaving out unspecified, for a move that is illegal in
-     * s (a tile move off the board). Hot path. */
-    bool (*apply)(const pz_puzzle_t *p,
-                  const pz_state_t *s,
-                  int move,
-                  pz_state_t *out);
-    /* The move that undoes move. */
-    int (*inverse)(const pz_puzzle_t *p, int move);
-    /* True when next right after prev is never needed in a shortest
-     * solution (same face twice, commuting faces out of order). The inverse
-     * of prev is excluded separately. NULL: nothing redundant. */
-    bool (*redundant)(const pz_puzzle_t *p, int prev, int next);
-    /* Standard notation of move ("R'", "U2", "L"). Static string. */
-    const char *(*move_name)(const pz_puzzle_t *p, int move);
+    /* Optional: checks start can reach goal (PZ_EUNSOLVABLE etc.). NULL:
+     * always. */
+    int (*check_pair)(const pz_puzzle_t *p,
+                      const pz_state_t *start,
+                      const pz_state_t *goal,
+                      pz_diag_t *d);
     /* Optional: extra description of move played in state before (tiles:
      * the number of the tile that slides). Returns it, or -1. */
     int (*move_detail)(const pz_puzzle_t *p,
                        const pz_state_t *before,
                        int move);
-    /* Optional: a uniformly random legal state. */
-    int (*random_state)(const pz_puzzle_t *p,
-                        pz_rand_fn rand,
-                        void *rng,
-                        pz_state_t *out);
+} puzzle_io_t;
 
-    /* Puzzle-specific heuristics, NULL-terminated ("none" is generic). */
-    const heuristic_ops_t *const *heuristics;
-
-    /*
-     * Optional perfect indexing for complete distance tables. rank_count
-     * is the number of indices; rank maps a state to 0..rank_count-1 and
-     * unrank back. A puzzle may rank a projection of its state (the
-     * pyraminx ranks everything but the tips): then rank_is_partial is
-     * true and states of equal rank differ only in parts that moves the
-     * puzzle documents (tips) can fix independently. NULL: no tables.
-     */
-    uint64_t (*rank_count)(const pz_puzzle_t *p);
+/*
+ * Perfect indexing, for complete distance tables. count is the number of
+ * indices; rank maps a state to 0..count-1 and unrank back. A puzzle may
+ * rank a projection of its state (the pyraminx ranks everything but the
+ * tips): then partial is true and states of equal rank differ only in
+ * parts that moves the puzzle documents (tips) can fix independently.
+ */
+typedef struct puzzle_ranking {
+    uint64_t (*count)(const pz_puzzle_t *p);
     uint64_t (*rank)(const pz_puzzle_t *p, const pz_state_t *s);
     void (*unrank)(const pz_puzzle_t *p, uint64_t index, pz_state_t *out);
-    bool rank_is_partial;
-
+    bool partial;
+    /* Bits per table entry to try first (4 or 8; 0: 4). A build that
+     * finds a distance too large for 4 bits widens to 8 anyway. */
+    int distance_bits;
     /*
      * Optional, so that tables built for the default goal serve other
      * goals: writes to *out the state that is as far from the default
@@ -147,21 +115,23 @@ struct puzzle_ops {
                     const pz_state_t *goal,
                     const pz_state_t *s,
                     pz_state_t *out);
+} puzzle_ranking_t;
 
+/* Symmetries that fix a search's start and goal, to prune its root. */
+typedef struct puzzle_symmetry {
     /*
-     * Optional: the first moves a search from start to goal must try, a
-     * subset of allowed_after[nmoves] (never empty). A puzzle whose
-     * symmetries fix both start and goal may keep one move of each class
-     * the symmetries map onto each other, since their subtrees hold
-     * solutions of the same lengths (the superflip: 2 of 18). NULL: all.
+     * The first moves a search from start to goal must try, a subset of
+     * allowed_after[nmoves] (never empty). A puzzle whose symmetries fix
+     * both start and goal may keep one move of each class the
+     * symmetries map onto each other, since their subtrees hold
+     * solutions of the same lengths (the superflip: 2 of 18).
      */
     uint64_t (*root_moves)(const pz_puzzle_t *p,
                            const pz_state_t *start,
                            const pz_state_t *goal);
-
     /*
-     * Optional, with root_moves: writes to next[m], for every move m, the
-     * second moves a search must try after the first move m, a subset of
+     * Optional: writes to next[m], for every move m, the second moves a
+     * search must try after the first move m, a subset of
      * allowed_after[m] (never empty): the same reduction by the
      * symmetries that also fix m, where it is safe with the order
      * allowed_after imposes. NULL: all of allowed_after[m].
@@ -170,39 +140,98 @@ struct puzzle_ops {
                             const pz_state_t *start,
                             const pz_state_t *goal,
                             uint64_t *next);
+} puzzle_symmetry_t;
 
-    /*
-     * Optional, for spaces far too large for bidirectional BFS: what the
-     * `auto` engine choice (engine_auto) uses instead. auto_fast_engine
-     * answers any state quickly but not optimally (an engine name);
-     * auto_optimal_heuristic proves optima with IDA* (a name in
-     * heuristics). NULL: bidirectional BFS as for any other puzzle.
-     */
-    const char *auto_fast_engine;
-    const char *auto_optimal_heuristic;
+/* A uniformly random legal state. */
+typedef struct puzzle_random {
+    int (*state)(const pz_puzzle_t *p,
+                 pz_rand_fn rand,
+                 void *rng,
+                 pz_state_t *out);
+} puzzle_random_t;
 
+/*
+ * How a puzzle is best solved, where the generic choice is not the best:
+ * its own solvers, its shared tables, and what `auto` picks.
+ */
+typedef struct puzzle_solving {
+    /* Solvers of this puzzle alone, NULL-terminated (the 3x3x3's
+     * two-phase): engine_find_for finds them by name beside the generic
+     * engines. NULL: none. */
+    const struct engine_ops *const *solvers;
+    /* Optional: writes at most max definitions of the puzzle's named
+     * shared tables (complete tables of its usual sizes, pattern
+     * databases, a solver's tables) and returns how many it wrote; the
+     * tables module lists them by name (solve_named_tables). */
+    int (*named_tables)(struct tables_def *out, int max);
     /*
      * Optional: the whole `auto` choice for p and goal (engine_auto),
      * for a puzzle whose best engine depends on its size (tiles). Fills
      * *out and returns true, or returns false for the generic choice.
-     * NULL: the generic choice.
      */
     bool (*auto_choice)(const pz_puzzle_t *p,
                         const pz_state_t *goal,
                         bool optimal,
                         struct engine_choice *out);
+    /*
+     * For spaces far too large for bidirectional BFS: what the generic
+     * `auto` choice uses instead. fast_engine answers any state quickly
+     * but not optimally (an engine name); optimal_heuristic proves optima
+     * with IDA* (a name in heuristics). NULL: bidirectional BFS.
+     */
+    const char *fast_engine;
+    const char *optimal_heuristic;
+    /* Optional: whether a request that does not say proves optima by
+     * default (quick to prove for p). NULL: where a complete table can
+     * be had. */
+    bool (*optimal_by_default)(const pz_puzzle_t *p);
+} puzzle_solving_t;
 
-    /* Solvers of this puzzle alone, NULL-terminated (the 3x3x3's
-     * two-phase): engine_find_for finds them by name beside the generic
-     * engines. NULL: none. */
-    const struct engine_ops *const *solvers;
+/*
+ * What each puzzle implements (one folder under solver/puzzles/ and one
+ * line in the registry in puzzle.c): a small core every puzzle fills in,
+ * and capabilities a puzzle offers or leaves NULL. Engines never call
+ * these directly: they use the wrappers below.
+ */
+struct puzzle_ops {
+    const char *name;              /* registry key: "tiles", "2x2x2" */
+    const char *summary;           /* one line for the catalogue */
+    const char *default_heuristic; /* strongest admissible cheap one */
+    size_t priv_size; /* bytes of p->priv puzzle_create allocates, zeroed,
+                         before init (and frees); 0: none */
 
-    /* Optional: writes at most max definitions of the puzzle's named
-     * shared tables (complete tables of its usual sizes, pattern
-     * databases, a solver's tables) and returns how many it wrote; the
-     * tables module lists them by name (solve_named_tables). NULL:
-     * none. */
-    int (*named_tables)(struct tables_def *out, int max);
+    /* Fills p->size, metric, metric_name, state_size, nmoves and
+     * p->priv from params; PZ_ESIZE/PZ_EMETRIC with d on bad params. */
+    int (*init)(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d);
+    /* Optional: frees what init allocated beyond p->priv. Called once,
+     * also after a failed init. */
+    void (*cleanup)(pz_puzzle_t *p);
+    /* The default goal (solved). */
+    void (*goal)(const pz_puzzle_t *p, pz_state_t *out);
+    /* Applies move (0..nmoves-1) to s, writing out (s may equal out).
+     * Returns false, leaving out unspecified, for a move that is illegal in
+     * s (a tile move off the board). Hot path. */
+    bool (*apply)(const pz_puzzle_t *p,
+                  const pz_state_t *s,
+                  int move,
+                  pz_state_t *out);
+    /* The move that undoes move. */
+    int (*inverse)(const pz_puzzle_t *p, int move);
+    /* Optional: true when next right after prev is never needed in a
+     * shortest solution (same face twice, commuting faces out of order).
+     * The inverse of prev is excluded separately. NULL: nothing
+     * redundant. */
+    bool (*redundant)(const pz_puzzle_t *p, int prev, int next);
+    /* Standard notation of move ("R'", "U2", "L"). Static string. */
+    const char *(*move_name)(const pz_puzzle_t *p, int move);
+    /* Puzzle-specific heuristics, NULL-terminated ("none" is generic). */
+    const heuristic_ops_t *const *heuristics;
+
+    const puzzle_io_t *io;             /* NULL: no text input or output */
+    const puzzle_ranking_t *ranking;   /* NULL: no complete tables */
+    const puzzle_symmetry_t *symmetry; /* NULL: all root moves */
+    const puzzle_random_t *random;     /* NULL: random moves only */
+    const puzzle_solving_t *solving;   /* NULL: the generic choices */
 };
 
 typedef struct puzzle_ops puzzle_ops_t;
@@ -210,19 +239,20 @@ typedef struct puzzle_ops puzzle_ops_t;
 /*
  * A puzzle instance: one registry entry with its parameters. Created by
  * puzzle_create, read-only afterwards and shared by any number of searches
- * on any threads. The fields are read by engines and the api layer; only
- * the puzzle's own file writes them (in init).
+ * on any threads. Only the puzzle's own files write the fields (in init).
  */
 struct pz_puzzle {
     const puzzle_ops_t *ops;
-    char id[24];             /* canonical name with size: "tiles", "2x2x2" */
-    int rows;                /* tiles only, else 0 */
-    int cols;                /* tiles only, else 0 */
+    char id[24];             /* canonical name: "tiles", "2x2x2" */
+    char size[16];           /* the instance's size when it has several
+                                ("4x4"), else empty */
+    pz_params_t params;      /* the parameters it was created with, as
+                                init settled them */
     int metric;              /* pz_metric_t actually in use */
     const char *metric_name; /* "htm", "qtm", "moves" */
     size_t state_size;       /* meaningful bytes of a pz_state_t */
     int nmoves;              /* move ids are 0..nmoves-1, <= PZ_MOVES_MAX */
-    void *priv;              /* owned by the puzzle's file */
+    void *priv;              /* ops->priv_size bytes, the puzzle's own */
     /* allowed_after[m]: moves that may follow move m in a pruned search;
      * allowed_after[nmoves]: moves allowed at the root (all). Filled by
      * puzzle_create from ops->inverse and ops->redundant. */
@@ -312,6 +342,170 @@ puzzle_hash(const pz_puzzle_t *p, const pz_state_t *s)
     return state_hash_bytes(s->b, p->state_size);
 }
 
+/* --- Capabilities: wrappers that answer for a puzzle without them --- */
+
+/* The puzzle's capabilities (an empty one when it has none). */
+extern const puzzle_solving_t puzzle_solving_none;
+
+static inline const puzzle_solving_t *
+puzzle_solving(const pz_puzzle_t *p)
+{
+    return p->ops->solving != NULL ? p->ops->solving : &puzzle_solving_none;
+}
+
+/* The puzzle's own heuristics, NULL-terminated, or NULL. */
+static inline const heuristic_ops_t *const *
+puzzle_heuristics(const pz_puzzle_t *p)
+{
+    return p->ops->heuristics;
+}
+
+/* True when next right after prev is never needed (see ops redundant). */
+static inline bool
+puzzle_redundant(const pz_puzzle_t *p, int prev, int next)
+{
+    return p->ops->redundant != NULL && p->ops->redundant(p, prev, next);
+}
+
+/* True when p and q are the same instance: the same registry entry,
+ * parameters and metric. Thread: any. */
+bool puzzle_same(const pz_puzzle_t *p, const pz_puzzle_t *q);
+
+/* Ranking (puzzle_ranking_t): the number of ranks, 0 without ranks. */
+static inline uint64_t
+puzzle_rank_count(const pz_puzzle_t *p)
+{
+    return p->ops->ranking != NULL ? p->ops->ranking->count(p) : 0;
+}
+
+/* The rank of s; only for a puzzle with ranks. Hot path of table builds
+ * and lookups. */
+static inline uint64_t
+puzzle_rank(const pz_puzzle_t *p, const pz_state_t *s)
+{
+    return p->ops->ranking->rank(p, s);
+}
+
+/* The state of rank index; only for a puzzle with ranks. */
+static inline void
+puzzle_unrank(const pz_puzzle_t *p, uint64_t index, pz_state_t *out)
+{
+    p->ops->ranking->unrank(p, index, out);
+}
+
+/* True when ranks describe a projection of the state (see partial). */
+static inline bool
+puzzle_rank_partial(const pz_puzzle_t *p)
+{
+    return p->ops->ranking != NULL && p->ops->ranking->partial;
+}
+
+/* Bits per table entry a complete table of p tries first. */
+static inline int
+puzzle_distance_bits(const pz_puzzle_t *p)
+{
+    return p->ops->ranking != NULL && p->ops->ranking->distance_bits > 0
+               ? p->ops->ranking->distance_bits
+               : 4;
+}
+
+/* s relabelled for goal (see puzzle_ranking_t relabel); false when p
+ * cannot relabel or goal is not the default goal up to renaming. */
+static inline bool
+puzzle_relabel(const pz_puzzle_t *p,
+               const pz_state_t *goal,
+               const pz_state_t *s,
+               pz_state_t *out)
+{
+    return p->ops->ranking != NULL && p->ops->ranking->relabel != NULL &&
+           p->ops->ranking->relabel(p, goal, s, out);
+}
+
+/* True when p can relabel goals at all. */
+static inline bool
+puzzle_can_relabel(const pz_puzzle_t *p)
+{
+    return p->ops->ranking != NULL && p->ops->ranking->relabel != NULL;
+}
+
+/* Symmetry (puzzle_symmetry_t): the first moves a search must try. */
+static inline uint64_t
+puzzle_root_moves(const pz_puzzle_t *p,
+                  const pz_state_t *start,
+                  const pz_state_t *goal)
+{
+    return p->ops->symmetry != NULL
+               ? p->ops->symmetry->root_moves(p, start, goal)
+               : p->allowed_after[p->nmoves];
+}
+
+/* The second moves after each first move (next[m] for every move m);
+ * allowed_after without symmetries. */
+static inline void
+puzzle_root_next_moves(const pz_puzzle_t *p,
+                       const pz_state_t *start,
+                       const pz_state_t *goal,
+                       uint64_t *next)
+{
+    if (p->ops->symmetry != NULL && p->ops->symmetry->root_next_moves != NULL) {
+        p->ops->symmetry->root_next_moves(p, start, goal, next);
+        return;
+    }
+    for (int m = 0; m < p->nmoves; m++) {
+        next[m] = p->allowed_after[m];
+    }
+}
+
+/* True when p draws uniformly random states (puzzle_random_t). */
+static inline bool
+puzzle_has_random_state(const pz_puzzle_t *p)
+{
+    return p->ops->random != NULL;
+}
+
+/* A uniformly random legal state: PZ_OK, or PZ_EUNSUPPORTED when p has
+ * none (see puzzle_random_moves). Thread: any. */
+static inline int
+puzzle_random_state(const pz_puzzle_t *p,
+                    pz_rand_fn rand,
+                    void *rng,
+                    pz_state_t *out)
+{
+    if (p->ops->random == NULL) {
+        return PZ_EUNSUPPORTED;
+    }
+    state_clear(out);
+    return p->ops->random->state(p, rand, rng, out);
+}
+
+/* I/O (puzzle_io_t): the canonical string form of s; its length, or
+ * PZ_EINVAL when len is too small, PZ_EUNSUPPORTED without I/O. */
+static inline int
+puzzle_format_state(const pz_puzzle_t *p,
+                    const pz_state_t *s,
+                    char *buf,
+                    size_t len)
+{
+    return p->ops->io != NULL ? p->ops->io->format_state(p, s, buf, len)
+                              : PZ_EUNSUPPORTED;
+}
+
+/* True when p describes moves beyond their names (puzzle_move_detail). */
+static inline bool
+puzzle_has_move_detail(const pz_puzzle_t *p)
+{
+    return p->ops->io != NULL && p->ops->io->move_detail != NULL;
+}
+
+/* Extra description of move played in before, or -1. */
+static inline int
+puzzle_move_detail(const pz_puzzle_t *p, const pz_state_t *before, int move)
+{
+    return p->ops->io != NULL && p->ops->io->move_detail != NULL
+               ? p->ops->io->move_detail(p, before, move)
+               : -1;
+}
+
 /* --- Helpers for the puzzle modules --- */
 
 /* Reads a sticker picture from text: each printable ASCII character is
@@ -350,6 +544,13 @@ int puzzle_parse_state(const pz_puzzle_t *p,
                        const pz_input_t *in,
                        pz_state_t *out,
                        pz_diag_t *d);
+
+/* Applies a scramble in p's notation to *state (PZ_EMOVE with
+ * d->position on a bad token; PZ_EUNSUPPORTED without I/O). Thread: any. */
+int puzzle_apply_scramble(const pz_puzzle_t *p,
+                          const char *text,
+                          pz_state_t *state,
+                          pz_diag_t *d);
 
 /* Sets *out to the goal, then applies the scramble. Thread: any. */
 int puzzle_parse_scramble(const pz_puzzle_t *p,

@@ -38,6 +38,10 @@ void solve_run_init(solve_run_t *run,
 /* Most shared tables one run needs. */
 #define SOLVE_TABLES_MAX 8
 
+/* True when run answers spec in microseconds now (engine_ops_t instant):
+ * everything it reads is in memory. Thread: any. */
+bool solve_instant(const solve_spec_t *spec, const solve_run_t *run);
+
 /*
  * The shared tables run needs for spec (the engine's, then its
  * heuristic's), by the names the tables module knows: a daemon gets them

@@ -73,17 +73,17 @@ check_relabel(const pz_puzzle_t *p,
     pz_state_t out;
     pz_state_t want;
 
-    if (p->ops->relabel == NULL) {
+    if (!puzzle_can_relabel(p)) {
         return;
     }
     puzzle_goal(p, &def);
     state_clear(&out);
-    if (!p->ops->relabel(p, goal, goal, &out)) {
+    if (!puzzle_relabel(p, goal, goal, &out)) {
         return;
     }
     fuzz_check_equal(p, &def, &out, "the goal relabelled");
     state_clear(&out);
-    if (!p->ops->relabel(p, goal, start, &out)) {
+    if (!puzzle_relabel(p, goal, start, &out)) {
         fuzz_fail("%s: relabels the goal but not the start", p->id);
     }
     if (reaches(p, start, goal) != reaches(p, &out, &def)) {
@@ -91,7 +91,7 @@ check_relabel(const pz_puzzle_t *p,
                   reaches(p, start, goal) ? "not" : "although");
     }
     state_clear(&out);
-    if (!p->ops->relabel(p, goal, scrambled, &out)) {
+    if (!puzzle_relabel(p, goal, scrambled, &out)) {
         fuzz_fail("%s: relabels the goal but not a scramble of it", p->id);
     }
     want = def;

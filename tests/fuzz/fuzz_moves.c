@@ -71,7 +71,7 @@ check_names(const pz_puzzle_t *p,
         fuzz_fail("%s: puzzle_format_moves returned %d", p->id, len);
     }
     pz_diag_clear(&d);
-    if (p->ops->apply_scramble(p, text, &s, &d) != PZ_OK) {
+    if (puzzle_apply_scramble(p, text, &s, &d) != PZ_OK) {
         fuzz_fail("%s: the formatted moves \"%s\" do not parse: %s", p->id,
                   text, d.detail);
     }
@@ -89,7 +89,7 @@ check_names(const pz_puzzle_t *p,
         puzzle_apply(p, &s, moves[i], &want);
         if (!(seen >> moves[i] & 1)) {
             seen |= UINT64_C(1) << moves[i];
-            if (p->ops->apply_scramble(p, name, &got, &d) != PZ_OK) {
+            if (puzzle_apply_scramble(p, name, &got, &d) != PZ_OK) {
                 fuzz_fail("%s: move name '%s' does not parse: %s", p->id, name,
                           d.detail);
             }
@@ -142,11 +142,11 @@ check_relabel(const pz_puzzle_t *p,
     pz_state_t out;
     pz_state_t want;
 
-    if (p->ops->relabel == NULL) {
+    if (!puzzle_can_relabel(p)) {
         return;
     }
     state_clear(&out);
-    if (!p->ops->relabel(p, g, s, &out)) {
+    if (!puzzle_relabel(p, g, s, &out)) {
         return;
     }
     puzzle_goal(p, &want);

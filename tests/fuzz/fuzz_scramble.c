@@ -286,7 +286,7 @@ static int
 play(const pz_puzzle_t *p, const char *text, pz_state_t *s, pz_diag_t *d)
 {
     pz_diag_clear(d);
-    return p->ops->apply_scramble(p, text, s, d);
+    return puzzle_apply_scramble(p, text, s, d);
 }
 
 /* A state some moves from the goal, the same for every input. */

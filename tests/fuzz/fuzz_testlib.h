@@ -292,7 +292,7 @@ fuzz_check_roundtrip(const pz_puzzle_t *p, const pz_state_t *s, char *text)
     int rc;
 
     fuzz_check_reachable(p, s);
-    n = p->ops->format_state(p, s, text, FUZZ_TEXT_MAX);
+    n = puzzle_format_state(p, s, text, FUZZ_TEXT_MAX);
     if (n <= 0 || n >= FUZZ_TEXT_MAX || (size_t)n != strlen(text)) {
         fuzz_fail("format_state (%s) returned %d", p->id, n);
     }
@@ -302,7 +302,7 @@ fuzz_check_roundtrip(const pz_puzzle_t *p, const pz_state_t *s, char *text)
         if (buf == NULL) {
             abort();
         }
-        rc = p->ops->format_state(p, s, buf, len);
+        rc = puzzle_format_state(p, s, buf, len);
         if (len <= (size_t)n ? rc != PZ_EINVAL : rc != n) {
             fuzz_fail("format_state (%s) into %zu bytes returned %d (text "
                       "has %d)",
@@ -318,7 +318,7 @@ fuzz_check_roundtrip(const pz_puzzle_t *p, const pz_state_t *s, char *text)
                   p->id, text, d.detail);
     }
     fuzz_check_equal(p, s, &back, "format then parse");
-    if (p->ops->format_state(p, &back, again, sizeof(again)) != n ||
+    if (puzzle_format_state(p, &back, again, sizeof(again)) != n ||
         strcmp(again, text) != 0) {
         fuzz_fail("format_state (%s) is not canonical: \"%s\", then \"%s\"",
                   p->id, text, again);
@@ -371,18 +371,18 @@ fuzz_check_rank(const pz_puzzle_t *p, const pz_state_t *s)
     uint64_t r;
     pz_state_t back;
 
-    if (p->ops->rank_count == NULL || (count = p->ops->rank_count(p)) == 0) {
+    if ((count = puzzle_rank_count(p)) == 0) {
         return;
     }
-    r = p->ops->rank(p, s);
+    r = puzzle_rank(p, s);
     if (r >= count) {
         fuzz_fail("rank (%s) %llu is not below %llu", p->id,
                   (unsigned long long)r, (unsigned long long)count);
     }
     state_clear(&back);
-    p->ops->unrank(p, r, &back);
-    if (p->ops->rank_is_partial) {
-        if (p->ops->rank(p, &back) != r) {
+    puzzle_unrank(p, r, &back);
+    if (puzzle_rank_partial(p)) {
+        if (puzzle_rank(p, &back) != r) {
             fuzz_fail("unrank (%s) does not invert rank", p->id);
         }
         return;

@@ -516,12 +516,6 @@ cube2_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
     return PZ_OK;
 }
 
-static void
-cube2_cleanup(pz_puzzle_t *p)
-{
-    p->priv = NULL;
-}
-
 static bool
 cube2_apply(const pz_puzzle_t *p,
             const pz_state_t *s,
@@ -1048,32 +1042,44 @@ cube2_named_tables(tables_def_t *out, int max)
     return n + complete_named("2x2x2", "2x2x2", &qtm, out + n, max - n);
 }
 
-const puzzle_ops_t puzzle__cube2 = {
-    .name = "2x2x2",
-    .summary = "2x2x2 pocket cube, 3,674,160 positions (DLB corner fixed)",
+static const puzzle_io_t cube2_io = {
     .notation = "HTM: U R F with 2 or '; scrambles also D L B, wide Uw/u, "
                 "rotations x y z",
     .state_forms = "24-character facelet string U1..U4 R1..R4 F1..F4 D1..D4 "
                    "L1..L4 B1..B4, or 24 integers in blocks U R D L B F",
-    .default_heuristic = "seed",
-    .init = cube2_init,
-    .cleanup = cube2_cleanup,
-    .goal = cube2_goal,
     .parse_state = cube2_parse_state,
     .apply_scramble = cube2_apply_scramble,
-    .check_pair = NULL,
     .format_state = cube2_format_state,
+};
+
+static const puzzle_ranking_t cube2_ranking = {
+    .count = cube2_rank_count,
+    .rank = cube2_rank,
+    .unrank = cube2_unrank,
+    .relabel = cube2_relabel,
+};
+
+static const puzzle_random_t cube2_random = {
+    .state = cube2_random_state,
+};
+
+static const puzzle_solving_t cube2_solving = {
+    .named_tables = cube2_named_tables,
+};
+
+const puzzle_ops_t puzzle__cube2 = {
+    .name = "2x2x2",
+    .summary = "2x2x2 pocket cube, 3,674,160 positions (DLB corner fixed)",
+    .default_heuristic = "seed",
+    .init = cube2_init,
+    .goal = cube2_goal,
     .apply = cube2_apply,
     .inverse = cube2_inverse,
     .redundant = cube2_redundant,
     .move_name = cube2_move_name,
-    .move_detail = NULL,
-    .random_state = cube2_random_state,
     .heuristics = cube2_heuristics,
-    .rank_count = cube2_rank_count,
-    .rank = cube2_rank,
-    .unrank = cube2_unrank,
-    .rank_is_partial = false,
-    .relabel = cube2_relabel,
-    .named_tables = cube2_named_tables,
+    .io = &cube2_io,
+    .ranking = &cube2_ranking,
+    .random = &cube2_random,
+    .solving = &cube2_solving,
 };

@@ -124,11 +124,7 @@ cube3_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
                            "the 3x3x3 is solved in \"htm\" (default) or "
                            "\"qtm\"");
     }
-    pv = calloc(1, sizeof(*pv));
-    if (pv == NULL) {
-        return pz_diag_set(d, PZ_ENOMEM, "out of memory");
-    }
-    p->priv = pv;
+    pv = p->priv;
     pv->qtm = qtm;
     p->metric = qtm ? PZ_METRIC_QTM : PZ_METRIC_HTM;
     p->metric_name = qtm ? "qtm" : "htm";
@@ -157,13 +153,6 @@ cube3_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
         }
     }
     return PZ_OK;
-}
-
-static void
-cube3_cleanup(pz_puzzle_t *p)
-{
-    free(p->priv);
-    p->priv = NULL;
 }
 
 static bool
@@ -608,34 +597,48 @@ cube3_named_tables(tables_def_t *out, int max)
     return n + tables_defs_of_blobs(twophase_table_defs, out + n, max - n);
 }
 
-const puzzle_ops_t puzzle__cube3 = {
-    .name = "3x3x3",
-    .summary = "3x3x3 Rubik's cube, 43,252,003,274,489,856,000 positions "
-               "(centres fixed)",
+static const puzzle_io_t cube3_io = {
     .notation = "HTM: U R F D L B with 2 or ' (QTM: without 2); scrambles "
                 "also wide Rw/r, slices M E S, rotations x y z",
     .state_forms = "54-character facelet string U1..U9 R1..R9 F1..F9 D1..D9 "
                    "L1..L9 B1..B9 (Kociemba order, any six symbols), or a "
                    "[6][3][3] array, faces U L F R D B, B turned 180 degrees",
-    .default_heuristic = "misplaced",
-    .init = cube3_init,
-    .cleanup = cube3_cleanup,
-    .goal = cube3_goal,
     .parse_state = cube3_parse_state,
     .apply_scramble = cube3_apply_scramble,
-    .check_pair = NULL,
     .format_state = cube3_format_state,
+};
+
+static const puzzle_symmetry_t cube3_symmetry = {
+    .root_moves = cube3_pdb_root_moves,
+    .root_next_moves = cube3_pdb_root_next_moves,
+};
+
+static const puzzle_random_t cube3_random = {
+    .state = cube3_random_state,
+};
+
+static const puzzle_solving_t cube3_solving = {
+    .solvers = cube3_solvers,
+    .named_tables = cube3_named_tables,
+    .fast_engine = "twophase",
+    .optimal_heuristic = "pdb",
+};
+
+const puzzle_ops_t puzzle__cube3 = {
+    .name = "3x3x3",
+    .summary = "3x3x3 Rubik's cube, 43,252,003,274,489,856,000 positions "
+               "(centres fixed)",
+    .default_heuristic = "misplaced",
+    .priv_size = sizeof(cube3_priv_t),
+    .init = cube3_init,
+    .goal = cube3_goal,
     .apply = cube3_apply,
     .inverse = cube3_inverse,
     .redundant = cube3_redundant,
     .move_name = cube3_move_name,
-    .move_detail = NULL,
-    .random_state = cube3_random_state,
     .heuristics = cube3_heuristics,
-    .root_moves = cube3_pdb_root_moves,
-    .root_next_moves = cube3_pdb_root_next_moves,
-    .auto_fast_engine = "twophase",
-    .auto_optimal_heuristic = "pdb",
-    .solvers = cube3_solvers,
-    .named_tables = cube3_named_tables,
+    .io = &cube3_io,
+    .symmetry = &cube3_symmetry,
+    .random = &cube3_random,
+    .solving = &cube3_solving,
 };

@@ -586,11 +586,7 @@ mpyr_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
                            "the master-pyraminx counts layer turns: use "
                            "\"moves\" or leave the metric out");
     }
-    pv = calloc(1, sizeof(*pv));
-    if (pv == NULL) {
-        return pz_diag_set(d, PZ_ENOMEM, "out of memory");
-    }
-    p->priv = pv;
+    pv = p->priv;
     p->metric = PZ_METRIC_MOVES;
     p->metric_name = "moves";
     p->nmoves = NMOVES;
@@ -600,13 +596,6 @@ mpyr_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
                            "master-pyraminx geometry does not close");
     }
     return PZ_OK;
-}
-
-static void
-mpyr_cleanup(pz_puzzle_t *p)
-{
-    free(p->priv);
-    p->priv = NULL;
 }
 
 /* --- Scrambles --------------------------------------------------------- */
@@ -819,33 +808,43 @@ mpyr_named_tables(tables_def_t *out, int max)
     return tables_defs_of_blobs(mpyraminx_table_defs, out, max);
 }
 
-const puzzle_ops_t puzzle__mpyraminx = {
-    .name = "master-pyraminx",
-    .summary = "Master Pyraminx, 2,681,795,837,952,000 positions x 81 tip "
-               "twists (orientation fixed)",
+static const puzzle_io_t mpyr_io = {
     .notation = "u l r b (tips), 2U 3U (second, third layer), 3Uw (top "
                 "three layers), each with '; scrambles also U (two layers), "
                 "nU, nUw",
     .state_forms = "64-character facelet string, faces F L R D, 16 each, "
                    "rows from the top vertex (docs/master-pyraminx.md), or "
                    "64 integers in the same order",
-    .default_heuristic = "pieces",
-    .init = mpyr_init,
-    .cleanup = mpyr_cleanup,
-    .goal = mpyr_goal,
     .parse_state = mpyraminx__parse_state,
     .apply_scramble = mpyr_apply_scramble,
-    .check_pair = NULL,
     .format_state = mpyraminx__format_state,
+};
+
+static const puzzle_random_t mpyr_random = {
+    .state = mpyr_random_state,
+};
+
+static const puzzle_solving_t mpyr_solving = {
+    .solvers = mpyr_solvers,
+    .named_tables = mpyr_named_tables,
+    .fast_engine = "twophase",
+    .optimal_heuristic = "pdb",
+};
+
+const puzzle_ops_t puzzle__mpyraminx = {
+    .name = "master-pyraminx",
+    .summary = "Master Pyraminx, 2,681,795,837,952,000 positions x 81 tip "
+               "twists (orientation fixed)",
+    .default_heuristic = "pieces",
+    .priv_size = sizeof(mpyr_priv_t),
+    .init = mpyr_init,
+    .goal = mpyr_goal,
     .apply = mpyr_apply,
     .inverse = mpyr_inverse,
     .redundant = mpyr_redundant,
     .move_name = mpyr_move_name,
-    .move_detail = NULL,
-    .random_state = mpyr_random_state,
     .heuristics = mpyr_heuristics,
-    .auto_fast_engine = "twophase",
-    .auto_optimal_heuristic = "pdb",
-    .solvers = mpyr_solvers,
-    .named_tables = mpyr_named_tables,
+    .io = &mpyr_io,
+    .random = &mpyr_random,
+    .solving = &mpyr_solving,
 };

@@ -9,6 +9,7 @@
 #include "mpyraminx.h"
 #include "mpyraminx_internal.h"
 #include "perm.h"
+#include "puzzle_internal.h"
 #include "search.h"
 #include "tables.h"
 
@@ -758,7 +759,7 @@ mpyraminx_phases_solve(const search_ctx_t *ctx, pz_solution_t *out)
     pz_state_t end;
     int rc;
 
-    if (md == NULL || strcmp(p->ops->name, "master-pyraminx") != 0) {
+    if (md == NULL || p->ops != &puzzle__mpyraminx) {
         return PZ_EINTERNAL;
     }
     if (mpyraminx_table_defs(defs, MPYRAMINX_PDB_COUNT) !=

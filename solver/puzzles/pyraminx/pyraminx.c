@@ -645,11 +645,7 @@ pyraminx_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
                            "the pyraminx counts \"moves\" (every vertex or "
                            "tip turn is one move)");
     }
-    pv = calloc(1, sizeof(*pv));
-    if (pv == NULL) {
-        return pz_diag_set(d, PZ_ENOMEM, "out of memory");
-    }
-    p->priv = pv;
+    pv = p->priv;
     p->metric = PZ_METRIC_MOVES;
     p->metric_name = "moves";
     p->nmoves = NMOVES;
@@ -659,13 +655,6 @@ pyraminx_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
         return pz_diag_set(d, PZ_EINTERNAL, "pyraminx move tables broken");
     }
     return PZ_OK;
-}
-
-static void
-pyraminx_cleanup(pz_puzzle_t *p)
-{
-    free(p->priv);
-    p->priv = NULL;
 }
 
 static bool
@@ -1104,33 +1093,47 @@ pyraminx_named_tables(tables_def_t *out, int max)
     return complete_named("pyraminx", "pyraminx", &plain, out, max);
 }
 
-const puzzle_ops_t puzzle__pyraminx = {
-    .name = "pyraminx",
-    .summary = "Pyraminx, 933,120 positions x 81 tip twists (orientation "
-               "fixed)",
+static const puzzle_io_t pyraminx_io = {
     .notation = "WCA: vertex turns U L R B and tip turns u l r b, each with "
                 "an optional '",
     .state_forms = "36-character facelet string, faces F L R D with 9 "
                    "stickers each (docs/pyraminx.md), or 36 integers in the "
                    "same order",
-    .default_heuristic = "pieces",
-    .init = pyraminx_init,
-    .cleanup = pyraminx_cleanup,
-    .goal = pyraminx_goal,
     .parse_state = pyraminx_parse_state,
     .apply_scramble = pyraminx_apply_scramble,
-    .check_pair = NULL,
     .format_state = pyraminx_format_state,
+};
+
+static const puzzle_ranking_t pyraminx_ranking = {
+    .count = pyraminx_rank_count,
+    .rank = pyraminx_rank,
+    .unrank = pyraminx_unrank,
+    .partial = true,
+};
+
+static const puzzle_random_t pyraminx_random = {
+    .state = pyraminx_random_state,
+};
+
+static const puzzle_solving_t pyraminx_solving = {
+    .named_tables = pyraminx_named_tables,
+};
+
+const puzzle_ops_t puzzle__pyraminx = {
+    .name = "pyraminx",
+    .summary = "Pyraminx, 933,120 positions x 81 tip twists (orientation "
+               "fixed)",
+    .default_heuristic = "pieces",
+    .priv_size = sizeof(pyraminx_priv_t),
+    .init = pyraminx_init,
+    .goal = pyraminx_goal,
     .apply = pyraminx_apply,
     .inverse = pyraminx_inverse,
     .redundant = pyraminx_redundant,
     .move_name = pyraminx_move_name,
-    .move_detail = NULL,
-    .random_state = pyraminx_random_state,
     .heuristics = pyraminx_heuristics,
-    .rank_count = pyraminx_rank_count,
-    .rank = pyraminx_rank,
-    .unrank = pyraminx_unrank,
-    .rank_is_partial = true,
-    .named_tables = pyraminx_named_tables,
+    .io = &pyraminx_io,
+    .ranking = &pyraminx_ranking,
+    .random = &pyraminx_random,
+    .solving = &pyraminx_solving,
 };

@@ -96,10 +96,7 @@ tiles_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
                            "2..8 each); got %dx%d",
                            rows, cols);
     }
-    t = calloc(1, sizeof(*t));
-    if (t == NULL) {
-        return pz_diag_set(d, PZ_ENOMEM, "out of memory");
-    }
+    t = p->priv;
     t->rows = rows;
     t->cols = cols;
     t->cells = rows * cols;
@@ -112,22 +109,15 @@ tiles_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
         t->from[MOVE_L][z] = (int8_t)(c + 1 < cols ? z + 1 : -1);
         t->from[MOVE_R][z] = (int8_t)(c > 0 ? z - 1 : -1);
     }
-    p->priv = t;
-    p->rows = rows;
-    p->cols = cols;
+    p->params.rows = rows;
+    p->params.cols = cols;
+    snprintf(p->size, sizeof(p->size), "%dx%d", rows, cols);
     p->metric = PZ_METRIC_MOVES;
     p->metric_name = "moves";
     p->state_size = (size_t)t->cells + 1;
     p->nmoves = TILES_MOVES;
     snprintf(p->id, sizeof(p->id), "tiles");
     return PZ_OK;
-}
-
-static void
-tiles_cleanup(pz_puzzle_t *p)
-{
-    free(p->priv);
-    p->priv = NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1019,7 +1009,7 @@ tiles_auto_choice(const pz_puzzle_t *p,
                   bool optimal,
                   engine_choice_t *out)
 {
-    int cells = p->rows * p->cols;
+    int cells = p->params.rows * p->params.cols;
 
     out->heuristic = "linear-conflict";
     if (cells <= 9) {
@@ -1057,34 +1047,56 @@ tiles_named_tables(tables_def_t *out, int max)
     return n;
 }
 
-const puzzle_ops_t puzzle__tiles = {
-    .name = "tiles",
-    .summary = "sliding-tile puzzle on an RxC board, 2x2 to 8x8 (8-, 15- and "
-               "24-puzzle)",
+/* Proving optima is quick up to the 15-puzzle. */
+static bool
+tiles_optimal_by_default(const pz_puzzle_t *p)
+{
+    return p->params.rows * p->params.cols <= 16;
+}
+
+static const puzzle_io_t tiles_io = {
     .notation = "U D L R: the direction the tile slides into the blank (runs "
                 "like ULDR allowed), or the number of the tile to slide",
     .state_forms = "tiles row-major with 0 for the blank, as integers or "
                    "text such as \"1 2 3 / 4 5 6 / 7 8 0\"",
-    .default_heuristic = "linear-conflict",
-    .init = tiles_init,
-    .cleanup = tiles_cleanup,
-    .goal = tiles_goal,
     .parse_state = tiles_parse_state,
     .apply_scramble = tiles_apply_scramble,
-    .check_pair = tiles_check_pair,
     .format_state = tiles_format_state,
-    .apply = tiles_apply,
-    .inverse = tiles_inverse,
-    .redundant = NULL,
-    .move_name = tiles_move_name,
+    .check_pair = tiles_check_pair,
     .move_detail = tiles_move_detail,
-    .random_state = tiles_random_state,
-    .heuristics = tiles_heuristics,
-    .rank_count = tiles_rank_count,
+};
+
+static const puzzle_ranking_t tiles_ranking = {
+    .count = tiles_rank_count,
     .rank = tiles_rank,
     .unrank = tiles_unrank,
-    .rank_is_partial = false,
+    .partial = false,
+    .distance_bits = 8, /* the 8-puzzle's distances pass 15 */
     .relabel = tiles_relabel,
-    .auto_choice = tiles_auto_choice,
+};
+
+static const puzzle_random_t tiles_random = { .state = tiles_random_state };
+
+static const puzzle_solving_t tiles_solving = {
     .named_tables = tiles_named_tables,
+    .auto_choice = tiles_auto_choice,
+    .optimal_by_default = tiles_optimal_by_default,
+};
+
+const puzzle_ops_t puzzle__tiles = {
+    .name = "tiles",
+    .summary = "sliding-tile puzzle on an RxC board, 2x2 to 8x8 (8-, 15- and "
+               "24-puzzle)",
+    .default_heuristic = "linear-conflict",
+    .priv_size = sizeof(tiles_priv_t),
+    .init = tiles_init,
+    .goal = tiles_goal,
+    .apply = tiles_apply,
+    .inverse = tiles_inverse,
+    .move_name = tiles_move_name,
+    .heuristics = tiles_heuristics,
+    .io = &tiles_io,
+    .ranking = &tiles_ranking,
+    .random = &tiles_random,
+    .solving = &tiles_solving,
 };

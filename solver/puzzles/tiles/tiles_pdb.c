@@ -1155,17 +1155,18 @@ typedef struct pdb_ctx {
 bool
 tiles_pdb_supported(const pz_puzzle_t *p)
 {
-    int n = p->rows * p->cols;
+    int n = p->params.rows * p->params.cols;
 
-    return p->rows > 0 && (n <= 12 || (p->rows == 4 && p->cols == 4) ||
-                           (p->rows == 5 && p->cols == 5));
+    return p->params.rows > 0 &&
+           (n <= 12 || (p->params.rows == 4 && p->params.cols == 4) ||
+            (p->params.rows == 5 && p->params.cols == 5));
 }
 
 /* The goal's blank cell, or -1 when goal is not a board of p. */
 static int
 goal_blank(const pz_puzzle_t *p, const pz_state_t *goal)
 {
-    int n = p->rows * p->cols;
+    int n = p->params.rows * p->params.cols;
 
     return goal == NULL ? n - 1 : goal->b[n] < n ? goal->b[n] : -1;
 }
@@ -1184,7 +1185,7 @@ pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
     partition_t parts[2];
     uint8_t home[CELLS_MAX];
     board_t b;
-    int n = p->rows * p->cols;
+    int n = p->params.rows * p->params.cols;
     int z;
 
     if (!tiles_pdb_supported(p)) {
@@ -1200,9 +1201,9 @@ pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
         }
         home[goal->b[i]] = (uint8_t)i;
     }
-    board_init(&b, p->rows, p->cols);
+    board_init(&b, p->params.rows, p->params.cols);
     h->n = n;
-    h->nparts = partitions(p->rows, p->cols, z, parts);
+    h->nparts = partitions(p->params.rows, p->params.cols, z, parts);
     for (int pi = 0; pi < h->nparts; pi++) {
         part_t *pt = &h->part[pi];
 
@@ -1264,8 +1265,8 @@ pdb_tables(const pz_puzzle_t *p,
     if (z < 0) {
         return 0;
     }
-    board_init(&b, p->rows, p->cols);
-    nparts = partitions(p->rows, p->cols, z, parts);
+    board_init(&b, p->params.rows, p->params.cols);
+    nparts = partitions(p->params.rows, p->params.cols, z, parts);
     for (int pi = 0; pi < nparts; pi++) {
         for (int i = 0; i < parts[pi].npat; i++) {
             tables_def_t def;
