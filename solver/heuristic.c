@@ -5,13 +5,6 @@
 #include <stdlib.h>
 #include <strings.h>
 
-static size_t
-none_ctx_size(const pz_puzzle_t *p)
-{
-    (void)p;
-    return 0;
-}
-
 static int
 none_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
@@ -34,7 +27,6 @@ const heuristic_ops_t heuristic_none = {
     .name = "none",
     .summary = "h = 0: blind search",
     .admissible = true,
-    .ctx_size = none_ctx_size,
     .init = none_init,
     .eval = none_eval,
     .update = NULL,
@@ -83,7 +75,7 @@ heuristic_create(const pz_puzzle_t *p,
     }
     h->ops = ops;
     h->puzzle = p;
-    size = ops->ctx_size(p);
+    size = ops->ctx_size != NULL ? ops->ctx_size(p) : ops->ctx_bytes;
     if (size > 0) {
         h->ctx = calloc(1, size);
         if (h->ctx == NULL) {

@@ -19,7 +19,11 @@ struct heuristic_ops {
     const char *name;    /* "manhattan", "seed", ... */
     const char *summary; /* one line for the catalogue */
     bool admissible;     /* never overestimates (in the puzzle's metric) */
-    /* Bytes of context init needs for p (goal-dependent tables). */
+    /* Bytes of context init needs (goal-dependent tables), zeroed by
+     * heuristic_create; 0: none. */
+    size_t ctx_bytes;
+    /* Optional, for a context whose size depends on p: its bytes, used
+     * instead of ctx_bytes. */
     size_t (*ctx_size)(const pz_puzzle_t *p);
     /* Prepares ctx (ctx_size bytes, zeroed) for distances to goal. */
     int (*init)(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx);
@@ -102,7 +106,7 @@ struct heuristic_search_job {
 typedef struct pz_heuristic {
     const heuristic_ops_t *ops;
     const pz_puzzle_t *puzzle; /* borrowed; must outlive the heuristic */
-    void *ctx;                 /* owned; ops->ctx_size bytes */
+    void *ctx;                 /* owned; ops->ctx_bytes (or ctx_size) bytes */
 } pz_heuristic_t;
 
 /* The generic h = 0 heuristic. */

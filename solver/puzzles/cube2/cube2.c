@@ -853,13 +853,6 @@ typedef struct seed_ctx {
     int divisor; /* 8 for a goal with one colour per face, else 12 */
 } seed_ctx_t;
 
-static size_t
-seed_ctx_size(const pz_puzzle_t *p)
-{
-    (void)p;
-    return sizeof(seed_ctx_t);
-}
-
 /*
  * h = ceil(stickers differing from the goal / divisor). A turn (quarter or
  * half) moves 12 stickers: the 4 of the turned face and 8 on the sides;
@@ -917,7 +910,7 @@ static const heuristic_ops_t seed_heuristic = {
     .summary = "stickers differing from the goal / 8, rounded up (/ 12 for "
                "a goal whose faces are not one colour each)",
     .admissible = true,
-    .ctx_size = seed_ctx_size,
+    .ctx_bytes = sizeof(seed_ctx_t),
     .init = seed_init,
     .eval = seed_eval,
     .update = NULL,

@@ -517,13 +517,6 @@ typedef struct misplaced_ctx {
     uint8_t goal[CUBE3_STATE_BYTES]; /* the goal's bytes */
 } misplaced_ctx_t;
 
-static size_t
-misplaced_ctx_size(const pz_puzzle_t *p)
-{
-    (void)p;
-    return sizeof(misplaced_ctx_t);
-}
-
 static int
 misplaced_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
@@ -569,7 +562,7 @@ static const heuristic_ops_t misplaced_heuristic = {
                "orientation, each divided by 4 and rounded up (a turn moves "
                "4 of each)",
     .admissible = true,
-    .ctx_size = misplaced_ctx_size,
+    .ctx_bytes = sizeof(misplaced_ctx_t),
     .init = misplaced_init,
     .eval = misplaced_eval,
     .update = NULL,

@@ -480,13 +480,6 @@ typedef struct shadow {
 
 static _Thread_local shadow_t t_shadow;
 
-static size_t
-pdb_ctx_size(const pz_puzzle_t *p)
-{
-    (void)p;
-    return sizeof(pdb_ctx_t);
-}
-
 /* The slice table kind heuristic name reads in the metric, or -1.
  * "pdb-large" reads the sorted table in QTM: the QTM csplit table would be
  * built unclamped (far longer than the HTM one) and has no base-offset
@@ -1779,7 +1772,7 @@ const heuristic_ops_t cube3_pdb_heuristic = {
                "0.9 GB): max of corners and of E-slice edges in order with "
                "all flips and twists on three axes",
     .admissible = true,
-    .ctx_size = pdb_ctx_size,
+    .ctx_bytes = sizeof(pdb_ctx_t),
     .init = pdb_init,
     .eval = pdb_eval,
     .update = pdb_update,
@@ -1794,7 +1787,7 @@ const heuristic_ops_t cube3_pdb_small_heuristic = {
                "and of E-slice edge places with all flips and twists on "
                "three axes",
     .admissible = true,
-    .ctx_size = pdb_ctx_size,
+    .ctx_bytes = sizeof(pdb_ctx_t),
     .init = pdb_small_init,
     .eval = pdb_eval,
     .update = pdb_update,
@@ -1809,7 +1802,7 @@ const heuristic_ops_t cube3_pdb_large_heuristic = {
                "corners and of E-slice edge places with U-layer corner "
                "places, all flips and twists on three axes",
     .admissible = true,
-    .ctx_size = pdb_ctx_size,
+    .ctx_bytes = sizeof(pdb_ctx_t),
     .init = pdb_large_init,
     .eval = pdb_eval,
     .update = pdb_update,

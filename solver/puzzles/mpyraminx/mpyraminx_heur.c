@@ -46,13 +46,6 @@ load_words(const uint8_t *b, uint64_t w[2])
     }
 }
 
-static size_t
-seed_ctx_size(const pz_puzzle_t *p)
-{
-    (void)p;
-    return sizeof(seed_ctx_t);
-}
-
 static int
 seed_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
@@ -191,7 +184,7 @@ const heuristic_ops_t mpyraminx__seed_heuristic = {
     .summary = "the reference program's: out-of-place pieces of each kind / "
                "most one turn moves, summed (not admissible)",
     .admissible = false,
-    .ctx_size = seed_ctx_size,
+    .ctx_bytes = sizeof(seed_ctx_t),
     .init = seed_init,
     .eval = seed_sum_eval,
     .update = NULL,
@@ -202,7 +195,7 @@ const heuristic_ops_t mpyraminx__seed_max_heuristic = {
     .summary = "out-of-place pieces of each kind / most one turn moves, "
                "rounded up; the largest over kinds (admissible)",
     .admissible = true,
-    .ctx_size = seed_ctx_size,
+    .ctx_bytes = sizeof(seed_ctx_t),
     .init = seed_init,
     .eval = seed_max_eval,
     .update = NULL,
@@ -213,7 +206,7 @@ const heuristic_ops_t mpyraminx__pieces_heuristic = {
     .summary = "seed-max, or the turns the tips and axials need per vertex "
                "(summed) if more (admissible)",
     .admissible = true,
-    .ctx_size = seed_ctx_size,
+    .ctx_bytes = sizeof(seed_ctx_t),
     .init = seed_init,
     .eval = pieces_eval,
     .update = NULL,

@@ -749,13 +749,6 @@ mpyraminx_pdb_bytes(int table)
 
 /* --- Heuristics ----------------------------------------------------------- */
 
-static size_t
-pdb_ctx_size(const pz_puzzle_t *p)
-{
-    (void)p;
-    return sizeof(pdb_ctx_t);
-}
-
 static int
 pdb_init_tables(const pz_puzzle_t *p,
                 const pz_state_t *goal,
@@ -865,7 +858,7 @@ const heuristic_ops_t mpyraminx__pdb_heuristic = {
                "38 MB; axials, centres and midges 6 MB), the largest "
                "(admissible; shared tables, see GET /v1/tables)",
     .admissible = true,
-    .ctx_size = pdb_ctx_size,
+    .ctx_bytes = sizeof(pdb_ctx_t),
     .init = pdb_init,
     .eval = pdb_eval,
     .update = NULL,
@@ -878,7 +871,7 @@ const heuristic_ops_t mpyraminx__pdb_small_heuristic = {
                "midges; axials, centres and midges: 44 MB), the larger "
                "(admissible; shared tables, see GET /v1/tables)",
     .admissible = true,
-    .ctx_size = pdb_ctx_size,
+    .ctx_bytes = sizeof(pdb_ctx_t),
     .init = pdb_small_init,
     .eval = pdb_eval,
     .update = NULL,

@@ -971,13 +971,6 @@ typedef struct goal_ctx {
     pz_state_t goal;
 } goal_ctx_t;
 
-static size_t
-goal_ctx_size(const pz_puzzle_t *p)
-{
-    (void)p;
-    return sizeof(goal_ctx_t);
-}
-
 static int
 goal_ctx_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
@@ -1061,7 +1054,7 @@ static const heuristic_ops_t pieces_heuristic = {
     .summary = "max(ceil(edges wrong / 3), centres twisted) + tips to turn; "
                "admissible",
     .admissible = true,
-    .ctx_size = goal_ctx_size,
+    .ctx_bytes = sizeof(goal_ctx_t),
     .init = goal_ctx_init,
     .eval = pieces_eval,
     .update = NULL,
@@ -1072,7 +1065,7 @@ static const heuristic_ops_t seed_heuristic = {
     .summary = "reference notebooks: ceil(edges wrong / 3) + centres "
                "twisted + tips twisted; not admissible",
     .admissible = false,
-    .ctx_size = goal_ctx_size,
+    .ctx_bytes = sizeof(goal_ctx_t),
     .init = goal_ctx_init,
     .eval = seed_eval,
     .update = NULL,

@@ -688,13 +688,6 @@ typedef struct tiles_hctx {
                                            column, else NO_KEY */
 } tiles_hctx_t;
 
-static size_t
-h_ctx_size(const pz_puzzle_t *p)
-{
-    (void)p;
-    return sizeof(tiles_hctx_t);
-}
-
 static int
 h_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
@@ -899,7 +892,7 @@ static const heuristic_ops_t tiles_misplaced = {
     .name = "misplaced",
     .summary = "number of tiles not on their goal cell (blank excluded)",
     .admissible = true,
-    .ctx_size = h_ctx_size,
+    .ctx_bytes = sizeof(tiles_hctx_t),
     .init = h_init,
     .eval = misplaced_eval,
     .update = misplaced_update,
@@ -909,7 +902,7 @@ static const heuristic_ops_t tiles_manhattan = {
     .name = "manhattan",
     .summary = "sum of each tile's row and column distance to its goal cell",
     .admissible = true,
-    .ctx_size = h_ctx_size,
+    .ctx_bytes = sizeof(tiles_hctx_t),
     .init = h_init,
     .eval = manhattan_eval,
     .update = manhattan_update,
@@ -920,7 +913,7 @@ static const heuristic_ops_t tiles_linear_conflict = {
     .summary = "Manhattan plus 2 for each tile that must leave its goal row "
                "or column to let another tile pass",
     .admissible = true,
-    .ctx_size = h_ctx_size,
+    .ctx_bytes = sizeof(tiles_hctx_t),
     .init = h_init,
     .eval = lc_eval,
     .update = lc_update,

@@ -1171,13 +1171,6 @@ goal_blank(const pz_puzzle_t *p, const pz_state_t *goal)
     return goal == NULL ? n - 1 : goal->b[n] < n ? goal->b[n] : -1;
 }
 
-static size_t
-pdb_ctx_size(const pz_puzzle_t *p)
-{
-    (void)p;
-    return sizeof(pdb_ctx_t);
-}
-
 static int
 pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
@@ -1360,7 +1353,7 @@ const heuristic_ops_t tiles_pdb_heuristic = {
                "about the diagonal, the larger sum (shared tables, see GET "
                "/v1/tables)",
     .admissible = true,
-    .ctx_size = pdb_ctx_size,
+    .ctx_bytes = sizeof(pdb_ctx_t),
     .init = pdb_init,
     .eval = pdb_eval,
     .update = NULL,
