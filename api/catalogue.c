@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api_json.h"
 #include "engine.h"
 #include "heuristic.h"
 #include "job.h"
@@ -295,4 +296,14 @@ api_catalogue(const api_policy_t *pol)
         return NULL;
     }
     return root;
+}
+
+char *
+api_catalogue_text(const api_policy_t *pol, size_t *len)
+{
+    cJSON *root = api_catalogue(pol);
+    char *text = root != NULL ? jsonout_print(root, len) : NULL;
+
+    cJSON_Delete(root);
+    return text;
 }

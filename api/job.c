@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "api_json.h"
 #include "tablelist.h"
 
 cJSON *

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_json.h"
+
 size_t
 jsonout_format_u64(uint64_t v, char out[JSONOUT_U64_MAX])
 {
@@ -419,4 +421,18 @@ jsonout_print(const cJSON *item, size_t *len)
     jsonout_init(&w);
     jsonout_tree(&w, NULL, item);
     return jsonout_finish(&w, len);
+}
+
+bool
+jsonout_json(jsonout_t *w, const char *key, const char *text)
+{
+    cJSON *v = NULL;
+    bool ok = api_json_parse(text, strlen(text), &v, NULL) == PZ_OK &&
+              (cJSON_IsArray(v) || cJSON_IsString(v));
+
+    if (ok) {
+        jsonout_tree(w, key, v);
+    }
+    cJSON_Delete(v);
+    return ok;
 }

@@ -3,6 +3,10 @@
 #include "problem.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_json.h"
 
 cJSON *
 api_problem(int rc, const pz_diag_t *d)
@@ -38,4 +42,29 @@ api_problem(int rc, const pz_diag_t *d)
 fail:
     cJSON_Delete(o);
     return NULL;
+}
+
+char *
+api_problem_text(int rc, const pz_diag_t *d, bool pretty, size_t *len)
+{
+    cJSON *root = api_problem(rc, d);
+    char *text = NULL;
+
+    if (root != NULL && pretty) {
+        char *printed = cJSON_Print(root);
+
+        /* cJSON's own buffer: copied so that the caller frees with free. */
+        if (printed != NULL) {
+            *len = strlen(printed);
+            text = malloc(*len + 1);
+            if (text != NULL) {
+                memcpy(text, printed, *len + 1);
+            }
+            cJSON_free(printed);
+        }
+    } else if (root != NULL) {
+        text = jsonout_print(root, len);
+    }
+    cJSON_Delete(root);
+    return text;
 }

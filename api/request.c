@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "api_json.h"
 #include "complete.h"
 #include "tables.h"
 
@@ -778,7 +779,7 @@ fall_back(api_solve_request_t *req, int i, const char *table)
 {
     solve_run_t *run = &req->runs[i];
     const heuristic_ops_t *h =
-        heuristic_find(req->puzzle, req->puzzle->ops->default_heuristic);
+        heuristic_find(req->puzzle, puzzle_default_heuristic(req->puzzle));
     const char *from = run->heuristic;
     api_warning_t *w;
 
@@ -1002,7 +1003,7 @@ add_run(api_solve_request_t *req,
         return PZ_EHEURISTIC;
     }
     if (heuristic == NULL) {
-        heuristic = req->puzzle->ops->default_heuristic;
+        heuristic = puzzle_default_heuristic(req->puzzle);
     }
     if (e->uses_heuristic) {
         if (!heuristic_available(req->puzzle, heuristic, d)) {
@@ -1358,4 +1359,21 @@ api_solve_cleanup(api_solve_request_t *req)
     req->spec.puzzle = NULL;
     req->scramble = NULL;
     req->nruns = 0;
+}
+
+int
+api_solve_parse_text(const char *buf,
+                     size_t len,
+                     const api_policy_t *pol,
+                     api_solve_request_t *req,
+                     pz_diag_t *d)
+{
+    cJSON *root = NULL;
+    int rc = api_json_parse(buf, len, &root, d);
+
+    if (rc == PZ_OK) {
+        rc = api_solve_parse(root, pol, req, d);
+    }
+    cJSON_Delete(root);
+    return rc;
 }

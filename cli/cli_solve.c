@@ -13,8 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
 #include "cli.h"
 #include "job.h"
 #include "problem.h"
@@ -76,42 +74,37 @@ cli_parse_uint(const char *flag, const char *text, long long max)
 
 /* A --state/--goal value: a JSON array or string literal if it parses as
  * one, otherwise the text itself (a facelet string, "1 2 3 ..."). */
-static cJSON *
-state_value(const char *text)
+static void
+state_value(jsonout_t *w, const char *key, const char *text)
 {
-    cJSON *v = NULL;
-
-    if (api_json_parse(text, strlen(text), &v, NULL) == PZ_OK &&
-        (cJSON_IsArray(v) || cJSON_IsString(v))) {
-        return v;
+    if (!jsonout_json(w, key, text)) {
+        jsonout_string(w, key, text);
     }
-    cJSON_Delete(v);
-    return cJSON_CreateString(text);
 }
 
-static cJSON *
-engine_list(const char *csv)
+static void
+engine_list(jsonout_t *w, const char *csv)
 {
-    cJSON *list = cJSON_CreateArray();
-    char *copy = strdup(csv);
-    char *save = NULL;
+    const char *tok = csv;
 
-    if (list == NULL || copy == NULL) {
-        cJSON_Delete(list);
-        free(copy);
-        return NULL;
+    jsonout_begin(w, "engines", '[');
+    while (*tok != '\0') {
+        size_t n = strcspn(tok, ",");
+        char name[64];
+
+        snprintf(name, sizeof(name), "%.*s", (int)n, tok);
+        if (n > 0) {
+            jsonout_string(w, NULL, name);
+        }
+        tok += n;
+        tok += *tok == ',';
     }
-    for (char *tok = strtok_r(copy, ",", &save); tok != NULL;
-         tok = strtok_r(NULL, ",", &save)) {
-        cJSON_AddItemToArray(list, cJSON_CreateString(tok));
-    }
-    free(copy);
-    return list;
+    jsonout_end(w, ']');
 }
 
 /* Adds a numeric member from a flag value; -1 on a bad number. */
 static int
-add_number(cJSON *req,
+add_number(jsonout_t *req,
            const char *member,
            const char *flag,
            const char *text,
@@ -122,7 +115,7 @@ add_number(cJSON *req,
     if (v < 0) {
         return -1;
     }
-    cJSON_AddNumberToObject(req, member, (double)v);
+    jsonout_u64(req, member, (uint64_t)v);
     return 0;
 }
 
@@ -171,51 +164,55 @@ static const struct option solve_options[] = {
     { NULL, 0, NULL, 0 },
 };
 
-/* Turns the flags into a solve request object. Returns NULL after printing
- * a usage error. *json is set when --json was given. */
-static cJSON *
-build_request(int argc, char **argv, int *json)
+/* Turns the flags into the text of a solve request (owned, free) and its
+ * length. Returns NULL after printing a usage error. *json is set when
+ * --json was given. */
+static char *
+build_request(int argc, char **argv, int *json, size_t *len)
 {
-    cJSON *req = cJSON_CreateObject();
+    jsonout_t out;
+    jsonout_t *req = &out;
     int opt;
     int bad = 0;
     char *end;
     double w;
 
+    jsonout_init(req);
+    jsonout_begin(req, NULL, '{');
     optind = 1;
     while (!bad &&
            (opt = getopt_long(argc, argv, "", solve_options, NULL)) != -1) {
         switch (opt) {
         case OPT_PUZZLE:
-            cJSON_AddStringToObject(req, "puzzle", optarg);
+            jsonout_string(req, "puzzle", optarg);
             break;
         case OPT_SCRAMBLE:
-            cJSON_AddStringToObject(req, "scramble", optarg);
+            jsonout_string(req, "scramble", optarg);
             break;
         case OPT_STATE:
-            cJSON_AddItemToObject(req, "state", state_value(optarg));
+            state_value(req, "state", optarg);
             break;
         case OPT_GOAL:
-            cJSON_AddItemToObject(req, "goal", state_value(optarg));
+            state_value(req, "goal", optarg);
             break;
         case OPT_SIZE:
-            cJSON_AddStringToObject(req, "size", optarg);
+            jsonout_string(req, "size", optarg);
             break;
         case OPT_METRIC:
-            cJSON_AddStringToObject(req, "metric", optarg);
+            jsonout_string(req, "metric", optarg);
             break;
         case OPT_ENGINE:
-            cJSON_AddStringToObject(req, "engine", optarg);
+            jsonout_string(req, "engine", optarg);
             break;
         case OPT_ENGINES:
-            cJSON_AddItemToObject(req, "engines", engine_list(optarg));
+            engine_list(req, optarg);
             break;
         case OPT_HEURISTIC:
-            cJSON_AddStringToObject(req, "heuristic", optarg);
+            jsonout_string(req, "heuristic", optarg);
             break;
         case OPT_OPTIMAL:
         case OPT_FAST:
-            cJSON_AddBoolToObject(req, "optimal", opt == OPT_OPTIMAL);
+            jsonout_bool(req, "optimal", opt == OPT_OPTIMAL);
             break;
         case OPT_WEIGHT:
             errno = 0;
@@ -225,7 +222,7 @@ build_request(int argc, char **argv, int *json)
                 bad = 1;
                 break;
             }
-            cJSON_AddNumberToObject(req, "weight", w);
+            jsonout_double(req, "weight", w);
             break;
         case OPT_TARGET:
             bad = add_number(req, "target_length", "--target-length", optarg,
@@ -252,7 +249,7 @@ build_request(int argc, char **argv, int *json)
             break;
         case OPT_HELP:
             usage(stdout);
-            cJSON_Delete(req);
+            free(jsonout_finish(req, len));
             exit(CLI_EXIT_OK);
         default:
             bad = 1;
@@ -265,10 +262,11 @@ build_request(int argc, char **argv, int *json)
     }
     if (bad) {
         usage(stderr);
-        cJSON_Delete(req);
+        free(jsonout_finish(req, len));
         return NULL;
     }
-    return req;
+    jsonout_end(req, '}');
+    return jsonout_finish(req, len);
 }
 
 /* Live progress for searches longer than a second, on a terminal only. */
@@ -348,12 +346,11 @@ static void
 print_problem(int rc, const pz_diag_t *d, int json)
 {
     if (json) {
-        cJSON *p = api_problem(rc, d);
-        char *text = p != NULL ? cJSON_Print(p) : NULL;
+        size_t len;
+        char *text = api_problem_text(rc, d, true, &len);
 
         printf("%s\n", text != NULL ? text : "{}");
-        cJSON_free(text);
-        cJSON_Delete(p);
+        free(text);
         return;
     }
     fprintf(stderr, "puzzled: %s: %s", pz_strerror(rc),
@@ -463,7 +460,8 @@ cli_solve(int argc, char **argv)
     struct sigaction sa;
     pz_diag_t d;
     int json = 0;
-    cJSON *body = build_request(argc, argv, &json);
+    size_t len = 0;
+    char *body = build_request(argc, argv, &json, &len);
     int rc;
 
     if (body == NULL) {
@@ -477,8 +475,8 @@ cli_solve(int argc, char **argv)
     pol.max_time_ms = 0;
     pol.max_memory_bytes = 0;
     pol.max_wait_ms = 0;
-    rc = api_solve_parse(body, &pol, &req, &d);
-    cJSON_Delete(body);
+    rc = api_solve_parse_text(body, len, &pol, &req, &d);
+    free(body);
     if (rc != PZ_OK) {
         print_problem(rc, &d, json);
         return rc == PZ_ENOMEM || rc == PZ_EINTERNAL ? CLI_EXIT_INTERNAL

@@ -449,19 +449,6 @@ send_text_rep(http_conn_t *c, char *text, size_t len, http_reply_t *rep)
     return http__send_reply(c, rep);
 }
 
-/* Prints root (taking ownership) into rep and sends it. */
-static enum MHD_Result
-send_json_rep(http_conn_t *c, cJSON *root, http_reply_t *rep)
-{
-    size_t len = 0;
-    /* The same text as cJSON_PrintUnformatted, at a fraction of the cost
-     * (jsonout.c). */
-    char *text = root != NULL ? jsonout_print(root, &len) : NULL;
-
-    cJSON_Delete(root);
-    return send_text_rep(c, text, len, rep);
-}
-
 enum MHD_Result
 http__send_text(http_conn_t *c, int status, jsonout_t *w)
 {
@@ -473,15 +460,6 @@ http__send_text(http_conn_t *c, int status, jsonout_t *w)
     return send_text_rep(c, text, len, &rep);
 }
 
-enum MHD_Result
-http__send_json(http_conn_t *c, int status, cJSON *root)
-{
-    http_reply_t rep = { 0 };
-
-    rep.status = status;
-    return send_json_rep(c, root, &rep);
-}
-
 /* Sends the problem for rc and d (d may be NULL). */
 enum MHD_Result
 http__send_problem_d(http_conn_t *c,
@@ -491,6 +469,8 @@ http__send_problem_d(http_conn_t *c,
                      const char *allow)
 {
     http_reply_t rep = { 0 };
+    size_t len = 0;
+    char *text;
 
     if (d != NULL && d->rc != PZ_OK) {
         rc = d->rc;
@@ -500,7 +480,8 @@ http__send_problem_d(http_conn_t *c,
     rep.retry_after = retry_after;
     rep.allow = allow;
     c->code = pz_strerror(rc);
-    return send_json_rep(c, api_problem(rc, d), &rep);
+    text = api_problem_text(rc, d, false, &len);
+    return send_text_rep(c, text, len, &rep);
 }
 
 enum MHD_Result
@@ -1006,7 +987,7 @@ mhd_log(void *cls, const char *fmt, va_list ap)
 {
     char text[256];
     size_t n;
-    cJSON *ev;
+    log_line_t ev;
 
     (void)cls;
     vsnprintf(text, sizeof(text), fmt, ap);
@@ -1014,9 +995,9 @@ mhd_log(void *cls, const char *fmt, va_list ap)
     while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r')) {
         text[--n] = '\0';
     }
-    ev = log_begin(LOG_WARN, "libmicrohttpd");
-    cJSON_AddStringToObject(ev, "detail", text);
-    log_end(ev);
+    log_line_begin(&ev, LOG_WARN, "libmicrohttpd");
+    log_line_str(&ev, "detail", text);
+    log_line_end(&ev);
 }
 
 int

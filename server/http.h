@@ -25,6 +25,10 @@ typedef struct http_deps {
     size_t catalogue_len;
     const char *openapi; /* GET /openapi.yaml body */
     size_t openapi_len;
+    /* Whether the start-up tables are in memory (GET /readyz); NULL:
+     * always. Thread: any. */
+    bool (*tables_ready)(void *arg);
+    void *tables_ready_arg;
 } http_deps_t;
 
 /*

@@ -134,8 +134,6 @@ enum MHD_Result http__send_static(http_conn_t *c,
                                   const char *ctype,
                                   const char *body);
 
-/* Prints root (takes ownership) and sends it as application/json. */
-enum MHD_Result http__send_json(http_conn_t *c, int status, cJSON *root);
 /* Sends the text of w (jsonout_finish) as a JSON reply. */
 enum MHD_Result http__send_text(http_conn_t *c, int status, jsonout_t *w);
 

@@ -19,7 +19,7 @@ static enum MHD_Result
 handle_solve(http_conn_t *c)
 {
     http_t *h = c->http;
-    cJSON *root = NULL;
+    api_solve_request_t req;
     job_t *job = NULL;
     pz_diag_t d;
     int64_t wait_ms;
@@ -35,19 +35,9 @@ handle_solve(http_conn_t *c)
                                                "bytes",
                                   API_BODY_MAX);
     }
-    rc = api_json_parse(c->body != NULL ? c->body : "", c->len, &root, &d);
+    rc = api_solve_parse_text(c->body != NULL ? c->body : "", c->len,
+                              &h->deps.cfg->policy, &req, &d);
     if (rc != PZ_OK) {
-        return http__send_problem_d(c, rc, &d, NULL, NULL);
-    }
-    rc = jobs_new(h->deps.jobs, &job);
-    if (rc != PZ_OK) {
-        cJSON_Delete(root);
-        return http__send_problem(c, rc, "could not create a job");
-    }
-    rc = api_solve_parse(root, &h->deps.cfg->policy, jobs_request(job), &d);
-    cJSON_Delete(root);
-    if (rc != PZ_OK) {
-        jobs_release(h->deps.jobs, job);
         /* A table on its way: the request may be sent again shortly; one
          * not built: after an operator builds it. */
         return http__send_problem_d(c, rc, &d,
@@ -56,18 +46,16 @@ handle_solve(http_conn_t *c)
                                                               : NULL,
                                     NULL);
     }
-    wait_ms = jobs_request(job)->wait_ms;
+    wait_ms = req.wait_ms;
     /* A job that only walks down a loaded table ends in microseconds:
      * running it here saves two thread hand-offs and a suspend/resume,
      * which cost far more (docs/http-performance.md). A request with
      * wait_ms 0 asked for the queued job, so it is queued. */
-    if (wait_ms > 0 && jobs_can_run_here(h->deps.jobs, job)) {
-        rc = jobs_run_here(h->deps.jobs, job);
-    } else {
-        rc = jobs_submit(h->deps.jobs, job);
+    rc = jobs_submit(h->deps.jobs, &req, wait_ms > 0 ? JOBS_RUN_HERE : 0, &job);
+    if (rc == PZ_ENOMEM || rc == PZ_EIO) {
+        return http__send_problem(c, rc, "could not create a job");
     }
     if (rc != PZ_OK) {
-        jobs_release(h->deps.jobs, job);
         pz_diag_set(&d, rc,
                     rc == PZ_EQUEUE_FULL
                         ? "the job queue is full; retry after a second"
@@ -215,33 +203,30 @@ handle_list(http_conn_t *c)
 
 /* The startup tables not ready yet, as a readiness body shows them. */
 static void
-add_warming_tables(cJSON *root)
+add_warming_tables(jsonout_t *w)
 {
     tables_status_t all[TABLES_LIST_MAX];
     int n = tables_status_list(all, TABLES_LIST_MAX);
-    cJSON *list = cJSON_AddArrayToObject(root, "tables");
 
-    for (int i = 0; i < n && i < TABLES_LIST_MAX && list != NULL; i++) {
+    jsonout_begin(w, "tables", '[');
+    for (int i = 0; i < n && i < TABLES_LIST_MAX; i++) {
         const tables_status_t *st = &all[i];
-        cJSON *t;
 
         if (!st->startup || st->state == TABLES_READY) {
             continue;
         }
-        t = cJSON_CreateObject();
-        if (t == NULL || !cJSON_AddItemToArray(list, t)) {
-            cJSON_Delete(t);
-            return;
-        }
-        cJSON_AddStringToObject(t, "name", st->name);
-        cJSON_AddStringToObject(t, "state", tables_state_name(st->state));
+        jsonout_begin(w, NULL, '{');
+        jsonout_string(w, "name", st->name);
+        jsonout_string(w, "state", tables_state_name(st->state));
         if (st->total > 0) {
-            cJSON_AddNumberToObject(
-                t, "fraction",
+            jsonout_double(
+                w, "fraction",
                 (double)(int)((double)st->done / (double)st->total * 1000) /
                     1000);
         }
+        jsonout_end(w, '}');
     }
+    jsonout_end(w, ']');
 }
 
 static enum MHD_Result
@@ -264,7 +249,7 @@ handle_readyz(http_conn_t *c)
 {
     jobs_stats_t st;
     const char *reason = NULL;
-    cJSON *root = cJSON_CreateObject();
+    jsonout_t w;
 
     jobs_get_stats(c->http->deps.jobs, &st);
     if (st.draining) {
@@ -275,17 +260,21 @@ handle_readyz(http_conn_t *c)
                    c->http->deps.cfg->policy.default_memory_bytes >
                st.memory_cap) {
         reason = "memory_cap";
-    } else if (!serve_tables_ready()) {
+    } else if (c->http->deps.tables_ready != NULL &&
+               !c->http->deps.tables_ready(c->http->deps.tables_ready_arg)) {
         reason = "warming";
     }
-    cJSON_AddStringToObject(root, "status", reason ? "not_ready" : "ready");
+    jsonout_init(&w);
+    jsonout_begin(&w, NULL, '{');
+    jsonout_string(&w, "status", reason ? "not_ready" : "ready");
     if (reason != NULL) {
-        cJSON_AddStringToObject(root, "reason", reason);
+        jsonout_string(&w, "reason", reason);
     }
     if (reason != NULL && strcmp(reason, "warming") == 0) {
-        add_warming_tables(root);
+        add_warming_tables(&w);
     }
-    return http__send_json(c, reason ? 503 : 200, root);
+    jsonout_end(&w, '}');
+    return http__send_text(c, reason ? 503 : 200, &w);
 }
 
 static enum MHD_Result

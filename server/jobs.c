@@ -236,8 +236,11 @@ jobs_destroy(jobs_t *jobs)
     free(jobs);
 }
 
-int
-jobs_new(jobs_t *jobs, job_t **out)
+/* A job with a fresh random id and an empty request, not yet in the
+ * table; PZ_OK with *out holding the caller's reference, PZ_ENOMEM or
+ * PZ_EIO (no randomness). */
+static int
+new_job(jobs_t *jobs, job_t **out)
 {
     char id[JOBS_ID_LEN + 1];
     job_t *job;
@@ -258,12 +261,6 @@ jobs_new(jobs_t *jobs, job_t **out)
     atomic_init(&job->state, JOB_NEW);
     *out = job;
     return PZ_OK;
-}
-
-api_solve_request_t *
-jobs_request(job_t *job)
-{
-    return &job->req;
 }
 
 static size_t
@@ -377,8 +374,10 @@ enqueue_locked(jobs_t *jobs, job_t *job)
     pthread_cond_signal(&jobs->work);
 }
 
-int
-jobs_submit(jobs_t *jobs, job_t *job)
+/* Admits job into the table and the queue, or into the preparing state
+ * (see jobs_submit). */
+static int
+admit(jobs_t *jobs, job_t *job)
 {
     const api_solve_request_t *req = &job->req;
     int rc;
@@ -407,12 +406,11 @@ jobs_submit(jobs_t *jobs, job_t *job)
     return PZ_OK;
 }
 
-bool
-jobs_can_run_here(const jobs_t *jobs, job_t *job)
+/* True when every run of req answers in microseconds with what is in
+ * memory already (solve_instant), never a load or a build. */
+static bool
+instant(const api_solve_request_t *req)
 {
-    const api_solve_request_t *req = &job->req;
-
-    (void)jobs;
     if (req->nruns < 1) {
         return false;
     }
@@ -424,8 +422,10 @@ jobs_can_run_here(const jobs_t *jobs, job_t *job)
     return true;
 }
 
-int
-jobs_run_here(jobs_t *jobs, job_t *job)
+/* Admits job like admit but runs it at once on the calling thread, with
+ * the same start and end bookkeeping as a solver thread. */
+static int
+run_here(jobs_t *jobs, job_t *job)
 {
     int rc;
 
@@ -439,6 +439,32 @@ jobs_run_here(jobs_t *jobs, job_t *job)
         jobs_run(jobs, job);
     }
     return rc;
+}
+
+int
+jobs_submit(jobs_t *jobs, api_solve_request_t *req, int flags, job_t **out)
+{
+    job_t *job = NULL;
+    int rc;
+
+    *out = NULL;
+    rc = new_job(jobs, &job);
+    if (rc != PZ_OK) {
+        api_solve_cleanup(req);
+        return rc;
+    }
+    /* The job takes the request over; req is left empty. */
+    memcpy(&job->req, req, sizeof(*req));
+    memset(req, 0, sizeof(*req));
+    rc = (flags & JOBS_RUN_HERE) != 0 && instant(&job->req)
+             ? run_here(jobs, job)
+             : admit(jobs, job);
+    if (rc != PZ_OK) {
+        jobs_release(jobs, job);
+        return rc;
+    }
+    *out = job;
+    return PZ_OK;
 }
 
 job_t *
@@ -936,12 +962,13 @@ jobs_run(jobs_t *jobs, job_t *job)
         atomic_store_explicit(&job->runs_started, i + 1, memory_order_release);
         solve_execute(&req->spec, run, &job->cancel);
         if (run->rc != PZ_OK) {
-            cJSON *ev = log_begin(LOG_ERROR, "engine failed");
+            log_line_t ev;
 
-            cJSON_AddStringToObject(ev, "job_id", job->id);
-            cJSON_AddStringToObject(ev, "engine", run->engine->name);
-            cJSON_AddStringToObject(ev, "code", pz_strerror(run->rc));
-            log_end(ev);
+            log_line_begin(&ev, LOG_ERROR, "engine failed");
+            log_line_str(&ev, "job_id", job->id);
+            log_line_str(&ev, "engine", run->engine->name);
+            log_line_str(&ev, "code", pz_strerror(run->rc));
+            log_line_end(&ev);
         }
         /* The safety net cancels through the same flag as DELETE; report
          * what really happened. */
@@ -1045,9 +1072,11 @@ jobs_sweep(jobs_t *jobs, int64_t now, bool full)
             job->deadline_mono <= now && !atomic_load(&job->cancel)) {
             atomic_store(&job->deadline_hit, true);
             atomic_store(&job->cancel, true);
-            cJSON *ev = log_begin(LOG_WARN, "job past its deadline");
-            cJSON_AddStringToObject(ev, "job_id", job->id);
-            log_end(ev);
+            log_line_t ev;
+
+            log_line_begin(&ev, LOG_WARN, "job past its deadline");
+            log_line_str(&ev, "job_id", job->id);
+            log_line_end(&ev);
         }
         /* Oldest first: evict past retention, or while over the count
          * a job whose result was delivered, but never a job a connection

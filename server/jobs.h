@@ -8,8 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cjson/cJSON.h>
-
 #include "jsonout.h"
 #include "request.h"
 #include "search.h"
@@ -76,27 +74,28 @@ int jobs_create(const jobs_config_t *cfg, jobs_t **out);
  * waiter registered. NULL is fine. Thread: main. */
 void jobs_destroy(jobs_t *jobs);
 
-/*
- * Allocates a job with a fresh random id and an empty request, not yet in
- * the table. Returns PZ_OK with *out holding the caller's reference
- * (jobs_release), PZ_ENOMEM or PZ_EIO (no randomness). Thread: any.
- */
-int jobs_new(jobs_t *jobs, job_t **out);
-
-/* The request of a job made by jobs_new, for api_solve_parse to fill
- * before jobs_submit. Thread: the caller holding the job. */
-api_solve_request_t *jobs_request(job_t *job);
+/* jobs_submit's flags. */
+enum {
+    /* A request that answers in microseconds with what is in memory
+     * (solve_instant on every run: a walk down a complete table a solver
+     * thread has already used) runs at once on the calling thread: no
+     * hand-off to a solver thread, no suspend and resume. */
+    JOBS_RUN_HERE = 1,
+};
 
 /*
- * Admits job (filled request) into the table and the queue, or, when its
- * request is preparing (tables not in memory), into the preparing state:
- * its tables are asked for (the prepare hook) and it joins the queue once
- * they are all in memory (jobs_tables_changed). Returns PZ_OK,
- * PZ_EDRAINING, PZ_EQUEUE_FULL or PZ_EMEMORY_CAP (the job is then not in
- * the table and the caller still just releases it). The caller keeps its
- * reference either way. Thread: any.
+ * Makes a job of req (parsed and validated by the api layer) and admits
+ * it: into the queue, or, when its request is preparing (tables not in
+ * memory), into the preparing state: its tables are asked for (the
+ * prepare hook) and it joins the queue once they are all in memory
+ * (jobs_tables_changed); with JOBS_RUN_HERE and an instant request it has
+ * run and ended when this returns. The job takes req over: req is empty
+ * on return whatever the outcome. Returns PZ_OK with *out the caller's
+ * reference (jobs_release), or PZ_ENOMEM, PZ_EIO (no randomness),
+ * PZ_EDRAINING, PZ_EQUEUE_FULL, PZ_ERESULTS_FULL or PZ_EMEMORY_CAP with
+ * *out NULL. Thread: any.
  */
-int jobs_submit(jobs_t *jobs, job_t *job);
+int jobs_submit(jobs_t *jobs, api_solve_request_t *req, int flags, job_t **out);
 
 /*
  * Looks again at the tables of every preparing job: a job whose tables
@@ -106,26 +105,6 @@ int jobs_submit(jobs_t *jobs, job_t *job);
  * Thread: any (not under a tables lock).
  */
 void jobs_tables_changed(jobs_t *jobs);
-
-/*
- * True when job (filled request, not yet admitted) may be run by
- * jobs_run_here on the calling thread: every run answers in microseconds
- * with what is in memory already (solve_instant: a walk down a complete
- * table a solver thread has already used), never a load or a build.
- * Thread: any.
- */
-bool jobs_can_run_here(const jobs_t *jobs, job_t *job);
-
-/*
- * Admits job like jobs_submit (same checks and codes: the queue's
- * capacity and the memory cap still apply) but runs it at once on the
- * calling thread instead of queueing it, with the same start and end
- * bookkeeping, statistics and log events as a solver thread. Returns PZ_OK
- * once the job has ended, or the admission error (the job is then not in
- * the table). The caller keeps its reference either way. Only for jobs
- * jobs_can_run_here accepts. Thread: any (an MHD handler).
- */
-int jobs_run_here(jobs_t *jobs, job_t *job);
 
 /* The job with id, with a new reference for the caller, or NULL.
  * Thread: any. */

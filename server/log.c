@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* log.c - one-line JSON log events on stderr, built with cJSON.
+/* log.c - one-line JSON log events on stderr.
  *
  * Every line goes through one buffer under a mutex, so lines from several
  * threads never interleave and keep their order. Unbuffered (the default,
@@ -127,37 +127,6 @@ timestamp(char stamp[48])
                     48);
 }
 
-cJSON *
-log_begin(log_level_t level, const char *msg)
-{
-    char stamp[48];
-    cJSON *ev;
-
-    if (!log_enabled(level)) {
-        return NULL;
-    }
-    ev = cJSON_CreateObject();
-    if (ev == NULL) {
-        return NULL;
-    }
-    timestamp(stamp);
-    cJSON_AddStringToObject(ev, "ts", stamp);
-    cJSON_AddStringToObject(ev, "level", level_names[level]);
-    cJSON_AddStringToObject(ev, "msg", msg);
-    return ev;
-}
-
-/* True for events that must not wait in the buffer. */
-static bool
-urgent(const cJSON *ev)
-{
-    const cJSON *lv = cJSON_GetObjectItemCaseSensitive(ev, "level");
-    const char *name = cJSON_GetStringValue(lv);
-
-    return name == NULL || strcmp(name, level_names[LOG_ERROR]) == 0 ||
-           strcmp(name, level_names[LOG_WARN]) == 0;
-}
-
 /* Adds line (len bytes, ending in a newline) to the buffer and writes
  * the buffer out when now is set or it is full. */
 static void
@@ -179,29 +148,7 @@ emit(const char *line, size_t len, bool now)
     pthread_mutex_unlock(&buf_lock);
 }
 
-void
-log_end(cJSON *ev)
-{
-    bool now;
-    char *line;
-    size_t len;
-
-    if (ev == NULL) {
-        return;
-    }
-    now = !atomic_load(&buffered) || urgent(ev);
-    line = cJSON_PrintUnformatted(ev);
-    cJSON_Delete(ev);
-    if (line == NULL) {
-        return;
-    }
-    len = strlen(line);
-    line[len] = '\n'; /* replaces the NUL; len + 1 bytes are written */
-    emit(line, len + 1, now);
-    cJSON_free(line);
-}
-
-/* --- events without cJSON --- */
+/* --- events --- */
 
 /* Appends n bytes to l unless that would leave no room for the closing
  * brace and newline; a line that does not fit loses the field. */
@@ -216,7 +163,7 @@ line_put(log_line_t *l, const char *s, size_t n)
     return true;
 }
 
-/* Appends s as a JSON string, escaped as cJSON escapes it. Runs of
+/* Appends s as a JSON string, escaped as the api layer escapes it. Runs of
  * characters that need no escape are copied at once. */
 static bool
 line_string(log_line_t *l, const char *s)
@@ -324,5 +271,8 @@ log_line_end(log_line_t *l)
 void
 log_msg(log_level_t level, const char *msg)
 {
-    log_end(log_begin(level, msg));
+    log_line_t l;
+
+    log_line_begin(&l, level, msg);
+    log_line_end(&l);
 }

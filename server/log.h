@@ -7,8 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cjson/cJSON.h>
-
 /* Severities, most severe first. */
 typedef enum log_level {
     LOG_ERROR = 0,
@@ -28,19 +26,6 @@ void log_set_level(log_level_t level);
 bool log_enabled(log_level_t level);
 
 /*
- * Starts an event: returns an owned object holding ts, level and msg, to
- * which the caller adds fields and then hands to log_end; or NULL when the
- * level is filtered out or memory ran out (log_end(NULL) is a no-op, and
- * cJSON's Add functions accept a NULL object). Thread: any.
- */
-cJSON *log_begin(log_level_t level, const char *msg);
-
-/* Writes ev as one line to stderr (at once, or later when buffered and
- * ev is an info or debug event) and frees it (takes ownership). Thread:
- * any; lines from several threads never interleave and keep their order. */
-void log_end(cJSON *ev);
-
-/*
  * Turns buffering of info and debug lines on or off (off by default).
  * While on, such lines reach stderr when 32 KiB have collected, with the
  * next warning or error, at log_flush, or at exit(); turning it off
@@ -52,10 +37,9 @@ void log_set_buffered(bool on);
 void log_flush(void);
 
 /*
- * The same events built without cJSON, for the per-request lines: the
- * fields are written straight into a buffer on the caller's stack, with
- * cJSON's escaping and number format, so the line is the one log_begin and
- * log_end would write. A field that would not fit is left out.
+ * An event: its fields are written straight into a buffer on the caller's
+ * stack, escaped and with numbers formatted as in the replies (jsonout.h),
+ * one line per event. A field that would not fit is left out.
  *
  *     log_line_t l;
  *     log_line_begin(&l, LOG_INFO, "request");
@@ -76,13 +60,15 @@ bool log_line_begin(log_line_t *l, log_level_t level, const char *msg);
 /* Adds a string field. */
 void log_line_str(log_line_t *l, const char *key, const char *value);
 
-/* Adds a number field, formatted as cJSON formats numbers. */
+/* Adds a number field, formatted as the replies format numbers. */
 void log_line_num(log_line_t *l, const char *key, double value);
 
 /* Adds an unsigned integer field with all its digits. */
 void log_line_u64(log_line_t *l, const char *key, uint64_t value);
 
-/* Writes the event like log_end. */
+/* Writes the event as one line to stderr (at once, or later when buffered
+ * and it is an info or debug event). Thread: any; lines from several
+ * threads never interleave and keep their order. */
 void log_line_end(log_line_t *l);
 
 /* Shorthand for an event without fields. */

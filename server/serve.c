@@ -150,30 +150,32 @@ write_port_file(const char *path, int port)
 static void
 log_listening(const config_t *cfg, int port)
 {
-    cJSON *ev = log_begin(LOG_INFO, "listening");
+    log_line_t ev;
 
-    cJSON_AddStringToObject(ev, "bind", cfg->bind);
-    cJSON_AddNumberToObject(ev, "port", port);
-    cJSON_AddStringToObject(ev, "version", pz_version());
-    cJSON_AddNumberToObject(ev, "workers", cfg->workers);
-    cJSON_AddNumberToObject(ev, "queue", cfg->queue);
-    cJSON_AddNumberToObject(ev, "memory_cap_mb",
-                            (double)(cfg->memory_cap >> 20));
-    cJSON_AddNumberToObject(ev, "tables_memory_mb",
-                            (double)(cfg->tables_memory >> 20));
-    cJSON_AddNumberToObject(ev, "max_memory_mb",
-                            (double)(cfg->policy.max_memory_bytes >> 20));
-    cJSON_AddNumberToObject(ev, "max_time_ms", (double)cfg->policy.max_time_ms);
-    cJSON_AddNumberToObject(ev, "cors_origins", cfg->ncors);
+    log_line_begin(&ev, LOG_INFO, "listening");
+    log_line_str(&ev, "bind", cfg->bind);
+    log_line_num(&ev, "port", port);
+    log_line_str(&ev, "version", pz_version());
+    log_line_num(&ev, "workers", cfg->workers);
+    log_line_num(&ev, "queue", cfg->queue);
+    log_line_num(&ev, "memory_cap_mb", (double)(cfg->memory_cap >> 20));
+    log_line_num(&ev, "tables_memory_mb", (double)(cfg->tables_memory >> 20));
+    log_line_num(&ev, "max_memory_mb",
+                 (double)(cfg->policy.max_memory_bytes >> 20));
+    log_line_num(&ev, "max_time_ms", (double)cfg->policy.max_time_ms);
+    log_line_num(&ev, "cors_origins", cfg->ncors);
     if (cfg->tables != NULL) {
-        cJSON_AddStringToObject(ev, "tables", cfg->tables);
+        log_line_str(&ev, "tables", cfg->tables);
     }
-    log_end(ev);
+    log_line_end(&ev);
 }
 
-bool
-serve_tables_ready(void)
+/* False while a start-up table (the complete tables, a solver's tables)
+ * is queued, loading or building: /readyz says "warming". */
+static bool
+tables_ready(void *arg)
 {
+    (void)arg;
     return !table_threads_warming();
 }
 
@@ -181,15 +183,17 @@ serve_tables_ready(void)
 static void
 on_tables_log(void *arg, int level, const char *table, const char *msg)
 {
-    cJSON *ev = log_begin(level == TABLES_LOG_ERROR  ? LOG_ERROR
-                          : level == TABLES_LOG_WARN ? LOG_WARN
-                                                     : LOG_INFO,
-                          "tables");
+    log_line_t ev;
 
+    log_line_begin(&ev,
+                   level == TABLES_LOG_ERROR  ? LOG_ERROR
+                   : level == TABLES_LOG_WARN ? LOG_WARN
+                                              : LOG_INFO,
+                   "tables");
     (void)arg;
-    cJSON_AddStringToObject(ev, "table", table);
-    cJSON_AddStringToObject(ev, "detail", msg);
-    log_end(ev);
+    log_line_str(&ev, "table", table);
+    log_line_str(&ev, "detail", msg);
+    log_line_end(&ev);
 }
 
 /* The tables module's state hook: a table became ready (or failed), so
@@ -260,7 +264,7 @@ serve_main(int argc, char **argv)
     const char *openapi = (const char *)openapi_yaml_data;
     size_t openapi_len = openapi_yaml_size;
     char *catalogue = NULL;
-    cJSON *cat;
+    size_t catalogue_len = 0;
     metrics_t *metrics = NULL;
     jobs_t *jobs = NULL;
     loop_t *loop = NULL;
@@ -307,9 +311,7 @@ serve_main(int argc, char **argv)
         }
         openapi = openapi_owned;
     }
-    cat = api_catalogue(&cfg.policy);
-    catalogue = cat != NULL ? cJSON_PrintUnformatted(cat) : NULL;
-    cJSON_Delete(cat);
+    catalogue = api_catalogue_text(&cfg.policy, &catalogue_len);
     if (catalogue == NULL) {
         log_msg(LOG_ERROR, "out of memory building the catalogue");
         goto out;
@@ -346,30 +348,35 @@ serve_main(int argc, char **argv)
     deps.loop = loop;
     deps.metrics = metrics;
     deps.catalogue = catalogue;
-    deps.catalogue_len = strlen(catalogue);
+    deps.catalogue_len = catalogue_len;
+    deps.tables_ready = tables_ready;
+    deps.tables_ready_arg = NULL;
     deps.openapi = openapi;
     deps.openapi_len = openapi_len;
     errno = 0;
     rc = http_start(&deps, &http, &port);
     if (rc != PZ_OK) {
         int e = errno;
-        cJSON *ev = log_begin(LOG_ERROR, rc == PZ_EINVAL ? "bad bind address"
-                                                         : "could not listen");
+        log_line_t ev;
 
+        log_line_begin(&ev, LOG_ERROR,
+                       rc == PZ_EINVAL ? "bad bind address"
+                                       : "could not listen");
         if (rc == PZ_EIO && e != 0) {
-            cJSON_AddStringToObject(ev, "error", strerror(e));
+            log_line_str(&ev, "error", strerror(e));
         }
-        cJSON_AddStringToObject(ev, "bind", cfg.bind);
-        cJSON_AddNumberToObject(ev, "port", cfg.port);
-        log_end(ev);
+        log_line_str(&ev, "bind", cfg.bind);
+        log_line_num(&ev, "port", cfg.port);
+        log_line_end(&ev);
         exit_code = rc == PZ_EINVAL ? 2 : 1;
         goto out;
     }
     if (cfg.port_file != NULL && !write_port_file(cfg.port_file, port)) {
-        cJSON *ev = log_begin(LOG_ERROR, "could not write the port file");
+        log_line_t ev;
 
-        cJSON_AddStringToObject(ev, "path", cfg.port_file);
-        log_end(ev);
+        log_line_begin(&ev, LOG_ERROR, "could not write the port file");
+        log_line_str(&ev, "path", cfg.port_file);
+        log_line_end(&ev);
         goto out;
     }
     log_listening(&cfg, port);
@@ -378,17 +385,16 @@ serve_main(int argc, char **argv)
     log_set_buffered(true);
     {
         int signo = wait_for_stop();
-        cJSON *ev;
+        log_line_t ev;
 
         log_set_buffered(false);
-        ev = log_begin(LOG_INFO, "shutting down");
-
-        cJSON_AddStringToObject(ev, "signal",
-                                signo == SIGTERM  ? "SIGTERM"
-                                : signo == SIGINT ? "SIGINT"
-                                                  : "none");
-        cJSON_AddNumberToObject(ev, "grace_ms", cfg.grace_ms);
-        log_end(ev);
+        log_line_begin(&ev, LOG_INFO, "shutting down");
+        log_line_str(&ev, "signal",
+                     signo == SIGTERM  ? "SIGTERM"
+                     : signo == SIGINT ? "SIGINT"
+                                       : "none");
+        log_line_num(&ev, "grace_ms", cfg.grace_ms);
+        log_line_end(&ev);
     }
     idle = shutdown_service(&cfg, jobs, http);
     tables_stopped = table_threads_stop(SERVE_TABLES_STOP_MS);
@@ -426,7 +432,7 @@ out:
     loop_stop(loop);
     jobs_destroy(jobs);
     metrics_destroy(metrics);
-    cJSON_free(catalogue);
+    free(catalogue);
     free(openapi_owned);
     if (exit_code == 0) {
         log_msg(LOG_INFO, "stopped");

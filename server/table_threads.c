@@ -109,25 +109,25 @@ static void
 log_result(const char *name, int rc, uint64_t start_ns)
 {
     tables_status_t st;
-    cJSON *ev;
+    log_line_t ev;
 
     if (rc == PZ_ECANCELLED) {
         return;
     }
-    ev = log_begin(rc == PZ_OK || rc == PZ_ENOT_FOUND ? LOG_INFO : LOG_WARN,
+    log_line_begin(&ev,
+                   rc == PZ_OK || rc == PZ_ENOT_FOUND ? LOG_INFO : LOG_WARN,
                    rc == PZ_OK ? "table ready" : "table not ready");
-    cJSON_AddStringToObject(ev, "table", name);
-    cJSON_AddNumberToObject(ev, "ms", (double)(pz_now_ns() - start_ns) / 1e6);
+    log_line_str(&ev, "table", name);
+    log_line_num(&ev, "ms", (double)(pz_now_ns() - start_ns) / 1e6);
     if (rc == PZ_OK) {
-        cJSON_AddNumberToObject(ev, "memory_bytes",
-                                (double)tables_memory_bytes());
+        log_line_num(&ev, "memory_bytes", (double)tables_memory_bytes());
     } else {
-        cJSON_AddStringToObject(ev, "code", pz_strerror(rc));
+        log_line_str(&ev, "code", pz_strerror(rc));
         if (tables_status(name, &st) == PZ_OK && st.why[0] != '\0') {
-            cJSON_AddStringToObject(ev, "reason", st.why);
+            log_line_str(&ev, "reason", st.why);
         }
     }
-    log_end(ev);
+    log_line_end(&ev);
 }
 
 static void *

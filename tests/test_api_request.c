@@ -7,6 +7,7 @@
 
 #include <check.h>
 
+#include "api_json.h"
 #include "job.h"
 #include "problem.h"
 #include "request.h"

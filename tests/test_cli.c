@@ -9,6 +9,7 @@
 #include <check.h>
 #include <cjson/cJSON.h>
 
+#include "api_json.h"
 #include "tmpdir_testlib.h"
 
 /* Runs `puzzled ARGS` (stderr discarded); returns the exit code and the

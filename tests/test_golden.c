@@ -12,6 +12,7 @@
 
 #include <check.h>
 
+#include "api_json.h"
 #include "request.h"
 
 #define CASES_DIR PZ_SOURCE_DIR "/tests/cases"

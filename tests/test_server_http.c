@@ -39,6 +39,7 @@
 #include <check.h>
 #include <cjson/cJSON.h>
 
+#include "api_json.h"
 #include "puzzle.h"
 #include "pz_error.h"
 #include "request.h"

@@ -13,6 +13,7 @@
 #include <check.h>
 #include <cjson/cJSON.h>
 
+#include "api_json.h"
 #include "jsonout.h"
 #include "log.h"
 #include "rng.h"
@@ -349,18 +350,26 @@ capture_stderr(void (*fn)(void))
 
 static const char odd_path[] = "/v1/jobs/x\n\"y\\z\x01\x7f\xc3\xa9";
 
+/* The event log_without_cjson writes, as cJSON prints it. */
 static void
 log_with_cjson(void)
 {
-    cJSON *ev = log_begin(LOG_INFO, "request");
+    cJSON *ev = cJSON_CreateObject();
+    char *line;
 
+    cJSON_AddStringToObject(ev, "ts", "2026-01-01T00:00:00.000Z");
+    cJSON_AddStringToObject(ev, "level", "info");
+    cJSON_AddStringToObject(ev, "msg", "request");
     cJSON_AddStringToObject(ev, "path", odd_path);
     cJSON_AddNumberToObject(ev, "status", 404);
     cJSON_AddNumberToObject(ev, "duration_ms", 0.203);
     cJSON_AddNumberToObject(ev, "big", 3e9);
     cJSON_AddNumberToObject(ev, "third", 1.0 / 3.0);
     cJSON_AddRawToObject(ev, "nodes", "18446744073709551615");
-    log_end(ev);
+    line = cJSON_PrintUnformatted(ev);
+    fprintf(stderr, "%s\n", line);
+    cJSON_free(line);
+    cJSON_Delete(ev);
 }
 
 static void

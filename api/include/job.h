@@ -5,8 +5,6 @@
 
 #include <stdint.h>
 
-#include <cjson/cJSON.h>
-
 #include "jsonout.h"
 #include "request.h"
 
@@ -51,11 +49,6 @@ int api_job_write(jsonout_t *w, const char *key, const api_job_info_t *job);
 /* The job object alone as compact JSON text (owned, free) and its length,
  * or NULL when out of memory. Thread: any. */
 char *api_job_text(const api_job_info_t *job, size_t *len);
-
-/* Adds an unsigned 64-bit integer member printed exactly (cJSON prints
- * numbers as doubles, which lose precision past 2^53). name must outlive
- * the tree (a string literal): it is not copied. */
-cJSON *api_add_u64(cJSON *obj, const char *name, uint64_t v);
 
 /* Formats Unix ms as RFC 3339 UTC ("2026-11-21T07:05:03.123Z"); 30 bytes
  * are enough. The date part is cached per thread for the current second.

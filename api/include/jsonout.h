@@ -8,8 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cjson/cJSON.h>
-
 /* Room for the decimal text of any uint64_t and its NUL. */
 #define JSONOUT_U64_MAX 21
 
@@ -57,17 +55,10 @@ void jsonout_double(jsonout_t *w, const char *key, double d);
 void jsonout_bool(jsonout_t *w, const char *key, bool v);
 void jsonout_null(jsonout_t *w, const char *key);
 
-/* A whole cJSON tree as the value (raw items printed as they are). */
-void jsonout_tree(jsonout_t *w, const char *key, const cJSON *item);
-
-/*
- * Prints item as cJSON_PrintUnformatted would, byte for byte (the reply
- * bodies and the OpenAPI checks depend on that text). Returns an owned
- * NUL-terminated buffer (free) and its length in *len, or NULL when out of
- * memory or for a tree cJSON would not print either (a raw item without
- * text, an invalid type). Thread: any.
- */
-char *jsonout_print(const cJSON *item, size_t *len);
+/* Writes text as the value when it is a JSON array or string (parsed
+ * and printed compactly); returns false, writing nothing, when it is not
+ * one. */
+bool jsonout_json(jsonout_t *w, const char *key, const char *text);
 
 /*
  * Writes to out the text cJSON prints for a number item holding d, whose

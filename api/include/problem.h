@@ -3,16 +3,17 @@
 #ifndef PZ_API_PROBLEM_H
 #define PZ_API_PROBLEM_H
 
-#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "pz_error.h"
 
 /*
- * Builds the problem object for d (or for rc with a generic detail when d
- * is NULL or empty): type, title, status, detail, code, and field/position
- * when known. Returns an owned root (cJSON_Delete) or NULL on allocation
- * failure. Thread: any.
+ * The problem object for d (or for rc with a generic detail when d is
+ * NULL or empty): type, title, status, detail, code, and field/position
+ * when known. Returns JSON text (owned, free), compact or indented
+ * (pretty), and its length, or NULL on allocation failure. Thread: any.
  */
-cJSON *api_problem(int rc, const pz_diag_t *d);
+char *api_problem_text(int rc, const pz_diag_t *d, bool pretty, size_t *len);
 
 #endif

@@ -7,8 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cjson/cJSON.h>
-
 #include "solve.h"
 
 /* Most engines one request may compare. */
@@ -103,40 +101,24 @@ typedef struct api_solve_request {
 } api_solve_request_t;
 
 /*
- * Validates body (an object) against the solve request schema and fills
- * req: unknown members, types and ranges, the puzzle and its size, the
- * state (scramble or state form) and goal with every puzzle check, the
- * engines and heuristic, and the limits against pol. On failure returns the
- * PZ_E* code with d filled (detail, JSON pointer in d->field) and req left
+ * Parses buf (len bytes of untrusted JSON: length-bounded, strict about
+ * trailing garbage, depth-limited) and validates it against the solve
+ * request schema into req: unknown members, types and ranges, the puzzle
+ * and its size, the state (scramble or state form) and goal with every
+ * puzzle check, the engines and heuristic, and the limits against pol. On
+ * failure returns the PZ_E* code (PZ_EJSON, PZ_ETOO_LARGE, ...) with d
+ * filled (detail, JSON pointer in d->field or d->position) and req left
  * empty (nothing to clean up). On success the caller owns req and frees it
- * with api_solve_cleanup. Thread: any.
+ * with api_solve_cleanup (or hands it on). Thread: any.
  */
-int api_solve_parse(const cJSON *body,
-                    const api_policy_t *pol,
-                    api_solve_request_t *req,
-                    pz_diag_t *d);
-
-/*
- * Parses untrusted bytes as one JSON value: length-bounded, strict about
- * trailing garbage, depth-limited. Returns an owned root (cJSON_Delete) in
- * *out, or PZ_EJSON / PZ_ETOO_LARGE with d->position at the error.
- * Thread: any.
- */
-int api_json_parse(const char *buf, size_t len, cJSON **out, pz_diag_t *d);
+int api_solve_parse_text(const char *buf,
+                         size_t len,
+                         const api_policy_t *pol,
+                         api_solve_request_t *req,
+                         pz_diag_t *d);
 
 /* Frees what req owns and leaves it empty (no puzzle, no runs); req may be
  * NULL or already cleaned. Other members keep stale values. */
 void api_solve_cleanup(api_solve_request_t *req);
-
-/*
- * Converts a JSON state (a string, or an array of integers nested up to 3
- * deep) into *in. Integers go to ints (caller-provided, cap entries).
- * PZ_ETYPE or PZ_ESTATE_LENGTH with d on failure. Thread: any.
- */
-int api_state_input(const cJSON *v,
-                    int *ints,
-                    size_t cap,
-                    pz_input_t *in,
-                    pz_diag_t *d);
 
 #endif

@@ -21,9 +21,4 @@ int serve_main(int argc, char **argv);
  * handler. */
 void serve_stop(void);
 
-/* False while a startup table (the complete tables, the two-phase
- * tables) is queued, loading or building: /readyz says "warming".
- * Thread: any. */
-bool serve_tables_ready(void);
-
 #endif

@@ -29,7 +29,7 @@
  * together are exactly the iteration's tree, and every goal found within
  * an iteration's bound is optimal, so the first thread to find one wins
  * and the others stop at their next poll. A heuristic with its own search
- * (heuristic_ops search: the 3x3x3 pattern databases, which interleave
+ * (heuristic_ops search: pattern databases that interleave
  * several subtrees per thread to overlap table misses) is handed the
  * tasks instead, also on one thread, and more of them. Counts are merged
  * into the shared statistics at each poll; with a node limit, each worker
@@ -383,7 +383,7 @@ own_search(worker_t *w)
     job.next_poll = &w->meter.next_poll;
     job.next = INT_MAX;
     job.moves = w->moves;
-    status = sh->h->ops->search(sh->p, sh->h->ctx, &job);
+    status = heuristic_search(sh->h, &job);
     if (job.next < w->next) {
         w->next = job.next;
     }
@@ -622,7 +622,7 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
                        sh.next_todo[m] != puzzle_allowed_after(sh.p, m);
     }
     sh.threaded = nthreads > 1;
-    sh.own_search = sh.h != NULL && sh.h->ops->search != NULL && !sh.check_all;
+    sh.own_search = heuristic_has_search(sh.h) && !sh.check_all;
     sh.nthreads = nthreads;
     atomic_init(&sh.next_task, 0);
     atomic_init(&sh.stop, 0);

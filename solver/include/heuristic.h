@@ -178,4 +178,18 @@ heuristic_admissible(const pz_heuristic_t *h)
     return h == NULL || h->ops->admissible;
 }
 
+/* True when h searches IDA*'s subtrees itself (heuristic_ops_t search). */
+static inline bool
+heuristic_has_search(const pz_heuristic_t *h)
+{
+    return h != NULL && h->ops->search != NULL;
+}
+
+/* Hands job to h's own search (see heuristic_ops_t search). */
+static inline int
+heuristic_search(const pz_heuristic_t *h, heuristic_search_job_t *job)
+{
+    return h->ops->search(h->puzzle, h->ctx, job);
+}
+
 #endif

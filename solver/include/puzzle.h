@@ -353,6 +353,13 @@ puzzle_solving(const pz_puzzle_t *p)
     return p->ops->solving != NULL ? p->ops->solving : &puzzle_solving_none;
 }
 
+/* The name of the heuristic p uses when a request names none. */
+static inline const char *
+puzzle_default_heuristic(const pz_puzzle_t *p)
+{
+    return p->ops->default_heuristic;
+}
+
 /* The puzzle's own heuristics, NULL-terminated, or NULL. */
 static inline const heuristic_ops_t *const *
 puzzle_heuristics(const pz_puzzle_t *p)

@@ -24,6 +24,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "api_json.h"
 #include "fuzz_testlib.h"
 #include "job.h"
 #include "problem.h"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_json.h"
 #include "puzzle.h"
 #include "request.h"
 
