@@ -225,7 +225,7 @@ main(int argc, char **argv)
         if (o.only != 0 && i != o.only - 1) {
             continue;
         }
-        solve_run_init(&run, engine_find("idastar"), o.heuristic, 1.0);
+        solve_run_init(&run, engine_find_for(p, "idastar"), o.heuristic, 1.0);
         t = bench_now();
         cpu = bench_cpu();
         if (solve_execute(&spec, &run, NULL) != PZ_OK) {

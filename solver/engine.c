@@ -96,7 +96,7 @@ engine_auto(const pz_puzzle_t *p,
      * and the heuristic (pattern databases, built ahead of time with
      * `puzzled tables build`) that lets IDA* prove an optimum. */
     if (optimal && sol->optimal_heuristic != NULL) {
-        out->engine = &engine__idastar;
+        out->engine = engine_find_for(p, "idastar");
         out->heuristic = sol->optimal_heuristic;
         return;
     }

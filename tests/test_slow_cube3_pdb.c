@@ -258,7 +258,7 @@ superflip_search(int metric, const char *heuristic, int max_depth)
     spec.limits.memory_bytes = (size_t)64 << 20;
     spec.limits.max_depth = max_depth;
     spec.threads = 2;
-    solve_run_init(&run, engine_find("idastar"), heuristic, 1.0);
+    solve_run_init(&run, engine_find_for(p, "idastar"), heuristic, 1.0);
     ck_assert_int_eq(solve_execute(&spec, &run, NULL), PZ_OK);
     puzzle_destroy(p);
     return run.solution;

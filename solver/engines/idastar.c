@@ -28,14 +28,16 @@
  * tasks from a shared counter and search their subtrees. The subtrees
  * together are exactly the iteration's tree, and every goal found within
  * an iteration's bound is optimal, so the first thread to find one wins
- * and the others stop at their next poll. A heuristic with its own search
- * (heuristic_ops search: pattern databases that interleave
- * several subtrees per thread to overlap table misses) is handed the
- * tasks instead, also on one thread, and more of them. Counts are merged
+ * and the others stop at their next poll. A puzzle's solver with its own
+ * depth-first search (idastar_solve_with: one that interleaves several
+ * subtrees per thread to overlap table misses) is handed the tasks
+ * instead, also on one thread, and more of them. Counts are merged
  * into the shared statistics at each poll; with a node limit, each worker
  * expands only against quota it takes from a shared counter, so together
  * they stop at the limit exactly as one thread would.
  */
+#include "idastar.h"
+
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -45,7 +47,7 @@
 #define THREADS_MAX      64
 #define SPLIT_DEPTH_MAX  16
 #define TASKS_PER_THREAD 32
-/* With a heuristic's own search (heuristic_ops search), which keeps
+/* With a solver's own search (idastar_dfs_fn), which keeps
  * several subtrees under way per thread, more and smaller tasks keep it
  * busy to the end of an iteration. */
 #define TASKS_PER_THREAD_OWN 64
@@ -75,7 +77,7 @@ typedef struct shared {
     const pz_heuristic_t *h;
     bool check_all;     /* compare with the goal even when h > 0 */
     bool threaded;      /* more than one worker */
-    bool own_search;    /* the heuristic searches the tasks (ops search) */
+    idastar_dfs_fn dfs; /* searches the tasks, or NULL: worker_main */
     int nthreads;       /* workers */
     int bound;          /* of the current iteration */
     uint64_t root_todo; /* first moves to try (puzzle_root_moves) */
@@ -333,7 +335,7 @@ set_root(worker_t *w, int h0)
     w->frames[0].todo = w->sh->root_todo;
 }
 
-/* heuristic_search_job_t take: the next task of the iteration. Its root
+/* idastar_job_t take: the next task of the iteration. Its root
  * counts as expanded, as in worker_main; the search polls at its next
  * expansion, so a node limit may be passed by the few roots taken in
  * between (one per lane). */
@@ -356,20 +358,20 @@ job_take(void *arg, pz_state_t *root, int *depth, uint8_t *moves)
     return true;
 }
 
-/* heuristic_search_job_t poll. */
+/* idastar_job_t poll. */
 static int
 job_poll(void *arg)
 {
     return worker_poll(arg);
 }
 
-/* The tasks searched by the heuristic's own search; like worker_main's
+/* The tasks searched by the solver's own search; like worker_main's
  * loop, returns how w's part of the iteration ended. */
 static int
 own_search(worker_t *w)
 {
     shared_t *sh = w->sh;
-    heuristic_search_job_t job;
+    idastar_job_t job;
     int status;
 
     memset(&job, 0, sizeof(job));
@@ -383,7 +385,7 @@ own_search(worker_t *w)
     job.next_poll = &w->meter.next_poll;
     job.next = INT_MAX;
     job.moves = w->moves;
-    status = heuristic_search(sh->h, &job);
+    status = sh->dfs(sh->h, &job);
     if (job.next < w->next) {
         w->next = job.next;
     }
@@ -402,7 +404,7 @@ worker_main(void *arg)
     shared_t *sh = w->sh;
     int status = PZ_STATUS_RUNNING;
 
-    if (sh->own_search) {
+    if (sh->dfs != NULL) {
         int expected = 0;
 
         status = own_search(w);
@@ -486,8 +488,8 @@ iterate_threaded(shared_t *sh,
             return status;
         }
         if (sh->ntasks == 0 ||
-            sh->ntasks >= (size_t)(sh->own_search ? TASKS_PER_THREAD_OWN
-                                                  : TASKS_PER_THREAD) *
+            sh->ntasks >= (size_t)(sh->dfs != NULL ? TASKS_PER_THREAD_OWN
+                                                   : TASKS_PER_THREAD) *
                               (size_t)nthreads) {
             break;
         }
@@ -557,7 +559,7 @@ run(shared_t *sh, worker_t *workers, int nthreads)
         /* A bound of 0 leaves nothing to split (no child passes it). The
          * heuristic's own search takes its roots from the split, also on
          * one thread. */
-        if ((nthreads > 1 || sh->own_search) && bound > 0) {
+        if ((nthreads > 1 || sh->dfs != NULL) && bound > 0) {
             status = iterate_threaded(sh, workers, nthreads, h0, &next);
         } else {
             workers[0].next = INT_MAX;
@@ -591,8 +593,10 @@ publish_final(const search_ctx_t *ctx, worker_t *workers, int nthreads)
     (void)search_poll(ctx, &total);
 }
 
-static int
-solve(const search_ctx_t *ctx, pz_solution_t *out)
+int
+idastar_solve_with(const search_ctx_t *ctx,
+                   pz_solution_t *out,
+                   idastar_dfs_fn own_dfs)
 {
     int nthreads = ctx->threads < 1             ? 1
                    : ctx->threads > THREADS_MAX ? THREADS_MAX
@@ -622,7 +626,7 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
                        sh.next_todo[m] != puzzle_allowed_after(sh.p, m);
     }
     sh.threaded = nthreads > 1;
-    sh.own_search = heuristic_has_search(sh.h) && !sh.check_all;
+    sh.dfs = sh.check_all ? NULL : own_dfs;
     sh.nthreads = nthreads;
     atomic_init(&sh.next_task, 0);
     atomic_init(&sh.stop, 0);
@@ -674,6 +678,12 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
     }
     out->status = status;
     return PZ_OK;
+}
+
+static int
+solve(const search_ctx_t *ctx, pz_solution_t *out)
+{
+    return idastar_solve_with(ctx, out, NULL);
 }
 
 const engine_ops_t engine__idastar = {

@@ -13,7 +13,6 @@
  * created for. Each puzzle lists the heuristics it offers (puzzle_ops_t's
  * heuristics); "none" (h = 0) is available for every puzzle.
  */
-typedef struct heuristic_search_job heuristic_search_job_t;
 
 struct heuristic_ops {
     const char *name;    /* "manhattan", "seed", ... */
@@ -63,42 +62,6 @@ struct heuristic_ops {
      * NULL: every instance of a puzzle that lists it. */
     bool (*supports)(const pz_puzzle_t *p);
     const char *unavailable;
-    /* Optional, for an admissible heuristic: IDA*'s depth-first search of
-     * job's roots (see heuristic_search_job_t), for a heuristic that can
-     * search several subtrees at once so that one's table misses overlap
-     * another's work. Returns PZ_STATUS_RUNNING when every root is done
-     * (job->next set), PZ_STATUS_SOLVED (job->length and moves set), the
-     * status job->poll returned, or a negative PZ_E* code. NULL: the
-     * engine searches with update_limit. */
-    int (*search)(const pz_puzzle_t *p,
-                  const void *ctx,
-                  heuristic_search_job_t *job);
-};
-
-/*
- * What IDA* hands to a heuristic's optional search op (heuristic_ops_t
- * search): the subtrees below the roots take deals out, searched within
- * bound as the engine's own depth-first search would (same pruning by
- * puzzle_allowed_after, same counts, same order of moves).
- */
-struct heuristic_search_job {
-    const pz_state_t *goal; /* compared with every node whose h is 0 */
-    int bound;              /* cut every node with depth + h above it */
-    /* Takes the next root: its state, its depth (>= 1) and the moves from
-     * the start that reach it (moves[0..depth)); false when none is left.
-     * The root counts as expanded already. */
-    bool (*take)(void *arg, pz_state_t *root, int *depth, uint8_t *moves);
-    /* Called when *expanded reaches *next_poll; PZ_STATUS_RUNNING to go
-     * on, else the status that ends the search. */
-    int (*poll)(void *arg);
-    void *arg;
-    uint64_t *expanded;        /* nodes whose children were made */
-    uint64_t *generated;       /* children made */
-    const uint64_t *next_poll; /* see poll */
-    int next;       /* in: INT_MAX; out: smallest depth + h above bound cut */
-    int length;     /* out when solved: solution length */
-    uint8_t *moves; /* out when solved: the solution (room for
-                       PZ_SOLUTION_MAX moves) */
 };
 
 /* A heuristic bound to a puzzle and a goal. Read-only once created; may be
@@ -176,20 +139,6 @@ static inline bool
 heuristic_admissible(const pz_heuristic_t *h)
 {
     return h == NULL || h->ops->admissible;
-}
-
-/* True when h searches IDA*'s subtrees itself (heuristic_ops_t search). */
-static inline bool
-heuristic_has_search(const pz_heuristic_t *h)
-{
-    return h != NULL && h->ops->search != NULL;
-}
-
-/* Hands job to h's own search (see heuristic_ops_t search). */
-static inline int
-heuristic_search(const pz_heuristic_t *h, heuristic_search_job_t *job)
-{
-    return h->ops->search(h->puzzle, h->ctx, job);
 }
 
 #endif

@@ -578,6 +578,7 @@ static const heuristic_ops_t *const cube3_heuristics[] = {
 
 static const engine_ops_t *const cube3_solvers[] = {
     &cube3_twophase_engine,
+    &cube3_idastar_engine,
     NULL,
 };
 

@@ -60,6 +60,7 @@
 #include <string.h>
 
 #include "cube3.h"
+#include "engines/idastar.h"
 #include "pdb_internal.h"
 #include "search.h"
 #include "tables.h"
@@ -1346,7 +1347,7 @@ static void
 lane_expand(const pz_puzzle_t *p,
             const pdb_ctx_t *c,
             lane_t *l,
-            heuristic_search_job_t *job)
+            idastar_job_t *job)
 {
     lane_frame_t *f = &l->f[l->d - l->root];
 
@@ -1429,7 +1430,7 @@ lane_stage_decode(const pdb_ctx_t *c, lane_t *l)
  * get their remaining probes (and the inverse's first) prefetched.
  * Returns the survivors. */
 static uint32_t
-lane_finish_issue(const pdb_ctx_t *c, lane_t *l, heuristic_search_job_t *job)
+lane_finish_issue(const pdb_ctx_t *c, lane_t *l, idastar_job_t *job)
 {
     lane_frame_t *f = &l->f[l->d - l->root];
     uint32_t surv = 0;
@@ -1482,7 +1483,7 @@ static void
 lane_finish_decode(const pdb_ctx_t *c,
                    lane_t *l,
                    uint32_t surv,
-                   heuristic_search_job_t *job)
+                   idastar_job_t *job)
 {
     lane_frame_t *f = &l->f[l->d - l->root];
 
@@ -1528,7 +1529,7 @@ lane_finish_decode(const pdb_ctx_t *c,
 }
 
 static void
-lane_inv_decode(const pdb_ctx_t *c, lane_t *l, heuristic_search_job_t *job)
+lane_inv_decode(const pdb_ctx_t *c, lane_t *l, idastar_job_t *job)
 {
     lane_frame_t *f = &l->f[l->d - l->root];
 
@@ -1629,7 +1630,7 @@ static int
 lane_step(const pz_puzzle_t *p,
           const pdb_ctx_t *c,
           lane_t *l,
-          heuristic_search_job_t *job,
+          idastar_job_t *job,
           lane_start_t *start)
 {
     for (;;) {
@@ -1733,9 +1734,10 @@ lane_step(const pz_puzzle_t *p,
 }
 
 static int
-pdb_search(const pz_puzzle_t *p, const void *ctx, heuristic_search_job_t *job)
+pdb_search(const pz_heuristic_t *h, idastar_job_t *job)
 {
-    const pdb_ctx_t *c = ctx;
+    const pz_puzzle_t *p = h->puzzle;
+    const pdb_ctx_t *c = h->ctx;
     int active = LANES;
     int status = PZ_STATUS_RUNNING;
     lane_start_t start;
@@ -1777,7 +1779,6 @@ const heuristic_ops_t cube3_pdb_heuristic = {
     .eval = pdb_eval,
     .update = pdb_update,
     .update_limit = pdb_update_limit,
-    .search = pdb_search,
     .tables = pdb_tables,
 };
 
@@ -1792,7 +1793,6 @@ const heuristic_ops_t cube3_pdb_small_heuristic = {
     .eval = pdb_eval,
     .update = pdb_update,
     .update_limit = pdb_update_limit,
-    .search = pdb_search,
     .tables = pdb_small_tables,
 };
 
@@ -1807,6 +1807,28 @@ const heuristic_ops_t cube3_pdb_large_heuristic = {
     .eval = pdb_eval,
     .update = pdb_update,
     .update_limit = pdb_update_limit,
-    .search = pdb_search,
     .tables = pdb_large_tables,
+};
+
+/* IDA* with the pattern databases searching each thread's subtrees in
+ * interleaved lanes (pdb_search); with any other heuristic, the generic
+ * engine's own search. */
+static int
+idastar_solve(const search_ctx_t *ctx, pz_solution_t *out)
+{
+    const heuristic_ops_t *h =
+        ctx->heuristic != NULL ? ctx->heuristic->ops : NULL;
+    bool pdb = h == &cube3_pdb_heuristic || h == &cube3_pdb_small_heuristic ||
+               h == &cube3_pdb_large_heuristic;
+
+    return idastar_solve_with(ctx, out, pdb ? pdb_search : NULL);
+}
+
+const engine_ops_t cube3_idastar_engine = {
+    .name = "idastar",
+    .summary = "with the pattern databases, each thread searches several "
+               "subtrees in interleaved lanes so that table misses overlap",
+    .optimal = true,
+    .uses_heuristic = true,
+    .solve = idastar_solve,
 };

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine.h"
 #include "heuristic.h"
 
 /*
@@ -42,6 +43,11 @@ enum cube3_pdb_kind {
 };
 
 extern const heuristic_ops_t cube3_pdb_heuristic;
+
+/* The 3x3x3's "idastar": the generic engine, except that with one of the
+ * pattern-database heuristics each thread searches its subtrees in
+ * interleaved lanes so that table misses overlap. */
+extern const engine_ops_t cube3_idastar_engine;
 extern const heuristic_ops_t cube3_pdb_small_heuristic;
 extern const heuristic_ops_t cube3_pdb_large_heuristic;
 
