@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: MIT */
+/* test_server_jobs.c - the job table alone: admission, running, waiters,
+ * cancellation, retention and eviction, draining. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "jobs.h"
+#include "log.h"
+#include "request.h"
+
+#define MIB ((size_t)1 << 20)
+
+/* A parsed request for body under the built-in policy (tables inline). */
+static void
+parse(const char *body, api_solve_request_t *req)
+{
+    api_policy_t pol;
+    pz_diag_t d;
+    int rc;
+
+    api_policy_default(&pol);
+    rc = api_solve_parse_text(body, strlen(body), &pol, req, &d);
+    ck_assert_msg(rc == PZ_OK, "%s: %s", body, d.detail);
+}
+
+/* A table with room for queue jobs, memory_cap bytes of budgets and
+ * max_jobs ended jobs kept for retention_ms. */
+static jobs_t *
+make_table(int queue, size_t memory_cap, int max_jobs, int64_t retention_ms)
+{
+    jobs_config_t cfg;
+    jobs_t *jobs = NULL;
+
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.queue = queue;
+    cfg.memory_cap = memory_cap;
+    cfg.max_jobs = max_jobs;
+    cfg.retention_ms = retention_ms;
+    ck_assert_int_eq(jobs_create(&cfg, &jobs), PZ_OK);
+    return jobs;
+}
+
+/* Submits a 2x2x2 job asking for memory_mb of budget; returns the code
+ * and the job in *out (NULL on refusal). */
+static int
+submit(jobs_t *jobs, int memory_mb, int flags, job_t **out)
+{
+    api_solve_request_t req;
+    char body[160];
+    int rc;
+
+    snprintf(body, sizeof(body),
+             "{\"puzzle\":\"2x2x2\",\"scramble\":\"R U F'\","
+             "\"engine\":\"bibfs\",\"memory_mb\":%d}",
+             memory_mb);
+    parse(body, &req);
+    rc = jobs_submit(jobs, &req, flags, out);
+    /* The job took the request over, whatever the outcome. */
+    ck_assert_ptr_null(req.puzzle);
+    ck_assert_int_eq(req.nruns, 0);
+    ck_assert_int_eq(rc == PZ_OK, *out != NULL);
+    return rc;
+}
+
+/* Takes the next job as a solver thread would and runs it. */
+static void
+run_next(jobs_t *jobs, const job_t *expect)
+{
+    job_t *job = jobs_next(jobs);
+
+    ck_assert_ptr_eq(job, expect);
+    jobs_run(jobs, job); /* drops the worker's reference */
+}
+
+START_TEST(test_jobs_queue_limit_refuses_and_keeps_nothing)
+{
+    jobs_t *jobs = make_table(2, 1024 * MIB, 100, 60000);
+    job_t *a;
+    job_t *b;
+    job_t *c;
+    jobs_stats_t st;
+
+    ck_assert_int_eq(submit(jobs, 8, 0, &a), PZ_OK);
+    ck_assert_int_eq(submit(jobs, 8, 0, &b), PZ_OK);
+    ck_assert_int_eq(submit(jobs, 8, 0, &c), PZ_EQUEUE_FULL);
+    jobs_get_stats(jobs, &st);
+    ck_assert_uint_eq(st.queued, 2);
+    ck_assert_uint_eq(st.kept, 2);
+    ck_assert_uint_eq(st.memory_in_use, 16 * MIB);
+    ck_assert_str_ne(jobs_id(a), jobs_id(b));
+    ck_assert_uint_eq(strlen(jobs_id(a)), JOBS_ID_LEN);
+    /* A refused job is nowhere: the table still finds only the two. */
+    run_next(jobs, a);
+    ck_assert(jobs_ended(a));
+    ck_assert_int_eq(jobs_status(a), PZ_STATUS_SOLVED);
+    jobs_get_stats(jobs, &st);
+    ck_assert_uint_eq(st.queued, 1);
+    ck_assert_uint_eq(st.memory_in_use, 8 * MIB);
+    ck_assert_uint_eq(st.ended[PZ_STATUS_SOLVED], 1);
+    jobs_release(jobs, a);
+    jobs_release(jobs, b);
+    jobs_destroy(jobs);
+}
+END_TEST
+
+START_TEST(test_jobs_memory_cap_counts_queued_budgets)
+{
+    jobs_t *jobs = make_table(10, 100 * MIB, 100, 60000);
+    job_t *a;
+    job_t *b;
+    job_t *c;
+
+    ck_assert_int_eq(submit(jobs, 64, 0, &a), PZ_OK);
+    ck_assert_int_eq(submit(jobs, 64, 0, &b), PZ_EMEMORY_CAP);
+    ck_assert_int_eq(submit(jobs, 32, 0, &c), PZ_OK);
+    /* The budget comes back when the job ends. */
+    run_next(jobs, a);
+    ck_assert_int_eq(submit(jobs, 64, 0, &b), PZ_OK);
+    jobs_release(jobs, a);
+    jobs_release(jobs, b);
+    jobs_release(jobs, c);
+    jobs_destroy(jobs);
+}
+END_TEST
+
+START_TEST(test_jobs_find_returns_the_same_job)
+{
+    jobs_t *jobs = make_table(4, 1024 * MIB, 100, 60000);
+    job_t *a;
+    job_t *found;
+    char other[JOBS_ID_LEN + 1];
+
+    ck_assert_int_eq(submit(jobs, 8, 0, &a), PZ_OK);
+    found = jobs_find(jobs, jobs_id(a));
+    ck_assert_ptr_eq(found, a);
+    jobs_release(jobs, found);
+    memcpy(other, jobs_id(a), sizeof(other));
+    other[0] = other[0] == 'a' ? 'b' : 'a';
+    ck_assert_ptr_null(jobs_find(jobs, other));
+    ck_assert_ptr_null(jobs_find(jobs, "short"));
+    jobs_release(jobs, a);
+    jobs_destroy(jobs);
+}
+END_TEST
+
+START_TEST(test_jobs_cancel_queued_ends_at_once)
+{
+    jobs_t *jobs = make_table(4, 1024 * MIB, 100, 60000);
+    job_t *a;
+    jobs_stats_t st;
+
+    ck_assert_int_eq(submit(jobs, 8, 0, &a), PZ_OK);
+    ck_assert(!jobs_cancel(jobs, a));
+    ck_assert(jobs_ended(a));
+    ck_assert_int_eq(jobs_status(a), PZ_STATUS_CANCELLED);
+    /* Already ended: nothing changes. */
+    ck_assert(jobs_cancel(jobs, a));
+    jobs_get_stats(jobs, &st);
+    ck_assert_uint_eq(st.queued, 0);
+    ck_assert_uint_eq(st.memory_in_use, 0);
+    ck_assert_uint_eq(st.ended[PZ_STATUS_CANCELLED], 1);
+    jobs_release(jobs, a);
+    jobs_destroy(jobs);
+}
+END_TEST
+
+/* A waiter's bookkeeping for the resume and suspend callbacks. */
+typedef struct wait_log {
+    int suspended;
+    int resumed;
+} wait_log_t;
+
+static void
+on_suspend(void *arg)
+{
+    ((wait_log_t *)arg)->suspended++;
+}
+
+static void
+on_resume(void *arg)
+{
+    ((wait_log_t *)arg)->resumed++;
+}
+
+START_TEST(test_jobs_waiter_resumed_once_when_the_job_ends)
+{
+    jobs_t *jobs = make_table(4, 1024 * MIB, 100, 60000);
+    wait_log_t log = { 0, 0 };
+    job_waiter_t w;
+    job_t *a;
+
+    ck_assert_int_eq(submit(jobs, 8, 0, &a), PZ_OK);
+    memset(&w, 0, sizeof(w));
+    w.resume = on_resume;
+    w.arg = &log;
+    w.deadline_ms = jobs_now_ms() + 600000;
+    ck_assert(jobs_wait(jobs, a, &w, on_suspend));
+    ck_assert_int_eq(log.suspended, 1);
+    ck_assert_int_eq(log.resumed, 0);
+    run_next(jobs, a);
+    ck_assert_int_eq(log.resumed, 1);
+    ck_assert(!w.waiting);
+    /* An ended job is not waited for. */
+    ck_assert(!jobs_wait(jobs, a, &w, on_suspend));
+    ck_assert_int_eq(log.suspended, 1);
+    ck_assert_int_eq(log.resumed, 1);
+    jobs_release(jobs, a);
+    jobs_destroy(jobs);
+}
+END_TEST
+
+START_TEST(test_jobs_waiter_resumed_at_its_deadline)
+{
+    jobs_t *jobs = make_table(4, 1024 * MIB, 100, 60000);
+    wait_log_t log = { 0, 0 };
+    job_waiter_t w;
+    int64_t now = jobs_now_ms();
+    job_t *a;
+
+    ck_assert_int_eq(submit(jobs, 8, 0, &a), PZ_OK);
+    memset(&w, 0, sizeof(w));
+    w.resume = on_resume;
+    w.arg = &log;
+    w.deadline_ms = now + 1000;
+    ck_assert(jobs_wait(jobs, a, &w, on_suspend));
+    (void)jobs_sweep(jobs, now + 999, false);
+    ck_assert_int_eq(log.resumed, 0);
+    (void)jobs_sweep(jobs, now + 1000, false);
+    ck_assert_int_eq(log.resumed, 1);
+    ck_assert(!jobs_ended(a));
+    /* The job itself goes on and ends without waking anyone again. */
+    run_next(jobs, a);
+    ck_assert_int_eq(log.resumed, 1);
+    jobs_release(jobs, a);
+    jobs_destroy(jobs);
+}
+END_TEST
+
+START_TEST(test_jobs_retention_evicts_ended_jobs)
+{
+    jobs_t *jobs = make_table(4, 1024 * MIB, 100, 5000);
+    char id[JOBS_ID_LEN + 1];
+    job_t *a;
+    job_t *found;
+    int64_t ended;
+
+    ck_assert_int_eq(submit(jobs, 8, 0, &a), PZ_OK);
+    memcpy(id, jobs_id(a), sizeof(id));
+    run_next(jobs, a);
+    ended = jobs_now_ms();
+    jobs_release(jobs, a);
+    (void)jobs_sweep(jobs, ended + 1000, true);
+    found = jobs_find(jobs, id);
+    ck_assert_ptr_nonnull(found);
+    jobs_release(jobs, found);
+    (void)jobs_sweep(jobs, ended + 5000 + 1000, true);
+    ck_assert_ptr_null(jobs_find(jobs, id));
+    jobs_destroy(jobs);
+}
+END_TEST
+
+START_TEST(test_jobs_undelivered_results_refuse_new_jobs)
+{
+    jobs_t *jobs = make_table(8, 1024 * MIB, 2, 600000);
+    job_t *a;
+    job_t *b;
+    job_t *c;
+    job_t *found;
+    char id_a[JOBS_ID_LEN + 1];
+
+    ck_assert_int_eq(submit(jobs, 8, 0, &a), PZ_OK);
+    ck_assert_int_eq(submit(jobs, 8, 0, &b), PZ_OK);
+    run_next(jobs, a);
+    run_next(jobs, b);
+    /* Two results nobody fetched fill the table: no result is dropped,
+     * new work is refused. */
+    ck_assert_int_eq(submit(jobs, 8, 0, &c), PZ_ERESULTS_FULL);
+    memcpy(id_a, jobs_id(a), sizeof(id_a));
+    /* Once a result is delivered, the next job evicts it. */
+    jobs_delivered(jobs, a);
+    jobs_release(jobs, a);
+    ck_assert_int_eq(submit(jobs, 8, 0, &c), PZ_OK);
+    run_next(jobs, c);
+    found = jobs_find(jobs, id_a);
+    ck_assert_ptr_null(found);
+    found = jobs_find(jobs, jobs_id(b));
+    ck_assert_ptr_eq(found, b);
+    jobs_release(jobs, found);
+    jobs_release(jobs, b);
+    jobs_release(jobs, c);
+    jobs_destroy(jobs);
+}
+END_TEST
+
+START_TEST(test_jobs_list_newest_first)
+{
+    jobs_t *jobs = make_table(8, 1024 * MIB, 100, 60000);
+    job_t *mine[3];
+    job_t *got[8];
+    size_t total = 0;
+    size_t n;
+
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(submit(jobs, 8, 0, &mine[i]), PZ_OK);
+    }
+    n = jobs_list(jobs, 0, 8, got, &total);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_uint_eq(total, 3);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_ptr_eq(got[i], mine[2 - i]);
+        jobs_release(jobs, got[i]);
+    }
+    n = jobs_list(jobs, 1, 1, got, &total);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_ptr_eq(got[0], mine[1]);
+    jobs_release(jobs, got[0]);
+    for (int i = 0; i < 3; i++) {
+        jobs_release(jobs, mine[i]);
+    }
+    jobs_destroy(jobs);
+}
+END_TEST
+
+START_TEST(test_jobs_drain_cancels_queued_and_refuses_new)
+{
+    jobs_t *jobs = make_table(4, 1024 * MIB, 100, 60000);
+    wait_log_t log = { 0, 0 };
+    job_waiter_t w;
+    job_t *a;
+    job_t *b;
+
+    ck_assert_int_eq(submit(jobs, 8, 0, &a), PZ_OK);
+    memset(&w, 0, sizeof(w));
+    w.resume = on_resume;
+    w.arg = &log;
+    w.deadline_ms = jobs_now_ms() + 600000;
+    ck_assert(jobs_wait(jobs, a, &w, on_suspend));
+    jobs_drain(jobs);
+    ck_assert(jobs_draining(jobs));
+    ck_assert_int_eq(log.resumed, 1);
+    ck_assert(jobs_ended(a));
+    ck_assert_int_eq(jobs_status(a), PZ_STATUS_CANCELLED);
+    ck_assert_int_eq(submit(jobs, 8, 0, &b), PZ_EDRAINING);
+    jobs_stop(jobs);
+    ck_assert_ptr_null(jobs_next(jobs));
+    ck_assert(jobs_wait_idle(jobs, 0));
+    jobs_release(jobs, a);
+    jobs_destroy(jobs);
+}
+END_TEST
+
+START_TEST(test_jobs_run_here_only_for_instant_requests)
+{
+    jobs_t *jobs = make_table(4, 1024 * MIB, 100, 60000);
+    jobs_stats_t st;
+    job_t *a;
+
+    /* bibfs is not instant: asked to run here, the job is queued. */
+    ck_assert_int_eq(submit(jobs, 8, JOBS_RUN_HERE, &a), PZ_OK);
+    ck_assert(!jobs_ended(a));
+    jobs_get_stats(jobs, &st);
+    ck_assert_uint_eq(st.queued, 1);
+    run_next(jobs, a);
+    jobs_release(jobs, a);
+    jobs_destroy(jobs);
+}
+END_TEST
+
+static Suite *
+jobs_suite(void)
+{
+    Suite *s = suite_create("server_jobs");
+    TCase *tc = tcase_create("table");
+
+    tcase_add_test(tc, test_jobs_queue_limit_refuses_and_keeps_nothing);
+    tcase_add_test(tc, test_jobs_memory_cap_counts_queued_budgets);
+    tcase_add_test(tc, test_jobs_find_returns_the_same_job);
+    tcase_add_test(tc, test_jobs_cancel_queued_ends_at_once);
+    tcase_add_test(tc, test_jobs_waiter_resumed_once_when_the_job_ends);
+    tcase_add_test(tc, test_jobs_waiter_resumed_at_its_deadline);
+    tcase_add_test(tc, test_jobs_retention_evicts_ended_jobs);
+    tcase_add_test(tc, test_jobs_undelivered_results_refuse_new_jobs);
+    tcase_add_test(tc, test_jobs_list_newest_first);
+    tcase_add_test(tc, test_jobs_drain_cancels_queued_and_refuses_new);
+    tcase_add_test(tc, test_jobs_run_here_only_for_instant_requests);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *sr = srunner_create(jobs_suite());
+    int failed;
+
+    log_set_level(LOG_WARN); /* no line per job */
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
