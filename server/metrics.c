@@ -135,6 +135,38 @@ family(FILE *f, const char *name, const char *type, const char *help)
     fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* Writes s as a label value of the text format: backslash, double quote
+ * and line feed escaped as \\, \" and \n. */
+static void
+label_value(FILE *f, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        switch (*s) {
+        case '\\':
+            fputs("\\\\", f);
+            break;
+        case '"':
+            fputs("\\\"", f);
+            break;
+        case '\n':
+            fputs("\\n", f);
+            break;
+        default:
+            fputc(*s, f);
+            break;
+        }
+    }
+}
+
+/* Writes name{key="value" (escaped), leaving the set open for more. */
+static void
+series_open(FILE *f, const char *name, const char *key, const char *value)
+{
+    fprintf(f, "%s{%s=\"", name, key);
+    label_value(f, value);
+    fputc('"', f);
+}
+
 static void
 render_http(FILE *f, metrics_t *m)
 {
@@ -144,10 +176,10 @@ render_http(FILE *f, metrics_t *m)
     for (size_t i = 0; i < m->nseries; i++) {
         const series_t *s = &m->series[i];
 
-        fprintf(f,
-                "puzzled_http_requests_total{route=\"%s\",method=\"%s\","
-                "code=\"%d\"} %" PRIu64 "\n",
-                s->route, s->method, s->code, s->count);
+        series_open(f, "puzzled_http_requests_total", "route", s->route);
+        fputs(",method=\"", f);
+        label_value(f, s->method);
+        fprintf(f, "\",code=\"%d\"} %" PRIu64 "\n", s->code, s->count);
     }
     family(f, "puzzled_http_request_duration_seconds", "histogram",
            "Time from a request's headers to its completion, by route.");
@@ -157,23 +189,19 @@ render_http(FILE *f, metrics_t *m)
 
         for (size_t b = 0; b < NBUCKETS; b++) {
             cum += h->counts[b];
-            fprintf(f,
-                    "puzzled_http_request_duration_seconds_bucket{route=\"%s\","
-                    "le=\"%g\"} %" PRIu64 "\n",
-                    h->route, buckets[b], cum);
+            series_open(f, "puzzled_http_request_duration_seconds_bucket",
+                        "route", h->route);
+            fprintf(f, ",le=\"%g\"} %" PRIu64 "\n", buckets[b], cum);
         }
-        fprintf(f,
-                "puzzled_http_request_duration_seconds_bucket{route=\"%s\","
-                "le=\"+Inf\"} %" PRIu64 "\n",
-                h->route, h->count);
-        fprintf(f,
-                "puzzled_http_request_duration_seconds_sum{route=\"%s\"} "
-                "%.6f\n",
-                h->route, h->sum);
-        fprintf(f,
-                "puzzled_http_request_duration_seconds_count{route=\"%s\"} "
-                "%" PRIu64 "\n",
-                h->route, h->count);
+        series_open(f, "puzzled_http_request_duration_seconds_bucket", "route",
+                    h->route);
+        fprintf(f, ",le=\"+Inf\"} %" PRIu64 "\n", h->count);
+        series_open(f, "puzzled_http_request_duration_seconds_sum", "route",
+                    h->route);
+        fprintf(f, "} %.6f\n", h->sum);
+        series_open(f, "puzzled_http_request_duration_seconds_count", "route",
+                    h->route);
+        fprintf(f, "} %" PRIu64 "\n", h->count);
     }
     pthread_mutex_unlock(&m->lock);
 }
@@ -240,22 +268,23 @@ render_tables(FILE *f)
            "1 for the state each table is in, 0 for the others.");
     for (int i = 0; i < n; i++) {
         for (int s = TABLES_MISSING; s <= TABLES_FAILED; s++) {
-            fprintf(f, "puzzled_table_state{table=\"%s\",state=\"%s\"} %d\n",
-                    all[i].name, tables_state_name(s), all[i].state == s);
+            series_open(f, "puzzled_table_state", "table", all[i].name);
+            fprintf(f, ",state=\"%s\"} %d\n", tables_state_name(s),
+                    all[i].state == s);
         }
     }
     family(f, "puzzled_table_bytes", "gauge",
            "Memory each table takes once loaded.");
     for (int i = 0; i < n; i++) {
-        fprintf(f, "puzzled_table_bytes{table=\"%s\"} %" PRIu64 "\n",
-                all[i].name, all[i].bytes);
+        series_open(f, "puzzled_table_bytes", "table", all[i].name);
+        fprintf(f, "} %" PRIu64 "\n", all[i].bytes);
     }
     family(f, "puzzled_table_build_seconds", "gauge",
            "Seconds the table's load or build under way has taken so far, "
            "else the seconds its last one took (0: none yet).");
     for (int i = 0; i < n; i++) {
-        fprintf(f, "puzzled_table_build_seconds{table=\"%s\"} %.3f\n",
-                all[i].name, all[i].seconds);
+        series_open(f, "puzzled_table_build_seconds", "table", all[i].name);
+        fprintf(f, "} %.3f\n", all[i].seconds);
     }
     free(all);
 }
@@ -319,7 +348,8 @@ metrics_render(metrics_t *m,
     render_tables(f);
     family(f, "puzzled_build_info", "gauge",
            "Always 1; the labels describe the build.");
-    fprintf(f, "puzzled_build_info{version=\"%s\"} 1\n", version);
+    series_open(f, "puzzled_build_info", "version", version);
+    fputs("} 1\n", f);
     if (fclose(f) != 0) {
         free(buf);
         return NULL;

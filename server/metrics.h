@@ -29,8 +29,9 @@ void metrics_observe(metrics_t *m,
                      double seconds);
 
 /*
- * Renders every metric in the Prometheus text format 0.0.4, with the job
- * figures from jobs, the connection figures from conns and version for
+ * Renders every metric in the Prometheus text format 0.0.4 (label values
+ * escaped: backslash, double quote, line feed), with the job figures from
+ * jobs, the connection figures from conns (NULL: none) and version for
  * puzzled_build_info. Returns an owned
  * buffer (free) of *len bytes, or NULL when out of memory. Thread: any.
  */

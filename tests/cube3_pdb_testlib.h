@@ -15,32 +15,10 @@
 #include "puzzles/cube3/cube3.h"
 #include "puzzles/cube3/pdb.h"
 #include "solve.h"
+#include "testlib.h"
 
-/* Every function is static inline so each test file uses what it needs. */
-
-static inline pz_puzzle_t *
-tl_make(int metric)
-{
-    pz_params_t prm = { 0, 0, metric };
-    pz_puzzle_t *p = NULL;
-    pz_diag_t d;
-
-    pz_diag_clear(&d);
-    ck_assert_int_eq(puzzle_create("3x3x3", &prm, &p, &d), PZ_OK);
-    return p;
-}
-
-static inline pz_heuristic_t *
-tl_heuristic(const pz_puzzle_t *p, const char *name, const pz_state_t *goal)
-{
-    pz_heuristic_t *h = NULL;
-    pz_diag_t d;
-
-    pz_diag_clear(&d);
-    ck_assert_int_eq(heuristic_create(p, name, goal, &h, &d), PZ_OK);
-    ck_assert(heuristic_admissible(h));
-    return h;
-}
+/* Every function is static inline so each test file uses what it needs;
+ * the puzzle, heuristic and solve helpers are testlib.h's. */
 
 /* What tl_bfs_run found, and what tl_check_h counted. */
 typedef struct tl_bfs {
@@ -204,53 +182,6 @@ tl_check_h(const pz_puzzle_t *p,
     tl_check_dfs(p, h, start, h0, 0, depth, -1, r);
 }
 
-/* Runs engine (with heuristic) from start to goal and returns the run. */
-static inline pz_solution_t
-tl_solve(const pz_puzzle_t *p,
-         const pz_state_t *start,
-         const pz_state_t *goal,
-         const char *engine,
-         const char *heuristic,
-         int threads,
-         pz_stats_view_t *view)
-{
-    solve_spec_t spec;
-    solve_run_t run;
-    const engine_ops_t *e = engine_find_for(p, engine);
-
-    ck_assert_ptr_nonnull(e);
-    memset(&spec, 0, sizeof(spec));
-    spec.puzzle = p;
-    spec.start = *start;
-    spec.goal = *goal;
-    spec.limits.time_ms = 600000;
-    spec.limits.memory_bytes = (size_t)512 << 20;
-    spec.threads = threads;
-    solve_run_init(&run, e, heuristic, 1.0);
-    ck_assert_int_eq(solve_execute(&spec, &run, NULL), PZ_OK);
-    ck_assert_msg(run.solution.status == PZ_STATUS_SOLVED, "%s: %s", engine,
-                  pz_status_name(run.solution.status));
-    if (view != NULL) {
-        stats_read(&run.stats, view);
-    }
-    return run.solution;
-}
-
-/* A state n random moves (no redundant pair) from start. */
-static inline void
-tl_scramble(const pz_puzzle_t *p,
-            const pz_state_t *start,
-            int n,
-            pz_rng_t *rng,
-            pz_state_t *out)
-{
-    uint8_t mv[PZ_SOLUTION_MAX];
-
-    ck_assert_int_eq(puzzle_random_moves(p, start, n, pz_rng_next, rng, mv),
-                     PZ_OK);
-    ck_assert_int_eq(puzzle_replay(p, start, mv, n, out), PZ_OK);
-}
-
 /*
  * On count scrambles of base + i % span moves (rng seeded with seed),
  * IDA* with heuristic (1 + i % 2 threads) finds answers exactly as short
@@ -267,7 +198,7 @@ tl_check_agrees(int metric,
                 int base,
                 int span)
 {
-    pz_puzzle_t *p = tl_make(metric);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, metric);
     pz_state_t goal;
     pz_rng_t rng;
 
@@ -309,7 +240,7 @@ tl_check_symmetric_starts(int metric, const char *heuristic)
         { "F2 B2 U D' R2 L2 U D'", false }, /* four spots */
         { "U D' R L' F B' U D'", true },    /* six spots */
     };
-    pz_puzzle_t *p = tl_make(metric);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, metric);
     pz_state_t goal;
     int n = (int)(sizeof(starts) / sizeof(starts[0]));
 

@@ -10,6 +10,7 @@
 #include "heuristic.h"
 #include "puzzle.h"
 #include "puzzles/cubeface.h"
+#include "testlib.h"
 
 /*
  * Golden facts, written out here independently of the module: the
@@ -36,18 +37,6 @@ enum {
     M_F2,
     M_FI
 };
-
-static pz_puzzle_t *
-make(int metric)
-{
-    pz_params_t prm = { 0, 0, metric };
-    pz_puzzle_t *p = NULL;
-    pz_diag_t d;
-
-    pz_diag_clear(&d);
-    ck_assert_int_eq(puzzle_create("2x2x2", &prm, &p, &d), PZ_OK);
-    return p;
-}
 
 /* Movable positions and pieces (all but DBL = 6) as 0..6. */
 static const int movable[7] = { 0, 1, 2, 3, 4, 5, 7 };
@@ -221,8 +210,8 @@ static int deepest_qtm;
 static void
 tables_setup(void)
 {
-    pz_puzzle_t *h = make(PZ_METRIC_HTM);
-    pz_puzzle_t *q = make(PZ_METRIC_QTM);
+    pz_puzzle_t *h = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
+    pz_puzzle_t *q = tl_make("2x2x2", 0, 0, PZ_METRIC_QTM);
     pz_state_t goal;
 
     dist_htm = malloc(NSTATES);
@@ -243,50 +232,11 @@ tables_teardown(void)
     dist_qtm = NULL;
 }
 
-/* Parses text as a state; returns the code. */
-static int
-parse_text(const pz_puzzle_t *p,
-           const char *text,
-           pz_state_t *out,
-           pz_diag_t *d)
-{
-    pz_input_t in = { text, NULL, 0, 1, { 0, 0, 0 } };
-
-    pz_diag_clear(d);
-    return puzzle_parse_state(p, &in, out, d);
-}
-
-static int
-parse_ints(const pz_puzzle_t *p,
-           const int *v,
-           size_t n,
-           pz_state_t *out,
-           pz_diag_t *d)
-{
-    pz_input_t in = { NULL, v, n, 1, { (int)n, 0, 0 } };
-
-    pz_diag_clear(d);
-    return puzzle_parse_state(p, &in, out, d);
-}
-
-/* Parses a scramble that must be valid. */
-static pz_state_t
-scrambled(const pz_puzzle_t *p, const char *text)
-{
-    pz_state_t s;
-    pz_diag_t d;
-
-    pz_diag_clear(&d);
-    ck_assert_msg(puzzle_parse_scramble(p, text, &s, &d) == PZ_OK,
-                  "scramble '%s': %s", text, d.detail);
-    return s;
-}
-
 /* --- init -------------------------------------------------------------- */
 
 START_TEST(test_cube2_init_default_is_htm)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_DEFAULT);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_DEFAULT);
 
     ck_assert_int_eq(p->nmoves, 9);
     ck_assert_str_eq(p->metric_name, "htm");
@@ -299,7 +249,7 @@ END_TEST
 
 START_TEST(test_cube2_init_qtm_has_six_moves)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_QTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_QTM);
 
     ck_assert_int_eq(p->nmoves, 6);
     ck_assert_str_eq(p->metric_name, "qtm");
@@ -388,29 +338,17 @@ static const int example_array[24] = {
 
 START_TEST(test_cube2_parse_state_example_is_five_quarter_turns)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_QTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_QTM);
     pz_state_t s;
     pz_diag_t d;
 
-    ck_assert_int_eq(parse_ints(p, example_array, 24, &s, &d), PZ_OK);
+    ck_assert_int_eq(tl_parse_ints(p, example_array, 24, &s, &d), PZ_OK);
     ck_assert_int_eq(dist_qtm[state_index(&s)], 5);
     puzzle_destroy(p);
 }
 END_TEST
 
 /* --- seed heuristic ---------------------------------------------------- */
-
-static pz_heuristic_t *
-make_seed(const pz_puzzle_t *p, const pz_state_t *goal)
-{
-    pz_heuristic_t *h = NULL;
-    pz_diag_t d;
-
-    pz_diag_clear(&d);
-    ck_assert_int_eq(heuristic_create(p, "seed", goal, &h, &d), PZ_OK);
-    ck_assert(heuristic_admissible(h));
-    return h;
-}
 
 /* Checks h <= dist over every state; returns the largest h seen. */
 static int
@@ -422,7 +360,7 @@ check_admissible_all(const pz_puzzle_t *p, const uint8_t *dist)
     long bad = -1;
 
     puzzle_goal(p, &goal);
-    h = make_seed(p, &goal);
+    h = tl_admissible(p, "seed", &goal);
     for (long i = 0; i < (long)NSTATES && bad < 0; i++) {
         pz_state_t s;
         int v;
@@ -440,7 +378,7 @@ check_admissible_all(const pz_puzzle_t *p, const uint8_t *dist)
 
 START_TEST(test_cube2_seed_admissible_htm_every_state)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
 
     /* 24 stickers wrong at most: ceil(24 / 8) = 3, and it is reached. */
     ck_assert_int_eq(check_admissible_all(p, dist_htm), 3);
@@ -450,7 +388,7 @@ END_TEST
 
 START_TEST(test_cube2_seed_admissible_qtm_every_state)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_QTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_QTM);
 
     ck_assert_int_eq(check_admissible_all(p, dist_qtm), 3);
     puzzle_destroy(p);
@@ -459,12 +397,12 @@ END_TEST
 
 START_TEST(test_cube2_seed_one_move_is_one)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     pz_heuristic_t *h;
 
     puzzle_goal(p, &goal);
-    h = make_seed(p, &goal);
+    h = tl_admissible(p, "seed", &goal);
     ck_assert_int_eq(heuristic_eval(h, &goal), 0);
     for (int m = 0; m < p->nmoves; m++) {
         pz_state_t s;
@@ -484,7 +422,7 @@ END_TEST
 static void
 check_custom_goal(int metric, uint64_t seed)
 {
-    pz_puzzle_t *p = make(metric);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, metric);
     pz_rng_t rng;
     pz_state_t goal;
     pz_heuristic_t *h;
@@ -496,7 +434,7 @@ check_custom_goal(int metric, uint64_t seed)
 
     pz_rng_seed(&rng, seed);
     ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &goal), PZ_OK);
-    h = make_seed(p, &goal);
+    h = tl_admissible(p, "seed", &goal);
     ck_assert_int_eq(bfs(p, &goal, 3, dist, counts), 3);
     for (long i = 0; i < (long)NSTATES; i++) {
         pz_state_t s;
@@ -560,7 +498,7 @@ static const int ref_htm_id[6] = { M_R, M_F, M_U, M_RI, M_FI, M_UI };
 
 START_TEST(test_cube2_apply_matches_reference_moves)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
 
     pz_rng_seed(&rng, 7);
@@ -587,7 +525,7 @@ START_TEST(test_cube2_apply_matches_reference_moves)
             }
             puzzle_apply(p, &mine, ref_htm_id[m], &mine);
         }
-        ck_assert_int_eq(parse_ints(p, arr, 24, &theirs, &d), PZ_OK);
+        ck_assert_int_eq(tl_parse_ints(p, arr, 24, &theirs, &d), PZ_OK);
         ck_assert_msg(puzzle_equal(p, &mine, &theirs), "trial %d", trial);
     }
     puzzle_destroy(p);
@@ -596,7 +534,7 @@ END_TEST
 
 START_TEST(test_cube2_apply_half_turn_is_two_quarters)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
 
     puzzle_goal(p, &goal);
@@ -616,28 +554,11 @@ START_TEST(test_cube2_apply_half_turn_is_two_quarters)
 }
 END_TEST
 
-START_TEST(test_cube2_apply_in_place_matches_copy)
-{
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
-    pz_state_t s = scrambled(p, "R U F' R2 U'");
-
-    for (int m = 0; m < p->nmoves; m++) {
-        pz_state_t a;
-        pz_state_t b = s;
-
-        puzzle_apply(p, &s, m, &a);
-        puzzle_apply(p, &b, m, &b);
-        ck_assert(memcmp(&a, &b, sizeof(a)) == 0);
-    }
-    puzzle_destroy(p);
-}
-END_TEST
-
 START_TEST(test_cube2_inverse_undoes_each_move)
 {
     for (int metric = PZ_METRIC_HTM; metric <= PZ_METRIC_QTM; metric++) {
-        pz_puzzle_t *p = make(metric);
-        pz_state_t s = scrambled(p, "R U2 F' U R'");
+        pz_puzzle_t *p = tl_make("2x2x2", 0, 0, metric);
+        pz_state_t s = tl_scrambled(p, "R U2 F' U R'");
 
         for (int m = 0; m < p->nmoves; m++) {
             pz_state_t t;
@@ -668,8 +589,8 @@ START_TEST(test_cube2_move_name_standard_notation)
     static const char *htm[] = { "U",  "U2", "U'", "R", "R2",
                                  "R'", "F",  "F2", "F'" };
     static const char *qtm[] = { "U", "U'", "R", "R'", "F", "F'" };
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
-    pz_puzzle_t *q = make(PZ_METRIC_QTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
+    pz_puzzle_t *q = tl_make("2x2x2", 0, 0, PZ_METRIC_QTM);
 
     for (int m = 0; m < 9; m++) {
         ck_assert_str_eq(puzzle_move_name(p, m), htm[m]);
@@ -684,7 +605,7 @@ END_TEST
 
 START_TEST(test_cube2_redundant_same_face_only_in_htm)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
 
     for (int a = 0; a < 9; a++) {
         for (int b = 0; b < 9; b++) {
@@ -699,7 +620,7 @@ END_TEST
 
 START_TEST(test_cube2_redundant_qtm_keeps_half_turns)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_QTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_QTM);
 
     /* U U is a half turn: needed in QTM. U U' cancels. U' U' = U U. */
     ck_assert(puzzle_allowed_after(p, 0) >> 0 & 1);
@@ -804,16 +725,16 @@ END_TEST
 
 START_TEST(test_cube2_parse_state_solved_text_is_goal)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t s;
     pz_state_t goal;
     pz_diag_t d;
 
     puzzle_goal(p, &goal);
-    ck_assert_int_eq(parse_text(p, SOLVED, &s, &d), PZ_OK);
+    ck_assert_int_eq(tl_parse_text(p, SOLVED, &s, &d), PZ_OK);
     ck_assert(puzzle_equal(p, &s, &goal));
     /* Any six characters, whitespace ignored. */
-    ck_assert_int_eq(parse_text(p, "wwww rrrr gggg yyyy\noooo bbbb", &s, &d),
+    ck_assert_int_eq(tl_parse_text(p, "wwww rrrr gggg yyyy\noooo bbbb", &s, &d),
                      PZ_OK);
     ck_assert(puzzle_equal(p, &s, &goal));
     puzzle_destroy(p);
@@ -822,7 +743,7 @@ END_TEST
 
 START_TEST(test_cube2_parse_state_solved_ints_any_numbers)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t s;
     pz_state_t goal;
     pz_diag_t d;
@@ -832,7 +753,7 @@ START_TEST(test_cube2_parse_state_solved_ints_any_numbers)
     for (int i = 0; i < 24; i++) {
         arr[i] = 100 - 7 * (i / 4);
     }
-    ck_assert_int_eq(parse_ints(p, arr, 24, &s, &d), PZ_OK);
+    ck_assert_int_eq(tl_parse_ints(p, arr, 24, &s, &d), PZ_OK);
     ck_assert(puzzle_equal(p, &s, &goal));
     puzzle_destroy(p);
 }
@@ -840,13 +761,13 @@ END_TEST
 
 START_TEST(test_cube2_parse_state_example_matches_scramble)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t s;
-    pz_state_t want = scrambled(p, "R U' R' F'");
+    pz_state_t want = tl_scrambled(p, "R U' R' F'");
     pz_diag_t d;
 
     ck_assert_int_eq(puzzle_apply_scramble(p, "U", &want, &d), PZ_OK);
-    ck_assert_int_eq(parse_ints(p, example_array, 24, &s, &d), PZ_OK);
+    ck_assert_int_eq(tl_parse_ints(p, example_array, 24, &s, &d), PZ_OK);
     ck_assert(puzzle_equal(p, &s, &want));
     puzzle_destroy(p);
 }
@@ -859,7 +780,7 @@ START_TEST(test_cube2_parse_state_src_mapping)
     static const int src[24] = { 0,  1,  2, 3, 6,  4,  7,  5,  20, 21, 22, 23,
                                  11, 10, 9, 8, 13, 15, 12, 14, 19, 18, 17, 16 };
     static const char letters[] = "URDLBF"; /* colour c is block c */
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
 
     pz_rng_seed(&rng, 99);
@@ -886,8 +807,8 @@ START_TEST(test_cube2_parse_state_src_mapping)
             text[k] = letters[arr[src[k]]];
         }
         text[24] = '\0';
-        ck_assert_int_eq(parse_ints(p, arr, 24, &s, &d), PZ_OK);
-        ck_assert_int_eq(parse_text(p, text, &t, &d), PZ_OK);
+        ck_assert_int_eq(tl_parse_ints(p, arr, 24, &s, &d), PZ_OK);
+        ck_assert_int_eq(tl_parse_text(p, text, &t, &d), PZ_OK);
         ck_assert(puzzle_equal(p, &s, &t));
         /* DLB never moves, so the letters are the faces: the facelet
          * string must come back unchanged. */
@@ -902,11 +823,11 @@ END_TEST
 
 START_TEST(test_cube2_parse_state_short_text_is_length_error)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t s;
     pz_diag_t d;
 
-    ck_assert_int_eq(parse_text(p, "UUUURRRRFFFFDDDDLLLLBBB", &s, &d),
+    ck_assert_int_eq(tl_parse_text(p, "UUUURRRRFFFFDDDDLLLLBBB", &s, &d),
                      PZ_ESTATE_LENGTH);
     ck_assert_ptr_nonnull(strstr(d.detail, "23"));
     puzzle_destroy(p);
@@ -917,18 +838,18 @@ END_TEST
  * text, white space counted), before the length is looked at. */
 START_TEST(test_cube2_parse_state_bad_symbol_gives_its_position)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t s;
     pz_diag_t d;
 
-    ck_assert_int_eq(parse_text(p,
-                                "UUUU RRRR F\x01"
-                                "FF",
-                                &s, &d),
+    ck_assert_int_eq(tl_parse_text(p,
+                                   "UUUU RRRR F\x01"
+                                   "FF",
+                                   &s, &d),
                      PZ_ESTATE_SYMBOL);
     ck_assert_ptr_nonnull(strstr(d.detail, "character 11"));
     ck_assert_int_eq(d.position, 11);
-    ck_assert_int_eq(parse_text(p, "UUUURRRRFFFFDDDDLLLLBBBB\x7f", &s, &d),
+    ck_assert_int_eq(tl_parse_text(p, "UUUURRRRFFFFDDDDLLLLBBBB\x7f", &s, &d),
                      PZ_ESTATE_SYMBOL);
     ck_assert_int_eq(d.position, 24);
     puzzle_destroy(p);
@@ -937,27 +858,27 @@ END_TEST
 
 START_TEST(test_cube2_parse_state_ints_length_error)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t s;
     pz_diag_t d;
     int arr[25] = { 0 };
 
-    ck_assert_int_eq(parse_ints(p, arr, 25, &s, &d), PZ_ESTATE_LENGTH);
+    ck_assert_int_eq(tl_parse_ints(p, arr, 25, &s, &d), PZ_ESTATE_LENGTH);
     puzzle_destroy(p);
 }
 END_TEST
 
 START_TEST(test_cube2_parse_state_colour_count_error)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t s;
     pz_diag_t d;
 
-    ck_assert_int_eq(parse_text(p, "WWWWWRRRGGGGYYYYOOOOBBBB", &s, &d),
+    ck_assert_int_eq(tl_parse_text(p, "WWWWWRRRGGGGYYYYOOOOBBBB", &s, &d),
                      PZ_ECOLOUR_COUNT);
     ck_assert_str_eq(d.detail, "colour 'W' appears 5 times; each of the 6 "
                                "colours must appear 4 times");
-    ck_assert_int_eq(parse_text(p, "XUUURRRRFFFFDDDDLLLLBBBB", &s, &d),
+    ck_assert_int_eq(tl_parse_text(p, "XUUURRRRFFFFDDDDLLLLBBBB", &s, &d),
                      PZ_ECOLOUR_COUNT);
     ck_assert_ptr_nonnull(strstr(d.detail, "7 colours ('X'"));
     puzzle_destroy(p);
@@ -978,13 +899,13 @@ swapped(char text[25], int a, int b)
 
 START_TEST(test_cube2_parse_state_repeated_colour_names_corner)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t s;
     pz_diag_t d;
     char text[25];
 
     swapped(text, 3, 5); /* U4 (of UFR) <-> R2 (of UBR) */
-    ck_assert_int_eq(parse_text(p, text, &s, &d), PZ_ECORNER);
+    ck_assert_int_eq(tl_parse_text(p, text, &s, &d), PZ_ECORNER);
     ck_assert_str_eq(d.detail, "corner at UFR has colours R, F, R: a sticker "
                                "is misread");
     puzzle_destroy(p);
@@ -993,13 +914,13 @@ END_TEST
 
 START_TEST(test_cube2_parse_state_opposite_colours_names_corner)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t s;
     pz_diag_t d;
     char text[25];
 
     swapped(text, 3, 19); /* U4 (of UFR) <-> L4 (of DFL) */
-    ck_assert_int_eq(parse_text(p, text, &s, &d), PZ_ECORNER);
+    ck_assert_int_eq(tl_parse_text(p, text, &s, &d), PZ_ECORNER);
     ck_assert_ptr_nonnull(strstr(d.detail, "corner at UFR has colours L, F, "
                                            "R"));
     ck_assert_ptr_nonnull(strstr(d.detail, "opposite"));
@@ -1009,13 +930,13 @@ END_TEST
 
 START_TEST(test_cube2_parse_state_mirrored_corner_rejected)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t s;
     pz_diag_t d;
     char text[25];
 
     swapped(text, 4, 9); /* R1 <-> F2: UFR reads U F R clockwise */
-    ck_assert_int_eq(parse_text(p, text, &s, &d), PZ_ECORNER);
+    ck_assert_int_eq(tl_parse_text(p, text, &s, &d), PZ_ECORNER);
     ck_assert_ptr_nonnull(strstr(d.detail, "corner at UFR"));
     ck_assert_ptr_nonnull(strstr(d.detail, "mirror"));
     puzzle_destroy(p);
@@ -1024,7 +945,7 @@ END_TEST
 
 START_TEST(test_cube2_parse_state_duplicate_corner)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t s;
     pz_diag_t d;
     char text[25];
@@ -1036,7 +957,7 @@ START_TEST(test_cube2_parse_state_duplicate_corner)
     text[17] = 'F';
     text[7] = 'B';
     text[22] = 'L';
-    ck_assert_int_eq(parse_text(p, text, &s, &d), PZ_EDUPLICATE);
+    ck_assert_int_eq(tl_parse_text(p, text, &s, &d), PZ_EDUPLICATE);
     ck_assert_ptr_nonnull(strstr(d.detail, "at UFR and UFL"));
     puzzle_destroy(p);
 }
@@ -1044,7 +965,7 @@ END_TEST
 
 START_TEST(test_cube2_parse_state_twisted_corner)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t s;
     pz_diag_t d;
     char text[25];
@@ -1054,7 +975,7 @@ START_TEST(test_cube2_parse_state_twisted_corner)
     text[3] = 'F';
     text[4] = 'U';
     text[9] = 'R';
-    ck_assert_int_eq(parse_text(p, text, &s, &d), PZ_ETWIST);
+    ck_assert_int_eq(tl_parse_text(p, text, &s, &d), PZ_ETWIST);
     ck_assert_str_eq(d.detail, "the corners' twists do not add up: one "
                                "corner is twisted in place");
     puzzle_destroy(p);
@@ -1082,7 +1003,7 @@ rotated_text(const pz_puzzle_t *p,
 
 START_TEST(test_cube2_parse_state_rotated_solved_is_goal)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     pz_state_t s;
     pz_diag_t d;
@@ -1092,7 +1013,7 @@ START_TEST(test_cube2_parse_state_rotated_solved_is_goal)
     for (int face = 0; face < 6; face++) {
         for (int q = 1; q <= 3; q++) {
             rotated_text(p, &goal, face, q, text);
-            ck_assert_int_eq(parse_text(p, text, &s, &d), PZ_OK);
+            ck_assert_int_eq(tl_parse_text(p, text, &s, &d), PZ_OK);
             ck_assert(puzzle_equal(p, &s, &goal));
         }
     }
@@ -1105,7 +1026,7 @@ END_TEST
  * from solved: relabelling colours does not change which moves solve it. */
 START_TEST(test_cube2_parse_state_rotated_picture_keeps_distance)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
 
     pz_rng_seed(&rng, 21);
@@ -1119,7 +1040,7 @@ START_TEST(test_cube2_parse_state_rotated_picture_keeps_distance)
 
         puzzle_random_state(p, pz_rng_next, &rng, &s);
         rotated_text(p, &s, face, q, text);
-        ck_assert_int_eq(parse_text(p, text, &r, &d), PZ_OK);
+        ck_assert_int_eq(tl_parse_text(p, text, &r, &d), PZ_OK);
         ck_assert_int_eq(dist_htm[state_index(&r)], dist_htm[state_index(&s)]);
         ck_assert_int_eq(dist_qtm[state_index(&r)], dist_qtm[state_index(&s)]);
     }
@@ -1132,15 +1053,15 @@ END_TEST
 static void
 assert_same(const pz_puzzle_t *p, const char *a, const char *b)
 {
-    pz_state_t x = scrambled(p, a);
-    pz_state_t y = scrambled(p, b);
+    pz_state_t x = tl_scrambled(p, a);
+    pz_state_t y = tl_scrambled(p, b);
 
     ck_assert_msg(puzzle_equal(p, &x, &y), "'%s' != '%s'", a, b);
 }
 
 START_TEST(test_cube2_apply_scramble_rotations_alone_are_solved)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
 
     assert_same(p, "x y z", "");
     assert_same(p, "x2 y' z2 Uw Rw' f2 d", "");
@@ -1150,7 +1071,7 @@ END_TEST
 
 START_TEST(test_cube2_apply_scramble_folds_opposite_faces)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
 
     assert_same(p, "L", "R x'");
     assert_same(p, "D", "U y'");
@@ -1159,7 +1080,7 @@ START_TEST(test_cube2_apply_scramble_folds_opposite_faces)
     /* L, D, B really do something. */
     {
         pz_state_t goal;
-        pz_state_t l = scrambled(p, "L");
+        pz_state_t l = tl_scrambled(p, "L");
 
         puzzle_goal(p, &goal);
         ck_assert(!puzzle_equal(p, &l, &goal));
@@ -1170,7 +1091,7 @@ END_TEST
 
 START_TEST(test_cube2_apply_scramble_wide_moves_turn_whole_cube)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
 
     assert_same(p, "Rw", "");
     assert_same(p, "x U", "F");
@@ -1192,8 +1113,8 @@ END_TEST
 
 START_TEST(test_cube2_apply_scramble_on_given_state)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
-    pz_state_t s = scrambled(p, "R U F");
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
+    pz_state_t s = tl_scrambled(p, "R U F");
     pz_state_t goal;
     pz_diag_t d;
 
@@ -1207,7 +1128,7 @@ END_TEST
 
 START_TEST(test_cube2_apply_scramble_bad_token_position)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t s;
     pz_diag_t d;
 
@@ -1226,57 +1147,11 @@ START_TEST(test_cube2_apply_scramble_bad_token_position)
 }
 END_TEST
 
-static void
-round_trip(int metric, uint64_t seed)
-{
-    pz_puzzle_t *p = make(metric);
-    pz_rng_t rng;
-    pz_state_t goal;
-
-    pz_rng_seed(&rng, seed);
-    puzzle_goal(p, &goal);
-    for (int trial = 0; trial < 200; trial++) {
-        uint8_t moves[40];
-        uint8_t back[40];
-        int n = (int)pz_rand_below(pz_rng_next, &rng, 40);
-        char text[256];
-        pz_state_t replayed;
-        pz_state_t parsed;
-        pz_state_t undone;
-
-        ck_assert_int_eq(
-            puzzle_random_moves(p, &goal, n, pz_rng_next, &rng, moves), PZ_OK);
-        ck_assert_int_ge(puzzle_format_moves(p, moves, n, text, sizeof(text)),
-                         0);
-        ck_assert_int_eq(puzzle_replay(p, &goal, moves, n, &replayed), PZ_OK);
-        parsed = scrambled(p, text);
-        ck_assert_msg(puzzle_equal(p, &parsed, &replayed), "'%s'", text);
-        for (int i = 0; i < n; i++) {
-            back[i] = (uint8_t)puzzle_inverse(p, moves[n - 1 - i]);
-        }
-        ck_assert_int_eq(puzzle_replay(p, &parsed, back, n, &undone), PZ_OK);
-        ck_assert(puzzle_equal(p, &undone, &goal));
-    }
-    puzzle_destroy(p);
-}
-
-START_TEST(test_cube2_apply_scramble_round_trip_htm)
-{
-    round_trip(PZ_METRIC_HTM, 1);
-}
-END_TEST
-
-START_TEST(test_cube2_apply_scramble_round_trip_qtm)
-{
-    round_trip(PZ_METRIC_QTM, 2);
-}
-END_TEST
-
 /* --- format_state and random_state ------------------------------------ */
 
 START_TEST(test_cube2_format_state_goal_and_small_buffer)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     char buf[25];
 
@@ -1290,7 +1165,7 @@ END_TEST
 
 START_TEST(test_cube2_format_state_one_move)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_state_t s;
     char buf[25];
 
@@ -1306,7 +1181,7 @@ END_TEST
 
 START_TEST(test_cube2_random_state_round_trips)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     int seen[8][8] = { { 0 } };
     const int draws = 14000;
@@ -1321,7 +1196,7 @@ START_TEST(test_cube2_random_state_round_trips)
         ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &s), PZ_OK);
         ck_assert_int_ge(state_index(&s), 0);
         ck_assert_int_eq(puzzle_format_state(p, &s, buf, sizeof(buf)), 24);
-        ck_assert_int_eq(parse_text(p, buf, &t, &d), PZ_OK);
+        ck_assert_int_eq(tl_parse_text(p, buf, &t, &d), PZ_OK);
         ck_assert(puzzle_equal(p, &s, &t));
         for (int k = 0; k < 8; k++) {
             seen[k][s.b[k] / 3]++;
@@ -1375,7 +1250,6 @@ cube2_suite(void)
 
     tcase_add_test(tc_apply, test_cube2_apply_matches_reference_moves);
     tcase_add_test(tc_apply, test_cube2_apply_half_turn_is_two_quarters);
-    tcase_add_test(tc_apply, test_cube2_apply_in_place_matches_copy);
     tcase_add_test(tc_apply, test_cube2_inverse_undoes_each_move);
     tcase_add_test(tc_apply, test_cube2_move_name_standard_notation);
     tcase_add_test(tc_apply, test_cube2_redundant_same_face_only_in_htm);
@@ -1410,8 +1284,6 @@ cube2_suite(void)
                    test_cube2_apply_scramble_wide_moves_turn_whole_cube);
     tcase_add_test(tc_scramble, test_cube2_apply_scramble_on_given_state);
     tcase_add_test(tc_scramble, test_cube2_apply_scramble_bad_token_position);
-    tcase_add_test(tc_scramble, test_cube2_apply_scramble_round_trip_htm);
-    tcase_add_test(tc_scramble, test_cube2_apply_scramble_round_trip_qtm);
     suite_add_tcase(s, tc_scramble);
 
     tcase_add_test(tc_format, test_cube2_format_state_goal_and_small_buffer);

@@ -52,7 +52,7 @@ random_bytes(pz_rng_t *rng, uint8_t *b)
     pz_state_t s;
 
     if (p == NULL) {
-        p = tl_make(PZ_METRIC_HTM);
+        p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     }
     ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, rng, &s), PZ_OK);
     memcpy(b, s.b, 20);
@@ -313,13 +313,13 @@ END_TEST
 START_TEST(test_cube3_pdb_admissible_htm_to_depth_5)
 {
     static const uint64_t expect[] = { 1, 18, 243, 3240, 43239, 574908 };
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     pz_heuristic_t *h;
     tl_bfs_t r;
 
     puzzle_goal(p, &goal);
-    h = tl_heuristic(p, "pdb-small", &goal);
+    h = tl_admissible(p, "pdb-small", &goal);
     ck_assert_int_eq(heuristic_eval(h, &goal), 0);
     tl_bfs_run(p, &goal, 5, 700000, &r);
     ck_assert(!r.overflow);
@@ -340,7 +340,7 @@ END_TEST
 
 START_TEST(test_cube3_pdb_admissible_custom_goal)
 {
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_state_t solved;
     pz_state_t goal;
     pz_heuristic_t *h;
@@ -350,7 +350,7 @@ START_TEST(test_cube3_pdb_admissible_custom_goal)
     puzzle_goal(p, &solved);
     pz_rng_seed(&rng, 3);
     tl_scramble(p, &solved, 12, &rng, &goal);
-    h = tl_heuristic(p, "pdb-small", &goal);
+    h = tl_admissible(p, "pdb-small", &goal);
     ck_assert_int_eq(heuristic_eval(h, &goal), 0);
     ck_assert_int_gt(heuristic_eval(h, &solved), 0);
     tl_bfs_run(p, &goal, 4, 60000, &r);
@@ -370,7 +370,7 @@ END_TEST
  * by at most one. */
 START_TEST(test_cube3_pdb_update_matches_eval)
 {
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     pz_heuristic_t *walk;
     pz_heuristic_t *fresh;
@@ -380,8 +380,8 @@ START_TEST(test_cube3_pdb_update_matches_eval)
     long bad = 0;
 
     puzzle_goal(p, &goal);
-    walk = tl_heuristic(p, "pdb-small", &goal);
-    fresh = tl_heuristic(p, "pdb-small", &goal);
+    walk = tl_admissible(p, "pdb-small", &goal);
+    fresh = tl_admissible(p, "pdb-small", &goal);
     pz_rng_seed(&rng, 4);
     for (int round = 0; round < 5; round++) {
         path[0] = goal;
@@ -411,7 +411,7 @@ END_TEST
 START_TEST(test_cube3_pdb_includes_corners_and_axes)
 {
     const pdb_base_t *pb = base();
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     pz_heuristic_t *h;
     pz_rng_t rng;
@@ -419,7 +419,7 @@ START_TEST(test_cube3_pdb_includes_corners_and_axes)
     int axis_best[3] = { 0, 0, 0 };
 
     puzzle_goal(p, &goal);
-    h = tl_heuristic(p, "pdb-small", &goal);
+    h = tl_admissible(p, "pdb-small", &goal);
     pz_rng_seed(&rng, 5);
     for (int i = 0; i < NSAMPLES / 4; i++) {
         pz_state_t s;
@@ -459,7 +459,7 @@ END_TEST
 
 START_TEST(test_cube3_pdb_invalid_goal_rejected)
 {
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     pz_heuristic_t *h = NULL;
     pz_diag_t d;
@@ -491,7 +491,7 @@ END_TEST
 START_TEST(test_cube3_pdb_solve_every_state_to_depth_3)
 {
     static const uint64_t expect[] = { 1, 18, 243, 3240 };
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     tl_bfs_t r;
     uint64_t found[4] = { 0, 0, 0, 0 };
@@ -545,8 +545,8 @@ popcount64(uint64_t x)
 
 START_TEST(test_cube3_pdb_root_moves_superflip_one_per_class)
 {
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
-    pz_puzzle_t *q = tl_make(PZ_METRIC_QTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
+    pz_puzzle_t *q = tl_make("3x3x3", 0, 0, PZ_METRIC_QTM);
     pz_state_t goal;
     pz_state_t s;
     int bad = 0;
@@ -582,8 +582,8 @@ END_TEST
  */
 START_TEST(test_cube3_pdb_root_next_moves_superflip)
 {
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
-    pz_puzzle_t *q = tl_make(PZ_METRIC_QTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
+    pz_puzzle_t *q = tl_make("3x3x3", 0, 0, PZ_METRIC_QTM);
     pz_state_t goal;
     pz_state_t s;
     uint64_t next[PDB_MAXMOVES];
@@ -605,7 +605,7 @@ END_TEST
 
 START_TEST(test_cube3_pdb_root_moves_all_for_asymmetric_start)
 {
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     pz_state_t s;
     uint64_t next[PDB_MAXMOVES];
@@ -639,7 +639,7 @@ END_TEST
 
 START_TEST(test_cube3_pdb_solve_to_custom_goal)
 {
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_state_t solved;
     pz_state_t goal;
     pz_state_t s;

@@ -25,6 +25,7 @@
 #include "heuristic.h"
 #include "puzzle.h"
 #include "search.h"
+#include "testlib.h"
 
 /* ---------------------------------------------------------------- toys -- */
 
@@ -1402,28 +1403,21 @@ END_TEST
 START_TEST(test_engines_solve_8puzzle_scrambles_agree)
 {
     static const char *const engines[] = { "astar", "bibfs", "idastar" };
-    pz_puzzle_t *p = NULL;
-    pz_heuristic_t *h = NULL;
+    pz_puzzle_t *p = tl_make("8-puzzle", 0, 0, 0);
+    pz_heuristic_t *h;
     pz_state_t goal;
-    pz_diag_t d;
     pz_rng_t rng;
 
-    /* Runs only once the tiles puzzle exists. God's number of the 8-puzzle
-     * is 31 (published): no optimal answer may be longer. */
-    if (puzzle_create("8-puzzle", NULL, &p, &d) != PZ_OK) {
-        return;
-    }
+    /* God's number of the 8-puzzle is 31 (published): no optimal answer may
+     * be longer. */
     puzzle_goal(p, &goal);
-    ck_assert_int_eq(heuristic_create(p, "manhattan", &goal, &h, &d), PZ_OK);
+    h = tl_heuristic(p, "manhattan", &goal);
     pz_rng_seed(&rng, 9);
     for (int c = 0; c < 10; c++) {
-        uint8_t moves[60];
         pz_state_t s;
         int len = -1;
 
-        ck_assert_int_eq(
-            puzzle_random_moves(p, &goal, 60, pz_rng_next, &rng, moves), PZ_OK);
-        ck_assert_int_eq(puzzle_replay(p, &goal, moves, 60, &s), PZ_OK);
+        tl_scramble(p, &goal, 60, &rng, &s);
         for (int e = 0; e < 3; e++) {
             job_t j = { .engine = engines[e],
                         .puzzle = p,
@@ -1458,23 +1452,18 @@ cube_scrambles_agree(pz_puzzle_t *p,
                      int len,
                      int bound)
 {
-    pz_heuristic_t *h = NULL;
+    pz_heuristic_t *h;
     pz_state_t goal;
-    pz_diag_t d;
     pz_rng_t rng;
 
     puzzle_goal(p, &goal);
-    ck_assert_int_eq(heuristic_create(p, "seed", &goal, &h, &d), PZ_OK);
+    h = tl_heuristic(p, "seed", &goal);
     pz_rng_seed(&rng, (uint64_t)len);
     for (int c = 0; c < 4; c++) {
-        uint8_t moves[64];
         pz_state_t s;
         int first = -1;
 
-        ck_assert_int_eq(
-            puzzle_random_moves(p, &goal, len, pz_rng_next, &rng, moves),
-            PZ_OK);
-        ck_assert_int_eq(puzzle_replay(p, &goal, moves, len, &s), PZ_OK);
+        tl_scramble(p, &goal, len, &rng, &s);
         for (int e = 0; e < nengines; e++) {
             job_t j = { .engine = engines[e],
                         .puzzle = p,
@@ -1501,21 +1490,15 @@ cube_scrambles_agree(pz_puzzle_t *p,
 START_TEST(test_engines_solve_2x2x2_engines_agree)
 {
     static const char *const all3[] = { "bibfs", "astar", "idastar" };
-    pz_params_t qtm = { 0, 0, PZ_METRIC_QTM };
-    pz_puzzle_t *p = NULL;
-    pz_diag_t d;
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, 0);
 
-    /* Runs only once the 2x2x2 exists. Its pruning drops same-face pairs
-     * (HTM) and U' U' (QTM), so the engines' pruned searches are checked
-     * against each other; God's numbers (published: 11 HTM, 14 QTM) bound
-     * every optimal answer. */
-    if (puzzle_create("2x2x2", NULL, &p, &d) != PZ_OK) {
-        return;
-    }
+    /* The 2x2x2's pruning drops same-face pairs (HTM) and U' U' (QTM), so
+     * the engines' pruned searches are checked against each other; God's
+     * numbers (published: 11 HTM, 14 QTM) bound every optimal answer. */
     cube_scrambles_agree(p, all3, 3, 7, 7);
     cube_scrambles_agree(p, all3, 3, 30, 11);
     puzzle_destroy(p);
-    ck_assert_int_eq(puzzle_create("2x2x2", &qtm, &p, &d), PZ_OK);
+    p = tl_make("2x2x2", 0, 0, PZ_METRIC_QTM);
     cube_scrambles_agree(p, all3, 3, 8, 8);
     cube_scrambles_agree(p, all3, 1, 40, 14);
     puzzle_destroy(p);

@@ -15,6 +15,7 @@
 #include "puzzles/mpyraminx/mpyraminx.h"
 #include "solve.h"
 #include "tables.h"
+#include "testlib.h"
 #include "tmpdir_testlib.h"
 
 /*
@@ -43,18 +44,6 @@ dir_teardown(void)
 {
     tables_unload_all();
     tmpdir_remove(table_dir);
-}
-
-static pz_puzzle_t *
-make(void)
-{
-    pz_puzzle_t *p = NULL;
-    pz_diag_t d;
-
-    pz_diag_clear(&d);
-    ck_assert_msg(puzzle_create("master-pyraminx", NULL, &p, &d) == PZ_OK, "%s",
-                  d.detail);
-    return p;
 }
 
 /* Builds table t in memory; returns the entries reached in total and
@@ -217,7 +206,7 @@ END_TEST
 
 START_TEST(test_mpyraminx_pdb_small_admissible_to_depth_4)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
     pz_heuristic_t *h = NULL;
     pz_state_t goal;
     int h_max;
@@ -235,7 +224,7 @@ END_TEST
 
 START_TEST(test_mpyraminx_pdb_small_admissible_random_goal)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
     pz_heuristic_t *h = NULL;
     pz_state_t goal;
     pz_rng_t rng;
@@ -256,7 +245,7 @@ END_TEST
  * independent 'pieces' heuristic. */
 START_TEST(test_mpyraminx_pdb_small_idastar_agrees_with_pieces)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
     pz_rng_t rng;
     int bad = 0;
 
@@ -303,7 +292,7 @@ END_TEST
 
 START_TEST(test_mpyraminx_pdb_admissible_to_depth_4_slow)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
     pz_heuristic_t *h = NULL;
     pz_state_t goal;
     int h_max;

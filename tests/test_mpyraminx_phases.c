@@ -15,6 +15,7 @@
 #include "puzzles/mpyraminx/mpyraminx_internal.h"
 #include "solve.h"
 #include "tables.h"
+#include "testlib.h"
 #include "tmpdir_testlib.h"
 
 /*
@@ -46,18 +47,6 @@ dir_teardown(void)
     tmpdir_remove(table_dir);
 }
 
-static pz_puzzle_t *
-make(void)
-{
-    pz_puzzle_t *p = NULL;
-    pz_diag_t d;
-
-    pz_diag_clear(&d);
-    ck_assert_msg(puzzle_create("master-pyraminx", NULL, &p, &d) == PZ_OK, "%s",
-                  d.detail);
-    return p;
-}
-
 /* Solves start -> goal with the twophase engine within max_nodes
  * expansions (0: no limit); returns the run. */
 static void
@@ -67,18 +56,12 @@ solve_limited(const pz_puzzle_t *p,
               uint64_t max_nodes,
               solve_run_t *run)
 {
-    solve_spec_t spec;
+    solve_spec_t spec = tl_spec(p, start, goal);
 
-    memset(&spec, 0, sizeof(spec));
-    spec.puzzle = p;
-    spec.start = *start;
-    spec.goal = *goal;
-    spec.threads = 1;
     spec.limits.time_ms = 60000;
     spec.limits.memory_bytes = 64u << 20;
     spec.limits.max_nodes = max_nodes;
-    solve_run_init(run, engine_find_for(p, "twophase"), "none", 1.0);
-    ck_assert_int_eq(solve_execute(&spec, run, NULL), PZ_OK);
+    ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, run), PZ_OK);
 }
 
 static void
@@ -138,7 +121,7 @@ wing_went(const mpyr_priv_t *pv, const int *label, int from, int to)
 
 START_TEST(test_mpyraminx_phases_macro_every_cycle)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
     const mpyr_priv_t *pv = p->priv;
     int covered = 0;
     int bad = 0;
@@ -204,7 +187,7 @@ END_TEST
 
 START_TEST(test_mpyraminx_phases_solve_random_states)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
     pz_state_t goal;
     pz_rng_t rng;
     int unsolved = 0;
@@ -251,7 +234,7 @@ END_TEST
 
 START_TEST(test_mpyraminx_phases_solve_custom_goal)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
     pz_rng_t rng;
     int wrong = 0;
 
@@ -275,7 +258,7 @@ END_TEST
 
 START_TEST(test_mpyraminx_phases_solve_scrambled_goal)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
     pz_state_t start;
     pz_state_t goal;
     solve_run_t run;
@@ -300,7 +283,7 @@ END_TEST
 
 START_TEST(test_mpyraminx_phases_solve_solved_start)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
     pz_state_t goal;
     pz_rng_t rng;
     solve_run_t run;

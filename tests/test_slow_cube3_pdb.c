@@ -53,13 +53,13 @@ END_TEST
 START_TEST(test_slow_cube3_pdb_admissible_htm_to_depth_5)
 {
     static const uint64_t expect[] = { 1, 18, 243, 3240, 43239, 574908 };
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     pz_heuristic_t *h;
     tl_bfs_t r;
 
     puzzle_goal(p, &goal);
-    h = tl_heuristic(p, "pdb", &goal);
+    h = tl_admissible(p, "pdb", &goal);
     ck_assert_int_eq(heuristic_eval(h, &goal), 0);
     tl_bfs_run(p, &goal, 5, 700000, &r);
     ck_assert(!r.overflow);
@@ -80,7 +80,7 @@ END_TEST
  * the sorted pattern refines the unsorted one. */
 START_TEST(test_slow_cube3_pdb_at_least_small)
 {
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     pz_heuristic_t *big;
     pz_heuristic_t *small;
@@ -89,8 +89,8 @@ START_TEST(test_slow_cube3_pdb_at_least_small)
     long higher = 0;
 
     puzzle_goal(p, &goal);
-    big = tl_heuristic(p, "pdb", &goal);
-    small = tl_heuristic(p, "pdb-small", &goal);
+    big = tl_admissible(p, "pdb", &goal);
+    small = tl_admissible(p, "pdb-small", &goal);
     pz_rng_seed(&rng, 11);
     for (int i = 0; i < 100; i++) {
         pz_state_t s;
@@ -122,7 +122,7 @@ END_TEST
  * neighbours: 0 for 9 or less, else the distance (12 meaning 12+). */
 START_TEST(test_slow_cube3_pdb_large_offset_matches_exact)
 {
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     long bad = 0;
     long nonzero = 0;
@@ -158,13 +158,13 @@ END_TEST
 START_TEST(test_slow_cube3_pdb_large_admissible_htm_to_depth_5)
 {
     static const uint64_t expect[6] = { 1, 18, 243, 3240, 43239, 574908 };
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     pz_heuristic_t *h;
     tl_bfs_t r;
 
     puzzle_goal(p, &goal);
-    h = tl_heuristic(p, "pdb-large", &goal);
+    h = tl_admissible(p, "pdb-large", &goal);
     ck_assert_int_eq(heuristic_eval(h, &goal), 0);
     tl_bfs_run(p, &goal, 5, 700000, &r);
     ck_assert(!r.overflow);
@@ -185,7 +185,7 @@ END_TEST
  * lookups are the largest bound on some states. */
 START_TEST(test_slow_cube3_pdb_large_at_least_small)
 {
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     pz_heuristic_t *big;
     pz_heuristic_t *small;
@@ -194,8 +194,8 @@ START_TEST(test_slow_cube3_pdb_large_at_least_small)
     long higher = 0;
 
     puzzle_goal(p, &goal);
-    big = tl_heuristic(p, "pdb-large", &goal);
-    small = tl_heuristic(p, "pdb-small", &goal);
+    big = tl_admissible(p, "pdb-large", &goal);
+    small = tl_admissible(p, "pdb-small", &goal);
     pz_rng_seed(&rng, 22);
     for (int i = 0; i < 100; i++) {
         pz_state_t s;
@@ -241,7 +241,7 @@ END_TEST
 static pz_solution_t
 superflip_search(int metric, const char *heuristic, int max_depth)
 {
-    pz_puzzle_t *p = tl_make(metric);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, metric);
     pz_input_t in;
     pz_diag_t d;
     solve_spec_t spec;
@@ -273,7 +273,7 @@ superflip_search(int metric, const char *heuristic, int max_depth)
  */
 START_TEST(test_slow_cube3_pdb_superflip_beyond_16_htm)
 {
-    pz_puzzle_t *p = tl_make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_input_t in;
     pz_state_t s;
     pz_state_t goal;
@@ -286,7 +286,7 @@ START_TEST(test_slow_cube3_pdb_superflip_beyond_16_htm)
     pz_diag_clear(&d);
     ck_assert_int_eq(puzzle_parse_state(p, &in, &s, &d), PZ_OK);
     puzzle_goal(p, &goal);
-    h = tl_heuristic(p, "pdb", &goal);
+    h = tl_admissible(p, "pdb", &goal);
     h0 = heuristic_eval(h, &s);
     ck_assert_int_ge(h0, 10);
     ck_assert_int_le(h0, 20);
@@ -326,7 +326,7 @@ START_TEST(test_slow_cube3_pdb_large_superflip_is_24_qtm)
 {
     static const char reid[] =
         "R' U2 B L' F U' B D F U D' L D2 F' R B' D F' U' B' U D'";
-    pz_puzzle_t *p = tl_make(PZ_METRIC_QTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_QTM);
     int n = 1;
     pz_input_t in;
     pz_diag_t d;
@@ -364,13 +364,13 @@ START_TEST(test_slow_cube3_pdb_admissible_qtm_to_depth_6)
     static const uint64_t expect[] = {
         1, 12, 114, 1068, 10011, 93840, 878880,
     };
-    pz_puzzle_t *p = tl_make(PZ_METRIC_QTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_QTM);
     pz_state_t goal;
     pz_heuristic_t *h;
     tl_bfs_t r;
 
     puzzle_goal(p, &goal);
-    h = tl_heuristic(p, "pdb-small", &goal);
+    h = tl_admissible(p, "pdb-small", &goal);
     tl_bfs_run(p, &goal, 6, 1000000, &r);
     ck_assert(!r.overflow);
     tl_check_h(p, h, &goal, 6, &r);
@@ -389,7 +389,7 @@ END_TEST
 
 START_TEST(test_slow_cube3_pdb_qtm_bound_steps_by_two)
 {
-    pz_puzzle_t *p = tl_make(PZ_METRIC_QTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_QTM);
     pz_state_t goal;
     pz_rng_t rng;
 

@@ -29,6 +29,7 @@
 #include "puzzles/tiles/tiles_pdb.h"
 #include "solve.h"
 #include "tables.h"
+#include "testlib.h"
 #include "tmpdir_testlib.h"
 
 /* --- published depth counts ---------------------------------------------- */
@@ -90,19 +91,6 @@ table_path(const char *dir, const char *name, char *buf, size_t len)
 
 /* --- helpers ------------------------------------------------------------ */
 
-static pz_puzzle_t *
-make(const char *name, int rows, int cols, int metric)
-{
-    pz_params_t prm = { rows, cols, metric };
-    pz_puzzle_t *p = NULL;
-    pz_diag_t d;
-
-    pz_diag_clear(&d);
-    ck_assert_msg(puzzle_create(name, &prm, &p, &d) == PZ_OK, "%s: %s", name,
-                  d.detail);
-    return p;
-}
-
 static void
 check_counts(pz_puzzle_t *p, const uint64_t *ref, int nref)
 {
@@ -131,19 +119,15 @@ run(const pz_puzzle_t *p,
     size_t memory,
     pz_solution_t *sol)
 {
-    solve_spec_t spec = { 0 };
+    solve_spec_t spec = tl_spec(p, start, goal);
     solve_run_t r;
+    int rc;
 
-    spec.puzzle = p;
-    spec.start = *start;
-    spec.goal = *goal;
-    spec.threads = 1;
     spec.limits.memory_bytes = memory;
     spec.limits.time_ms = 60000;
-    solve_run_init(&r, engine_find(engine), heuristic, 1.0);
-    solve_execute(&spec, &r, NULL);
+    rc = tl_run(&spec, engine, heuristic, 1.0, NULL, &r);
     *sol = r.solution;
-    return r.rc;
+    return rc;
 }
 
 /* The table engine and bidirectional BFS agree on n random states of p
@@ -419,7 +403,7 @@ board_to_state(const uint8_t *b, pz_state_t *s)
 
 START_TEST(test_complete_counts_8puzzle_matches_depths)
 {
-    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("8-puzzle", 0, 0, 0);
 
     check_counts(p, ref_8puzzle, NREF(ref_8puzzle));
     puzzle_destroy(p);
@@ -428,7 +412,7 @@ END_TEST
 
 START_TEST(test_complete_counts_2x2x2_htm_matches_depths)
 {
-    pz_puzzle_t *p = make("2x2x2", 0, 0, PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
 
     check_counts(p, ref_cube2_htm, NREF(ref_cube2_htm));
     puzzle_destroy(p);
@@ -437,7 +421,7 @@ END_TEST
 
 START_TEST(test_complete_counts_2x2x2_qtm_matches_depths)
 {
-    pz_puzzle_t *p = make("2x2x2", 0, 0, PZ_METRIC_QTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_QTM);
 
     check_counts(p, ref_cube2_qtm, NREF(ref_cube2_qtm));
     puzzle_destroy(p);
@@ -446,7 +430,7 @@ END_TEST
 
 START_TEST(test_complete_counts_pyraminx_tipless_matches_depths)
 {
-    pz_puzzle_t *p = make("pyraminx", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("pyraminx", 0, 0, 0);
 
     check_counts(p, ref_pyraminx_tipless, NREF(ref_pyraminx_tipless));
     puzzle_destroy(p);
@@ -455,7 +439,7 @@ END_TEST
 
 START_TEST(test_complete_counts_4x4_unsupported)
 {
-    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("15-puzzle", 0, 0, 0);
     uint64_t counts[8];
 
     ck_assert(!complete_possible(p));
@@ -468,7 +452,7 @@ END_TEST
 
 START_TEST(test_tables_engine_table_matches_bibfs_2x2x2_htm)
 {
-    pz_puzzle_t *p = make("2x2x2", 0, 0, PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
 
     check_table_engine(p, 12, false, 11);
     puzzle_destroy(p);
@@ -477,7 +461,7 @@ END_TEST
 
 START_TEST(test_tables_engine_table_matches_bibfs_2x2x2_qtm)
 {
-    pz_puzzle_t *p = make("2x2x2", 0, 0, PZ_METRIC_QTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_QTM);
 
     check_table_engine(p, 12, false, 12);
     puzzle_destroy(p);
@@ -486,7 +470,7 @@ END_TEST
 
 START_TEST(test_tables_engine_table_matches_bibfs_8puzzle)
 {
-    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("8-puzzle", 0, 0, 0);
 
     check_table_engine(p, 25, false, 13);
     puzzle_destroy(p);
@@ -495,7 +479,7 @@ END_TEST
 
 START_TEST(test_tables_engine_table_matches_bibfs_pyraminx_with_tips)
 {
-    pz_puzzle_t *p = make("pyraminx", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("pyraminx", 0, 0, 0);
 
     check_table_engine(p, 12, false, 14);
     puzzle_destroy(p);
@@ -504,7 +488,7 @@ END_TEST
 
 START_TEST(test_tables_engine_table_custom_goal_2x2x2_relabelled)
 {
-    pz_puzzle_t *p = make("2x2x2", 0, 0, PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("2x2x2", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     pz_state_t goal;
 
@@ -519,7 +503,7 @@ END_TEST
 
 START_TEST(test_tables_engine_table_custom_goal_8puzzle_private_table)
 {
-    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("8-puzzle", 0, 0, 0);
     static const int blank_first[N9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
     pz_input_t in = { .ints = blank_first, .nints = N9, .ndims = 1 };
     pz_state_t goal;
@@ -534,7 +518,7 @@ END_TEST
 
 START_TEST(test_tables_engine_table_private_table_over_budget_is_memory_limit)
 {
-    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("8-puzzle", 0, 0, 0);
     static const int blank_first[N9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
     static const int start_ints[N9] = { 1, 0, 2, 3, 4, 5, 6, 7, 8 };
     pz_input_t in = { .ints = blank_first, .nints = N9, .ndims = 1 };
@@ -557,7 +541,7 @@ END_TEST
 
 START_TEST(test_tables_engine_table_unsupported_puzzle_fails)
 {
-    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("15-puzzle", 0, 0, 0);
     pz_state_t goal;
     pz_state_t start;
     pz_solution_t sol;
@@ -576,7 +560,7 @@ END_TEST
 START_TEST(test_tables_exact_equals_bfs_on_every_8puzzle_board)
 {
     static const uint8_t goal9[N9] = { 1, 2, 3, 4, 5, 6, 7, 8, 0 };
-    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("8-puzzle", 0, 0, 0);
     uint8_t *dist = bfs9(goal9);
     pz_heuristic_t *h = NULL;
     pz_state_t goal;
@@ -608,7 +592,7 @@ END_TEST
 START_TEST(test_tables_exact_equals_bfs_for_a_blank_first_goal)
 {
     static const uint8_t goal9[N9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
-    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("8-puzzle", 0, 0, 0);
     uint8_t *dist = bfs9(goal9);
     pz_heuristic_t *h = NULL;
     pz_state_t goal;
@@ -636,7 +620,7 @@ END_TEST
 
 START_TEST(test_tables_exact_equals_bibfs_on_pyraminx_with_tips)
 {
-    pz_puzzle_t *p = make("pyraminx", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("pyraminx", 0, 0, 0);
     pz_heuristic_t *h = NULL;
     pz_state_t goal;
     pz_rng_t rng;
@@ -682,7 +666,7 @@ END_TEST
 
 START_TEST(test_tables_exact_on_15puzzle_is_refused)
 {
-    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("15-puzzle", 0, 0, 0);
     pz_heuristic_t *h = NULL;
     pz_state_t goal;
 
@@ -710,7 +694,7 @@ static const int part_tiles[4][PAT_SIZE] = {
 START_TEST(test_tables_pdb_equals_pattern_bfs_on_3x3)
 {
     static const uint8_t goal9[N9] = { 1, 2, 3, 4, 5, 6, 7, 8, 0 };
-    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("8-puzzle", 0, 0, 0);
     uint8_t *dist = bfs9(goal9);
     uint8_t *pat[4];
     pz_heuristic_t *h = NULL;
@@ -772,7 +756,7 @@ END_TEST
 START_TEST(test_tables_pdb_admissible_for_a_blank_first_goal)
 {
     static const uint8_t goal9[N9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
-    pz_puzzle_t *p = make("8-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("8-puzzle", 0, 0, 0);
     uint8_t *dist = bfs9(goal9);
     pz_heuristic_t *h = NULL;
     pz_state_t goal;
@@ -803,7 +787,7 @@ END_TEST
 
 START_TEST(test_tables_pdb_idastar_optimal_on_2x4)
 {
-    pz_puzzle_t *p = make("tiles", 2, 4, 0);
+    pz_puzzle_t *p = tl_make("tiles", 2, 4, 0);
     pz_rng_t rng;
     pz_state_t goal;
     int bad = 0;
@@ -881,7 +865,7 @@ START_TEST(test_tables_pdb_threaded_build_matches_sequential)
     static const char *const names[] = { "tiles-3x4-pdb5-1f-z5",
                                          "tiles-3x4-pdb6-7e-z0" };
     char dir[2][64];
-    pz_puzzle_t *p = make("tiles", 3, 4, 0);
+    pz_puzzle_t *p = tl_make("tiles", 3, 4, 0);
     pz_state_t goal;
 
     puzzle_goal(p, &goal);
@@ -950,7 +934,7 @@ START_TEST(test_tables_pdb_build_reports_every_layer)
     /* 12!/6! placements, entries up to 26: 27 layers. */
     progress_log_t lg = { "tiles-3x4-pdb6-7e-z0", 0, 0, 0, 0, false };
     char dir[64];
-    pz_puzzle_t *p = make("tiles", 3, 4, 0);
+    pz_puzzle_t *p = tl_make("tiles", 3, 4, 0);
     pz_heuristic_t *h = NULL;
     pz_state_t goal;
 
@@ -975,7 +959,7 @@ START_TEST(test_tables_pdb_build_cancelled_after_the_layer)
      * of its fifth layer. */
     progress_log_t lg = { "tiles-3x4-pdb5-1f-z5", 0, 5, 0, 0, false };
     char dir[64];
-    pz_puzzle_t *p = make("tiles", 3, 4, 0);
+    pz_puzzle_t *p = tl_make("tiles", 3, 4, 0);
     pz_heuristic_t *h = NULL;
     pz_state_t goal;
     int rc;
@@ -998,7 +982,7 @@ END_TEST
 
 START_TEST(test_tables_pdb_unsupported_size_refused)
 {
-    pz_puzzle_t *p = make("tiles", 6, 6, 0);
+    pz_puzzle_t *p = tl_make("tiles", 6, 6, 0);
     pz_heuristic_t *h = NULL;
     pz_state_t goal;
 
@@ -1013,7 +997,7 @@ END_TEST
 START_TEST(test_tables_pdb_needs_named_tables_missing_without_files)
 {
     char dir[64];
-    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("15-puzzle", 0, 0, 0);
     const char *names[8];
     const char *missing = NULL;
     engine_choice_t choice;
@@ -1090,7 +1074,7 @@ START_TEST(test_tables_verify_flipped_data_byte_detected_and_rebuilt)
     tables_set_loads(TABLES_LOADS_MAP);
     ck_assert(built);
     ck_assert_int_eq(tables_verify("tiles-3x3", NULL, 0), PZ_OK);
-    p = make("8-puzzle", 0, 0, 0);
+    p = tl_make("8-puzzle", 0, 0, 0);
     check_counts(p, ref_8puzzle, NREF(ref_8puzzle));
     puzzle_destroy(p);
     tmpdir_remove(dir);
@@ -1300,8 +1284,8 @@ START_TEST(test_tables_engine_auto_picks_table_for_small_puzzles)
 {
     static const int blank_first[N9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
     pz_input_t in = { .ints = blank_first, .nints = N9, .ndims = 1 };
-    pz_puzzle_t *cube = make("2x2x2", 0, 0, PZ_METRIC_QTM);
-    pz_puzzle_t *eight = make("8-puzzle", 0, 0, 0);
+    pz_puzzle_t *cube = tl_make("2x2x2", 0, 0, PZ_METRIC_QTM);
+    pz_puzzle_t *eight = tl_make("8-puzzle", 0, 0, 0);
     engine_choice_t c;
     pz_state_t goal;
 
@@ -1320,7 +1304,7 @@ END_TEST
 START_TEST(test_tables_engine_auto_15puzzle_without_pdb_files)
 {
     char dir[64];
-    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("15-puzzle", 0, 0, 0);
     engine_choice_t c;
 
     use_fresh_dir(dir, sizeof(dir));
@@ -1341,7 +1325,7 @@ START_TEST(test_tables_engine_auto_large_puzzles_use_their_choice)
     engine_choice_t c;
 
     for (int i = 0; i < 2; i++) {
-        pz_puzzle_t *p = make(large[i], 0, 0, 0);
+        pz_puzzle_t *p = tl_make(large[i], 0, 0, 0);
 
         engine_auto(p, NULL, true, &c);
         ck_assert_str_eq(c.engine->name, "idastar");
@@ -1386,34 +1370,26 @@ read_korf(int tiles[][16], int *lengths, int max)
     return n;
 }
 
-static void
-parse_ints(const pz_puzzle_t *p, const int *ints, int n, pz_state_t *out)
-{
-    pz_input_t in = { .ints = ints, .nints = (size_t)n, .ndims = 1 };
-
-    ck_assert_int_eq(puzzle_parse_state(p, &in, out, NULL), PZ_OK);
-}
-
 START_TEST(test_tables_pdb_15puzzle_korf_instances_optimal)
 {
     static int tiles[100][16];
     static int lengths[100];
     static const int blank_first[16] = { 0, 1, 2,  3,  4,  5,  6,  7,
                                          8, 9, 10, 11, 12, 13, 14, 15 };
-    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("15-puzzle", 0, 0, 0);
     int n = read_korf(tiles, lengths, 100);
     pz_state_t goal;
     int bad = 0;
 
     ck_assert_int_eq(tables_set_dir(NULL), PZ_OK);
     ck_assert_int_eq(n, 100);
-    parse_ints(p, blank_first, 16, &goal);
+    ck_assert_int_eq(tl_parse_ints(p, blank_first, 16, &goal, NULL), PZ_OK);
     /* All 100 (the published lengths are the facts; about a second). */
     for (int i = 0; i < n; i++) {
         pz_state_t s;
         pz_solution_t sol;
 
-        parse_ints(p, tiles[i], 16, &s);
+        ck_assert_int_eq(tl_parse_ints(p, tiles[i], 16, &s, NULL), PZ_OK);
         ck_assert_int_eq(run(p, &s, &goal, "idastar", "pdb", 1u << 20, &sol),
                          PZ_OK);
         if (sol.status != PZ_STATUS_SOLVED || !sol.optimal ||
@@ -1430,7 +1406,7 @@ END_TEST
 
 START_TEST(test_tables_pdb_15puzzle_admissible_and_above_manhattan)
 {
-    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("15-puzzle", 0, 0, 0);
     pz_heuristic_t *pdb = NULL;
     pz_heuristic_t *md = NULL;
     pz_state_t goal;
@@ -1468,7 +1444,7 @@ START_TEST(test_tables_pdb_15puzzle_goals_share_tables)
 {
     static const int blank_first[16] = { 0, 1, 2,  3,  4,  5,  6,  7,
                                          8, 9, 10, 11, 12, 13, 14, 15 };
-    pz_puzzle_t *p = make("15-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("15-puzzle", 0, 0, 0);
     pz_heuristic_t *h = NULL;
     pz_state_t goal;
     size_t before;
@@ -1479,7 +1455,7 @@ START_TEST(test_tables_pdb_15puzzle_goals_share_tables)
     heuristic_destroy(h);
     before = tables_memory_bytes();
     /* The blank-first goal is the blank-last one turned half a turn. */
-    parse_ints(p, blank_first, 16, &goal);
+    ck_assert_int_eq(tl_parse_ints(p, blank_first, 16, &goal, NULL), PZ_OK);
     ck_assert_int_eq(heuristic_create(p, "pdb", &goal, &h, NULL), PZ_OK);
     ck_assert_uint_eq(tables_memory_bytes(), before);
     {
@@ -1496,7 +1472,7 @@ END_TEST
 
 START_TEST(test_tables_pdb_24puzzle_short_walks_optimal)
 {
-    pz_puzzle_t *p = make("24-puzzle", 0, 0, 0);
+    pz_puzzle_t *p = tl_make("24-puzzle", 0, 0, 0);
     pz_state_t goal;
     pz_rng_t rng;
     int bad = 0;

@@ -7,6 +7,7 @@
 
 #include "heuristic.h"
 #include "puzzle.h"
+#include "testlib.h"
 
 /* 8-puzzle positions at each distance from 1..8 then blank (published). */
 static const long ref_8puzzle_depths[] = {
@@ -21,40 +22,6 @@ static const long ref_8puzzle_depths[] = {
  * blank first, optimal length 57. */
 static const char *const korf1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
 static const char *const korf_goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
-
-static pz_puzzle_t *
-make(int rows, int cols)
-{
-    pz_params_t prm = { rows, cols, 0 };
-    pz_puzzle_t *p = NULL;
-    pz_diag_t d;
-
-    pz_diag_clear(&d);
-    ck_assert_int_eq(puzzle_create("tiles", &prm, &p, &d), PZ_OK);
-    ck_assert_ptr_nonnull(p);
-    return p;
-}
-
-static int
-parse_text(const pz_puzzle_t *p, const char *text, pz_state_t *s, pz_diag_t *d)
-{
-    pz_input_t in = { 0 };
-
-    in.text = text;
-    pz_diag_clear(d);
-    return puzzle_parse_state(p, &in, s, d);
-}
-
-static pz_state_t
-parse_ok(const pz_puzzle_t *p, const char *text)
-{
-    pz_state_t s;
-    pz_diag_t d;
-
-    ck_assert_msg(parse_text(p, text, &s, &d) == PZ_OK, "%s: %s", text,
-                  d.detail);
-    return s;
-}
 
 /* Lehmer rank of the 9 cells of a 3x3 board: a perfect hash. */
 static int
@@ -140,23 +107,11 @@ bfs_3x3(const pz_puzzle_t *p)
     return dist;
 }
 
-static pz_heuristic_t *
-make_h(const pz_puzzle_t *p, const char *name, const pz_state_t *goal)
-{
-    pz_heuristic_t *h = NULL;
-    pz_diag_t d;
-
-    pz_diag_clear(&d);
-    ck_assert_msg(heuristic_create(p, name, goal, &h, &d) == PZ_OK, "%s: %s",
-                  name, d.detail);
-    return h;
-}
-
 /* ---- init ---- */
 
 START_TEST(test_tiles_create_default_is_3x3)
 {
-    pz_puzzle_t *p = make(0, 0);
+    pz_puzzle_t *p = tl_make("tiles", 0, 0, 0);
 
     ck_assert_int_eq(p->params.rows, 3);
     ck_assert_int_eq(p->params.cols, 3);
@@ -171,12 +126,12 @@ END_TEST
 
 START_TEST(test_tiles_create_one_zero_is_square)
 {
-    pz_puzzle_t *p = make(5, 0);
+    pz_puzzle_t *p = tl_make("tiles", 5, 0, 0);
 
     ck_assert_int_eq(p->params.rows, 5);
     ck_assert_int_eq(p->params.cols, 5);
     puzzle_destroy(p);
-    p = make(0, 7);
+    p = tl_make("tiles", 0, 7, 0);
     ck_assert_int_eq(p->params.rows, 7);
     ck_assert_int_eq(p->params.cols, 7);
     puzzle_destroy(p);
@@ -216,7 +171,7 @@ END_TEST
 
 START_TEST(test_tiles_create_largest_board_fits)
 {
-    pz_puzzle_t *p = make(8, 8);
+    pz_puzzle_t *p = tl_make("tiles", 8, 8, 0);
 
     ck_assert_uint_eq(p->state_size, 65);
     puzzle_destroy(p);
@@ -245,7 +200,7 @@ END_TEST
 
 START_TEST(test_tiles_apply_bfs_matches_8puzzle_depths)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     int8_t *dist = bfs_3x3(p);
     long count[64] = { 0 };
     long total = 0;
@@ -273,9 +228,9 @@ END_TEST
 START_TEST(test_tiles_apply_notebook_example_is_22_moves)
 {
     /* README.md: the notebook solved this in 22 moves, optimally. */
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     int8_t *dist = bfs_3x3(p);
-    pz_state_t s = parse_ok(p, "0 6 1 / 4 5 8 / 3 7 2");
+    pz_state_t s = tl_parsed(p, "0 6 1 / 4 5 8 / 3 7 2");
 
     ck_assert_int_eq(dist[rank9(s.b)], 22);
     free(dist);
@@ -285,7 +240,7 @@ END_TEST
 
 START_TEST(test_tiles_apply_off_board_is_false)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     pz_state_t g;
     pz_state_t c;
 
@@ -306,7 +261,7 @@ END_TEST
 
 START_TEST(test_tiles_apply_in_place_and_zero_tail)
 {
-    pz_puzzle_t *p = make(4, 4);
+    pz_puzzle_t *p = tl_make("tiles", 4, 4, 0);
     pz_state_t s;
     pz_state_t zero;
 
@@ -327,7 +282,7 @@ END_TEST
 static void
 check_small_board(int rows, int cols)
 {
-    pz_puzzle_t *p = make(rows, cols);
+    pz_puzzle_t *p = tl_make("tiles", rows, cols, 0);
     int n = rows * cols;
     long total = 1;
     long reached = 0;
@@ -457,7 +412,7 @@ END_TEST
 
 START_TEST(test_tiles_inverse_pairs_and_names)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     static const char *const names[] = { "U", "D", "L", "R" };
 
     for (int m = 0; m < 4; m++) {
@@ -476,7 +431,7 @@ END_TEST
 
 START_TEST(test_tiles_move_detail_names_sliding_tile)
 {
-    pz_puzzle_t *p = make(4, 4);
+    pz_puzzle_t *p = tl_make("tiles", 4, 4, 0);
     pz_state_t g;
     pz_rng_t rng;
 
@@ -513,7 +468,7 @@ END_TEST
 /* Checks h against BFS distances on every solvable 3x3 board. */
 START_TEST(test_tiles_heuristic_admissible_on_8puzzle)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     int8_t *dist = bfs_3x3(p);
     pz_state_t g;
     pz_heuristic_t *mis;
@@ -523,9 +478,9 @@ START_TEST(test_tiles_heuristic_admissible_on_8puzzle)
     long tight = 0;
 
     puzzle_goal(p, &g);
-    mis = make_h(p, "misplaced", &g);
-    man = make_h(p, "manhattan", &g);
-    lc = make_h(p, "linear-conflict", &g);
+    mis = tl_heuristic(p, "misplaced", &g);
+    man = tl_heuristic(p, "manhattan", &g);
+    lc = tl_heuristic(p, "linear-conflict", &g);
     for (int r = 0; r < FACT9; r++) {
         pz_state_t s;
         int hmis;
@@ -563,7 +518,7 @@ END_TEST
 
 START_TEST(test_tiles_heuristic_known_values)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     pz_state_t g;
     pz_state_t s;
     pz_heuristic_t *mis;
@@ -571,20 +526,20 @@ START_TEST(test_tiles_heuristic_known_values)
     pz_heuristic_t *lc;
 
     puzzle_goal(p, &g);
-    mis = make_h(p, "misplaced", &g);
-    man = make_h(p, "manhattan", &g);
-    lc = make_h(p, "linear-conflict", &g);
+    mis = tl_heuristic(p, "misplaced", &g);
+    man = tl_heuristic(p, "manhattan", &g);
+    lc = tl_heuristic(p, "linear-conflict", &g);
     ck_assert_int_eq(heuristic_eval(mis, &g), 0);
     ck_assert_int_eq(heuristic_eval(man, &g), 0);
     ck_assert_int_eq(heuristic_eval(lc, &g), 0);
     /* 3 2 1 in the top row: 1 and 3 each 2 away; keeping any one tile in
      * the row forces the other two out: 2 removals, +4. */
-    s = parse_ok(p, "3 2 1 / 4 5 6 / 7 8 0");
+    s = tl_parsed(p, "3 2 1 / 4 5 6 / 7 8 0");
     ck_assert_int_eq(heuristic_eval(mis, &s), 2);
     ck_assert_int_eq(heuristic_eval(man, &s), 4);
     ck_assert_int_eq(heuristic_eval(lc, &s), 8);
     /* 2 1 in the first column's goal cells swapped vertically: 4 and 1. */
-    s = parse_ok(p, "4 2 3 / 1 5 6 / 7 8 0");
+    s = tl_parsed(p, "4 2 3 / 1 5 6 / 7 8 0");
     ck_assert_int_eq(heuristic_eval(man, &s), 2);
     ck_assert_int_eq(heuristic_eval(lc, &s), 4);
     heuristic_destroy(lc);
@@ -599,7 +554,7 @@ check_updates(int rows, int cols, bool custom_goal, uint64_t seed)
 {
     static const char *const names[] = { "misplaced", "manhattan",
                                          "linear-conflict" };
-    pz_puzzle_t *p = make(rows, cols);
+    pz_puzzle_t *p = tl_make("tiles", rows, cols, 0);
     pz_rng_t rng;
     pz_state_t g;
 
@@ -609,7 +564,7 @@ check_updates(int rows, int cols, bool custom_goal, uint64_t seed)
         ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &g), PZ_OK);
     }
     for (int k = 0; k < 3; k++) {
-        pz_heuristic_t *h = make_h(p, names[k], &g);
+        pz_heuristic_t *h = tl_heuristic(p, names[k], &g);
 
         ck_assert_int_eq(heuristic_eval(h, &g), 0);
         for (int n = 0; n < 300; n++) {
@@ -668,10 +623,10 @@ END_TEST
 
 START_TEST(test_tiles_heuristic_custom_goal_zero_at_goal)
 {
-    pz_puzzle_t *p = make(4, 4);
-    pz_state_t kg = parse_ok(p, korf_goal);
+    pz_puzzle_t *p = tl_make("tiles", 4, 4, 0);
+    pz_state_t kg = tl_parsed(p, korf_goal);
     pz_state_t g;
-    pz_heuristic_t *man = make_h(p, "manhattan", &kg);
+    pz_heuristic_t *man = tl_heuristic(p, "manhattan", &kg);
 
     ck_assert_int_eq(heuristic_eval(man, &kg), 0);
     /* Default goal against Korf's: tiles 1..15 each one cell back (1, 2, 3
@@ -686,7 +641,7 @@ END_TEST
 
 START_TEST(test_tiles_heuristic_default_is_linear_conflict)
 {
-    pz_puzzle_t *p = make(4, 4);
+    pz_puzzle_t *p = tl_make("tiles", 4, 4, 0);
 
     ck_assert_str_eq(p->ops->default_heuristic, "linear-conflict");
     ck_assert_ptr_nonnull(heuristic_find(p, "linear-conflict"));
@@ -724,9 +679,9 @@ classic_solvable(const pz_puzzle_t *p, const pz_state_t *s)
 
 START_TEST(test_tiles_check_pair_15_14_swapped_unsolvable)
 {
-    pz_puzzle_t *p = make(4, 4);
+    pz_puzzle_t *p = tl_make("tiles", 4, 4, 0);
     pz_state_t g;
-    pz_state_t s = parse_ok(p, "1 2 3 4 / 5 6 7 8 / 9 10 11 12 / 13 15 14 0");
+    pz_state_t s = tl_parsed(p, "1 2 3 4 / 5 6 7 8 / 9 10 11 12 / 13 15 14 0");
     pz_diag_t d;
 
     puzzle_goal(p, &g);
@@ -741,9 +696,9 @@ END_TEST
 
 START_TEST(test_tiles_check_pair_notebook_example_solvable)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     pz_state_t g;
-    pz_state_t s = parse_ok(p, "0 6 1 / 4 5 8 / 3 7 2");
+    pz_state_t s = tl_parsed(p, "0 6 1 / 4 5 8 / 3 7 2");
     static const uint8_t want[] = { 0, 6, 1, 4, 5, 8, 3, 7, 2, 0 };
     pz_diag_t d;
 
@@ -756,9 +711,9 @@ END_TEST
 
 START_TEST(test_tiles_check_pair_korf_goal)
 {
-    pz_puzzle_t *p = make(4, 4);
-    pz_state_t s = parse_ok(p, korf1);
-    pz_state_t kg = parse_ok(p, korf_goal);
+    pz_puzzle_t *p = tl_make("tiles", 4, 4, 0);
+    pz_state_t s = tl_parsed(p, korf1);
+    pz_state_t kg = tl_parsed(p, korf_goal);
     pz_state_t g;
     pz_diag_t d;
 
@@ -784,7 +739,7 @@ START_TEST(test_tiles_check_pair_agrees_with_inversion_rule)
 
     pz_rng_seed(&rng, 11);
     for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-        pz_puzzle_t *p = make(sizes[k][0], sizes[k][1]);
+        pz_puzzle_t *p = tl_make("tiles", sizes[k][0], sizes[k][1], 0);
         int n = sizes[k][0] * sizes[k][1];
         pz_state_t g;
 
@@ -817,9 +772,9 @@ END_TEST
 
 START_TEST(test_tiles_random_state_solvable)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     int8_t *dist = bfs_3x3(p);
-    pz_puzzle_t *q = make(4, 4);
+    pz_puzzle_t *q = tl_make("tiles", 4, 4, 0);
     pz_rng_t rng;
     pz_state_t g;
 
@@ -849,7 +804,7 @@ END_TEST
 START_TEST(test_tiles_random_state_uniform_on_2x2)
 {
     /* The 2x2 board has 4!/2 = 12 solvable states. */
-    pz_puzzle_t *p = make(2, 2);
+    pz_puzzle_t *p = tl_make("tiles", 2, 2, 0);
     pz_rng_t rng;
     long count[256] = { 0 };
     int distinct = 0;
@@ -878,10 +833,10 @@ END_TEST
 
 START_TEST(test_tiles_parse_state_separators)
 {
-    pz_puzzle_t *p = make(3, 3);
-    pz_state_t a = parse_ok(p, "1 2 3 / 4 5 6 / 7 8 0");
-    pz_state_t b = parse_ok(p, "1,2,3;4,5,6;7,8,0");
-    pz_state_t c = parse_ok(p, "  1\t2 3\n4 5 6\r\n7 8 0 ");
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
+    pz_state_t a = tl_parsed(p, "1 2 3 / 4 5 6 / 7 8 0");
+    pz_state_t b = tl_parsed(p, "1,2,3;4,5,6;7,8,0");
+    pz_state_t c = tl_parsed(p, "  1\t2 3\n4 5 6\r\n7 8 0 ");
     pz_state_t g;
 
     puzzle_goal(p, &g);
@@ -894,7 +849,7 @@ END_TEST
 
 START_TEST(test_tiles_parse_state_ints_and_shape)
 {
-    pz_puzzle_t *p = make(2, 3);
+    pz_puzzle_t *p = tl_make("tiles", 2, 3, 0);
     static const int v[] = { 1, 2, 3, 4, 0, 5 };
     pz_input_t in = { 0 };
     pz_state_t s;
@@ -925,17 +880,17 @@ END_TEST
 
 START_TEST(test_tiles_parse_state_wrong_count_estate_length)
 {
-    pz_puzzle_t *p = make(4, 4);
+    pz_puzzle_t *p = tl_make("tiles", 4, 4, 0);
     pz_state_t s;
     pz_diag_t d;
 
     ck_assert_int_eq(
-        parse_text(p, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0", &s, &d),
+        tl_parse_text(p, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0", &s, &d),
         PZ_ESTATE_LENGTH);
     ck_assert_str_eq(d.detail, "expected 16 tiles for 4x4, got 15");
-    ck_assert_int_eq(parse_text(p, "", &s, &d), PZ_ESTATE_LENGTH);
+    ck_assert_int_eq(tl_parse_text(p, "", &s, &d), PZ_ESTATE_LENGTH);
     ck_assert_int_eq(
-        parse_text(p, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 16", &s, &d),
+        tl_parse_text(p, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 16", &s, &d),
         PZ_ESTATE_LENGTH);
     puzzle_destroy(p);
 }
@@ -943,15 +898,15 @@ END_TEST
 
 START_TEST(test_tiles_parse_state_bad_token_estate_symbol)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     pz_state_t s;
     pz_diag_t d;
 
-    ck_assert_int_eq(parse_text(p, "1 2 3 / 4 x5 6 / 7 8 0", &s, &d),
+    ck_assert_int_eq(tl_parse_text(p, "1 2 3 / 4 x5 6 / 7 8 0", &s, &d),
                      PZ_ESTATE_SYMBOL);
     ck_assert_int_eq(d.position, 10);
     ck_assert_ptr_nonnull(strstr(d.detail, "'x5'"));
-    ck_assert_int_eq(parse_text(p, "1 2 3 4 5 6 7 8 0.5", &s, &d),
+    ck_assert_int_eq(tl_parse_text(p, "1 2 3 4 5 6 7 8 0.5", &s, &d),
                      PZ_ESTATE_SYMBOL);
     ck_assert_int_eq(d.position, 16);
     puzzle_destroy(p);
@@ -960,12 +915,12 @@ END_TEST
 
 START_TEST(test_tiles_parse_state_duplicate_etiles)
 {
-    pz_puzzle_t *p = make(4, 4);
+    pz_puzzle_t *p = tl_make("tiles", 4, 4, 0);
     pz_state_t s;
     pz_diag_t d;
 
     ck_assert_int_eq(
-        parse_text(p, "1 2 3 4 5 6 7 8 7 10 11 12 13 14 15 0", &s, &d),
+        tl_parse_text(p, "1 2 3 4 5 6 7 8 7 10 11 12 13 14 15 0", &s, &d),
         PZ_ETILES);
     ck_assert_ptr_nonnull(
         strstr(d.detail, "tile 7 appears twice and tile 9 is missing"));
@@ -975,11 +930,11 @@ END_TEST
 
 START_TEST(test_tiles_parse_state_missing_blank_etiles)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     pz_state_t s;
     pz_diag_t d;
 
-    ck_assert_int_eq(parse_text(p, "1 2 3 4 5 6 7 8 8", &s, &d), PZ_ETILES);
+    ck_assert_int_eq(tl_parse_text(p, "1 2 3 4 5 6 7 8 8", &s, &d), PZ_ETILES);
     ck_assert_ptr_nonnull(strstr(d.detail, "blank (0) is missing"));
     puzzle_destroy(p);
 }
@@ -987,15 +942,15 @@ END_TEST
 
 START_TEST(test_tiles_parse_state_out_of_range_etiles)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     pz_state_t s;
     pz_diag_t d;
 
-    ck_assert_int_eq(parse_text(p, "1 2 3 4 5 6 7 9 0", &s, &d), PZ_ETILES);
+    ck_assert_int_eq(tl_parse_text(p, "1 2 3 4 5 6 7 9 0", &s, &d), PZ_ETILES);
     ck_assert_ptr_nonnull(strstr(d.detail, "tile 9"));
-    ck_assert_int_eq(parse_text(p, "1 2 3 4 5 6 7 -1 0", &s, &d), PZ_ETILES);
+    ck_assert_int_eq(tl_parse_text(p, "1 2 3 4 5 6 7 -1 0", &s, &d), PZ_ETILES);
     ck_assert_int_eq(
-        parse_text(p, "1 2 3 4 5 6 7 99999999999999999999 0", &s, &d),
+        tl_parse_text(p, "1 2 3 4 5 6 7 99999999999999999999 0", &s, &d),
         PZ_ETILES);
     puzzle_destroy(p);
 }
@@ -1003,36 +958,9 @@ END_TEST
 
 /* ---- format_state ---- */
 
-START_TEST(test_tiles_format_state_round_trip)
-{
-    static const int sizes[][2] = { { 3, 3 }, { 4, 4 }, { 2, 5 }, { 8, 8 } };
-    pz_rng_t rng;
-
-    pz_rng_seed(&rng, 9);
-    for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-        pz_puzzle_t *p = make(sizes[k][0], sizes[k][1]);
-
-        for (int t = 0; t < 100; t++) {
-            pz_state_t s;
-            pz_state_t back;
-            char buf[512];
-            int len;
-
-            puzzle_random_state(p, pz_rng_next, &rng, &s);
-            len = puzzle_format_state(p, &s, buf, sizeof(buf));
-            ck_assert_int_gt(len, 0);
-            ck_assert_uint_eq(strlen(buf), (size_t)len);
-            back = parse_ok(p, buf);
-            ck_assert_mem_eq(back.b, s.b, PZ_STATE_MAX);
-        }
-        puzzle_destroy(p);
-    }
-}
-END_TEST
-
 START_TEST(test_tiles_format_state_goal_text_and_small_buffer)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     pz_state_t g;
     char buf[64];
 
@@ -1050,7 +978,7 @@ END_TEST
 
 START_TEST(test_tiles_apply_scramble_letters_and_numbers)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     pz_state_t a;
     pz_state_t b;
     pz_state_t c;
@@ -1063,7 +991,7 @@ START_TEST(test_tiles_apply_scramble_letters_and_numbers)
     ck_assert(puzzle_equal(p, &a, &b));
     ck_assert(puzzle_equal(p, &a, &c));
     {
-        pz_state_t want = parse_ok(p, "1 2 3 / 4 8 5 / 7 0 6");
+        pz_state_t want = tl_parsed(p, "1 2 3 / 4 8 5 / 7 0 6");
 
         ck_assert(puzzle_equal(p, &a, &want));
     }
@@ -1074,7 +1002,7 @@ END_TEST
 
 START_TEST(test_tiles_apply_scramble_off_board_emove)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     pz_state_t s;
     pz_diag_t d;
 
@@ -1097,7 +1025,7 @@ END_TEST
 
 START_TEST(test_tiles_apply_scramble_tile_not_adjacent_emove)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     pz_state_t s;
     pz_diag_t d;
 
@@ -1117,7 +1045,7 @@ END_TEST
 
 START_TEST(test_tiles_apply_scramble_unknown_token_emove)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     pz_state_t s;
     pz_diag_t d;
 
@@ -1131,7 +1059,7 @@ END_TEST
 
 START_TEST(test_tiles_apply_scramble_error_leaves_state)
 {
-    pz_puzzle_t *p = make(3, 3);
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
     pz_state_t s;
     pz_state_t g;
     pz_diag_t d;
@@ -1141,50 +1069,6 @@ START_TEST(test_tiles_apply_scramble_error_leaves_state)
     ck_assert_int_eq(puzzle_apply_scramble(p, "D R R R", &s, &d), PZ_EMOVE);
     ck_assert(puzzle_equal(p, &s, &g));
     puzzle_destroy(p);
-}
-END_TEST
-
-static void
-check_round_trip(int rows, int cols, uint64_t seed)
-{
-    pz_puzzle_t *p = make(rows, cols);
-    pz_rng_t rng;
-    pz_state_t g;
-
-    pz_rng_seed(&rng, seed);
-    puzzle_goal(p, &g);
-    for (int t = 0; t < 50; t++) {
-        uint8_t moves[200];
-        uint8_t back[200];
-        char text[1024];
-        pz_state_t replayed;
-        pz_state_t parsed;
-        pz_state_t undone;
-        pz_diag_t d;
-        int n = 1 + t * 3;
-
-        ck_assert_int_eq(
-            puzzle_random_moves(p, &g, n, pz_rng_next, &rng, moves), PZ_OK);
-        ck_assert_int_eq(puzzle_replay(p, &g, moves, n, &replayed), PZ_OK);
-        ck_assert_int_gt(puzzle_format_moves(p, moves, n, text, sizeof(text)),
-                         0);
-        ck_assert_int_eq(puzzle_parse_scramble(p, text, &parsed, &d), PZ_OK);
-        ck_assert_mem_eq(parsed.b, replayed.b, PZ_STATE_MAX);
-        for (int i = 0; i < n; i++) {
-            back[i] = (uint8_t)puzzle_inverse(p, moves[n - 1 - i]);
-        }
-        ck_assert_int_eq(puzzle_replay(p, &replayed, back, n, &undone), PZ_OK);
-        ck_assert_mem_eq(undone.b, g.b, PZ_STATE_MAX);
-    }
-    puzzle_destroy(p);
-}
-
-START_TEST(test_tiles_apply_scramble_round_trip)
-{
-    check_round_trip(3, 3, 21);
-    check_round_trip(4, 4, 22);
-    check_round_trip(5, 5, 23);
-    check_round_trip(2, 7, 24);
 }
 END_TEST
 
@@ -1247,7 +1131,6 @@ tiles_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("format_state");
-    tcase_add_test(tc, test_tiles_format_state_round_trip);
     tcase_add_test(tc, test_tiles_format_state_goal_text_and_small_buffer);
     suite_add_tcase(s, tc);
 
@@ -1257,7 +1140,6 @@ tiles_suite(void)
     tcase_add_test(tc, test_tiles_apply_scramble_tile_not_adjacent_emove);
     tcase_add_test(tc, test_tiles_apply_scramble_unknown_token_emove);
     tcase_add_test(tc, test_tiles_apply_scramble_error_leaves_state);
-    tcase_add_test(tc, test_tiles_apply_scramble_round_trip);
     suite_add_tcase(s, tc);
     return s;
 }

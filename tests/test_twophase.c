@@ -18,6 +18,7 @@
 #include "puzzles/cube3/twophase/twophase_internal.h"
 #include "solve.h"
 #include "tables.h"
+#include "testlib.h"
 
 /*
  * Independent facts: God's number 20 HTM, the superflip 20 HTM, and "in
@@ -53,17 +54,6 @@ tables_fixture(void)
     (void)twophase_tables_init();
 }
 
-static pz_puzzle_t *
-make(int metric)
-{
-    pz_params_t prm = { 0, 0, metric };
-    pz_puzzle_t *p = NULL;
-    pz_diag_t d;
-
-    ck_assert_int_eq(puzzle_create("3x3x3", &prm, &p, &d), PZ_OK);
-    return p;
-}
-
 /* A solve request for p from start to the solved cube. */
 static solve_spec_t
 spec_for(const pz_puzzle_t *p, const pz_state_t *start, int target)
@@ -78,27 +68,6 @@ spec_for(const pz_puzzle_t *p, const pz_state_t *start, int target)
     spec.limits.memory_bytes = (size_t)64 << 20;
     spec.limits.time_ms = 20000;
     return spec;
-}
-
-/* Runs twophase on spec; fails the test on an internal error (a wrong
- * answer makes engine_run report PZ_EINTERNAL). */
-static void
-run_twophase(const solve_spec_t *spec,
-             const atomic_bool *cancel,
-             solve_run_t *run)
-{
-    solve_run_init(run, engine_find_for(spec->puzzle, "twophase"), "none", 1.0);
-    ck_assert_ptr_nonnull(run->engine);
-    ck_assert_int_eq(solve_execute(spec, run, cancel), PZ_OK);
-}
-
-static pz_state_t
-random_state(const pz_puzzle_t *p, pz_rng_t *rng)
-{
-    pz_state_t s;
-
-    ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, rng, &s), PZ_OK);
-    return s;
 }
 
 /* Parity of the permutation of a state: corners and edges agree on any
@@ -162,14 +131,14 @@ END_TEST
 START_TEST(test_twophase_sym_conjugate_of_product)
 {
     /* S (a b) S^-1 = (S a S^-1)(S b S^-1) for random cubes. */
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     int bad = 0;
 
     pz_rng_seed(&rng, 7);
     for (int i = 0; i < 50; i++) {
-        pz_state_t x = random_state(p, &rng);
-        pz_state_t y = random_state(p, &rng);
+        pz_state_t x = tl_random_state(p, &rng);
+        pz_state_t y = tl_random_state(p, &rng);
         cube3_cubie_t a;
         cube3_cubie_t b;
         cube3_cubie_t ab;
@@ -300,7 +269,7 @@ START_TEST(test_twophase_tables_phase1_consistent)
      * every move; and it never exceeds the length of a scramble that made
      * the cube. */
     const twophase_tables_t *t = twophase__tables();
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     pz_state_t goal;
     int bad = 0;
@@ -445,14 +414,14 @@ END_TEST
 
 START_TEST(test_twophase_solve_solved_cube_is_empty)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     solve_spec_t spec;
     solve_run_t run;
 
     puzzle_goal(p, &goal);
     spec = spec_for(p, &goal, 20);
-    run_twophase(&spec, NULL, &run);
+    ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run), PZ_OK);
     ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
     ck_assert_int_eq(run.solution.length, 0);
     ck_assert(!run.solution.optimal);
@@ -463,7 +432,7 @@ END_TEST
 START_TEST(test_twophase_solve_random_states_within_20)
 {
     /* God's number is 20: with target 20 every answer must reach it. */
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     int unsolved = 0;
     int too_long = 0;
@@ -471,11 +440,12 @@ START_TEST(test_twophase_solve_random_states_within_20)
 
     pz_rng_seed(&rng, 20261121);
     for (int i = 0; i < 100; i++) {
-        pz_state_t s = random_state(p, &rng);
+        pz_state_t s = tl_random_state(p, &rng);
         solve_spec_t spec = spec_for(p, &s, 20);
         solve_run_t run;
 
-        run_twophase(&spec, NULL, &run);
+        ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run),
+                         PZ_OK);
         unsolved += run.solution.status != PZ_STATUS_SOLVED;
         too_long += run.solution.length > 20;
         if (run.solution.length > longest) {
@@ -491,7 +461,7 @@ END_TEST
 
 START_TEST(test_twophase_solve_superflip_not_below_20)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_input_t in = { .text = SUPERFLIP };
     pz_state_t s;
     pz_diag_t d;
@@ -502,7 +472,7 @@ START_TEST(test_twophase_solve_superflip_not_below_20)
     /* Target 22: the superflip's exact 20 takes the two-phase search
      * seconds (its symmetry makes all six orientations alike). */
     spec = spec_for(p, &s, 22);
-    run_twophase(&spec, NULL, &run);
+    ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run), PZ_OK);
     ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
     /* Optimal is 20: nothing shorter can come out. */
     ck_assert_int_ge(run.solution.length, 20);
@@ -513,7 +483,7 @@ END_TEST
 
 START_TEST(test_twophase_solve_superflip_target_20_exact)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_input_t in = { .text = SUPERFLIP };
     pz_state_t s;
     pz_diag_t d;
@@ -529,7 +499,8 @@ START_TEST(test_twophase_solve_superflip_target_20_exact)
         spec.threads = threads;
         spec.limits.max_nodes = 20000000;
         spec.limits.time_ms = 50000;
-        run_twophase(&spec, NULL, &run);
+        ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run),
+                         PZ_OK);
         ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
         /* Optimal is 20 (and God's number): exactly 20. */
         ck_assert_int_eq(run.solution.length, 20);
@@ -540,7 +511,7 @@ END_TEST
 
 START_TEST(test_twophase_solve_short_scrambles_not_below_optimum)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     pz_state_t goal;
     int bad = 0;
@@ -562,7 +533,8 @@ START_TEST(test_twophase_solve_short_scrambles_not_below_optimum)
             solve_run_init(&opt, engine_find("bibfs"), "none", 1.0);
             ck_assert_int_eq(solve_execute(&spec, &opt, NULL), PZ_OK);
             ck_assert_int_eq(opt.solution.status, PZ_STATUS_SOLVED);
-            run_twophase(&spec, NULL, &run);
+            ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run),
+                             PZ_OK);
             bad += run.solution.status != PZ_STATUS_SOLVED ||
                    run.solution.length < opt.solution.length ||
                    run.solution.length > len;
@@ -575,17 +547,18 @@ END_TEST
 
 START_TEST(test_twophase_solve_qtm_answers_have_permutation_parity)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_QTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_QTM);
     pz_rng_t rng;
     int bad = 0;
 
     pz_rng_seed(&rng, 26);
     for (int i = 0; i < 6; i++) {
-        pz_state_t s = random_state(p, &rng);
+        pz_state_t s = tl_random_state(p, &rng);
         solve_spec_t spec = spec_for(p, &s, 28);
         solve_run_t run;
 
-        run_twophase(&spec, NULL, &run);
+        ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run),
+                         PZ_OK);
         bad += run.solution.status != PZ_STATUS_SOLVED ||
                run.solution.length > 28 ||
                (run.solution.length & 1) != state_parity(&s);
@@ -600,19 +573,20 @@ END_TEST
 
 START_TEST(test_twophase_solve_target_30_returns_quickly)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     double worst = 0;
     int bad = 0;
 
     pz_rng_seed(&rng, 30);
     for (int i = 0; i < 20; i++) {
-        pz_state_t s = random_state(p, &rng);
+        pz_state_t s = tl_random_state(p, &rng);
         solve_spec_t spec = spec_for(p, &s, 30);
         solve_run_t run;
         pz_stats_view_t v;
 
-        run_twophase(&spec, NULL, &run);
+        ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run),
+                         PZ_OK);
         stats_read(&run.stats, &v);
         bad +=
             run.solution.status != PZ_STATUS_SOLVED || run.solution.length > 30;
@@ -631,7 +605,7 @@ END_TEST
 
 START_TEST(test_twophase_solve_time_limit_keeps_best)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     pz_state_t s;
     solve_spec_t spec;
@@ -639,10 +613,10 @@ START_TEST(test_twophase_solve_time_limit_keeps_best)
     pz_stats_view_t v;
 
     pz_rng_seed(&rng, 100);
-    s = random_state(p, &rng);
+    s = tl_random_state(p, &rng);
     spec = spec_for(p, &s, 0);
     spec.limits.time_ms = 100;
-    run_twophase(&spec, NULL, &run);
+    ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run), PZ_OK);
     stats_read(&run.stats, &v);
     /* Target 0: improve until the time is up, then answer the best. */
     ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
@@ -659,7 +633,7 @@ START_TEST(test_twophase_solve_target_out_of_reach_still_answers)
     /* No answer of 3 moves exists for these 5-move scrambles (bibfs
      * says how short they are); the engine first looks only within the
      * target, then for any answer, and still answers. */
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     pz_state_t goal;
     int bad = 0;
@@ -684,7 +658,8 @@ START_TEST(test_twophase_solve_target_out_of_reach_still_answers)
             continue; /* the scramble undid itself */
         }
         spec = spec_for(p, &s, 3);
-        run_twophase(&spec, NULL, &run);
+        ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run),
+                         PZ_OK);
         bad += run.solution.status != PZ_STATUS_SOLVED ||
                run.solution.length < opt.solution.length ||
                run.solution.length > 5;
@@ -700,17 +675,17 @@ START_TEST(test_twophase_solve_time_limit_answers_beyond_target)
      * published HTM distribution), so this random cube has no 10-move
      * answer: with a time limit the engine answers the best it found
      * instead. */
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     pz_state_t s;
     solve_spec_t spec;
     solve_run_t run;
 
     pz_rng_seed(&rng, 102);
-    s = random_state(p, &rng);
+    s = tl_random_state(p, &rng);
     spec = spec_for(p, &s, 10);
     spec.limits.time_ms = 1000; /* a first answer takes well under 1 ms */
-    run_twophase(&spec, NULL, &run);
+    ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run), PZ_OK);
     ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
     ck_assert_int_gt(run.solution.length, 10);
     ck_assert_int_le(run.solution.length, 22);
@@ -720,7 +695,7 @@ END_TEST
 
 START_TEST(test_twophase_solve_cancel_before_start)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     pz_state_t s;
     solve_spec_t spec;
@@ -728,9 +703,10 @@ START_TEST(test_twophase_solve_cancel_before_start)
     atomic_bool cancel = true;
 
     pz_rng_seed(&rng, 101);
-    s = random_state(p, &rng);
+    s = tl_random_state(p, &rng);
     spec = spec_for(p, &s, 20);
-    run_twophase(&spec, &cancel, &run);
+    ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, &cancel, &run),
+                     PZ_OK);
     ck_assert_int_eq(run.solution.status, PZ_STATUS_CANCELLED);
     ck_assert_int_eq(run.solution.length, -1);
     puzzle_destroy(p);
@@ -764,7 +740,7 @@ START_TEST(test_twophase_solve_cancel_while_running_publishes_best)
 {
     /* Target 0 and no time limit: only the cancel ends it. The best
      * length is published while it runs. */
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     bg_solve_t *bg = calloc(1, sizeof(*bg));
     pz_rng_t rng;
     pthread_t tid;
@@ -773,7 +749,7 @@ START_TEST(test_twophase_solve_cancel_while_running_publishes_best)
 
     pz_rng_seed(&rng, 102);
     bg->spec = spec_for(p, &(pz_state_t){ 0 }, 0);
-    bg->spec.start = random_state(p, &rng);
+    bg->spec.start = tl_random_state(p, &rng);
     bg->spec.limits.time_ms = 0;
     atomic_init(&bg->cancel, false);
     solve_run_init(&bg->run, engine_find_for(p, "twophase"), "none", 1.0);
@@ -799,7 +775,7 @@ END_TEST
 
 START_TEST(test_twophase_solve_node_limit)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     pz_state_t s;
     solve_spec_t spec;
@@ -807,10 +783,10 @@ START_TEST(test_twophase_solve_node_limit)
     pz_stats_view_t v;
 
     pz_rng_seed(&rng, 103);
-    s = random_state(p, &rng);
+    s = tl_random_state(p, &rng);
     spec = spec_for(p, &s, 20);
     spec.limits.max_nodes = 5;
-    run_twophase(&spec, NULL, &run);
+    ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run), PZ_OK);
     stats_read(&run.stats, &v);
     ck_assert_int_eq(run.solution.status, PZ_STATUS_NODE_LIMIT);
     ck_assert_uint_le(v.nodes_expanded, 5);
@@ -823,17 +799,17 @@ START_TEST(test_twophase_solve_max_depth_exhausts)
     /* Positions within 11 moves are fewer than 4e12 of 4.3e19 (the
      * published HTM distribution), so a random cube has no answer of
      * length 10. */
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     pz_state_t s;
     solve_spec_t spec;
     solve_run_t run;
 
     pz_rng_seed(&rng, 104);
-    s = random_state(p, &rng);
+    s = tl_random_state(p, &rng);
     spec = spec_for(p, &s, 0);
     spec.limits.max_depth = 10;
-    run_twophase(&spec, NULL, &run);
+    ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run), PZ_OK);
     ck_assert_int_eq(run.solution.status, PZ_STATUS_DEPTH_LIMIT);
     puzzle_destroy(p);
 }
@@ -841,20 +817,21 @@ END_TEST
 
 START_TEST(test_twophase_solve_any_goal)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     int bad = 0;
 
     pz_rng_seed(&rng, 105);
     for (int i = 0; i < 10; i++) {
-        pz_state_t s = random_state(p, &rng);
+        pz_state_t s = tl_random_state(p, &rng);
         solve_spec_t spec = spec_for(p, &s, 20);
         solve_run_t run;
 
-        spec.goal = random_state(p, &rng);
+        spec.goal = tl_random_state(p, &rng);
         /* engine_run replays the answer from start and compares it with
          * this goal. */
-        run_twophase(&spec, NULL, &run);
+        ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run),
+                         PZ_OK);
         bad +=
             run.solution.status != PZ_STATUS_SOLVED || run.solution.length > 20;
     }
@@ -865,19 +842,20 @@ END_TEST
 
 START_TEST(test_twophase_solve_threads)
 {
-    pz_puzzle_t *p = make(PZ_METRIC_HTM);
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_rng_t rng;
     int bad = 0;
 
     pz_rng_seed(&rng, 106);
     for (int i = 0; i < 20; i++) {
-        pz_state_t s = random_state(p, &rng);
+        pz_state_t s = tl_random_state(p, &rng);
         solve_spec_t spec = spec_for(p, &s, 20);
         solve_run_t run;
         pz_stats_view_t v;
 
         spec.threads = 1 + i % 6;
-        run_twophase(&spec, NULL, &run);
+        ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run),
+                         PZ_OK);
         stats_read(&run.stats, &v);
         bad += run.solution.status != PZ_STATUS_SOLVED ||
                run.solution.length > 20 ||
