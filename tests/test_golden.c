@@ -182,6 +182,12 @@ START_TEST(test_golden_pyraminx_cases_match_known_optima)
 }
 END_TEST
 
+START_TEST(test_golden_skewb_cases_match_known_optima)
+{
+    run_dir("skewb");
+}
+END_TEST
+
 static Suite *
 golden_suite(void)
 {
@@ -194,6 +200,7 @@ golden_suite(void)
     tcase_add_test(tc, test_golden_mpyraminx_cases_match_known_optima);
     tcase_add_test(tc, test_golden_cube3_cases_match_known_optima);
     tcase_add_test(tc, test_golden_pyraminx_cases_match_known_optima);
+    tcase_add_test(tc, test_golden_skewb_cases_match_known_optima);
     suite_add_tcase(s, tc);
     return s;
 }
