@@ -2,8 +2,8 @@
 /* cli_tables.c - `puzzled tables`: build, list, verify and inspect tables.
  *
  * Names on the command line are table names (`puzzled tables list` shows
- * them) or group names: 8-puzzle, 2x2x2, pyraminx, 15-puzzle, 24-puzzle,
- * 3x3x3, master-pyraminx.
+ * them) or group names: 8-puzzle, 2x2x2, pyraminx, skewb, 15-puzzle,
+ * 24-puzzle, 3x3x3, master-pyraminx.
  * `build` without names builds the tables the daemon prepares at start
  * (the complete tables, the 3x3x3 two-phase tables); `--all` adds the
  * pattern databases. The table directory is
@@ -39,12 +39,13 @@ usage(FILE *f)
             "       puzzled tables verify [NAME...] [--dir DIR]\n"
             "       puzzled tables stats --puzzle P [--metric M] [--size RxC] "
             "[--dir DIR]\n"
-            "  NAME is a table or a group: 8-puzzle 2x2x2 pyraminx 15-puzzle "
-            "24-puzzle\n"
-            "  3x3x3 master-pyraminx (`puzzled tables list` names them all)\n"
+            "  NAME is a table or a group: 8-puzzle 2x2x2 pyraminx skewb "
+            "15-puzzle\n"
+            "  24-puzzle 3x3x3 master-pyraminx (`puzzled tables list` names "
+            "them all)\n"
             "  build without names builds what the daemon prepares at start: "
             "the\n"
-            "  complete tables and the 3x3x3 two-phase tables (611 MiB); "
+            "  complete tables and the 3x3x3 two-phase tables (612 MiB); "
             "--all also\n"
             "  the pattern databases (15-puzzle 550 MiB, 24-puzzle 243 MiB, "
             "3x3x3\n"
@@ -307,8 +308,8 @@ cmd_stats(const char *puzzle, const pz_params_t *prm)
     if (!complete_possible(p)) {
         fprintf(stderr,
                 "puzzled: %s has no complete table (only the "
-                "8-puzzle and boards of up to 9 cells, the 2x2x2 "
-                "and the pyraminx do)\n",
+                "8-puzzle and boards of up to 9 cells, the 2x2x2, "
+                "the pyraminx and the skewb do)\n",
                 p->id);
         puzzle_destroy(p);
         return CLI_EXIT_INPUT;

@@ -143,6 +143,7 @@ solve_named_tables(tables_def_t *out, int max)
     add_complete("2x2x2", "2x2x2", &htm, out, &n, max);
     add_complete("2x2x2", "2x2x2", &qtm, out, &n, max);
     add_complete("pyraminx", "pyraminx", &plain, out, &n, max);
+    add_complete("skewb", "skewb", &plain, out, &n, max);
     k = tiles_pdb_defs(4, 4, 15, out + n, max - n);
     n += k > 0 ? k : 0;
     k = tiles_pdb_defs(5, 5, 24, out + n, max - n);
