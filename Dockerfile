@@ -50,7 +50,7 @@ RUN cd build && ctest --output-on-failure -j"$(nproc)" \
 # volume at the first start, and the pattern databases ahead of time with
 # `puzzled tables build --all` (or by a daemon run with
 # PUZZLED_TABLE_BUILDS=on-demand; docs/container.md).
-ARG PUZZLED_IMAGE_TABLES="8-puzzle 2x2x2 pyraminx"
+ARG PUZZLED_IMAGE_TABLES="8-puzzle 2x2x2 pyraminx skewb"
 COPY docker/entrypoint docker/healthcheck docker/
 RUN install -D -m 0755 -s build/puzzled /out/usr/local/bin/puzzled \
     && install -m 0755 docker/entrypoint /out/usr/local/bin/puzzled-entrypoint \

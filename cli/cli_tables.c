@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* cli_tables.c - `puzzled tables`: build, list, verify and inspect tables.
  *
- * Names on the command line are table names (`puzzled tables list` shows
- * them) or group names: 8-puzzle, 2x2x2, pyraminx, 15-puzzle, 24-puzzle,
- * 3x3x3, master-pyraminx.
+ * Names on the command line are table names or group names (`puzzled
+ * tables list` shows both; each puzzle names its tables and groups).
  * `build` without names builds the tables the daemon prepares at start
- * (the complete tables, the 3x3x3 two-phase tables); `--all` adds the
- * pattern databases. The table directory is
+ * (the complete tables, the solvers' tables); `--all` adds the pattern
+ * databases. The table directory is
  * --dir, else $PUZZLED_TABLES, else the cache directory (tables.h). */
 #include <getopt.h>
 #include <stdio.h>
@@ -24,12 +23,6 @@
 
 #define LIST_MAX TABLES_LIST_MAX
 
-/* Groups this program knows even when a build has none of their tables
- * (the pyraminx before its ranks exist). */
-static const char *const known_groups[] = {
-    "8-puzzle", "2x2x2", "pyraminx", "15-puzzle", "24-puzzle", NULL,
-};
-
 static void
 usage(FILE *f)
 {
@@ -39,17 +32,14 @@ usage(FILE *f)
             "       puzzled tables verify [NAME...] [--dir DIR]\n"
             "       puzzled tables stats --puzzle P [--metric M] [--size RxC] "
             "[--dir DIR]\n"
-            "  NAME is a table or a group: 8-puzzle 2x2x2 pyraminx 15-puzzle "
-            "24-puzzle\n"
-            "  3x3x3 master-pyraminx (`puzzled tables list` names them all)\n"
+            "  NAME is a table or a group (`puzzled tables list` names them "
+            "all, with\n"
+            "  their sizes and which the daemon prepares at start)\n"
             "  build without names builds what the daemon prepares at start: "
             "the\n"
-            "  complete tables and the 3x3x3 two-phase tables (611 MiB); "
-            "--all also\n"
-            "  the pattern databases (15-puzzle 550 MiB, 24-puzzle 243 MiB, "
-            "3x3x3\n"
-            "  6.6 GiB, Master Pyraminx 155 MiB; docs/tables.md has the "
-            "build times)\n"
+            "  complete tables and the solvers' tables; --all also the "
+            "pattern\n"
+            "  databases (docs/tables.md has the sizes and build times)\n"
             "  the directory is --dir, else $PUZZLED_TABLES, else "
             "$XDG_CACHE_HOME/puzzled\n");
 }
@@ -131,17 +121,6 @@ show_bytes(uint64_t n, char *buf, size_t len)
     }
 }
 
-static bool
-is_known_group(const char *name)
-{
-    for (int i = 0; known_groups[i] != NULL; i++) {
-        if (strcasecmp(known_groups[i], name) == 0) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* Marks in sel the tables that names[0..n) select (all when all; the
  * startup ones when n is 0 and not all). Returns false after printing an
  * error for a name that is neither a table nor a known group. */
@@ -166,12 +145,7 @@ select_tables(const tables_info_t *info,
                 hit = true;
             }
         }
-        if (!hit && is_known_group(names[k])) {
-            fprintf(stderr,
-                    "puzzled: tables: this build has no tables for "
-                    "%s yet; skipped\n",
-                    names[k]);
-        } else if (!hit) {
+        if (!hit) {
             fprintf(stderr,
                     "puzzled: tables: unknown table '%s'; "
                     "`puzzled tables list` shows the names\n",
@@ -306,9 +280,8 @@ cmd_stats(const char *puzzle, const pz_params_t *prm)
     }
     if (!complete_possible(p)) {
         fprintf(stderr,
-                "puzzled: %s has no complete table (only the "
-                "8-puzzle and boards of up to 9 cells, the 2x2x2 "
-                "and the pyraminx do)\n",
+                "puzzled: %s has no complete table (`puzzled tables "
+                "list` shows the puzzles that have one)\n",
                 p->id);
         puzzle_destroy(p);
         return CLI_EXIT_INPUT;

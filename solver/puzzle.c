@@ -11,8 +11,8 @@
 #include "search.h"
 
 static const puzzle_ops_t *const registry[] = {
-    &puzzle__tiles,    &puzzle__cube2,     &puzzle__cube3,
-    &puzzle__pyraminx, &puzzle__mpyraminx, NULL,
+    &puzzle__tiles,     &puzzle__cube2, &puzzle__cube3, &puzzle__pyraminx,
+    &puzzle__mpyraminx, &puzzle__skewb, NULL,
 };
 
 static const puzzle_alias_t aliases[] = {

@@ -10,5 +10,6 @@ extern const puzzle_ops_t puzzle__cube2;     /* puzzles/cube2/ */
 extern const puzzle_ops_t puzzle__cube3;     /* puzzles/cube3/ */
 extern const puzzle_ops_t puzzle__pyraminx;  /* puzzles/pyraminx/ */
 extern const puzzle_ops_t puzzle__mpyraminx; /* puzzles/mpyraminx/ */
+extern const puzzle_ops_t puzzle__skewb;     /* puzzles/skewb/ */
 
 #endif

@@ -133,13 +133,13 @@ START_TEST(test_cli_tables_list_marks_startup_tables)
     static char out[16384];
     static const char *const startup[] = { "tiles-3x3", "2x2x2-htm",
                                            "2x2x2-qtm", "pyraminx",
-                                           "3x3x3-twophase" };
+                                           "skewb",     "3x3x3-twophase" };
     static const char *const other[] = { "tiles-4x4-pdb8-ff-z8",
                                          "3x3x3-pdb-csplit-htm",
                                          "master-pyraminx-pdb-wings" };
 
     ck_assert_int_eq(run("list", false, out, sizeof(out)), 0);
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         char line[512];
 
         ck_assert_msg(line_of(out, startup[i], line, sizeof(line)), "%s", out);

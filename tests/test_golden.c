@@ -153,35 +153,47 @@ run_dir(const char *puzzle)
     ck_assert_int_ge(runs, count);
 }
 
-START_TEST(test_golden_tiles_cases_match_known_optima)
+/* Every registered puzzle has its cases (tests/cases/<name>/), and they
+ * all match. */
+START_TEST(test_golden_cases_match_known_optima)
 {
-    run_dir("tiles");
+    run_dir(puzzle_registry()[_i]->name);
 }
 END_TEST
 
-START_TEST(test_golden_cube2_cases_match_known_optima)
+/* Every case folder belongs to a registered puzzle. */
+START_TEST(test_golden_case_folders_are_puzzles)
 {
-    run_dir("2x2x2");
+    DIR *dp = opendir(CASES_DIR);
+    struct dirent *de;
+    int folders = 0;
+
+    ck_assert_ptr_nonnull(dp);
+    while ((de = readdir(dp)) != NULL) {
+        if (de->d_name[0] == '.') {
+            continue;
+        }
+        ck_assert_msg(puzzle_find(de->d_name) != NULL &&
+                          strcmp(puzzle_find(de->d_name)->name, de->d_name) ==
+                              0,
+                      "tests/cases/%s is no registered puzzle", de->d_name);
+        folders++;
+    }
+    closedir(dp);
+    ck_assert_int_gt(folders, 0);
 }
 END_TEST
 
-START_TEST(test_golden_mpyraminx_cases_match_known_optima)
+static int
+registry_size(void)
 {
-    run_dir("master-pyraminx");
-}
-END_TEST
+    int n = 0;
 
-START_TEST(test_golden_cube3_cases_match_known_optima)
-{
-    run_dir("3x3x3");
+    while (puzzle_registry()[n] != NULL) {
+        n++;
+    }
+    return n;
 }
-END_TEST
-
-START_TEST(test_golden_pyraminx_cases_match_known_optima)
-{
-    run_dir("pyraminx");
-}
-END_TEST
 
 static Suite *
 golden_suite(void)
@@ -190,11 +202,9 @@ golden_suite(void)
     TCase *tc = tcase_create("cases");
 
     tcase_set_timeout(tc, 300);
-    tcase_add_test(tc, test_golden_tiles_cases_match_known_optima);
-    tcase_add_test(tc, test_golden_cube2_cases_match_known_optima);
-    tcase_add_test(tc, test_golden_mpyraminx_cases_match_known_optima);
-    tcase_add_test(tc, test_golden_cube3_cases_match_known_optima);
-    tcase_add_test(tc, test_golden_pyraminx_cases_match_known_optima);
+    tcase_add_loop_test(tc, test_golden_cases_match_known_optima, 0,
+                        registry_size());
+    tcase_add_test(tc, test_golden_case_folders_are_puzzles);
     suite_add_tcase(s, tc);
     return s;
 }

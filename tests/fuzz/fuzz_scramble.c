@@ -8,7 +8,8 @@
  * from each puzzle's notation line (tiles: U D L R runs and tile numbers;
  * cubes: faces, wide moves, slices and rotations with 2 and a prime;
  * pyraminx: vertex and tip turns; Master Pyraminx: [1-4] layers and
- * tips), and plays it from the goal and from a state a few moves away.
+ * tips; skewb: corner turns), and plays it from the goal and from a state
+ * a few moves away.
  *
  * Oracles: the parser accepts exactly what the tokenizer reads (tiles may
  * also refuse a move that leaves the board, never after an unreadable
@@ -67,6 +68,7 @@ notation_of(const pz_puzzle_t *p)
     static const notation_t pyraminx = { "ULRBulrb", "", false, false, true };
     static const notation_t mpyraminx = { "ULRBulrb", "ULRB", true, false,
                                           true };
+    static const notation_t skewb = { "RULB", "", false, false, true };
     const char *name = p->ops->name;
 
     if (strcmp(name, "tiles") == 0) {
@@ -83,6 +85,9 @@ notation_of(const pz_puzzle_t *p)
     }
     if (strcmp(name, "master-pyraminx") == 0) {
         return &mpyraminx;
+    }
+    if (strcmp(name, "skewb") == 0) {
+        return &skewb;
     }
     fuzz_fail("no notation for puzzle %s", name);
     return NULL;
