@@ -6,6 +6,7 @@
 #include <check.h>
 
 #include "puzzle.h"
+#include "testlib.h"
 
 /*
  * Golden facts: the published depth distribution of the Skewb (Jaap's
@@ -54,42 +55,7 @@ enum {
 
 #define CB(i) (6 + (i))
 
-static inline pz_puzzle_t *
-make(void)
-{
-    pz_puzzle_t *p = NULL;
-    pz_diag_t d;
-
-    pz_diag_clear(&d);
-    ck_assert_msg(puzzle_create("skewb", NULL, &p, &d) == PZ_OK, "%s",
-                  d.detail);
-    return p;
-}
-
-static inline int
-parse_text(const pz_puzzle_t *p,
-           const char *text,
-           pz_state_t *out,
-           pz_diag_t *d)
-{
-    pz_input_t in = { text, NULL, 0, 1, { 0, 0, 0 } };
-
-    pz_diag_clear(d);
-    return puzzle_parse_state(p, &in, out, d);
-}
-
-static inline pz_state_t
-scrambled(const pz_puzzle_t *p, const char *text)
-{
-    pz_state_t s;
-    pz_diag_t d;
-
-    pz_diag_clear(&d);
-    ck_assert_msg(puzzle_parse_scramble(p, text, &s, &d) == PZ_OK,
-                  "scramble '%s': %s", text, d.detail);
-    return s;
-}
-
+/* Writes the facelet string of s (30 stickers) to buf. */
 static inline void
 format(const pz_puzzle_t *p, const pz_state_t *s, char buf[31])
 {

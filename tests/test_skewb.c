@@ -9,7 +9,6 @@
 
 #include <check.h>
 
-#include "budget.h"
 #include "engine.h"
 #include "heuristic.h"
 #include "puzzle.h"
@@ -32,7 +31,7 @@ static long bad_states; /* generated states that failed the rank checks */
 static void
 bfs_setup(void)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     uint32_t *queue = malloc(NSTATES * sizeof(*queue));
     size_t head = 0;
     size_t tail = 0;
@@ -99,7 +98,7 @@ distance(const pz_puzzle_t *p, const pz_state_t *s)
 
 START_TEST(test_skewb_init_default_is_moves)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
 
     ck_assert_str_eq(p->id, "skewb");
     ck_assert_int_eq(p->nmoves, 8);
@@ -153,7 +152,7 @@ END_TEST
 /* Every index is a state the parser accepts and formats back. */
 START_TEST(test_skewb_rank_round_trip_every_index)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     static const uint8_t zero[PZ_STATE_MAX];
     long bad = 0;
     long rejected = 0;
@@ -171,7 +170,7 @@ START_TEST(test_skewb_rank_round_trip_every_index)
             pz_diag_t d;
 
             format(p, &s, buf);
-            rejected += parse_text(p, buf, &back, &d) != PZ_OK ||
+            rejected += tl_parse_text(p, buf, &back, &d) != PZ_OK ||
                         !puzzle_equal(p, &back, &s);
         }
     }
@@ -181,31 +180,16 @@ START_TEST(test_skewb_rank_round_trip_every_index)
 }
 END_TEST
 
-/* --- heuristics ------------------------------------------------------------
- */
-
-static pz_heuristic_t *
-make_heuristic(const pz_puzzle_t *p, const char *name, const pz_state_t *goal)
-{
-    pz_heuristic_t *h = NULL;
-    pz_diag_t d;
-
-    pz_diag_clear(&d);
-    ck_assert_msg(heuristic_create(p, name, goal, &h, &d) == PZ_OK, "%s: %s",
-                  name, d.detail);
-    return h;
-}
-
 START_TEST(test_skewb_pieces_admissible_every_state)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_state_t goal;
     pz_heuristic_t *h;
     long bad = 0;
     int hmax = 0;
 
     puzzle_goal(p, &goal);
-    h = make_heuristic(p, "pieces", &goal);
+    h = tl_heuristic(p, "pieces", &goal);
     ck_assert(heuristic_admissible(h));
     for (uint32_t i = 0; i < NSTATES; i++) {
         pz_state_t s;
@@ -233,13 +217,13 @@ END_TEST
 
 START_TEST(test_skewb_exact_is_the_distance)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_state_t goal;
     pz_heuristic_t *h;
     pz_rng_t rng;
 
     puzzle_goal(p, &goal);
-    h = make_heuristic(p, "exact", &goal);
+    h = tl_heuristic(p, "exact", &goal);
     pz_rng_seed(&rng, 11);
     for (int i = 0; i < 2000; i++) {
         pz_state_t s;
@@ -254,49 +238,17 @@ END_TEST
 
 /* --- engines ------------------------------------------------------------- */
 
-/* Runs engine from start to goal with heuristic (NULL: none); checks the
- * replay and returns the length. */
+/* The length engine finds from start to goal with heuristic (NULL:
+ * none) and weight (tl_solve_weighted checks the replay). */
 static int
 run_engine(const pz_puzzle_t *p,
            const char *engine,
            const char *heuristic,
+           double weight,
            const pz_state_t *start,
            const pz_state_t *goal)
 {
-    const engine_ops_t *e = engine_find_for(p, engine);
-    pz_heuristic_t *h = NULL;
-    pz_budget_t budget;
-    pz_stats_t stats;
-    search_ctx_t ctx;
-    pz_solution_t sol;
-    pz_state_t end;
-    int rc;
-
-    ck_assert_ptr_nonnull(e);
-    memset(&ctx, 0, sizeof(ctx));
-    ctx.goal = *goal;
-    if (heuristic != NULL) {
-        h = make_heuristic(p, heuristic, &ctx.goal);
-    }
-    budget_init(&budget, (size_t)512 << 20);
-    stats_init(&stats);
-    ctx.puzzle = p;
-    ctx.heuristic = h;
-    ctx.start = *start;
-    ctx.weight = 1.5;
-    ctx.threads = 1;
-    ctx.budget = &budget;
-    ctx.stats = &stats;
-    rc = engine_run(e, &ctx, &sol);
-    ck_assert_msg(rc == PZ_OK && sol.status == PZ_STATUS_SOLVED,
-                  "%s: rc %d status %s", engine, rc,
-                  pz_status_name(sol.status));
-    ck_assert_int_eq(puzzle_replay(p, start, sol.moves, sol.length, &end),
-                     PZ_OK);
-    ck_assert(puzzle_equal(p, &end, &ctx.goal));
-    ck_assert_uint_eq(atomic_load(&budget.used), 0);
-    heuristic_destroy(h);
-    return sol.length;
+    return tl_solve_weighted(p, start, goal, engine, heuristic, weight).length;
 }
 
 /* Every optimal engine finds the table's distance; weighted A* stays
@@ -309,19 +261,19 @@ check_engines(const pz_puzzle_t *p,
 {
     int wa;
 
-    ck_assert_int_eq(run_engine(p, "table", NULL, s, goal), want);
-    ck_assert_int_eq(run_engine(p, "bibfs", NULL, s, goal), want);
-    ck_assert_int_eq(run_engine(p, "astar", "pieces", s, goal), want);
-    ck_assert_int_eq(run_engine(p, "idastar", "pieces", s, goal), want);
-    ck_assert_int_eq(run_engine(p, "idastar", "exact", s, goal), want);
-    wa = run_engine(p, "wastar", "pieces", s, goal);
+    ck_assert_int_eq(run_engine(p, "table", NULL, 1.0, s, goal), want);
+    ck_assert_int_eq(run_engine(p, "bibfs", NULL, 1.0, s, goal), want);
+    ck_assert_int_eq(run_engine(p, "astar", "pieces", 1.0, s, goal), want);
+    ck_assert_int_eq(run_engine(p, "idastar", "pieces", 1.0, s, goal), want);
+    ck_assert_int_eq(run_engine(p, "idastar", "exact", 1.0, s, goal), want);
+    wa = run_engine(p, "wastar", "pieces", 1.5, s, goal);
     ck_assert_int_ge(wa, want);
     ck_assert_int_le(wa * 2, want * 3);
 }
 
 START_TEST(test_skewb_engines_agree_on_scrambles)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_rng_t rng;
     pz_state_t goal;
 
@@ -345,7 +297,7 @@ END_TEST
 
 START_TEST(test_skewb_engines_random_states_optimal)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_rng_t rng;
     pz_state_t goal;
 
@@ -364,7 +316,7 @@ END_TEST
 /* One of the 90 positions at depth 11, God's number. */
 START_TEST(test_skewb_engines_antipode_is_eleven)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_state_t goal;
     pz_state_t s;
     uint32_t i = 0;
@@ -386,7 +338,7 @@ END_TEST
  * table. */
 START_TEST(test_skewb_engines_custom_goal)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_rng_t rng;
 
     pz_rng_seed(&rng, 9);
@@ -397,11 +349,11 @@ START_TEST(test_skewb_engines_custom_goal)
 
         puzzle_random_state(p, pz_rng_next, &rng, &s);
         puzzle_random_state(p, pz_rng_next, &rng, &g);
-        want = run_engine(p, "bibfs", NULL, &s, &g);
+        want = run_engine(p, "bibfs", NULL, 1.0, &s, &g);
         ck_assert_int_le(want, 11);
-        ck_assert_int_eq(run_engine(p, "table", NULL, &s, &g), want);
-        ck_assert_int_eq(run_engine(p, "astar", "exact", &s, &g), want);
-        ck_assert_int_eq(run_engine(p, "idastar", "pieces", &s, &g), want);
+        ck_assert_int_eq(run_engine(p, "table", NULL, 1.0, &s, &g), want);
+        ck_assert_int_eq(run_engine(p, "astar", "exact", 1.0, &s, &g), want);
+        ck_assert_int_eq(run_engine(p, "idastar", "pieces", 1.0, &s, &g), want);
     }
     puzzle_destroy(p);
 }
@@ -409,7 +361,7 @@ END_TEST
 
 START_TEST(test_skewb_random_state_round_trips)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_rng_t rng;
     int depth[12] = { 0 };
 
@@ -422,7 +374,7 @@ START_TEST(test_skewb_random_state_round_trips)
 
         ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &s), PZ_OK);
         format(p, &s, buf);
-        ck_assert_msg(parse_text(p, buf, &back, &d) == PZ_OK, "%s: %s", buf,
+        ck_assert_msg(tl_parse_text(p, buf, &back, &d) == PZ_OK, "%s: %s", buf,
                       d.detail);
         ck_assert(puzzle_equal(p, &back, &s));
         depth[distance(p, &s)]++;

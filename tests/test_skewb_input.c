@@ -18,8 +18,8 @@
 
 START_TEST(test_skewb_apply_three_turns_are_identity)
 {
-    pz_puzzle_t *p = make();
-    pz_state_t s = scrambled(p, "R U' B L R' U");
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
+    pz_state_t s = tl_scrambled(p, "R U' B L R' U");
 
     for (int m = 0; m < 8; m++) {
         pz_state_t t = s;
@@ -50,7 +50,7 @@ END_TEST
 
 START_TEST(test_skewb_apply_no_two_corners_commute)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_state_t goal;
 
     puzzle_goal(p, &goal);
@@ -75,7 +75,7 @@ END_TEST
 
 START_TEST(test_skewb_apply_ufr_never_moves)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_rng_t rng;
     pz_state_t s;
 
@@ -97,7 +97,7 @@ END_TEST
 START_TEST(test_skewb_redundant_same_corner_only)
 {
     static const char *names[] = { "R", "R'", "U", "U'", "L", "L'", "B", "B'" };
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
 
     for (int a = 0; a < 8; a++) {
         ck_assert_str_eq(puzzle_move_name(p, a), names[a]);
@@ -120,7 +120,7 @@ END_TEST
 
 START_TEST(test_skewb_format_state_goal_and_small_buffer)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_state_t goal;
     char buf[31];
 
@@ -151,8 +151,8 @@ END_TEST
  */
 START_TEST(test_skewb_format_state_u_turn)
 {
-    pz_puzzle_t *p = make();
-    pz_state_t s = scrambled(p, "U");
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
+    pz_state_t s = tl_scrambled(p, "U");
     char buf[31];
 
     format(p, &s, buf);
@@ -171,7 +171,7 @@ END_TEST
  * of the 30. */
 START_TEST(test_skewb_format_state_each_turn_moves_half)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_state_t goal;
 
     puzzle_goal(p, &goal);
@@ -196,8 +196,8 @@ END_TEST
 START_TEST(test_skewb_parse_state_any_colours_and_ints)
 {
     static const char map[] = "WRGYOB"; /* U R F D L B */
-    pz_puzzle_t *p = make();
-    pz_state_t s = scrambled(p, "R U L' B R'");
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
+    pz_state_t s = tl_scrambled(p, "R U L' B R'");
     pz_state_t back;
     pz_diag_t d;
     char buf[31];
@@ -211,13 +211,13 @@ START_TEST(test_skewb_parse_state_any_colours_and_ints)
         ints[i] = 7 + (int)(strchr("URFDLB", buf[i]) - "URFDLB") * 3;
     }
     own[30] = '\0';
-    ck_assert_int_eq(parse_text(p, own, &back, &d), PZ_OK);
+    ck_assert_int_eq(tl_parse_text(p, own, &back, &d), PZ_OK);
     ck_assert(puzzle_equal(p, &back, &s));
     ck_assert_int_eq(puzzle_parse_state(p, &in, &back, &d), PZ_OK);
     ck_assert(puzzle_equal(p, &back, &s));
     /* White space is skipped. */
     ck_assert_int_eq(
-        parse_text(p, "UUUUU RRRRR FFFFF\nDDDDD LLLLL BBBBB", &back, &d),
+        tl_parse_text(p, "UUUUU RRRRR FFFFF\nDDDDD LLLLL BBBBB", &back, &d),
         PZ_OK);
     puzzle_goal(p, &s);
     ck_assert(puzzle_equal(p, &back, &s));
@@ -227,20 +227,21 @@ END_TEST
 
 START_TEST(test_skewb_parse_state_length_symbol_and_colour_errors)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_state_t s;
     pz_diag_t d;
     int ints[31] = { 0 };
     pz_input_t in = { NULL, ints, 31, 1, { 31, 0, 0 } };
 
-    ck_assert_int_eq(parse_text(p, SOLVED + 1, &s, &d), PZ_ESTATE_LENGTH);
+    ck_assert_int_eq(tl_parse_text(p, SOLVED + 1, &s, &d), PZ_ESTATE_LENGTH);
     ck_assert_int_eq(puzzle_parse_state(p, &in, &s, &d), PZ_ESTATE_LENGTH);
-    ck_assert_int_eq(parse_text(p, "UUUUURRRRRFFFFFDDDDDLLLLLBBBB\x01", &s, &d),
-                     PZ_ESTATE_SYMBOL);
+    ck_assert_int_eq(
+        tl_parse_text(p, "UUUUURRRRRFFFFFDDDDDLLLLLBBBB\x01", &s, &d),
+        PZ_ESTATE_SYMBOL);
     ck_assert_int_eq(d.position, 29);
-    ck_assert_int_eq(parse_text(p, "UUUUURRRRRFFFFFDDDDDLLLLLBBBBU", &s, &d),
+    ck_assert_int_eq(tl_parse_text(p, "UUUUURRRRRFFFFFDDDDDLLLLLBBBBU", &s, &d),
                      PZ_ECOLOUR_COUNT);
-    ck_assert_int_eq(parse_text(p, "UUUUURRRRRFFFFFDDDDDLLLLLBBBBX", &s, &d),
+    ck_assert_int_eq(tl_parse_text(p, "UUUUURRRRRFFFFFDDDDDLLLLLBBBBX", &s, &d),
                      PZ_ECOLOUR_COUNT);
     puzzle_destroy(p);
 }
@@ -258,12 +259,12 @@ parse_swapped(const pz_puzzle_t *p, int i, int j, pz_diag_t *d)
     c = buf[i];
     buf[i] = buf[j];
     buf[j] = c;
-    return parse_text(p, buf, &s, d);
+    return tl_parse_text(p, buf, &s, d);
 }
 
 START_TEST(test_skewb_parse_state_bad_stickers)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_diag_t d;
 
     /* U's centre (U3) and R1 (on UFR): two R centres. */
@@ -292,12 +293,12 @@ parse_bytes(const pz_puzzle_t *p, const pz_state_t *s, pz_diag_t *d)
     pz_state_t back;
 
     format(p, s, buf);
-    return parse_text(p, buf, &back, d);
+    return tl_parse_text(p, buf, &back, d);
 }
 
 START_TEST(test_skewb_parse_state_invariants)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_state_t goal;
     pz_state_t s;
     pz_diag_t d;
@@ -345,7 +346,7 @@ START_TEST(test_skewb_parse_state_invariants)
     ck_assert_uint_lt(puzzle_rank(p, &s), NSTATES);
     /* R cycles three corners of B and twists DBR: the cycle without
      * the twist breaks A's twist rule. */
-    s = scrambled(p, "R");
+    s = tl_scrambled(p, "R");
     s.b[CB(DBR)] = DBR * 3;
     ck_assert_int_eq(parse_bytes(p, &s, &d), PZ_ETWIST);
     puzzle_destroy(p);
@@ -356,7 +357,7 @@ END_TEST
 
 START_TEST(test_skewb_apply_scramble_notation)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_state_t goal;
     pz_state_t s;
     pz_state_t t;
@@ -367,20 +368,20 @@ START_TEST(test_skewb_apply_scramble_notation)
     puzzle_apply(p, &s, M_U, &s);
     puzzle_apply(p, &s, M_LI, &s);
     puzzle_apply(p, &s, M_B, &s);
-    t = scrambled(p, "R U L' B");
+    t = tl_scrambled(p, "R U L' B");
     ck_assert(puzzle_equal(p, &s, &t));
-    t = scrambled(p, "RUL'B");
+    t = tl_scrambled(p, "RUL'B");
     ck_assert(puzzle_equal(p, &s, &t));
-    t = scrambled(p, "  R\tU L\xe2\x80\x99 B ");
+    t = tl_scrambled(p, "  R\tU L\xe2\x80\x99 B ");
     ck_assert(puzzle_equal(p, &s, &t));
     /* R2 is R twice: R', as a turn of order 3; R2' is R. */
-    s = scrambled(p, "R2");
-    t = scrambled(p, "R'");
+    s = tl_scrambled(p, "R2");
+    t = tl_scrambled(p, "R'");
     ck_assert(puzzle_equal(p, &s, &t));
-    s = scrambled(p, "B2'");
-    t = scrambled(p, "B");
+    s = tl_scrambled(p, "B2'");
+    t = tl_scrambled(p, "B");
     ck_assert(puzzle_equal(p, &s, &t));
-    s = scrambled(p, "");
+    s = tl_scrambled(p, "");
     ck_assert(puzzle_equal(p, &s, &goal));
     puzzle_destroy(p);
 }
@@ -396,7 +397,7 @@ START_TEST(test_skewb_apply_scramble_bad_token_position)
         { "R U x", 4 },  { "R''", 0 },      { "U Rw", 2 }, { "L B R'2", 4 },
         { "R U  ?", 5 }, { "BR UL F'", 6 },
     };
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
 
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         pz_state_t s;
@@ -415,7 +416,7 @@ END_TEST
 
 START_TEST(test_skewb_apply_scramble_round_trip)
 {
-    pz_puzzle_t *p = make();
+    pz_puzzle_t *p = tl_make("skewb", 0, 0, 0);
     pz_rng_t rng;
     pz_state_t goal;
 
@@ -432,7 +433,7 @@ START_TEST(test_skewb_apply_scramble_round_trip)
             puzzle_random_moves(p, &goal, 20, pz_rng_next, &rng, moves), PZ_OK);
         ck_assert_int_ge(puzzle_format_moves(p, moves, 20, text, sizeof(text)),
                          0);
-        s = scrambled(p, text);
+        s = tl_scrambled(p, text);
         for (int i = 0; i < 20; i++) {
             inv[i] = (uint8_t)puzzle_inverse(p, moves[19 - i]);
         }
