@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "http_internal.h"
-#include "serve.h"
 #include "tablelist.h"
 #include "version.h"
 
