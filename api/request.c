@@ -8,13 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "api_json.h"
 #include "complete.h"
-#include "tables.h"
-
-/* Deepest JSON nesting a request may have: a [6][3][3] state is 4 levels
- * below the body. cJSON's own limit (1000) is far too generous. */
-#define API_DEPTH_MAX 8
+#include "request_internal.h"
 
 /* Most integers a state array may hold (an 8x8 board has 64). */
 #define API_STATE_INTS_MAX 256
@@ -34,446 +29,6 @@ api_policy_default(api_policy_t *pol)
     pol->table_builds = API_TABLE_BUILDS_INLINE;
     pol->default_tables_wait_ms = 300000;
     pol->max_tables_wait_ms = 3600000;
-}
-
-static int
-json_depth(const cJSON *v, int depth)
-{
-    int deepest = depth;
-
-    for (const cJSON *c = v->child; c != NULL; c = c->next) {
-        int d = json_depth(c, depth + 1);
-
-        if (d > deepest) {
-            deepest = d;
-        }
-        if (deepest > API_DEPTH_MAX) {
-            break;
-        }
-    }
-    return deepest;
-}
-
-/* True for a byte that may follow a number's last digit in a number. */
-static bool
-number_char(char ch)
-{
-    return (ch >= '0' && ch <= '9') || ch == '.' || ch == 'e' || ch == 'E' ||
-           ch == '+' || ch == '-';
-}
-
-static size_t
-skip_digits(const char *s, size_t len, size_t j)
-{
-    while (j < len && s[j] >= '0' && s[j] <= '9') {
-        j++;
-    }
-    return j;
-}
-
-/* The end of the number at s[i] as RFC 8259 section 6 writes it (a minus,
- * 0 or digits without a leading zero, a fraction and an exponent each with
- * digits), or i when it is none. */
-static size_t
-number_end(const char *s, size_t len, size_t i)
-{
-    size_t j = i;
-
-    if (j < len && s[j] == '-') {
-        j++;
-    }
-    if (j < len && s[j] == '0') {
-        j++;
-    } else if (j < len && s[j] >= '1' && s[j] <= '9') {
-        j = skip_digits(s, len, j);
-    } else {
-        return i;
-    }
-    if (j < len && s[j] == '.') {
-        if (j + 1 >= len || s[j + 1] < '0' || s[j + 1] > '9') {
-            return i;
-        }
-        j = skip_digits(s, len, j + 1);
-    }
-    if (j < len && (s[j] == 'e' || s[j] == 'E')) {
-        j++;
-        if (j < len && (s[j] == '+' || s[j] == '-')) {
-            j++;
-        }
-        if (j >= len || s[j] < '0' || s[j] > '9') {
-            return i;
-        }
-        j = skip_digits(s, len, j);
-    }
-    return j < len && number_char(s[j]) ? i : j;
-}
-
-/*
- * Checks the JSON text s[0..len) for what cJSON lets through and RFC 8259
- * does not: a control character (below U+0020) in a string, whitespace
- * other than space, tab, line feed and carriage return, a number with a
- * leading zero or a fraction or exponent without digits. Also for U+0000
- * in a string, which is JSON but would end a C string early ("R\u0000x"
- * would read as "R"). Returns the offset of the first problem with *rc
- * PZ_EJSON or PZ_EINVAL (U+0000), or len when there is none.
- */
-static size_t
-json_strict(const char *s, size_t len, int *rc)
-{
-    bool in_string = false;
-
-    *rc = PZ_EJSON;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char ch = (unsigned char)s[i];
-
-        if (in_string) {
-            if (ch < 0x20) {
-                return i;
-            }
-            if (ch == '"') {
-                in_string = false;
-            } else if (ch == '\\' && i + 1 < len) {
-                if (s[i + 1] == 'u' && i + 5 < len &&
-                    strncmp(s + i + 2, "0000", 4) == 0) {
-                    *rc = PZ_EINVAL;
-                    return i;
-                }
-                i++; /* the escaped character */
-            }
-        } else if (ch == '"') {
-            in_string = true;
-        } else if (ch == '-' || (ch >= '0' && ch <= '9')) {
-            size_t end = number_end(s, len, i);
-
-            if (end == i) {
-                return i;
-            }
-            i = end - 1;
-        } else if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') {
-            return i;
-        }
-    }
-    return len;
-}
-
-int
-api_json_parse(const char *buf, size_t len, cJSON **out, pz_diag_t *d)
-{
-    const char *end = NULL;
-    char *copy;
-    cJSON *root;
-    size_t pos;
-    int rc;
-
-    *out = NULL;
-    if (len > API_BODY_MAX) {
-        return pz_diag_set(d, PZ_ETOO_LARGE,
-                           "the body has %zu bytes; the limit is %d", len,
-                           API_BODY_MAX);
-    }
-    /* cJSON reads one byte past the given length, so hand it a private
-     * NUL-terminated copy and the length including the NUL. */
-    copy = malloc(len + 1);
-    if (copy == NULL) {
-        return pz_diag_set(d, PZ_ENOMEM, "out of memory");
-    }
-    memcpy(copy, buf, len);
-    copy[len] = '\0';
-    if (strlen(copy) != len) {
-        pz_diag_set(d, PZ_EJSON, "the body contains a NUL byte");
-        d->position = (int)strlen(copy);
-        free(copy);
-        return PZ_EJSON;
-    }
-    /* JSON text is UTF-8 (RFC 8259): with it checked here, every string
-     * of a request, and every reply that quotes one, is UTF-8. */
-    if ((pos = pz_utf8_valid(copy, len)) != len) {
-        pz_diag_set(d, PZ_EJSON, "the body is not valid UTF-8 (byte %zu)", pos);
-        d->position = (int)pos;
-        free(copy);
-        return PZ_EJSON;
-    }
-    /* What cJSON would accept but is not JSON, and U+0000 in a string,
-     * which no member takes. */
-    if ((pos = json_strict(copy, len, &rc)) != len) {
-        if (rc == PZ_EINVAL) {
-            pz_diag_set(d, PZ_EINVAL,
-                        "strings may not contain U+0000 (\\u0000 at byte "
-                        "%zu)",
-                        pos);
-        } else {
-            pz_diag_set(d, PZ_EJSON,
-                        "the body is not valid JSON (error near byte %zu)",
-                        pos);
-        }
-        if (d != NULL) {
-            d->position = (int)pos;
-        }
-        free(copy);
-        return rc;
-    }
-    root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
-    if (root == NULL) {
-        int at = end != NULL && end >= copy ? (int)(end - copy) : 0;
-
-        pz_diag_set(d, PZ_EJSON,
-                    len == 0 ? "the body is empty; send a JSON object"
-                             : "the body is not valid JSON (error near byte "
-                               "%d)",
-                    at);
-        if (d != NULL) {
-            d->position = at;
-        }
-        free(copy);
-        return PZ_EJSON;
-    }
-    free(copy);
-    if (json_depth(root, 1) > API_DEPTH_MAX) {
-        cJSON_Delete(root);
-        return pz_diag_set(d, PZ_EJSON, "the body nests deeper than %d levels",
-                           API_DEPTH_MAX);
-    }
-    *out = root;
-    return PZ_OK;
-}
-
-/* --- member access with type checks --- */
-
-static int
-fail_field(pz_diag_t *d,
-           int rc,
-           const char *member,
-           const char *fmt,
-           const char *what)
-{
-    char ptr[64];
-
-    snprintf(ptr, sizeof(ptr), "/%s", member);
-    pz_diag_set(d, rc, fmt, member, what);
-    pz_diag_field(d, ptr);
-    return rc;
-}
-
-static int
-get_string(const cJSON *body,
-           const char *member,
-           const char **out,
-           pz_diag_t *d)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, member);
-
-    *out = NULL;
-    if (v == NULL || cJSON_IsNull(v)) {
-        return PZ_OK;
-    }
-    if (!cJSON_IsString(v) || v->valuestring == NULL) {
-        return fail_field(d, PZ_ETYPE, member, "'%s' must be a %s", "string");
-    }
-    *out = v->valuestring;
-    return PZ_OK;
-}
-
-static int
-get_bool(const cJSON *body, const char *member, int *out, pz_diag_t *d)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, member);
-
-    if (v == NULL || cJSON_IsNull(v)) {
-        return PZ_OK;
-    }
-    if (!cJSON_IsBool(v)) {
-        return fail_field(d, PZ_ETYPE, member, "'%s' must be a %s", "boolean");
-    }
-    *out = cJSON_IsTrue(v);
-    return PZ_OK;
-}
-
-/* Reads an integer member in lo..hi into *out (untouched when absent). */
-static int
-get_int(const cJSON *body,
-        const char *member,
-        double lo,
-        double hi,
-        int64_t *out,
-        pz_diag_t *d)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, member);
-    char ptr[64];
-
-    if (v == NULL || cJSON_IsNull(v)) {
-        return PZ_OK;
-    }
-    if (!cJSON_IsNumber(v)) {
-        return fail_field(d, PZ_ETYPE, member, "'%s' must be an %s", "integer");
-    }
-    /* A number past the range is out of it, whether or not it has a
-     * fraction: 1e400 (read as infinity) is an integer too large. */
-    if (!isfinite(v->valuedouble) || v->valuedouble < lo ||
-        v->valuedouble > hi) {
-        snprintf(ptr, sizeof(ptr), "/%s", member);
-        pz_diag_set(d, PZ_ERANGE, "'%s' must be between %.0f and %.0f", member,
-                    lo, hi);
-        pz_diag_field(d, ptr);
-        return PZ_ERANGE;
-    }
-    if (floor(v->valuedouble) != v->valuedouble) {
-        return fail_field(d, PZ_ETYPE, member, "'%s' must be an %s", "integer");
-    }
-    *out = (int64_t)v->valuedouble;
-    return PZ_OK;
-}
-
-static const char *const known_members[] = {
-    "puzzle",    "size",          "metric",  "scramble",       "state",
-    "goal",      "engine",        "engines", "heuristic",      "weight",
-    "optimal",   "target_length", "time_ms", "memory_mb",      "max_nodes",
-    "max_depth", "wait_ms",       "tables",  "tables_wait_ms", NULL,
-};
-
-/*
- * Writes "/" + name as an RFC 6901 JSON pointer ("~" -> "~0", "/" -> "~1")
- * into out, cut at a UTF-8 character boundary when it does not fit, so the
- * problem body stays valid UTF-8.
- */
-static void
-member_pointer(const char *name, char *out, size_t cap)
-{
-    size_t n = 0;
-
-    out[n++] = '/';
-    for (const char *c = name; *c != '\0'; c++) {
-        const char *esc = *c == '~' ? "~0" : *c == '/' ? "~1" : NULL;
-        size_t len = esc != NULL ? 2 : 1;
-        size_t clen = 1;
-
-        /* A UTF-8 lead byte and its continuation bytes go in together. */
-        if (esc == NULL && ((unsigned char)*c & 0xc0) == 0xc0) {
-            while (((unsigned char)c[clen] & 0xc0) == 0x80) {
-                clen++;
-            }
-            len = clen;
-        }
-        if (n + len >= cap) {
-            break;
-        }
-        memcpy(out + n, esc != NULL ? esc : c, len);
-        n += len;
-        c += clen - 1;
-    }
-    out[n] = '\0';
-}
-
-static int
-check_members(const cJSON *body, pz_diag_t *d)
-{
-    for (const cJSON *c = body->child; c != NULL; c = c->next) {
-        int known = 0;
-        char ptr[64];
-
-        for (int i = 0; known_members[i] != NULL; i++) {
-            if (c->string != NULL && strcmp(c->string, known_members[i]) == 0) {
-                known = 1;
-                break;
-            }
-        }
-        if (!known) {
-            member_pointer(c->string ? c->string : "", ptr, sizeof(ptr));
-            pz_diag_set(d, PZ_EUNKNOWN_FIELD,
-                        "unknown member '%s'; the solve request accepts "
-                        "puzzle, size, metric, scramble, state, goal, engine, "
-                        "engines, heuristic, weight, optimal, target_length, "
-                        "time_ms, memory_mb, max_nodes, max_depth, wait_ms, "
-                        "tables, tables_wait_ms",
-                        ptr + 1);
-            pz_diag_field(d, ptr);
-            return PZ_EUNKNOWN_FIELD;
-        }
-        for (const cJSON *e = c->next; e != NULL; e = e->next) {
-            if (e->string != NULL && c->string != NULL &&
-                strcmp(e->string, c->string) == 0) {
-                member_pointer(c->string, ptr, sizeof(ptr));
-                pz_diag_set(d, PZ_ECONFLICT, "member '%s' appears twice",
-                            ptr + 1);
-                pz_diag_field(d, ptr);
-                return PZ_ECONFLICT;
-            }
-        }
-    }
-    return PZ_OK;
-}
-
-/* --- state input --- */
-
-static int
-flatten(const cJSON *v,
-        int level,
-        int *ints,
-        size_t cap,
-        pz_input_t *in,
-        pz_diag_t *d)
-{
-    int n = cJSON_GetArraySize(v);
-
-    if (level >= 3) {
-        return pz_diag_set(d, PZ_ETYPE,
-                           "a state array nests at most 3 levels deep");
-    }
-    if (level >= in->ndims) {
-        in->ndims = level + 1;
-        in->shape[level] = n;
-    } else if (in->shape[level] != n) {
-        return pz_diag_set(d, PZ_ETYPE,
-                           "a state array must be rectangular: rows of %d "
-                           "and %d entries",
-                           in->shape[level], n);
-    }
-    for (const cJSON *c = v->child; c != NULL; c = c->next) {
-        if (cJSON_IsArray(c)) {
-            int rc = flatten(c, level + 1, ints, cap, in, d);
-
-            if (rc != PZ_OK) {
-                return rc;
-            }
-            continue;
-        }
-        if (!cJSON_IsNumber(c) || !isfinite(c->valuedouble) ||
-            floor(c->valuedouble) != c->valuedouble ||
-            fabs(c->valuedouble) > 1e6) {
-            return pz_diag_set(d, PZ_ETYPE,
-                               "state arrays hold integers only (entry %zu)",
-                               in->nints);
-        }
-        if (level + 1 != in->ndims && in->ndims > level + 1) {
-            return pz_diag_set(d, PZ_ETYPE,
-                               "a state array mixes numbers and arrays");
-        }
-        if (in->nints >= cap) {
-            return pz_diag_set(d, PZ_ESTATE_LENGTH,
-                               "a state array holds at most %zu numbers", cap);
-        }
-        ints[in->nints++] = (int)c->valuedouble;
-    }
-    return PZ_OK;
-}
-
-int
-api_state_input(const cJSON *v,
-                int *ints,
-                size_t cap,
-                pz_input_t *in,
-                pz_diag_t *d)
-{
-    memset(in, 0, sizeof(*in));
-    if (cJSON_IsString(v) && v->valuestring != NULL) {
-        in->text = v->valuestring;
-        return PZ_OK;
-    }
-    if (!cJSON_IsArray(v)) {
-        return pz_diag_set(d, PZ_ETYPE,
-                           "a state is a string or an array of integers");
-    }
-    in->ints = ints;
-    return flatten(v, 0, ints, cap, in, d);
 }
 
 /* --- puzzle parameters --- */
@@ -620,285 +175,6 @@ parse_state_member(const api_solve_request_t *req,
     return rc;
 }
 
-/* --- tables --- */
-
-static int
-too_large(pz_diag_t *d, const char *member, uint64_t max, const char *unit);
-
-/* The command that builds table name: `puzzled tables build GROUP`. */
-static void
-build_command(const char *name, char *buf, size_t len)
-{
-    tables_status_t st;
-
-    snprintf(buf, len, "puzzled tables build %s",
-             tables_status(name, &st) == PZ_OK && st.group[0] != '\0' ? st.group
-                                                                      : name);
-}
-
-/* Adds a warning; the last ones are dropped when there are too many. */
-static api_warning_t *
-add_warning(api_solve_request_t *req, const char *code, const char *table)
-{
-    api_warning_t *w;
-
-    if (req->nwarnings >= API_WARNINGS_MAX) {
-        return NULL;
-    }
-    w = &req->warnings[req->nwarnings++];
-    w->code = code;
-    w->table = table;
-    w->detail[0] = '\0';
-    return w;
-}
-
-/* auto chose heuristic because table is not built. */
-static void
-warn_missing(api_solve_request_t *req, const char *table, const char *heuristic)
-{
-    api_warning_t *w = add_warning(req, "table_missing", table);
-    char cmd[96];
-
-    if (w == NULL) {
-        return;
-    }
-    build_command(table, cmd, sizeof(cmd));
-    snprintf(w->detail, sizeof(w->detail),
-             "auto used the heuristic '%s': the table %s is not built "
-             "(`%s` builds it)",
-             heuristic, table, cmd);
-}
-
-/* What a request can do about one table it needs. */
-typedef struct table_plan {
-    int action; /* PLAN_READY, PLAN_WAIT or PLAN_REFUSE */
-    bool build; /* PLAN_WAIT: the server may build it for this request */
-    int rc;     /* PLAN_REFUSE: why */
-} table_plan_t;
-
-enum {
-    PLAN_READY = 0,
-    PLAN_WAIT,
-    PLAN_REFUSE,
-};
-
-/* True when pol lets a request have table st built. */
-static bool
-may_build(const api_policy_t *pol, const tables_status_t *st)
-{
-    return pol->table_builds == API_TABLE_BUILDS_ON_DEMAND ||
-           (pol->table_builds == API_TABLE_BUILDS_STARTUP && st->startup);
-}
-
-/* Decides about table name; on PLAN_REFUSE fills d with the reason. */
-static table_plan_t
-plan_table(const api_policy_t *pol, const char *name, pz_diag_t *d)
-{
-    table_plan_t p = { PLAN_READY, false, PZ_OK };
-    tables_status_t st;
-    size_t limit = tables_memory_limit();
-    size_t held = tables_memory_bytes();
-    char cmd[96];
-
-    if (tables_status(name, &st) != PZ_OK) {
-        p.action = PLAN_REFUSE;
-        p.rc = pz_diag_set(d, PZ_EINTERNAL, "table %s is not known", name);
-        return p;
-    }
-    if (st.state == TABLES_READY) {
-        return p;
-    }
-    build_command(name, cmd, sizeof(cmd));
-    /* Before anything is queued or allocated: a table that cannot fit is
-     * refused however far its load or build got. */
-    if (limit != 0 && (st.bytes > limit || held > limit - st.bytes)) {
-        p.action = PLAN_REFUSE;
-        p.rc = pz_diag_set(d, PZ_ETABLES_MEMORY,
-                           "table %s needs %.1f MiB; this server's tables "
-                           "may take %.1f MiB and %.1f MiB are taken",
-                           name, (double)st.bytes / (1 << 20),
-                           (double)limit / (1 << 20), (double)held / (1 << 20));
-        return p;
-    }
-    if (st.state == TABLES_QUEUED || st.state == TABLES_LOADING ||
-        st.state == TABLES_BUILDING) {
-        p.action = PLAN_WAIT;
-        return p;
-    }
-    if (st.file) {
-        /* A stored file is loaded (and rebuilt, where builds are
-         * allowed, if it turns out corrupt). */
-        p.action = PLAN_WAIT;
-        p.build = may_build(pol, &st);
-        return p;
-    }
-    if (may_build(pol, &st)) {
-        p.action = PLAN_WAIT;
-        p.build = true;
-        return p;
-    }
-    p.action = PLAN_REFUSE;
-    if (st.state == TABLES_FAILED && st.rc != PZ_ETABLE_MISSING) {
-        p.rc = pz_diag_set(d, st.rc, "table %s failed: %s; `%s` builds it",
-                           name, st.why, cmd);
-    } else {
-        p.rc = pz_diag_set(d, PZ_ETABLE_MISSING,
-                           "table %s is not built and this server builds "
-                           "no table for requests; `%s` builds it (or start "
-                           "the server with --table-builds on-demand)",
-                           name, cmd);
-    }
-    return p;
-}
-
-/* Records table name as one the job waits for. */
-static void
-add_wait(api_solve_request_t *req, const char *name, bool build)
-{
-    for (int i = 0; i < req->ntables; i++) {
-        if (strcmp(req->tables[i], name) == 0) {
-            req->tables_build[i] = req->tables_build[i] || build;
-            return;
-        }
-    }
-    if (req->ntables < API_TABLES_MAX) {
-        req->tables[req->ntables] = name;
-        req->tables_build[req->ntables] = build;
-        req->ntables++;
-    }
-}
-
-/*
- * Makes run i need no table that is not in memory: its heuristic becomes
- * the puzzle's default (which needs none), the table engine becomes
- * bidirectional BFS (optimal, and fast on the puzzles with a complete
- * table). Returns false for an engine with no such replacement.
- */
-static bool
-fall_back(api_solve_request_t *req, int i, const char *table)
-{
-    solve_run_t *run = &req->runs[i];
-    const heuristic_ops_t *h =
-        heuristic_find(req->puzzle, puzzle_default_heuristic(req->puzzle));
-    const char *from = run->heuristic;
-    api_warning_t *w;
-
-    if (run->engine->tables != NULL &&
-        run->engine->tables(req->puzzle, &req->spec.goal, NULL, 0) > 0) {
-        if (strcmp(run->engine->name, "table") != 0) {
-            return false;
-        }
-        solve_run_init(run, engine_find("bibfs"), "none", 1.0);
-        w = add_warning(req, "table_fallback", table);
-        if (w != NULL) {
-            snprintf(w->detail, sizeof(w->detail),
-                     "table %s is not in memory; engine 'bibfs' ran instead "
-                     "of 'table'",
-                     table);
-        }
-        return true;
-    }
-    if (h == NULL) {
-        h = &heuristic_none;
-    }
-    solve_run_init(run, run->engine, h->name, run->weight);
-    w = add_warning(req, "table_fallback", table);
-    if (w != NULL) {
-        snprintf(w->detail, sizeof(w->detail),
-                 "table %s is not in memory; heuristic '%s' was used instead "
-                 "of '%s'",
-                 table, h->name, from);
-    }
-    return true;
-}
-
-/*
- * Decides, for a daemon, what the request does about the shared tables
- * its runs need (see api_policy_t's table_builds and the request's
- * "tables" member): run at once, prepare them first (req->preparing and
- * req->tables), fall back, or refuse with the reason in d.
- */
-static int
-plan_tables(const api_policy_t *pol, api_solve_request_t *req, pz_diag_t *d)
-{
-    if (pol->table_builds == API_TABLE_BUILDS_INLINE) {
-        return PZ_OK;
-    }
-    for (int i = 0; i < req->nruns; i++) {
-        const char *names[SOLVE_TABLES_MAX];
-        int n =
-            solve_tables(&req->spec, &req->runs[i], names, SOLVE_TABLES_MAX);
-        int waits = req->ntables;
-
-        for (int k = 0; k < n && k < SOLVE_TABLES_MAX; k++) {
-            table_plan_t p = plan_table(pol, names[k], d);
-
-            if (p.action == PLAN_READY) {
-                continue;
-            }
-            if (req->tables_mode == API_TABLES_FALLBACK) {
-                pz_diag_clear(d);
-                if (!fall_back(req, i, names[k])) {
-                    return pz_diag_set(
-                        d, PZ_ETABLE_NOT_READY,
-                        "engine '%s' needs table %s, which is not in "
-                        "memory, and has no fallback",
-                        req->runs[i].engine->name, names[k]);
-                }
-                /* The run needs no table now. */
-                req->ntables = waits;
-                break;
-            }
-            if (p.action == PLAN_REFUSE) {
-                return p.rc;
-            }
-            if (req->tables_mode == API_TABLES_FAIL) {
-                return pz_diag_set(d, PZ_ETABLE_NOT_READY,
-                                   "table %s is not in memory yet "
-                                   "(\"tables\": \"fail\")",
-                                   names[k]);
-            }
-            add_wait(req, names[k], p.build);
-        }
-    }
-    req->preparing = req->ntables > 0;
-    return PZ_OK;
-}
-
-static int
-parse_tables_mode(const cJSON *body,
-                  const api_policy_t *pol,
-                  api_solve_request_t *req,
-                  pz_diag_t *d)
-{
-    const char *mode = NULL;
-    int64_t wait = pol->default_tables_wait_ms;
-    int rc;
-
-    if ((rc = get_string(body, "tables", &mode, d)) != PZ_OK ||
-        (rc = get_int(body, "tables_wait_ms", 0, 1e12, &wait, d)) != PZ_OK) {
-        return rc;
-    }
-    if (mode == NULL || strcmp(mode, "wait") == 0) {
-        req->tables_mode = API_TABLES_WAIT;
-    } else if (strcmp(mode, "fallback") == 0) {
-        req->tables_mode = API_TABLES_FALLBACK;
-    } else if (strcmp(mode, "fail") == 0) {
-        req->tables_mode = API_TABLES_FAIL;
-    } else {
-        pz_diag_set(d, PZ_EINVAL,
-                    "'tables' must be \"wait\", \"fallback\" or \"fail\"");
-        pz_diag_field(d, "/tables");
-        return PZ_EINVAL;
-    }
-    if (pol->max_tables_wait_ms != 0 && wait > pol->max_tables_wait_ms) {
-        return too_large(d, "tables_wait_ms", (uint64_t)pol->max_tables_wait_ms,
-                         " ms");
-    }
-    req->tables_wait_ms = wait;
-    return PZ_OK;
-}
-
 /* --- engines --- */
 
 static bool
@@ -958,7 +234,7 @@ add_run(api_solve_request_t *req,
     if (strcmp(name, "auto") == 0) {
         engine_auto(req->puzzle, &req->spec.goal, req->optimal, &choice);
         if (choice.missing != NULL && heuristic == NULL) {
-            warn_missing(req, choice.missing, choice.heuristic);
+            request__warn_missing(req, choice.missing, choice.heuristic);
         }
         e = choice.engine;
         if (heuristic == NULL) {
@@ -1031,8 +307,8 @@ parse_engines(const cJSON *body, api_solve_request_t *req, pz_diag_t *d)
     const cJSON *w = cJSON_GetObjectItemCaseSensitive(body, "weight");
     int rc;
 
-    if ((rc = get_string(body, "engine", &engine, d)) != PZ_OK ||
-        (rc = get_string(body, "heuristic", &heuristic, d)) != PZ_OK) {
+    if ((rc = request__get_string(body, "engine", &engine, d)) != PZ_OK ||
+        (rc = request__get_string(body, "heuristic", &heuristic, d)) != PZ_OK) {
         return rc;
     }
     if (w != NULL && !cJSON_IsNull(w)) {
@@ -1090,18 +366,6 @@ parse_engines(const cJSON *body, api_solve_request_t *req, pz_diag_t *d)
 /* --- limits --- */
 
 static int
-too_large(pz_diag_t *d, const char *member, uint64_t max, const char *unit)
-{
-    char ptr[32];
-
-    snprintf(ptr, sizeof(ptr), "/%s", member);
-    pz_diag_set(d, PZ_ELIMIT, "'%s' is above this server's maximum of %llu%s",
-                member, (unsigned long long)max, unit);
-    pz_diag_field(d, ptr);
-    return PZ_ELIMIT;
-}
-
-static int
 parse_limits(const cJSON *body,
              const api_policy_t *pol,
              api_solve_request_t *req,
@@ -1115,29 +379,35 @@ parse_limits(const cJSON *body,
     int64_t target = 0;
     int rc;
 
-    if ((rc = get_int(body, "time_ms", 1, 1e12, &time_ms, d)) != PZ_OK ||
-        (rc = get_int(body, "memory_mb", 1, 1e9, &memory_mb, d)) != PZ_OK ||
-        (rc = get_int(body, "max_nodes", 0, 9e15, &max_nodes, d)) != PZ_OK ||
-        (rc = get_int(body, "max_depth", 0, PZ_SOLUTION_MAX, &max_depth, d)) !=
+    if ((rc = request__get_int(body, "time_ms", 1, 1e12, &time_ms, d)) !=
             PZ_OK ||
-        (rc = get_int(body, "wait_ms", 0, 1e12, &wait_ms, d)) != PZ_OK ||
-        (rc = get_int(body, "target_length", 0, PZ_SOLUTION_MAX, &target, d)) !=
-            PZ_OK) {
+        (rc = request__get_int(body, "memory_mb", 1, 1e9, &memory_mb, d)) !=
+            PZ_OK ||
+        (rc = request__get_int(body, "max_nodes", 0, 9e15, &max_nodes, d)) !=
+            PZ_OK ||
+        (rc = request__get_int(body, "max_depth", 0, PZ_SOLUTION_MAX,
+                               &max_depth, d)) != PZ_OK ||
+        (rc = request__get_int(body, "wait_ms", 0, 1e12, &wait_ms, d)) !=
+            PZ_OK ||
+        (rc = request__get_int(body, "target_length", 0, PZ_SOLUTION_MAX,
+                               &target, d)) != PZ_OK) {
         return rc;
     }
     if (pol->max_time_ms != 0 && (uint64_t)time_ms > pol->max_time_ms) {
-        return too_large(d, "time_ms", pol->max_time_ms, " ms");
+        return request__too_large(d, "time_ms", pol->max_time_ms, " ms");
     }
     if (pol->max_memory_bytes != 0 &&
         (uint64_t)memory_mb > (pol->max_memory_bytes >> 20)) {
-        return too_large(d, "memory_mb", pol->max_memory_bytes >> 20, " MiB");
+        return request__too_large(d, "memory_mb", pol->max_memory_bytes >> 20,
+                                  " MiB");
     }
     if (pol->max_max_nodes != 0 &&
         (max_nodes == 0 || (uint64_t)max_nodes > pol->max_max_nodes)) {
-        return too_large(d, "max_nodes", pol->max_max_nodes, "");
+        return request__too_large(d, "max_nodes", pol->max_max_nodes, "");
     }
     if (pol->max_wait_ms != 0 && wait_ms > pol->max_wait_ms) {
-        return too_large(d, "wait_ms", (uint64_t)pol->max_wait_ms, " ms");
+        return request__too_large(d, "wait_ms", (uint64_t)pol->max_wait_ms,
+                                  " ms");
     }
     req->spec.limits.time_ms = (uint64_t)time_ms;
     req->spec.limits.memory_bytes = (size_t)memory_mb << 20;
@@ -1159,7 +429,7 @@ parse_start(const cJSON *body, api_solve_request_t *req, pz_diag_t *d)
     const char *scramble = NULL;
     int rc;
 
-    if ((rc = get_string(body, "scramble", &scramble, d)) != PZ_OK) {
+    if ((rc = request__get_string(body, "scramble", &scramble, d)) != PZ_OK) {
         return rc;
     }
     if (state != NULL && cJSON_IsNull(state)) {
@@ -1288,10 +558,10 @@ api_solve_parse(const cJSON *body,
     if (!cJSON_IsObject(body)) {
         return pz_diag_set(d, PZ_ETYPE, "the body must be a JSON object");
     }
-    if ((rc = check_members(body, d)) != PZ_OK ||
-        (rc = get_string(body, "puzzle", &name, d)) != PZ_OK ||
-        (rc = get_string(body, "metric", &metric, d)) != PZ_OK ||
-        (rc = get_bool(body, "optimal", &optimal, d)) != PZ_OK ||
+    if ((rc = request__check_members(body, d)) != PZ_OK ||
+        (rc = request__get_string(body, "puzzle", &name, d)) != PZ_OK ||
+        (rc = request__get_string(body, "metric", &metric, d)) != PZ_OK ||
+        (rc = request__get_bool(body, "optimal", &optimal, d)) != PZ_OK ||
         (rc = parse_metric(metric, &prm, d)) != PZ_OK) {
         goto fail;
     }
@@ -1331,10 +601,10 @@ api_solve_parse(const cJSON *body,
     /* The start and goal come before the engines: "auto" depends on the
      * goal (shared tables serve some goals only). */
     if ((rc = parse_limits(body, pol, req, d)) != PZ_OK ||
-        (rc = parse_tables_mode(body, pol, req, d)) != PZ_OK ||
+        (rc = request__parse_tables_mode(body, pol, req, d)) != PZ_OK ||
         (rc = parse_start(body, req, d)) != PZ_OK ||
         (rc = parse_engines(body, req, d)) != PZ_OK ||
-        (rc = plan_tables(pol, req, d)) != PZ_OK) {
+        (rc = request__plan_tables(pol, req, d)) != PZ_OK) {
         goto fail;
     }
     default_target(body, req);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* http_internal.h - request state and reply helpers shared by http.c (the
- * daemon and request phases) and http_routes.c (the route handlers). */
+ * daemon and request phases), http_head.c (the request head's checks),
+ * http_reply.c (replies and waits) and http_routes.c (the route
+ * handlers). */
 #ifndef PZ_SERVER_HTTP_INTERNAL_H
 #define PZ_SERVER_HTTP_INTERNAL_H
 
@@ -123,6 +125,13 @@ const char *http__query(const http_conn_t *c, const char *name);
  * as 2^53). */
 bool http__parse_count(const char *s, int64_t *out);
 
+/* True while the server drains (jobs_draining). */
+bool http__draining(const http_conn_t *c);
+
+/* Adds the header name: value to r; nothing when value is NULL. */
+void
+http__add_header(struct MHD_Response *r, const char *name, const char *value);
+
 /* Queues rep with the headers every reply carries (request id, CORS,
  * Connection: close while draining). Takes ownership of an owned body, also
  * on failure. Thread: mhd. */
@@ -160,6 +169,15 @@ enum MHD_Result http__send_job(http_conn_t *c, int unfinished_status);
  * (nothing suspended) when the job has ended or the server drains; the
  * caller answers at once then. */
 bool http__start_wait(http_conn_t *c, int64_t wait_ms);
+
+/* The first handler call, with the headers only: answers (and returns
+ * what MHD is to get) what the request head alone decides, else MHD_YES to
+ * read the body. */
+enum MHD_Result http__on_headers(http_conn_t *c);
+
+/* Routing answers that need only the headers: unknown path, OPTIONS,
+ * method not allowed. Returns true when a reply was queued (in *ret). */
+bool http__route_check(http_conn_t *c, enum MHD_Result *ret);
 
 /* The last handler call of a routed request whose method is allowed:
  * everything has been read. */

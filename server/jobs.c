@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* jobs.c - the job table, admission, bounded queue, waiters and retention.
+/* jobs.c - the job table, admission, bounded queue and waiters; the runs,
+ * the retention sweep and shutdown are in jobs_run.c.
  *
- * One mutex guards everything here: the id hash, the list of all jobs in
- * creation order (newest last), the queue, the waiter list and the
- * counters. Critical sections are short (no JSON, no search), so one lock
- * is simpler than several and cheap next to an HTTP round trip. What is
+ * One mutex guards everything here and in jobs_run.c: the id hash, the list
+ * of all jobs in creation order (newest last), the queue, the waiter list
+ * and the counters. Critical sections are short (no JSON, no search), so one
+ * lock is simpler than several and cheap next to an HTTP round trip. What is
  * read without the lock is published with atomics: a job's state (release
  * when it ends), the number of runs started and done (release after each
  * run's result is written) and the engines' live statistics. Jobs are
  * reference counted: the table holds one reference, and every connection,
- * listing or worker that uses a job holds its own, so eviction never frees
- * a job someone is rendering.
+ * listing or worker that uses a job holds its own, so eviction never frees a
+ * job someone is rendering.
  */
 #include "jobs.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -24,9 +24,9 @@
 
 #include "complete.h"
 #include "job.h"
+#include "jobs_internal.h"
 #include "log.h"
 #include "rng.h"
-#include "tables.h"
 
 /* How often the sweep runs when no waiter deadline is nearer. */
 
@@ -47,72 +47,6 @@
 #ifndef JOBS_SPARE_MAX
 #define JOBS_SPARE_MAX 64
 #endif
-
-/* One puzzle instance, as the complete tables tell them apart. */
-typedef enum job_state {
-    JOB_NEW = 0,   /* made by jobs_new, not in the table */
-    JOB_PREPARING, /* waiting for its tables, not in the queue */
-    JOB_QUEUED,
-    JOB_RUNNING,
-    JOB_ENDED,
-} job_state_t;
-
-struct job {
-    char id[JOBS_ID_LEN + 1];
-    api_solve_request_t req;      /* owned; runs[] written by the worker */
-    atomic_bool cancel;           /* polled by the engines */
-    atomic_bool cancel_requested; /* by DELETE or shutdown, before the end */
-    atomic_bool deadline_hit;     /* the safety net set cancel */
-    atomic_int state;             /* job_state_t; release on change */
-    atomic_int runs_started;
-    atomic_int runs_done;        /* release after each run's result */
-    int64_t created_ms;          /* Unix ms */
-    _Atomic int64_t started_ms;  /* Unix ms, 0 = not started */
-    _Atomic int64_t finished_ms; /* Unix ms, 0 = not ended */
-    /* Below: under jobs->lock. */
-    int refs;
-    int nwaiters;
-    size_t budget;         /* bytes counted against the memory cap */
-    int64_t deadline_mono; /* safety net, 0 = none */
-    int64_t prepare_until; /* preparing: when it stops waiting (mono ms) */
-    bool delivered;        /* its ended state was sent to a client */
-    int64_t ended_mono;    /* when it ended */
-    job_t *prev;           /* all jobs, creation order */
-    job_t *next;
-    job_t *qnext; /* queue, FIFO */
-    job_t *qprev;
-    job_t *hnext; /* hash chain */
-};
-
-struct jobs {
-    jobs_config_t cfg;
-    pthread_mutex_t lock;
-    pthread_cond_t work; /* a job was queued, or stop */
-    pthread_cond_t idle; /* a running job ended */
-    job_t **hash;
-    size_t nbuckets; /* power of two */
-    job_t *first;    /* oldest */
-    job_t *last;     /* newest */
-    job_t *qhead;
-    job_t *qtail;
-    job_waiter_t *waiters;
-    size_t count; /* jobs in the table */
-    size_t nqueued;
-    size_t npreparing;
-    size_t nrunning;
-    size_t nended;
-    size_t nundelivered; /* ended jobs whose result nobody has fetched */
-    size_t memory_in_use;
-    atomic_bool draining; /* written under the lock, read anywhere */
-    bool stopping;
-    uint64_t ended_by_status[PZ_STATUS_COUNT_];
-    uint64_t nodes_ended; /* nodes expanded by jobs that ended */
-    /* Puzzle instances whose shared complete table is loaded: written
-     * under the lock, published by the count (acquire/release). */
-    pthread_mutex_t spare_lock; /* guards the two below */
-    job_t *spare;               /* freed jobs for reuse, linked by next */
-    int nspare;
-};
 
 int64_t
 jobs_now_ms(void)
@@ -163,8 +97,8 @@ jobs_create(const jobs_config_t *cfg, jobs_t **out)
 /* Frees job, or keeps its memory for the next jobs_new: a job is about
  * 10 KiB (eight runs with their solution buffers), and allocating one per
  * request made glibc consolidate its small free chunks every time. */
-static void
-job_free(jobs_t *jobs, job_t *job)
+void
+jobs__job_free(jobs_t *jobs, job_t *job)
 {
     api_solve_cleanup(&job->req);
     pthread_mutex_lock(&jobs->spare_lock);
@@ -197,7 +131,7 @@ job_alloc(jobs_t *jobs)
     /* Everything but the request, which is most of the job's 10 KiB and
      * which api_solve_parse clears before it fills it (the only way a job
      * gets one); until then its owned pointers must read as empty for
-     * api_solve_cleanup, and they do: job_free's cleanup reset them. */
+     * api_solve_cleanup, and they do: jobs__job_free's cleanup reset them. */
     memset(job, 0, offsetof(job_t, req));
     memset((char *)job + offsetof(job_t, req) + sizeof(job->req), 0,
            sizeof(*job) - offsetof(job_t, req) - sizeof(job->req));
@@ -219,7 +153,7 @@ jobs_destroy(jobs_t *jobs)
         /* Only the table's reference can remain once every connection and
          * worker is gone. */
         if (--job->refs == 0) {
-            job_free(jobs, job);
+            jobs__job_free(jobs, job);
         }
         job = next;
     }
@@ -263,8 +197,8 @@ new_job(jobs_t *jobs, job_t **out)
     return PZ_OK;
 }
 
-static size_t
-bucket_of(const jobs_t *jobs, const char *id)
+size_t
+jobs__bucket_of(const jobs_t *jobs, const char *id)
 {
     /* The ids are random, so their first hex digits hash well enough. */
     uint64_t h = 1469598103934665603u;
@@ -275,8 +209,8 @@ bucket_of(const jobs_t *jobs, const char *id)
     return (size_t)h & (jobs->nbuckets - 1);
 }
 
-static void
-queue_remove(jobs_t *jobs, job_t *job)
+void
+jobs__queue_remove(jobs_t *jobs, job_t *job)
 {
     if (job->qprev != NULL) {
         job->qprev->qnext = job->qnext;
@@ -319,7 +253,7 @@ admit_locked(jobs_t *jobs, job_t *job)
     jobs->memory_in_use += budget;
     job->budget = budget;
     job->refs++; /* the table's reference */
-    b = bucket_of(jobs, job->id);
+    b = jobs__bucket_of(jobs, job->id);
     job->hnext = jobs->hash[b];
     jobs->hash[b] = job;
     job->prev = jobs->last;
@@ -336,8 +270,8 @@ admit_locked(jobs_t *jobs, job_t *job)
 
 /* Marks job running with a reference for its runner, and sets its
  * safety deadline. Under the lock. */
-static void
-start_locked(jobs_t *jobs, job_t *job)
+void
+jobs__start_locked(jobs_t *jobs, job_t *job)
 {
     uint64_t total_ms = 0;
 
@@ -358,8 +292,8 @@ start_locked(jobs_t *jobs, job_t *job)
 }
 
 /* Appends job to the queue. Under the lock. */
-static void
-enqueue_locked(jobs_t *jobs, job_t *job)
+void
+jobs__enqueue_locked(jobs_t *jobs, job_t *job)
 {
     job->qprev = jobs->qtail;
     job->qnext = NULL;
@@ -389,7 +323,7 @@ admit(jobs_t *jobs, job_t *job)
         return rc;
     }
     if (!req->preparing || jobs->cfg.prepare == NULL) {
-        enqueue_locked(jobs, job);
+        jobs__enqueue_locked(jobs, job);
         pthread_mutex_unlock(&jobs->lock);
         return PZ_OK;
     }
@@ -432,7 +366,7 @@ run_here(jobs_t *jobs, job_t *job)
     pthread_mutex_lock(&jobs->lock);
     rc = admit_locked(jobs, job);
     if (rc == PZ_OK) {
-        start_locked(jobs, job);
+        jobs__start_locked(jobs, job);
     }
     pthread_mutex_unlock(&jobs->lock);
     if (rc == PZ_OK) {
@@ -476,7 +410,8 @@ jobs_find(jobs_t *jobs, const char *id)
         return NULL;
     }
     pthread_mutex_lock(&jobs->lock);
-    for (job = jobs->hash[bucket_of(jobs, id)]; job != NULL; job = job->hnext) {
+    for (job = jobs->hash[jobs__bucket_of(jobs, id)]; job != NULL;
+         job = job->hnext) {
         if (strcmp(job->id, id) == 0) {
             job->refs++;
             break;
@@ -498,13 +433,13 @@ jobs_release(jobs_t *jobs, job_t *job)
     left = --job->refs;
     pthread_mutex_unlock(&jobs->lock);
     if (left == 0) {
-        job_free(jobs, job);
+        jobs__job_free(jobs, job);
     }
 }
 
 /* Resumes and unlinks w. Under the lock. */
-static void
-waiter_resume(jobs_t *jobs, job_waiter_t *w)
+void
+jobs__waiter_resume(jobs_t *jobs, job_waiter_t *w)
 {
     if (w->prev != NULL) {
         w->prev->next = w->next;
@@ -543,8 +478,8 @@ info_of(const job_t *job, api_job_info_t *info)
 
 /* Ends job: counters, timestamps, waiters. Under the lock; the job's
  * results must all be written (runs_done == nruns). */
-static void
-end_locked(jobs_t *jobs, job_t *job, job_state_t was)
+void
+jobs__end_locked(jobs_t *jobs, job_t *job, job_state_t was)
 {
     api_job_info_t info;
     int status;
@@ -576,13 +511,13 @@ end_locked(jobs_t *jobs, job_t *job, job_state_t was)
     for (job_waiter_t *w = jobs->waiters, *next; w != NULL; w = next) {
         next = w->next;
         if (w->job == job) {
-            waiter_resume(jobs, w);
+            jobs__waiter_resume(jobs, w);
         }
     }
 }
 
-static void
-log_job_end(const job_t *job)
+void
+jobs__log_job_end(const job_t *job)
 {
     log_line_t ev;
     api_job_info_t info;
@@ -610,8 +545,8 @@ log_job_end(const job_t *job)
 }
 
 /* Marks runs from..nruns-1 as ended with status without running them. */
-static void
-skip_runs(job_t *job, int from, int status)
+void
+jobs__skip_runs(job_t *job, int from, int status)
 {
     for (int i = from; i < job->req.nruns; i++) {
         job->req.runs[i].solution.status = status;
@@ -624,15 +559,15 @@ skip_runs(job_t *job, int from, int status)
 
 /* Ends a preparing job without running it: status for every run, rc as
  * each run's error (PZ_OK: none). Under the lock. */
-static void
-end_unprepared_locked(jobs_t *jobs, job_t *job, int status, int rc)
+void
+jobs__end_unprepared_locked(jobs_t *jobs, job_t *job, int status, int rc)
 {
     for (int i = 0; i < job->req.nruns; i++) {
         job->req.runs[i].solution.status = status;
         job->req.runs[i].rc = rc;
     }
-    skip_runs(job, 0, status);
-    end_locked(jobs, job, JOB_PREPARING);
+    jobs__skip_runs(job, 0, status);
+    jobs__end_locked(jobs, job, JOB_PREPARING);
 }
 
 bool
@@ -650,19 +585,19 @@ jobs_cancel(jobs_t *jobs, job_t *job)
     atomic_store(&job->cancel_requested, true);
     atomic_store(&job->cancel, true);
     if (state == JOB_QUEUED) {
-        queue_remove(jobs, job);
-        skip_runs(job, 0, PZ_STATUS_CANCELLED);
-        end_locked(jobs, job, JOB_QUEUED);
+        jobs__queue_remove(jobs, job);
+        jobs__skip_runs(job, 0, PZ_STATUS_CANCELLED);
+        jobs__end_locked(jobs, job, JOB_QUEUED);
         ended_now = true;
     } else if (state == JOB_PREPARING) {
         /* Nothing of it runs: the table it waits for is the server's and
          * goes on loading or building for the jobs that need it. */
-        end_unprepared_locked(jobs, job, PZ_STATUS_CANCELLED, PZ_OK);
+        jobs__end_unprepared_locked(jobs, job, PZ_STATUS_CANCELLED, PZ_OK);
         ended_now = true;
     }
     pthread_mutex_unlock(&jobs->lock);
     if (ended_now) {
-        log_job_end(job);
+        jobs__log_job_end(job);
     }
     return false;
 }
@@ -768,459 +703,6 @@ jobs_delivered(jobs_t *jobs, job_t *job)
         job->delivered = true;
         if (job->prev != NULL || job->next != NULL || jobs->first == job) {
             jobs->nundelivered--;
-        }
-    }
-    pthread_mutex_unlock(&jobs->lock);
-}
-
-/* What a preparing job can do about its tables. */
-enum {
-    TABLES_WAIT = 0, /* some table is on its way */
-    TABLES_GO,       /* all are in memory */
-    TABLES_FAIL,     /* one can no longer come */
-};
-
-/* Looks at the tables of job (a preparing job the caller holds a
- * reference to; its request does not change) without the jobs lock, and
- * asks again for a table nobody is preparing. *rc gets the failure. */
-static int
-tables_outlook(jobs_t *jobs, const job_t *job, int *rc)
-{
-    const api_solve_request_t *req = &job->req;
-    int outlook = TABLES_GO;
-
-    for (int i = 0; i < req->ntables; i++) {
-        tables_status_t st;
-
-        if (tables_status(req->tables[i], &st) != PZ_OK) {
-            *rc = PZ_EINTERNAL;
-            return TABLES_FAIL;
-        }
-        switch (st.state) {
-        case TABLES_READY:
-            break;
-        case TABLES_QUEUED:
-        case TABLES_LOADING:
-        case TABLES_BUILDING:
-            outlook = TABLES_WAIT;
-            break;
-        case TABLES_STORED:
-            /* A file nobody loads (it appeared since): load it. */
-            jobs->cfg.prepare(jobs->cfg.prepare_arg, req->tables[i],
-                              req->tables_build[i]);
-            outlook = TABLES_WAIT;
-            break;
-        case TABLES_MISSING:
-            if (!req->tables_build[i]) {
-                *rc = PZ_ETABLE_MISSING;
-                return TABLES_FAIL;
-            }
-            jobs->cfg.prepare(jobs->cfg.prepare_arg, req->tables[i], true);
-            outlook = TABLES_WAIT;
-            break;
-        default:
-            *rc = st.rc != PZ_OK ? st.rc : PZ_EINTERNAL;
-            return TABLES_FAIL;
-        }
-    }
-    return outlook;
-}
-
-void
-jobs_tables_changed(jobs_t *jobs)
-{
-    job_t **list;
-    size_t n = 0;
-    size_t cap;
-
-    /* Snapshot the preparing jobs (into an array: the hook may run on
-     * two table threads at once): their tables are looked at without the
-     * lock (a table's state may mean reading its file's header). */
-    pthread_mutex_lock(&jobs->lock);
-    cap = jobs->npreparing;
-    list = cap > 0 ? malloc(cap * sizeof(*list)) : NULL;
-    for (job_t *job = jobs->first; list != NULL && job != NULL && n < cap;
-         job = job->next) {
-        if (atomic_load(&job->state) == JOB_PREPARING) {
-            job->refs++;
-            list[n++] = job;
-        }
-    }
-    pthread_mutex_unlock(&jobs->lock);
-    for (size_t i = 0; i < n; i++) {
-        job_t *job = list[i];
-        int rc = PZ_OK;
-        int outlook = tables_outlook(jobs, job, &rc);
-        bool ended = false;
-
-        pthread_mutex_lock(&jobs->lock);
-        if (atomic_load(&job->state) == JOB_PREPARING) {
-            if (outlook == TABLES_GO) {
-                jobs->npreparing--;
-                enqueue_locked(jobs, job);
-            } else if (outlook == TABLES_FAIL) {
-                end_unprepared_locked(jobs, job, PZ_STATUS_FAILED, rc);
-                ended = true;
-            }
-        }
-        pthread_mutex_unlock(&jobs->lock);
-        if (ended) {
-            log_job_end(job);
-        }
-        jobs_release(jobs, job);
-    }
-    free(list);
-}
-
-/* --- solver threads --- */
-
-job_t *
-jobs_next(jobs_t *jobs)
-{
-    job_t *job;
-
-    pthread_mutex_lock(&jobs->lock);
-    while (!jobs->stopping && jobs->qhead == NULL) {
-        pthread_cond_wait(&jobs->work, &jobs->lock);
-    }
-    if (jobs->stopping) {
-        pthread_mutex_unlock(&jobs->lock);
-        return NULL;
-    }
-    job = jobs->qhead;
-    queue_remove(jobs, job);
-    start_locked(jobs, job);
-    pthread_mutex_unlock(&jobs->lock);
-    return job;
-}
-
-static void
-log_job_start(const job_t *job)
-{
-    log_line_t ev;
-
-    if (!log_line_begin(&ev, LOG_INFO, "job start")) {
-        return;
-    }
-    log_line_str(&ev, "job_id", job->id);
-    log_line_str(&ev, "puzzle", job->req.puzzle->id);
-    log_line_str(&ev, "engine", job->req.runs[0].engine->name);
-    log_line_str(&ev, "heuristic", job->req.runs[0].heuristic);
-    log_line_num(&ev, "runs", job->req.nruns);
-    log_line_u64(&ev, "time_ms", job->req.spec.limits.time_ms);
-    log_line_u64(&ev, "memory_mb", job->req.spec.limits.memory_bytes >> 20);
-    log_line_end(&ev);
-}
-
-static job_t *evict_locked(jobs_t *jobs, job_t *job);
-
-/*
- * Evicts the oldest ended jobs nobody waits for while more than max_jobs
- * have ended, as the sweep would within its interval. Doing it when a job
- * ends keeps the table at its size: under load the sweep alone would free
- * a hundred milliseconds' worth of jobs at once, which glibc then returns
- * to the kernel and faults back in for the next jobs. Under the lock;
- * returns the jobs whose last reference went (linked by hnext) for the
- * caller to free after unlocking.
- */
-static job_t *
-evict_over_count_locked(jobs_t *jobs)
-{
-    job_t *dead = NULL;
-
-    for (job_t *job = jobs->first, *next;
-         job != NULL && jobs->nended > (size_t)jobs->cfg.max_jobs; job = next) {
-        next = job->next;
-        /* A result nobody has fetched stays for its retention time. */
-        if (atomic_load(&job->state) == JOB_ENDED && job->nwaiters == 0 &&
-            job->delivered) {
-            job_t *gone = evict_locked(jobs, job);
-
-            if (gone != NULL) {
-                gone->hnext = dead;
-                dead = gone;
-            }
-        }
-    }
-    return dead;
-}
-
-void
-jobs_run(jobs_t *jobs, job_t *job)
-{
-    api_solve_request_t *req = &job->req;
-    job_t *dead;
-    int i;
-
-    log_job_start(job);
-    for (i = 0; i < req->nruns; i++) {
-        solve_run_t *run = &req->runs[i];
-
-        if (atomic_load(&job->cancel)) {
-            break;
-        }
-        atomic_store_explicit(&job->runs_started, i + 1, memory_order_release);
-        solve_execute(&req->spec, run, &job->cancel);
-        if (run->rc != PZ_OK) {
-            log_line_t ev;
-
-            log_line_begin(&ev, LOG_ERROR, "engine failed");
-            log_line_str(&ev, "job_id", job->id);
-            log_line_str(&ev, "engine", run->engine->name);
-            log_line_str(&ev, "code", pz_strerror(run->rc));
-            log_line_end(&ev);
-        }
-        /* The safety net cancels through the same flag as DELETE; report
-         * what really happened. */
-        if (run->solution.status == PZ_STATUS_CANCELLED &&
-            atomic_load(&job->deadline_hit) &&
-            !atomic_load(&job->cancel_requested)) {
-            run->solution.status = PZ_STATUS_TIMEOUT;
-        }
-        atomic_store_explicit(&job->runs_done, i + 1, memory_order_release);
-    }
-    if (i < req->nruns) {
-        skip_runs(job, i,
-                  atomic_load(&job->cancel_requested) ? PZ_STATUS_CANCELLED
-                                                      : PZ_STATUS_TIMEOUT);
-    }
-    pthread_mutex_lock(&jobs->lock);
-    end_locked(jobs, job, JOB_RUNNING);
-    dead = evict_over_count_locked(jobs);
-    pthread_mutex_unlock(&jobs->lock);
-    log_job_end(job);
-    jobs_release(jobs, job);
-    while (dead != NULL) {
-        job_t *next = dead->hnext;
-
-        job_free(jobs, dead);
-        dead = next;
-    }
-}
-
-void
-jobs_stop(jobs_t *jobs)
-{
-    pthread_mutex_lock(&jobs->lock);
-    jobs->stopping = true;
-    pthread_cond_broadcast(&jobs->work);
-    pthread_mutex_unlock(&jobs->lock);
-}
-
-/* --- loop thread --- */
-
-/* Unlinks an ended job from the table and drops the table's reference.
- * Under the lock. Returns the job if that was the last reference (the
- * caller frees it after unlocking). */
-static job_t *
-evict_locked(jobs_t *jobs, job_t *job)
-{
-    job_t **pp = &jobs->hash[bucket_of(jobs, job->id)];
-
-    while (*pp != job) {
-        pp = &(*pp)->hnext;
-    }
-    *pp = job->hnext;
-    if (job->prev != NULL) {
-        job->prev->next = job->next;
-    } else {
-        jobs->first = job->next;
-    }
-    if (job->next != NULL) {
-        job->next->prev = job->prev;
-    } else {
-        jobs->last = job->prev;
-    }
-    job->prev = job->next = job->hnext = NULL;
-    jobs->count--;
-    jobs->nended--;
-    if (!job->delivered) {
-        jobs->nundelivered--;
-    }
-    return --job->refs == 0 ? job : NULL;
-}
-
-int64_t
-jobs_sweep(jobs_t *jobs, int64_t now, bool full)
-{
-    int64_t next = now + JOBS_SWEEP_MS;
-    job_t *dead = NULL;
-    job_t *timed_out = NULL;
-
-    pthread_mutex_lock(&jobs->lock);
-    for (job_waiter_t *w = jobs->waiters, *wn; w != NULL; w = wn) {
-        wn = w->next;
-        if (w->deadline_ms <= now) {
-            waiter_resume(jobs, w);
-        } else if (w->deadline_ms < next) {
-            next = w->deadline_ms;
-        }
-    }
-    for (job_t *job = full ? jobs->first : NULL, *jn; job != NULL; job = jn) {
-        int state = atomic_load(&job->state);
-
-        jn = job->next;
-        if (state == JOB_PREPARING && job->prepare_until <= now) {
-            end_unprepared_locked(jobs, job, PZ_STATUS_TIMEOUT,
-                                  PZ_ETABLE_NOT_READY);
-            job->refs++;
-            job->qnext = timed_out;
-            timed_out = job;
-            continue;
-        }
-        if (state == JOB_RUNNING && job->deadline_mono != 0 &&
-            job->deadline_mono <= now && !atomic_load(&job->cancel)) {
-            atomic_store(&job->deadline_hit, true);
-            atomic_store(&job->cancel, true);
-            log_line_t ev;
-
-            log_line_begin(&ev, LOG_WARN, "job past its deadline");
-            log_line_str(&ev, "job_id", job->id);
-            log_line_end(&ev);
-        }
-        /* Oldest first: evict past retention, or while over the count
-         * a job whose result was delivered, but never a job a connection
-         * is waiting on. */
-        if (state == JOB_ENDED && job->nwaiters == 0 &&
-            (now - job->ended_mono >= jobs->cfg.retention_ms ||
-             (jobs->nended > (size_t)jobs->cfg.max_jobs && job->delivered))) {
-            job_t *gone = evict_locked(jobs, job);
-
-            if (gone != NULL) {
-                gone->hnext = dead;
-                dead = gone;
-            }
-        }
-    }
-    pthread_mutex_unlock(&jobs->lock);
-    while (timed_out != NULL) {
-        job_t *n = timed_out->qnext;
-
-        timed_out->qnext = NULL;
-        log_job_end(timed_out);
-        jobs_release(jobs, timed_out);
-        timed_out = n;
-    }
-    while (dead != NULL) {
-        job_t *n = dead->hnext;
-
-        job_free(jobs, dead);
-        dead = n;
-    }
-    return next;
-}
-
-/* --- shutdown --- */
-
-void
-jobs_drain(jobs_t *jobs)
-{
-    job_t *cancelled = NULL;
-
-    pthread_mutex_lock(&jobs->lock);
-    atomic_store(&jobs->draining, true);
-    while (jobs->waiters != NULL) {
-        waiter_resume(jobs, jobs->waiters);
-    }
-    while (jobs->qhead != NULL) {
-        job_t *job = jobs->qhead;
-
-        queue_remove(jobs, job);
-        atomic_store(&job->cancel_requested, true);
-        atomic_store(&job->cancel, true);
-        skip_runs(job, 0, PZ_STATUS_CANCELLED);
-        end_locked(jobs, job, JOB_QUEUED);
-        job->refs++;
-        job->qnext = cancelled;
-        cancelled = job;
-    }
-    for (job_t *job = jobs->first; job != NULL; job = job->next) {
-        if (atomic_load(&job->state) != JOB_PREPARING) {
-            continue;
-        }
-        atomic_store(&job->cancel_requested, true);
-        atomic_store(&job->cancel, true);
-        end_unprepared_locked(jobs, job, PZ_STATUS_CANCELLED, PZ_OK);
-        job->refs++;
-        job->qnext = cancelled;
-        cancelled = job;
-    }
-    pthread_mutex_unlock(&jobs->lock);
-    while (cancelled != NULL) {
-        job_t *next = cancelled->qnext;
-
-        cancelled->qnext = NULL;
-        log_job_end(cancelled);
-        jobs_release(jobs, cancelled);
-        cancelled = next;
-    }
-}
-
-void
-jobs_cancel_running(jobs_t *jobs)
-{
-    pthread_mutex_lock(&jobs->lock);
-    for (job_t *job = jobs->first; job != NULL; job = job->next) {
-        if (atomic_load(&job->state) == JOB_RUNNING) {
-            atomic_store(&job->cancel_requested, true);
-            atomic_store(&job->cancel, true);
-        }
-    }
-    pthread_mutex_unlock(&jobs->lock);
-}
-
-bool
-jobs_wait_idle(jobs_t *jobs, int64_t timeout_ms)
-{
-    struct timespec until;
-    bool idle;
-
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += (time_t)(timeout_ms / 1000);
-    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
-    pthread_mutex_lock(&jobs->lock);
-    while (jobs->nrunning > 0) {
-        if (pthread_cond_timedwait(&jobs->idle, &jobs->lock, &until) ==
-            ETIMEDOUT) {
-            break;
-        }
-    }
-    idle = jobs->nrunning == 0;
-    pthread_mutex_unlock(&jobs->lock);
-    return idle;
-}
-
-bool
-jobs_draining(jobs_t *jobs)
-{
-    return atomic_load(&jobs->draining);
-}
-
-void
-jobs_get_stats(jobs_t *jobs, jobs_stats_t *out)
-{
-    pthread_mutex_lock(&jobs->lock);
-    out->queued = jobs->nqueued;
-    out->preparing = jobs->npreparing;
-    out->queue_cap = (size_t)jobs->cfg.queue;
-    out->running = jobs->nrunning;
-    out->kept = jobs->count;
-    out->memory_in_use = jobs->memory_in_use;
-    out->memory_cap = jobs->cfg.memory_cap;
-    out->draining = atomic_load(&jobs->draining);
-    memcpy(out->ended, jobs->ended_by_status, sizeof(out->ended));
-    out->nodes_expanded = jobs->nodes_ended;
-    for (job_t *job = jobs->first; job != NULL; job = job->next) {
-        if (atomic_load(&job->state) != JOB_RUNNING) {
-            continue;
-        }
-        for (int i = 0; i < job->req.nruns; i++) {
-            out->nodes_expanded += atomic_load_explicit(
-                &job->req.runs[i].stats.nodes_expanded, memory_order_relaxed);
         }
     }
     pthread_mutex_unlock(&jobs->lock);

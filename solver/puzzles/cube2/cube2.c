@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* cube2.c - the 2x2x2 pocket cube: DLB-fixed corner cubies, HTM and QTM. */
+/* cube2.c - the 2x2x2 pocket cube: DLB-fixed corner cubies, HTM and QTM.
+ * Size: one model: init derives the move tables through the sticker reader. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* pdb.c - the "pdb" heuristics of the 3x3x3: shared tables, lookups, cache. */
+/* pdb.c - the "pdb" heuristics of the 3x3x3: shared tables, lookups, cache.
+ * Size: one heuristic: the lane search reuses its static lookup stages. */
 
 /*
  * Design: h is the maximum of four pattern distances, each a lower bound

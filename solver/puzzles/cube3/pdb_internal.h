@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cube3.h"
 #include "pdb.h"
 #include "tables.h"
 
@@ -136,9 +137,17 @@ typedef struct pdb_table {
 /* The symmetry maps and coordinate tables every pattern uses. */
 typedef struct pdb_base pdb_base_t;
 
-/* Builds the symmetry maps. PZ_OK, or PZ_EINTERNAL when the geometry does
- * not give 48 automorphisms (a bug). */
+/* An entry of a map or table not set yet (pdb_sym.c, pdb_coord.c). */
+#define PDB_UNSET 0xFF
+
+/* Builds the symmetry maps (pdb_sym.c). PZ_OK, or PZ_EINTERNAL when the
+ * geometry does not give 48 automorphisms (a bug). */
 int cube3_pdb__sym_init(pdb_sym_t *sy);
+
+/* The 20 bytes of cubie cube c into b (pdb_sym.c). */
+void cube3_pdb__cubie_bytes(const cube3_cubie_t *c, uint8_t *b);
+
+/* The coordinates and their tables below: pdb_coord.c. */
 
 /* Builds the coordinate tables (needs sy). PZ_OK or PZ_EINTERNAL. */
 int cube3_pdb__coord_init(pdb_coord_t *co, const pdb_sym_t *sy);

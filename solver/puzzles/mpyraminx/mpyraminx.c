@@ -499,8 +499,11 @@ mpyr_goal(const pz_puzzle_t *p, pz_state_t *out)
     pack(col, out);
 }
 
-static bool
-mpyr_apply(const pz_puzzle_t *p, const pz_state_t *s, int move, pz_state_t *out)
+bool
+mpyraminx__apply(const pz_puzzle_t *p,
+                 const pz_state_t *s,
+                 int move,
+                 pz_state_t *out)
 {
     const mpyr_priv_t *pv = p->priv;
     const uint8_t *dst = pv->dst[move];
@@ -598,136 +601,6 @@ mpyr_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
     return PZ_OK;
 }
 
-/* --- Scrambles --------------------------------------------------------- */
-
-/*
- * Parses one token at text[*at]: [n]X[w][2]['], X one of U L R B, or a
- * lowercase tip u l r b with optional 2 and '. Writes the vertex, the set
- * of turned layers (bit 0 tip .. bit 3 base) and the clockwise turns, and
- * advances *at. Returns false for an unknown token.
- */
-static bool
-scan_token(const char *text, size_t *at, int *vertex, int *layers, int *turns)
-{
-    static const char upper[] = "ULRB";
-    static const char lower[] = "ulrb";
-    size_t i = *at;
-    int depth = 0;
-    const char *hit;
-
-    if (text[i] >= '1' && text[i] <= '4') {
-        depth = text[i] - '0';
-        i++;
-    }
-    if (text[i] == '\0') {
-        return false;
-    }
-    if ((hit = strchr(upper, text[i])) != NULL) {
-        *vertex = (int)(hit - upper);
-        i++;
-        if (text[i] == 'w') {
-            /* nXw: layers 1..n; Xw alone: the top three. */
-            *layers = (1 << (depth ? depth : 3)) - 1;
-            i++;
-        } else {
-            /* nX: layer n alone; X alone: tip and second layer, as a
-             * Pyraminx vertex turn. */
-            *layers = depth ? 1 << (depth - 1) : 3;
-        }
-    } else if (depth == 0 && (hit = strchr(lower, text[i])) != NULL) {
-        *vertex = (int)(hit - lower);
-        *layers = 1;
-        i++;
-    } else {
-        return false;
-    }
-    *turns = 1;
-    if (text[i] == '2') {
-        *turns = 2;
-        i++;
-    }
-    if (text[i] == '\'') {
-        *turns = 3 - *turns;
-        i++;
-    } else if ((unsigned char)text[i] == 0xe2 &&
-               (unsigned char)text[i + 1] == 0x80 &&
-               (unsigned char)text[i + 2] == 0x99) {
-        /* U+2019, the typographic apostrophe word processors insert. */
-        *turns = 3 - *turns;
-        i += 3;
-    }
-    *at = i;
-    return true;
-}
-
-/* Applies a turn of a layer set of vertex v, `turns` times clockwise, with
- * the orientation kept fixed: a set containing the base is the same as
- * its complement turned the other way, then the whole puzzle turned. */
-static void
-apply_layers(const pz_puzzle_t *p, int v, int layers, int turns, pz_state_t *s)
-{
-    int dir = turns == 1 ? 0 : 1;
-
-    if (layers & 8) {
-        layers = ~layers & 15;
-        dir ^= 1;
-    }
-    if (layers == 7) {
-        mpyr_apply(p, s, v * 8 + 3 * 2 + dir, s);
-        return;
-    }
-    for (int kind = 0; kind < 3; kind++) {
-        if (layers >> kind & 1) {
-            mpyr_apply(p, s, v * 8 + kind * 2 + dir, s);
-        }
-    }
-}
-
-static int
-mpyr_apply_scramble(const pz_puzzle_t *p,
-                    const char *text,
-                    pz_state_t *state,
-                    pz_diag_t *d)
-{
-    pz_state_t s = *state;
-    size_t at = 0;
-
-    while (text[at] != '\0') {
-        size_t start = at;
-        int v;
-        int layers;
-        int turns;
-
-        if (is_space(text[at])) {
-            at++;
-            continue;
-        }
-        if (!scan_token(text, &at, &v, &layers, &turns) ||
-            (text[at] != '\0' && !is_space(text[at]) &&
-             strchr("1234ULRBulrb", text[at]) == NULL)) {
-            size_t end = start;
-            int len;
-
-            while (text[end] != '\0' && !is_space(text[end])) {
-                end++;
-            }
-            len = (int)(end - start > 32 ? 32 : end - start);
-            if (d != NULL) {
-                d->position = (int)start;
-            }
-            return pz_diag_set(d, PZ_EMOVE,
-                               "unknown move '%.*s' at position %d; use u l "
-                               "r b (tips), 2U 3U (one inner layer), 3Uw "
-                               "(three layers), U (two layers), with an "
-                               "optional '",
-                               len, text + start, (int)start);
-        }
-        apply_layers(p, v, layers, turns, &s);
-    }
-    *state = s;
-    return PZ_OK;
-}
-
 /* --- Random states ----------------------------------------------------- */
 
 /*
@@ -816,7 +689,7 @@ static const puzzle_io_t mpyr_io = {
                    "rows from the top vertex (docs/master-pyraminx.md), or "
                    "64 integers in the same order",
     .parse_state = mpyraminx__parse_state,
-    .apply_scramble = mpyr_apply_scramble,
+    .apply_scramble = mpyraminx__apply_scramble,
     .format_state = mpyraminx__format_state,
 };
 
@@ -839,7 +712,7 @@ const puzzle_ops_t puzzle__mpyraminx = {
     .priv_size = sizeof(mpyr_priv_t),
     .init = mpyr_init,
     .goal = mpyr_goal,
-    .apply = mpyr_apply,
+    .apply = mpyraminx__apply,
     .inverse = mpyr_inverse,
     .redundant = mpyr_redundant,
     .move_name = mpyr_move_name,

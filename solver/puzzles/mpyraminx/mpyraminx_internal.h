@@ -99,7 +99,18 @@ is_space(int c)
     return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-/* State input and output (mpyraminx_input.c). */
+/* Applies move to s into out (may be s): the puzzle's apply
+ * (mpyraminx.c). Always true. */
+bool mpyraminx__apply(const pz_puzzle_t *p,
+                      const pz_state_t *s,
+                      int move,
+                      pz_state_t *out);
+
+/* State input and output, and scrambles (mpyraminx_input.c). */
+int mpyraminx__apply_scramble(const pz_puzzle_t *p,
+                              const char *text,
+                              pz_state_t *state,
+                              pz_diag_t *d);
 int mpyraminx__parse_state(const pz_puzzle_t *p,
                            const pz_input_t *in,
                            pz_state_t *out,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* mpyraminx_pdb.c - Master Pyraminx pattern databases over piece groups. */
+/* mpyraminx_pdb.c - Master Pyraminx pattern databases over piece groups.
+ * Size: one model: the builds and the lookups share the coordinates. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* mpyraminx_phases.c - the Master Pyraminx's fast method: everything but
- * the wings by table, then the wings by 3-cycle macros. */
+ * the wings by table, then the wings by 3-cycle macros.
+ * Size: one method: phase 1 scores its answers by phase 2's 3-cycles. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* pyraminx.c - the Pyraminx: vertex and tip turns, orientation fixed. */
+/* pyraminx.c - the Pyraminx: vertex and tip turns, orientation fixed.
+ * Size: one model: init reads the move tables with the input parser. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -36,36 +36,10 @@
 #include "perm.h"
 #include "puzzle_internal.h"
 #include "tables.h"
+#include "tiles_internal.h"
 #include "tiles_pdb.h"
 
-#define TILES_MIN   2  /* smallest side */
-#define TILES_MAX   8  /* largest side */
-#define CELLS_MAX   64 /* TILES_MAX squared */
-#define NO_KEY      0xFF
-#define MOVE_U      0 /* the tile below the blank slides up */
-#define MOVE_D      1 /* the tile above the blank slides down */
-#define MOVE_L      2 /* the tile right of the blank slides left */
-#define MOVE_R      3 /* the tile left of the blank slides right */
-#define TILES_MOVES 4
-
-/* Per-instance tables, in p->priv. */
-typedef struct tiles_priv {
-    int rows;
-    int cols;
-    int cells;                           /* rows * cols, <= CELLS_MAX */
-    int8_t from[TILES_MOVES][CELLS_MAX]; /* [move][blank]: sliding tile's
-                                           cell, or -1 when off the board */
-} tiles_priv_t;
-
-static const char *const move_names[TILES_MOVES] = { "U", "D", "L", "R" };
-
-/* Why a move is impossible, by move: where the blank must be. */
-static const char *const move_blocked[TILES_MOVES] = {
-    "no tile can slide up, the blank is in the bottom row",
-    "no tile can slide down, the blank is in the top row",
-    "no tile can slide left, the blank is in the rightmost column",
-    "no tile can slide right, the blank is in the leftmost column",
-};
+const char *const tiles__move_names[TILES_MOVES] = { "U", "D", "L", "R" };
 
 /* ------------------------------------------------------------------------ */
 /* Instance lifecycle */
@@ -123,11 +97,11 @@ tiles_init(pz_puzzle_t *p, const pz_params_t *params, pz_diag_t *d)
 /* ------------------------------------------------------------------------ */
 /* Moves (hot path) */
 
-static bool
-tiles_apply(const pz_puzzle_t *p,
-            const pz_state_t *s,
-            int move,
-            pz_state_t *out)
+bool
+tiles__apply(const pz_puzzle_t *p,
+             const pz_state_t *s,
+             int move,
+             pz_state_t *out)
 {
     const tiles_priv_t *t = p->priv;
     int n = t->cells;
@@ -160,7 +134,7 @@ static const char *
 tiles_move_name(const pz_puzzle_t *p, int move)
 {
     (void)p;
-    return move >= 0 && move < TILES_MOVES ? move_names[move] : "?";
+    return move >= 0 && move < TILES_MOVES ? tiles__move_names[move] : "?";
 }
 
 static int
@@ -177,7 +151,7 @@ tiles_move_detail(const pz_puzzle_t *p, const pz_state_t *before, int move)
 }
 
 /* ------------------------------------------------------------------------ */
-/* States: goal, validation, parsing, formatting */
+/* The goal (parsing and formatting: tiles_io.c) */
 
 static void
 tiles_goal(const pz_puzzle_t *p, pz_state_t *out)
@@ -189,391 +163,6 @@ tiles_goal(const pz_puzzle_t *p, pz_state_t *out)
     }
     out->b[t->cells - 1] = 0;
     out->b[t->cells] = (uint8_t)(t->cells - 1);
-}
-
-/* Names a tile in a sentence: the blank is not a numbered tile. */
-static void
-tile_label(int v, char *buf, size_t len)
-{
-    if (v == 0) {
-        snprintf(buf, len, "the blank (0)");
-    } else {
-        snprintf(buf, len, "tile %d", v);
-    }
-}
-
-/* Checks that vals[0..cells) is a permutation of 0..cells-1 and stores it
- * with its blank index into out (PZ_ETILES naming the first problem). */
-static int
-store_tiles(const tiles_priv_t *t,
-            const long *vals,
-            pz_state_t *out,
-            pz_diag_t *d)
-{
-    int count[CELLS_MAX] = { 0 };
-    int dup = -1;
-    int missing = -1;
-    int nbad = 0;
-    int blank = -1;
-    char a[32];
-    char b[32];
-
-    for (int i = 0; i < t->cells; i++) {
-        if (vals[i] < 0 || vals[i] >= t->cells) {
-            return pz_diag_set(d, PZ_ETILES,
-                               "tile %ld (number %d in the list) is out of "
-                               "range: a %dx%d board holds 0 (the blank) to "
-                               "%d",
-                               vals[i], i + 1, t->rows, t->cols, t->cells - 1);
-        }
-        count[vals[i]]++;
-    }
-    for (int v = 0; v < t->cells; v++) {
-        if (count[v] > 1 && dup < 0) {
-            dup = v;
-        }
-        if (count[v] == 0) {
-            if (missing < 0) {
-                missing = v;
-            }
-            nbad++;
-        }
-    }
-    if (dup >= 0) {
-        /* With exactly cells values, a duplicate always leaves a gap. */
-        tile_label(dup, a, sizeof(a));
-        tile_label(missing, b, sizeof(b));
-        if (nbad > 1) {
-            return pz_diag_set(d, PZ_ETILES,
-                               "%s appears %d times and %s is missing (%d "
-                               "tiles are missing in all); each of 0..%d "
-                               "must appear exactly once",
-                               a, count[dup], b, nbad, t->cells - 1);
-        }
-        return pz_diag_set(d, PZ_ETILES,
-                           "%s appears %s and %s is missing; each of 0..%d "
-                           "must appear exactly once",
-                           a, count[dup] == 2 ? "twice" : "more than twice", b,
-                           t->cells - 1);
-    }
-    for (int i = 0; i < t->cells; i++) {
-        out->b[i] = (uint8_t)vals[i];
-        if (vals[i] == 0) {
-            blank = i;
-        }
-    }
-    out->b[t->cells] = (uint8_t)blank;
-    return PZ_OK;
-}
-
-static bool
-is_state_sep(char ch)
-{
-    return ch == ' ' || ch == ',' || ch == '\t' || ch == '\n' || ch == '\r' ||
-           ch == '/' || ch == ';';
-}
-
-/* Parses an optionally signed decimal integer filling exactly len chars.
- * Huge values saturate, which is enough to report them out of range. */
-static bool
-parse_int(const char *s, size_t len, long *out)
-{
-    size_t i = 0;
-    long v = 0;
-    bool neg = false;
-
-    if (len > 0 && (s[0] == '-' || s[0] == '+')) {
-        neg = s[0] == '-';
-        i = 1;
-    }
-    if (i == len) {
-        return false;
-    }
-    for (; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9') {
-            return false;
-        }
-        if (v < 100000000) {
-            v = v * 10 + (s[i] - '0');
-        }
-    }
-    *out = neg ? -v : v;
-    return true;
-}
-
-static int
-length_error(const tiles_priv_t *t, size_t got, pz_diag_t *d)
-{
-    return pz_diag_set(d, PZ_ESTATE_LENGTH,
-                       "expected %d tiles for %dx%d, got %zu", t->cells,
-                       t->rows, t->cols, got);
-}
-
-static int
-parse_text(const tiles_priv_t *t, const char *text, long *vals, pz_diag_t *d)
-{
-    size_t n = 0;
-    size_t i = 0;
-
-    while (text[i] != '\0') {
-        size_t start;
-        long v;
-
-        if (is_state_sep(text[i])) {
-            i++;
-            continue;
-        }
-        start = i;
-        while (text[i] != '\0' && !is_state_sep(text[i])) {
-            i++;
-        }
-        if (!parse_int(text + start, i - start, &v)) {
-            int rc = pz_diag_set(d, PZ_ESTATE_SYMBOL,
-                                 "'%.*s' at offset %zu is not a tile "
-                                 "number; write the tiles as integers "
-                                 "0..%d (0 = blank) separated by spaces, "
-                                 "commas or '/'",
-                                 (int)(i - start < 16 ? i - start : 16),
-                                 text + start, start, t->cells - 1);
-
-            if (d != NULL) {
-                d->position = (int)start;
-            }
-            return rc;
-        }
-        if (n < (size_t)t->cells) {
-            vals[n] = v;
-        }
-        n++;
-    }
-    if (n != (size_t)t->cells) {
-        return length_error(t, n, d);
-    }
-    return PZ_OK;
-}
-
-static int
-tiles_parse_state(const pz_puzzle_t *p,
-                  const pz_input_t *in,
-                  pz_state_t *out,
-                  pz_diag_t *d)
-{
-    const tiles_priv_t *t = p->priv;
-    long vals[CELLS_MAX];
-    int rc;
-
-    if (in->text != NULL) {
-        rc = parse_text(t, in->text, vals, d);
-        if (rc != PZ_OK) {
-            return rc;
-        }
-        return store_tiles(t, vals, out, d);
-    }
-    if (in->ndims > 2) {
-        return pz_diag_set(d, PZ_ESTATE_LENGTH,
-                           "a tiles state is a flat list of %d tiles or a "
-                           "%dx%d array, not a %d-dimensional array",
-                           t->cells, t->rows, t->cols, in->ndims);
-    }
-    if (in->ndims == 2 &&
-        (in->shape[0] != t->rows || in->shape[1] != t->cols)) {
-        return pz_diag_set(d, PZ_ESTATE_LENGTH,
-                           "the state is a %dx%d array but the board is "
-                           "%dx%d",
-                           in->shape[0], in->shape[1], t->rows, t->cols);
-    }
-    if (in->nints != (size_t)t->cells || in->ints == NULL) {
-        return length_error(t, in->ints == NULL ? 0 : in->nints, d);
-    }
-    for (int i = 0; i < t->cells; i++) {
-        vals[i] = in->ints[i];
-    }
-    return store_tiles(t, vals, out, d);
-}
-
-static int
-tiles_format_state(const pz_puzzle_t *p,
-                   const pz_state_t *s,
-                   char *buf,
-                   size_t len)
-{
-    const tiles_priv_t *t = p->priv;
-    size_t used = 0;
-
-    if (len == 0) {
-        return PZ_EINVAL;
-    }
-    /* By hand, not snprintf per tile: every reply shows the start and
-     * goal, and those calls were a tenth of a small request's CPU. */
-    for (int i = 0; i < t->cells; i++) {
-        const char *sep = i == 0 ? "" : i % t->cols == 0 ? " / " : " ";
-        size_t nsep = strlen(sep);
-        int v = s->b[i];
-        char digits[4];
-        size_t nd = 0;
-
-        do {
-            digits[nd++] = (char)('0' + v % 10);
-            v /= 10;
-        } while (v != 0 && nd < sizeof(digits));
-        if (nsep + nd >= len - used) {
-            buf[0] = '\0';
-            return PZ_EINVAL;
-        }
-        memcpy(buf + used, sep, nsep);
-        used += nsep;
-        while (nd > 0) {
-            buf[used++] = digits[--nd];
-        }
-    }
-    buf[used] = '\0';
-    return (int)used;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Scrambles */
-
-static bool
-is_move_sep(char ch)
-{
-    return ch == ' ' || ch == ',' || ch == '\t' || ch == '\n' || ch == '\r';
-}
-
-static int
-letter_move(char ch)
-{
-    switch (ch) {
-    case 'U':
-    case 'u':
-        return MOVE_U;
-    case 'D':
-    case 'd':
-        return MOVE_D;
-    case 'L':
-    case 'l':
-        return MOVE_L;
-    case 'R':
-    case 'r':
-        return MOVE_R;
-    default:
-        return -1;
-    }
-}
-
-static int
-move_error(pz_diag_t *d, size_t position, int rc)
-{
-    if (d != NULL) {
-        d->position = (int)position;
-    }
-    return rc;
-}
-
-/* Slides tile number v (text at offset pos) into the blank of s. */
-static int
-slide_tile(const tiles_priv_t *t,
-           long v,
-           int nmove,
-           size_t pos,
-           pz_state_t *s,
-           pz_diag_t *d)
-{
-    int z = s->b[t->cells];
-    int cell = -1;
-
-    if (v == 0) {
-        return move_error(d, pos,
-                          pz_diag_set(d, PZ_EMOVE,
-                                      "move %d: 0 is the blank; name a tile "
-                                      "1..%d next to it",
-                                      nmove, t->cells - 1));
-    }
-    if (v < 0 || v >= t->cells) {
-        return move_error(d, pos,
-                          pz_diag_set(d, PZ_EMOVE,
-                                      "move %d: there is no tile %ld on a "
-                                      "%dx%d board (tiles are 1..%d)",
-                                      nmove, v, t->rows, t->cols,
-                                      t->cells - 1));
-    }
-    for (int i = 0; i < t->cells; i++) {
-        if (s->b[i] == v) {
-            cell = i;
-        }
-    }
-    for (int m = 0; m < TILES_MOVES; m++) {
-        if (t->from[m][z] == cell) {
-            s->b[z] = (uint8_t)v;
-            s->b[cell] = 0;
-            s->b[t->cells] = (uint8_t)cell;
-            return PZ_OK;
-        }
-    }
-    return move_error(d, pos,
-                      pz_diag_set(d, PZ_EMOVE,
-                                  "move %d (tile %ld): tile %ld is not next "
-                                  "to the blank",
-                                  nmove, v, v));
-}
-
-static int
-tiles_apply_scramble(const pz_puzzle_t *p,
-                     const char *text,
-                     pz_state_t *state,
-                     pz_diag_t *d)
-{
-    const tiles_priv_t *t = p->priv;
-    pz_state_t s = *state;
-    int nmove = 0;
-    size_t i = 0;
-
-    while (text[i] != '\0') {
-        size_t start;
-        long v;
-
-        if (is_move_sep(text[i])) {
-            i++;
-            continue;
-        }
-        start = i;
-        while (text[i] != '\0' && !is_move_sep(text[i])) {
-            i++;
-        }
-        if (parse_int(text + start, i - start, &v)) {
-            int rc = slide_tile(t, v, ++nmove, start, &s, d);
-
-            if (rc != PZ_OK) {
-                return rc;
-            }
-            continue;
-        }
-        for (size_t k = start; k < i; k++) {
-            if (letter_move(text[k]) < 0) {
-                return move_error(
-                    d, start,
-                    pz_diag_set(d, PZ_EMOVE,
-                                "unknown move '%.*s'; write U D L R (the "
-                                "direction the tile slides, runs like ULDR "
-                                "allowed) or tile numbers",
-                                (int)(i - start < 16 ? i - start : 16),
-                                text + start));
-            }
-        }
-        /* A run of letters: each is one move, checked where it is. */
-        for (size_t k = start; k < i; k++) {
-            int m = letter_move(text[k]);
-
-            nmove++;
-            if (!tiles_apply(p, &s, m, &s)) {
-                return move_error(d, k,
-                                  pz_diag_set(d, PZ_EMOVE, "move %d (%s): %s",
-                                              nmove, move_names[m],
-                                              move_blocked[m]));
-            }
-        }
-    }
-    *state = s;
-    return PZ_OK;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1052,9 +641,9 @@ static const puzzle_io_t tiles_io = {
                 "like ULDR allowed), or the number of the tile to slide",
     .state_forms = "tiles row-major with 0 for the blank, as integers or "
                    "text such as \"1 2 3 / 4 5 6 / 7 8 0\"",
-    .parse_state = tiles_parse_state,
-    .apply_scramble = tiles_apply_scramble,
-    .format_state = tiles_format_state,
+    .parse_state = tiles__parse_state,
+    .apply_scramble = tiles__apply_scramble,
+    .format_state = tiles__format_state,
     .check_pair = tiles_check_pair,
     .move_detail = tiles_move_detail,
 };
@@ -1084,7 +673,7 @@ const puzzle_ops_t puzzle__tiles = {
     .priv_size = sizeof(tiles_priv_t),
     .init = tiles_init,
     .goal = tiles_goal,
-    .apply = tiles_apply,
+    .apply = tiles__apply,
     .inverse = tiles_inverse,
     .move_name = tiles_move_name,
     .heuristics = tiles_heuristics,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* tiles_pdb.c - additive disjoint pattern databases for the sliding tiles. */
+/* tiles_pdb.c - additive disjoint pattern databases for the sliding tiles.
+ * Size: one database: build and lookup share the board and the ranks. */
 
 /*
  * Design. The tiles except the blank are split into disjoint patterns

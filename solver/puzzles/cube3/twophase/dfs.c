@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* dfs.c - the two-phase search: phase-1 and phase-2 depth-first searches. */
+/* dfs.c - the two-phase search: phase-1 and phase-2 depth-first searches.
+ * Size: one search: phase-1 cursors run phase 2 and take tasks in turn. */
 #include <limits.h>
 #include <string.h>
 

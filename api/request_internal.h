@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* request_internal.h - what the parts of solve request validation share:
+ * request.c (the request, its puzzle, engines and limits),
+ * request_members.c (members with type checks) and request_tables.c (the
+ * shared tables a request needs). */
+#ifndef PZ_API_REQUEST_INTERNAL_H
+#define PZ_API_REQUEST_INTERNAL_H
+
+#include <stdint.h>
+
+#include "api_json.h"
+#include "request.h"
+
+/*
+ * Rejects the first member of body that the solve request does not know
+ * (PZ_EUNKNOWN_FIELD) or that appears twice (PZ_ECONFLICT), with d filled
+ * and d->field its JSON pointer. PZ_OK when there is none.
+ */
+int request__check_members(const cJSON *body, pz_diag_t *d);
+
+/* The string member of body into *out, NULL when absent or null; else
+ * PZ_ETYPE with d filled (field /member). */
+int request__get_string(const cJSON *body,
+                        const char *member,
+                        const char **out,
+                        pz_diag_t *d);
+
+/* The boolean member of body into *out (0 or 1; untouched when absent or
+ * null); else PZ_ETYPE with d filled (field /member). */
+int request__get_bool(const cJSON *body,
+                      const char *member,
+                      int *out,
+                      pz_diag_t *d);
+
+/* The integer member of body in lo..hi into *out (untouched when absent or
+ * null); else PZ_ETYPE or PZ_ERANGE with d filled (field /member). */
+int request__get_int(const cJSON *body,
+                     const char *member,
+                     double lo,
+                     double hi,
+                     int64_t *out,
+                     pz_diag_t *d);
+
+/* Fills d for a member above this server's maximum max (unit printed
+ * after it, e.g. " ms") and returns PZ_ELIMIT. */
+int request__too_large(pz_diag_t *d,
+                       const char *member,
+                       uint64_t max,
+                       const char *unit);
+
+/* Warns (table_missing) that "auto" chose heuristic because table is not
+ * built; nothing when req has all the warnings it can hold. */
+void request__warn_missing(api_solve_request_t *req,
+                           const char *table,
+                           const char *heuristic);
+
+/* Reads the members "tables" and "tables_wait_ms" into req against pol.
+ * PZ_OK, or PZ_ETYPE, PZ_ERANGE, PZ_EINVAL or PZ_ELIMIT with d filled. */
+int request__parse_tables_mode(const cJSON *body,
+                               const api_policy_t *pol,
+                               api_solve_request_t *req,
+                               pz_diag_t *d);
+
+/*
+ * Decides, for a daemon, what the request does about the shared tables
+ * its runs need (see api_policy_t's table_builds and the request's
+ * "tables" member): run at once, prepare them first (req->preparing and
+ * req->tables), fall back, or refuse with the reason in d. Call after
+ * the runs are parsed.
+ */
+int request__plan_tables(const api_policy_t *pol,
+                         api_solve_request_t *req,
+                         pz_diag_t *d);
+
+#endif

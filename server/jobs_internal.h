@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/* jobs_internal.h - what jobs.c (the table, admission, queue and waiters)
+ * and jobs_run.c (preparing, running, sweeping and draining jobs) share:
+ * the job and jobs structs and the helpers that work under jobs->lock. */
+#ifndef PZ_SERVER_JOBS_INTERNAL_H
+#define PZ_SERVER_JOBS_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jobs.h"
+
+/* One puzzle instance, as the complete tables tell them apart. */
+typedef enum job_state {
+    JOB_NEW = 0,   /* made by jobs_new, not in the table */
+    JOB_PREPARING, /* waiting for its tables, not in the queue */
+    JOB_QUEUED,
+    JOB_RUNNING,
+    JOB_ENDED,
+} job_state_t;
+
+struct job {
+    char id[JOBS_ID_LEN + 1];
+    api_solve_request_t req;      /* owned; runs[] written by the worker */
+    atomic_bool cancel;           /* polled by the engines */
+    atomic_bool cancel_requested; /* by DELETE or shutdown, before the end */
+    atomic_bool deadline_hit;     /* the safety net set cancel */
+    atomic_int state;             /* job_state_t; release on change */
+    atomic_int runs_started;
+    atomic_int runs_done;        /* release after each run's result */
+    int64_t created_ms;          /* Unix ms */
+    _Atomic int64_t started_ms;  /* Unix ms, 0 = not started */
+    _Atomic int64_t finished_ms; /* Unix ms, 0 = not ended */
+    /* Below: under jobs->lock. */
+    int refs;
+    int nwaiters;
+    size_t budget;         /* bytes counted against the memory cap */
+    int64_t deadline_mono; /* safety net, 0 = none */
+    int64_t prepare_until; /* preparing: when it stops waiting (mono ms) */
+    bool delivered;        /* its ended state was sent to a client */
+    int64_t ended_mono;    /* when it ended */
+    job_t *prev;           /* all jobs, creation order */
+    job_t *next;
+    job_t *qnext; /* queue, FIFO */
+    job_t *qprev;
+    job_t *hnext; /* hash chain */
+};
+
+struct jobs {
+    jobs_config_t cfg;
+    pthread_mutex_t lock;
+    pthread_cond_t work; /* a job was queued, or stop */
+    pthread_cond_t idle; /* a running job ended */
+    job_t **hash;
+    size_t nbuckets; /* power of two */
+    job_t *first;    /* oldest */
+    job_t *last;     /* newest */
+    job_t *qhead;
+    job_t *qtail;
+    job_waiter_t *waiters;
+    size_t count; /* jobs in the table */
+    size_t nqueued;
+    size_t npreparing;
+    size_t nrunning;
+    size_t nended;
+    size_t nundelivered; /* ended jobs whose result nobody has fetched */
+    size_t memory_in_use;
+    atomic_bool draining; /* written under the lock, read anywhere */
+    bool stopping;
+    uint64_t ended_by_status[PZ_STATUS_COUNT_];
+    uint64_t nodes_ended; /* nodes expanded by jobs that ended */
+    /* Puzzle instances whose shared complete table is loaded: written
+     * under the lock, published by the count (acquire/release). */
+    pthread_mutex_t spare_lock; /* guards the two below */
+    job_t *spare;               /* freed jobs for reuse, linked by next */
+    int nspare;
+};
+
+/* Frees job (its last reference is gone), or keeps its memory for reuse.
+ * Not under the lock. */
+void jobs__job_free(jobs_t *jobs, job_t *job);
+
+/* The id hash bucket of id. */
+size_t jobs__bucket_of(const jobs_t *jobs, const char *id);
+
+/* Takes job (queued) out of the queue. Under the lock. */
+void jobs__queue_remove(jobs_t *jobs, job_t *job);
+
+/* Marks job running with a reference for its runner, and sets its
+ * safety deadline. Under the lock. */
+void jobs__start_locked(jobs_t *jobs, job_t *job);
+
+/* Appends job to the queue and wakes a solver thread. Under the lock. */
+void jobs__enqueue_locked(jobs_t *jobs, job_t *job);
+
+/* Resumes and unlinks w. Under the lock. */
+void jobs__waiter_resume(jobs_t *jobs, job_waiter_t *w);
+
+/* Ends job, which was in state was: counters, timestamps, waiters. Under
+ * the lock; the job's results must all be written (runs_done == nruns). */
+void jobs__end_locked(jobs_t *jobs, job_t *job, job_state_t was);
+
+/* Logs the "job end" event of job (ended). Not under the lock. */
+void jobs__log_job_end(const job_t *job);
+
+/* Marks runs from..nruns-1 as ended with status without running them. */
+void jobs__skip_runs(job_t *job, int from, int status);
+
+/* Ends a preparing job without running it: status for every run, rc as
+ * each run's error (PZ_OK: none). Under the lock. */
+void jobs__end_unprepared_locked(jobs_t *jobs, job_t *job, int status, int rc);
+
+#endif

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* tiles_internal.h - what tiles.c (the puzzle) and tiles_io.c (its states
+ * and scrambles as text) share. */
+#ifndef PZ_SOLVER_TILES_INTERNAL_H
+#define PZ_SOLVER_TILES_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "puzzle_internal.h"
+
+#define TILES_MIN   2  /* smallest side */
+#define TILES_MAX   8  /* largest side */
+#define CELLS_MAX   64 /* TILES_MAX squared */
+#define NO_KEY      0xFF
+#define MOVE_U      0 /* the tile below the blank slides up */
+#define MOVE_D      1 /* the tile above the blank slides down */
+#define MOVE_L      2 /* the tile right of the blank slides left */
+#define MOVE_R      3 /* the tile left of the blank slides right */
+#define TILES_MOVES 4
+
+/* Per-instance tables, in p->priv. */
+typedef struct tiles_priv {
+    int rows;
+    int cols;
+    int cells;                           /* rows * cols, <= CELLS_MAX */
+    int8_t from[TILES_MOVES][CELLS_MAX]; /* [move][blank]: sliding tile's
+                                           cell, or -1 when off the board */
+} tiles_priv_t;
+
+/* Move names by move id. */
+extern const char *const tiles__move_names[TILES_MOVES];
+
+/* Applies move to s into out (may be s); false when no tile can slide
+ * that way. The puzzle's apply. */
+bool tiles__apply(const pz_puzzle_t *p,
+                  const pz_state_t *s,
+                  int move,
+                  pz_state_t *out);
+
+/* The puzzle's I/O: parse_state, format_state and apply_scramble
+ * (puzzle_io_t). */
+int tiles__parse_state(const pz_puzzle_t *p,
+                       const pz_input_t *in,
+                       pz_state_t *out,
+                       pz_diag_t *d);
+int tiles__format_state(const pz_puzzle_t *p,
+                        const pz_state_t *s,
+                        char *buf,
+                        size_t len);
+int tiles__apply_scramble(const pz_puzzle_t *p,
+                          const char *text,
+                          pz_state_t *state,
+                          pz_diag_t *d);
+
+#endif
