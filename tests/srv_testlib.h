@@ -135,8 +135,11 @@ unset_puzzled_env(void)
 }
 
 /* The table directory of daemons started without --tables: the complete
- * tables, built by main() under the tests' table directory. */
-static char g_tables[512];
+ * tables, built by main() under the tests' table directory. One for the
+ * whole program, defined in http_testlib.c (linked with every program
+ * that includes this header), so that the daemons the library starts use
+ * it too. */
+extern char g_tables[512];
 
 /* True when the NULL-terminated flags (may be NULL) hold flag. */
 static inline bool

@@ -10,1107 +10,36 @@
  * that need their own flags (admission, retention, shutdown) start and
  * stop a private daemon inside the test.
  *
- * Responses are checked against openapi.yaml by a hand-written validator of
- * the Job, Problem and job-list schemas (members, types, invariants), and
- * every solution is replayed with the solver library on the input parsed
- * independently here, then compared with known optimal lengths (a 2x2x2
- * case of 5 quarter turns, and the two 31-move 8-puzzle positions of the
- * published 8-puzzle distribution).
+ * Responses are checked against openapi.yaml (the validator of
+ * http_testlib.h, and the job-list schema here), and every solution is
+ * replayed with the solver library on the input parsed independently, then
+ * compared with known optimal lengths (a 2x2x2 case of 5 quarter turns,
+ * and the two 31-move 8-puzzle positions of the published 8-puzzle
+ * distribution).
  */
-#include <arpa/inet.h>
 #include <curl/curl.h>
-#include <errno.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <check.h>
 #include <cjson/cJSON.h>
 
 #include "api_json.h"
+#include "http_testlib.h"
 #include "puzzle.h"
 #include "pz_error.h"
 #include "request.h"
 #include "search.h"
 #include "srv_testlib.h"
 #include "tmpdir_testlib.h"
-
-/* Generous bounds: the machine is shared and sanitizer builds are slow. */
-#define HTTP_TIMEOUT_MS 20000
-
-/* --- HTTP through libcurl --- */
-
-typedef struct http_req {
-    const char *method;       /* GET, POST, DELETE, ... */
-    const char *path;         /* "/v1/solve" */
-    const char *body;         /* NULL: no body */
-    size_t body_len;          /* 0: strlen(body) */
-    const char *content_type; /* NULL: application/json when a body */
-    const char *request_id;   /* X-Request-Id to send, or NULL */
-    bool chunked;             /* send the body chunked (no length) */
-    long timeout_ms;          /* 0: HTTP_TIMEOUT_MS */
-} http_req_t;
-
-typedef struct http_resp {
-    CURLcode rc; /* transfer result */
-    long status; /* HTTP status, 0 when none */
-    char *body;  /* owned, NUL-terminated */
-    size_t len;
-    char content_type[128];
-    char location[256];
-    char retry_after[32];
-    char request_id[128];
-    char allow[128];
-    int64_t elapsed_ms;
-} http_resp_t;
-
-static size_t
-on_body(char *data, size_t size, size_t n, void *user)
-{
-    http_resp_t *r = user;
-    size_t add = size * n;
-    char *nb = realloc(r->body, r->len + add + 1);
-
-    if (nb == NULL) {
-        return 0;
-    }
-    r->body = nb;
-    memcpy(r->body + r->len, data, add);
-    r->len += add;
-    r->body[r->len] = '\0';
-    return add;
-}
-
-static void
-copy_header(char *dst, size_t cap, const char *v, size_t n)
-{
-    while (n > 0 && (v[n - 1] == '\r' || v[n - 1] == '\n' || v[n - 1] == ' ')) {
-        n--;
-    }
-    while (n > 0 && *v == ' ') {
-        v++;
-        n--;
-    }
-    if (n >= cap) {
-        n = cap - 1;
-    }
-    memcpy(dst, v, n);
-    dst[n] = '\0';
-}
-
-static size_t
-on_header(char *data, size_t size, size_t n, void *user)
-{
-    http_resp_t *r = user;
-    size_t len = size * n;
-    static const struct {
-        const char *name;
-        size_t off;
-        size_t cap;
-    } wanted[] = {
-        { "content-type:", offsetof(http_resp_t, content_type), 128 },
-        { "location:", offsetof(http_resp_t, location), 256 },
-        { "retry-after:", offsetof(http_resp_t, retry_after), 32 },
-        { "x-request-id:", offsetof(http_resp_t, request_id), 128 },
-        { "allow:", offsetof(http_resp_t, allow), 128 },
-    };
-
-    /* A new status line (after 100 Continue) starts a new header set. */
-    if (len >= 5 && strncmp(data, "HTTP/", 5) == 0) {
-        for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
-            ((char *)r + wanted[i].off)[0] = '\0';
-        }
-        return len;
-    }
-    for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
-        size_t nl = strlen(wanted[i].name);
-
-        if (len > nl && strncasecmp(data, wanted[i].name, nl) == 0) {
-            copy_header((char *)r + wanted[i].off, wanted[i].cap, data + nl,
-                        len - nl);
-        }
-    }
-    return len;
-}
-
-typedef struct chunk_src {
-    const char *p;
-    size_t left;
-} chunk_src_t;
-
-static size_t
-on_read(char *buf, size_t size, size_t n, void *user)
-{
-    chunk_src_t *src = user;
-    size_t take = size * n < src->left ? size * n : src->left;
-
-    /* Hand out at most 16 bytes per call so the body really is chunked. */
-    if (take > 16) {
-        take = 16;
-    }
-    memcpy(buf, src->p, take);
-    src->p += take;
-    src->left -= take;
-    return take;
-}
-
-static void
-http_resp_free(http_resp_t *r)
-{
-    free(r->body);
-    memset(r, 0, sizeof(*r));
-}
-
-/*
- * Performs rq on 127.0.0.1:port. h is a handle to reuse (keep-alive), or
- * NULL for a one-off one. Fills r (free with http_resp_free). Returns the
- * curl result.
- */
-static CURLcode
-http_send(CURL *h, int port, const http_req_t *rq, http_resp_t *r)
-{
-    CURL *own = NULL;
-    struct curl_slist *hdrs = NULL;
-    char url[512];
-    char line[256];
-    chunk_src_t src = { NULL, 0 };
-    int64_t t0 = now_ms();
-    size_t blen = 0;
-
-    memset(r, 0, sizeof(*r));
-    if (h == NULL) {
-        h = own = curl_easy_init();
-    } else {
-        curl_easy_reset(h);
-    }
-    if (h == NULL) {
-        r->rc = CURLE_FAILED_INIT;
-        return r->rc;
-    }
-    snprintf(url, sizeof(url), "http://127.0.0.1:%d%s", port, rq->path);
-    curl_easy_setopt(h, CURLOPT_URL, url);
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
-                     rq->timeout_ms > 0 ? rq->timeout_ms : HTTP_TIMEOUT_MS);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, r);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, r);
-    hdrs = curl_slist_append(hdrs, "Expect:");
-    if (rq->request_id != NULL) {
-        snprintf(line, sizeof(line), "X-Request-Id: %s", rq->request_id);
-        hdrs = curl_slist_append(hdrs, line);
-    }
-    if (rq->body != NULL) {
-        blen = rq->body_len != 0 ? rq->body_len : strlen(rq->body);
-        snprintf(line, sizeof(line), "Content-Type: %s",
-                 rq->content_type != NULL ? rq->content_type
-                                          : "application/json");
-        hdrs = curl_slist_append(hdrs, line);
-        if (rq->chunked) {
-            src.p = rq->body;
-            src.left = blen;
-            hdrs = curl_slist_append(hdrs, "Transfer-Encoding: chunked");
-            curl_easy_setopt(h, CURLOPT_POST, 1L);
-            curl_easy_setopt(h, CURLOPT_READFUNCTION, on_read);
-            curl_easy_setopt(h, CURLOPT_READDATA, &src);
-        } else {
-            curl_easy_setopt(h, CURLOPT_POSTFIELDS, rq->body);
-            curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)blen);
-        }
-        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, rq->method);
-    } else if (strcmp(rq->method, "GET") == 0) {
-        curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
-    } else {
-        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, rq->method);
-    }
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
-    r->rc = curl_easy_perform(h);
-    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &r->status);
-    r->elapsed_ms = now_ms() - t0;
-    /* The header list must outlive the transfer, not the handle. */
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
-    curl_slist_free_all(hdrs);
-    if (own != NULL) {
-        curl_easy_cleanup(own);
-    }
-    if (r->body == NULL) {
-        r->body = calloc(1, 1);
-    }
-    return r->rc;
-}
-
-/* Shorthands: one-off GET / POST JSON / DELETE. */
-static CURLcode
-http_get(int port, const char *path, http_resp_t *r)
-{
-    http_req_t rq = { .method = "GET", .path = path };
-
-    return http_send(NULL, port, &rq, r);
-}
-
-static CURLcode
-http_post(int port, const char *path, const char *json, http_resp_t *r)
-{
-    http_req_t rq = { .method = "POST", .path = path, .body = json };
-
-    return http_send(NULL, port, &rq, r);
-}
-
-static CURLcode
-http_delete(int port, const char *path, http_resp_t *r)
-{
-    http_req_t rq = { .method = "DELETE", .path = path };
-
-    return http_send(NULL, port, &rq, r);
-}
-
-/* --- response validation against openapi.yaml --- */
-
-/* Thread-local so the concurrency test's threads can validate too. */
-static _Thread_local char vmsg[512];
-
-static const char *vfail(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-
-/* Formats a validation failure into vmsg and returns it. */
-static const char *
-vfail(const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(vmsg, sizeof(vmsg), fmt, ap);
-    va_end(ap);
-    return vmsg;
-}
-
-static bool
-is_int(const cJSON *v)
-{
-    return cJSON_IsNumber(v) &&
-           v->valuedouble == (double)(int64_t)v->valuedouble;
-}
-
-static bool
-in_list(const char *s, const char *const *list)
-{
-    for (int i = 0; list[i] != NULL; i++) {
-        if (strcmp(s, list[i]) == 0) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Every member of o is in known, every one of required is present. */
-static const char *
-check_members(const cJSON *o,
-              const char *what,
-              const char *const *known,
-              const char *const *required)
-{
-    if (!cJSON_IsObject(o)) {
-        return vfail("%s is not an object", what);
-    }
-    for (const cJSON *c = o->child; c != NULL; c = c->next) {
-        if (c->string == NULL || !in_list(c->string, known)) {
-            return vfail("%s has a member the schema does not know: %s", what,
-                         c->string);
-        }
-    }
-    for (int i = 0; required[i] != NULL; i++) {
-        if (cJSON_GetObjectItemCaseSensitive(o, required[i]) == NULL) {
-            return vfail("%s lacks the required member %s", what, required[i]);
-        }
-    }
-    return NULL;
-}
-
-static bool
-valid_status(const char *s)
-{
-    for (int i = 0; i < PZ_STATUS_COUNT_; i++) {
-        if (strcmp(s, pz_status_name(i)) == 0) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* The error-code table's index of code, or 0 (PZ_OK) when unknown. */
-static int
-code_rc(const char *code)
-{
-    for (int rc = PZ_ERR_FIRST_ + 1; rc < PZ_ERR_LAST_; rc++) {
-        if (strcmp(pz_strerror(rc), code) == 0) {
-            return rc;
-        }
-    }
-    return PZ_OK;
-}
-
-static bool
-valid_timestamp(const cJSON *v)
-{
-    int y, mo, d, h, mi, s, ms;
-    char z = 0;
-
-    if (cJSON_IsNull(v)) {
-        return true;
-    }
-    return cJSON_IsString(v) && strlen(v->valuestring) == 24 &&
-           sscanf(v->valuestring, "%4d-%2d-%2dT%2d:%2d:%2d.%3d%c", &y, &mo, &d,
-                  &h, &mi, &s, &ms, &z) == 8 &&
-           z == 'Z' && mo >= 1 && mo <= 12 && d >= 1 && d <= 31;
-}
-
-static const char *
-check_stats(const cJSON *o)
-{
-    static const char *const u64s[] = {
-        "nodes_expanded",    "nodes_generated",  "duplicates",
-        "open_size",         "frontier_forward", "frontier_backward",
-        "peak_memory_bytes", "nodes_per_second", NULL,
-    };
-    static const char *const small[] = { "depth_bound", "iterations",
-                                         "heuristic_at_start", "best_length",
-                                         NULL };
-    static const char *const all[] = {
-        "nodes_expanded",     "nodes_generated",
-        "duplicates",         "open_size",
-        "frontier_forward",   "frontier_backward",
-        "peak_memory_bytes",  "nodes_per_second",
-        "depth_bound",        "iterations",
-        "heuristic_at_start", "best_length",
-        "elapsed_ms",         NULL,
-    };
-    const char *why = check_members(o, "stats", all, all);
-    const cJSON *e;
-
-    if (why != NULL) {
-        return why;
-    }
-    for (int i = 0; u64s[i] != NULL; i++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, u64s[i]);
-
-        if (!is_int(v) || v->valuedouble < 0) {
-            return vfail("stats.%s is not a non-negative integer", u64s[i]);
-        }
-    }
-    for (int i = 0; small[i] != NULL; i++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, small[i]);
-
-        if (!is_int(v) || v->valuedouble < -1) {
-            return vfail("stats.%s is not an integer >= -1", small[i]);
-        }
-    }
-    e = cJSON_GetObjectItemCaseSensitive(o, "elapsed_ms");
-    if (!cJSON_IsNumber(e) || e->valuedouble < 0) {
-        return vfail("stats.elapsed_ms is not a number >= 0");
-    }
-    return NULL;
-}
-
-static const char *
-check_solution(const cJSON *o, const char *metric)
-{
-    static const char *const known[] = { "moves",  "tiles",   "text", "length",
-                                         "metric", "optimal", NULL };
-    static const char *const req[] = { "moves",  "text",    "length",
-                                       "metric", "optimal", NULL };
-    const char *why = check_members(o, "solution", known, req);
-    const cJSON *moves = cJSON_GetObjectItemCaseSensitive(o, "moves");
-    const cJSON *tiles = cJSON_GetObjectItemCaseSensitive(o, "tiles");
-    const cJSON *text = cJSON_GetObjectItemCaseSensitive(o, "text");
-    const cJSON *length = cJSON_GetObjectItemCaseSensitive(o, "length");
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "metric");
-    char joined[PZ_SOLUTION_MAX * 8];
-    size_t used = 0;
-
-    if (why != NULL) {
-        return why;
-    }
-    if (!cJSON_IsArray(moves) || !cJSON_IsString(text) || !is_int(length) ||
-        !cJSON_IsString(m) ||
-        !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(o, "optimal"))) {
-        return vfail("solution members have the wrong types");
-    }
-    if ((int)length->valuedouble != cJSON_GetArraySize(moves)) {
-        return vfail("solution.length differs from the number of moves");
-    }
-    if (tiles != NULL &&
-        (!cJSON_IsArray(tiles) ||
-         cJSON_GetArraySize(tiles) != cJSON_GetArraySize(moves))) {
-        return vfail("solution.tiles does not match the moves");
-    }
-    if (metric != NULL && strcmp(m->valuestring, metric) != 0) {
-        return vfail("solution.metric %s differs from the job's %s",
-                     m->valuestring, metric);
-    }
-    joined[0] = '\0';
-    for (const cJSON *c = moves->child; c != NULL; c = c->next) {
-        if (!cJSON_IsString(c)) {
-            return vfail("a move is not a string");
-        }
-        used += (size_t)snprintf(joined + used, sizeof(joined) - used, "%s%s",
-                                 used > 0 ? " " : "", c->valuestring);
-        if (used >= sizeof(joined)) {
-            return vfail("the moves are too long");
-        }
-    }
-    if (strcmp(joined, text->valuestring) != 0) {
-        return vfail("solution.text '%s' is not the moves joined: '%s'",
-                     text->valuestring, joined);
-    }
-    return NULL;
-}
-
-static const char *
-check_run_error(const cJSON *o)
-{
-    static const char *const m[] = { "code", "detail", NULL };
-    const char *why = check_members(o, "error", m, m);
-    const cJSON *code = cJSON_GetObjectItemCaseSensitive(o, "code");
-
-    if (why != NULL) {
-        return why;
-    }
-    if (!cJSON_IsString(code) || code_rc(code->valuestring) == PZ_OK) {
-        return vfail("error.code is not a known code");
-    }
-    return NULL;
-}
-
-/* Members shared by a Job and a Run: engine, heuristic, weight, solution,
- * optimal, error, stats. status is the run's (or job's) status. */
-static const char *
-check_run_part(const cJSON *o, const char *status, const char *metric)
-{
-    const cJSON *sol = cJSON_GetObjectItemCaseSensitive(o, "solution");
-    const cJSON *opt = cJSON_GetObjectItemCaseSensitive(o, "optimal");
-    const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "weight");
-    const cJSON *err = cJSON_GetObjectItemCaseSensitive(o, "error");
-    const char *why;
-
-    if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "engine")) ||
-        !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "heuristic"))) {
-        return vfail("engine and heuristic must be strings");
-    }
-    if (w != NULL && (!cJSON_IsNumber(w) || w->valuedouble < 1)) {
-        return vfail("weight must be a number >= 1");
-    }
-    if (opt != NULL && !cJSON_IsBool(opt)) {
-        return vfail("optimal must be a boolean");
-    }
-    if (strcmp(status, "solved") == 0) {
-        if (cJSON_IsNull(sol) || opt == NULL) {
-            return vfail("status solved without a solution and optimal");
-        }
-        if ((why = check_solution(sol, metric)) != NULL) {
-            return why;
-        }
-        if (cJSON_IsTrue(opt) !=
-            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sol, "optimal"))) {
-            return vfail("optimal differs from solution.optimal");
-        }
-    } else if (!cJSON_IsNull(sol) || opt != NULL) {
-        return vfail("status %s with a solution or optimal member", status);
-    }
-    if (err != NULL && (why = check_run_error(err)) != NULL) {
-        return why;
-    }
-    return check_stats(cJSON_GetObjectItemCaseSensitive(o, "stats"));
-}
-
-static const char *
-check_limits(const cJSON *o)
-{
-    static const char *const m[] = { "time_ms",   "memory_mb",     "max_nodes",
-                                     "max_depth", "target_length", NULL };
-    const char *why = check_members(o, "limits", m, m);
-
-    if (why != NULL) {
-        return why;
-    }
-    for (int i = 0; m[i] != NULL; i++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, m[i]);
-
-        if (!is_int(v) || v->valuedouble < 0) {
-            return vfail("limits.%s is not a non-negative integer", m[i]);
-        }
-    }
-    return NULL;
-}
-
-static const char *jstr(const cJSON *o, const char *name);
-
-/* Validates t as the schema Table of openapi.yaml; NULL when it
- * conforms. */
-static const char *
-check_table(const cJSON *t)
-{
-    static const char *const known[] = { "name",  "group",    "puzzle",
-                                         "state", "bytes",    "startup",
-                                         "file",  "progress", "seconds",
-                                         "error", NULL };
-    static const char *const req[] = { "name",  "group",   "puzzle", "state",
-                                       "bytes", "startup", "file",   NULL };
-    static const char *const states[] = { "missing", "stored",   "queued",
-                                          "loading", "building", "ready",
-                                          "failed",  NULL };
-    const cJSON *state = cJSON_GetObjectItemCaseSensitive(t, "state");
-    const cJSON *pr = cJSON_GetObjectItemCaseSensitive(t, "progress");
-    const char *why = check_members(t, "table", known, req);
-
-    if (why != NULL) {
-        return why;
-    }
-    if (!cJSON_IsString(state) || !in_list(state->valuestring, states)) {
-        return vfail("table.state is not a table state");
-    }
-    if (!is_int(cJSON_GetObjectItemCaseSensitive(t, "bytes")) ||
-        !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(t, "startup")) ||
-        !cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(t, "file"))) {
-        return vfail("table.bytes, startup or file has the wrong type");
-    }
-    if (pr != NULL) {
-        static const char *const pk[] = { "done",     "total",
-                                          "fraction", "per_second",
-                                          "seconds",  "eta_seconds",
-                                          NULL };
-
-        if ((why = check_members(pr, "table.progress", pk, pk)) != NULL) {
-            return why;
-        }
-        if (!is_int(cJSON_GetObjectItemCaseSensitive(pr, "done")) ||
-            !is_int(cJSON_GetObjectItemCaseSensitive(pr, "total"))) {
-            return vfail("table.progress counts are not integers");
-        }
-    }
-    return NULL;
-}
-
-/* Validates j as the schema Job of openapi.yaml; NULL when it conforms. */
-static const char *
-check_job(const cJSON *j)
-{
-    static const char *const known[] = {
-        "id",
-        "status",
-        "created_at",
-        "started_at",
-        "finished_at",
-        "puzzle",
-        "size",
-        "metric",
-        "scramble",
-        "state",
-        "goal",
-        "limits",
-        "requested_engine",
-        "requested_optimal",
-        "engine",
-        "heuristic",
-        "weight",
-        "solution",
-        "optimal",
-        "error",
-        "stats",
-        "runs",
-        "tables",
-        "warnings",
-        NULL,
-    };
-    static const char *const req[] = {
-        "id",          "status",    "created_at",       "started_at",
-        "finished_at", "puzzle",    "metric",           "state",
-        "goal",        "limits",    "requested_engine", "requested_optimal",
-        "engine",      "heuristic", "solution",         "stats",
-        NULL,
-    };
-    static const char *const strings[] = {
-        "id", "puzzle", "metric", "state", "goal", "requested_engine", NULL
-    };
-    static const char *const metrics[] = { "htm", "qtm", "moves", NULL };
-    const char *why = check_members(j, "job", known, req);
-    const cJSON *status = cJSON_GetObjectItemCaseSensitive(j, "status");
-    const cJSON *size = cJSON_GetObjectItemCaseSensitive(j, "size");
-    const cJSON *scramble = cJSON_GetObjectItemCaseSensitive(j, "scramble");
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(j, "runs");
-    const cJSON *tables = cJSON_GetObjectItemCaseSensitive(j, "tables");
-    const cJSON *warnings = cJSON_GetObjectItemCaseSensitive(j, "warnings");
-    const cJSON *started = cJSON_GetObjectItemCaseSensitive(j, "started_at");
-    const cJSON *finished = cJSON_GetObjectItemCaseSensitive(j, "finished_at");
-    const char *metric;
-    int r = 0;
-    int c = 0;
-    char extra = 0;
-
-    if (why != NULL) {
-        return why;
-    }
-    for (int i = 0; strings[i] != NULL; i++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, strings[i]);
-
-        if (!cJSON_IsString(v) ||
-            (strcmp(strings[i], "id") == 0 &&
-             (v->valuestring[0] == '\0' || strlen(v->valuestring) > 64))) {
-            return vfail("job.%s is not a valid string", strings[i]);
-        }
-    }
-    if (!cJSON_IsString(status) || !valid_status(status->valuestring)) {
-        return vfail("job.status is not a status name");
-    }
-    metric = cJSON_GetObjectItemCaseSensitive(j, "metric")->valuestring;
-    if (!in_list(metric, metrics)) {
-        return vfail("job.metric '%s' is not htm, qtm or moves", metric);
-    }
-    if (size != NULL &&
-        (!cJSON_IsString(size) ||
-         sscanf(size->valuestring, "%dx%d%c", &r, &c, &extra) != 2)) {
-        return vfail("job.size is not ROWSxCOLS");
-    }
-    if (scramble != NULL && !cJSON_IsString(scramble)) {
-        return vfail("job.scramble is not a string");
-    }
-    if (!cJSON_IsBool(
-            cJSON_GetObjectItemCaseSensitive(j, "requested_optimal"))) {
-        return vfail("job.requested_optimal is not a boolean");
-    }
-    if (!valid_timestamp(cJSON_GetObjectItemCaseSensitive(j, "created_at")) ||
-        cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "created_at")) ||
-        !valid_timestamp(started) || !valid_timestamp(finished)) {
-        return vfail("job timestamps are not RFC 3339 UTC with ms");
-    }
-    if (strcmp(status->valuestring, "queued") == 0 ||
-        strcmp(status->valuestring, "preparing") == 0 ||
-        strcmp(status->valuestring, "running") == 0) {
-        if (!cJSON_IsNull(finished)) {
-            return vfail("job.status %s with finished_at set",
-                         status->valuestring);
-        }
-        if ((strcmp(status->valuestring, "running") == 0) ==
-            cJSON_IsNull(started)) {
-            return vfail("job.status %s disagrees with started_at",
-                         status->valuestring);
-        }
-    } else if (cJSON_IsNull(finished)) {
-        return vfail("job.status %s (final) without finished_at",
-                     status->valuestring);
-    }
-    if ((why = check_limits(cJSON_GetObjectItemCaseSensitive(j, "limits"))) !=
-        NULL) {
-        return why;
-    }
-    if ((why = check_run_part(j, status->valuestring, metric)) != NULL) {
-        return why;
-    }
-    if (tables != NULL) {
-        if (!cJSON_IsArray(tables) ||
-            strcmp(status->valuestring, "preparing") != 0) {
-            return vfail("job.tables on a job that is not preparing");
-        }
-        for (const cJSON *t = tables->child; t != NULL; t = t->next) {
-            if ((why = check_table(t)) != NULL) {
-                return why;
-            }
-        }
-    }
-    if (warnings != NULL) {
-        static const char *const wk[] = { "code", "table", "detail", NULL };
-        static const char *const wr[] = { "code", "detail", NULL };
-        static const char *const codes[] = { "table_missing", "table_fallback",
-                                             NULL };
-
-        if (!cJSON_IsArray(warnings) || cJSON_GetArraySize(warnings) < 1) {
-            return vfail("job.warnings is not a non-empty array");
-        }
-        for (const cJSON *w = warnings->child; w != NULL; w = w->next) {
-            if ((why = check_members(w, "warning", wk, wr)) != NULL) {
-                return why;
-            }
-            if (!in_list(jstr(w, "code"), codes)) {
-                return vfail("warning.code '%s' is unknown", jstr(w, "code"));
-            }
-        }
-    }
-    if (runs != NULL) {
-        static const char *const rk[] = { "status", "engine",   "heuristic",
-                                          "weight", "solution", "optimal",
-                                          "error",  "stats",    NULL };
-        static const char *const rr[] = { "status",   "engine", "heuristic",
-                                          "solution", "stats",  NULL };
-
-        if (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) < 1 ||
-            cJSON_GetArraySize(runs) > API_ENGINES_MAX) {
-            return vfail("job.runs is not an array of 1..8 runs");
-        }
-        for (const cJSON *run = runs->child; run != NULL; run = run->next) {
-            const cJSON *st = cJSON_GetObjectItemCaseSensitive(run, "status");
-
-            if ((why = check_members(run, "run", rk, rr)) != NULL) {
-                return why;
-            }
-            if (!cJSON_IsString(st) || !valid_status(st->valuestring)) {
-                return vfail("run.status is not a status name");
-            }
-            if ((why = check_run_part(run, st->valuestring, metric)) != NULL) {
-                return why;
-            }
-        }
-    }
-    return NULL;
-}
-
-/* Validates a problem+json reply with the expected HTTP status and code
- * (code NULL: any code of that status). NULL when it conforms. */
-static const char *
-check_problem(const http_resp_t *r, long status, const char *code)
-{
-    cJSON *p = cJSON_ParseWithLength(r->body, r->len);
-    const cJSON *type, *title, *st, *detail, *cd, *field, *pos;
-    char want_type[96];
-    const char *why = NULL;
-    int rc;
-
-    if (r->status != status) {
-        snprintf(vmsg, sizeof(vmsg), "HTTP status %ld, expected %ld: %.300s",
-                 r->status, status, r->body);
-        cJSON_Delete(p);
-        return vmsg;
-    }
-    if (strncmp(r->content_type, "application/problem+json", 24) != 0) {
-        why = vfail("content type '%s' is not application/problem+json",
-                    r->content_type);
-        goto out;
-    }
-    if (!cJSON_IsObject(p)) {
-        why = vfail("the problem body is not a JSON object: %.300s", r->body);
-        goto out;
-    }
-    type = cJSON_GetObjectItemCaseSensitive(p, "type");
-    title = cJSON_GetObjectItemCaseSensitive(p, "title");
-    st = cJSON_GetObjectItemCaseSensitive(p, "status");
-    detail = cJSON_GetObjectItemCaseSensitive(p, "detail");
-    cd = cJSON_GetObjectItemCaseSensitive(p, "code");
-    field = cJSON_GetObjectItemCaseSensitive(p, "field");
-    pos = cJSON_GetObjectItemCaseSensitive(p, "position");
-    if (!cJSON_IsString(type) || !cJSON_IsString(title) || !is_int(st) ||
-        !cJSON_IsString(detail) || detail->valuestring[0] == '\0' ||
-        !cJSON_IsString(cd)) {
-        why = vfail("the problem lacks type/title/status/detail/code: %.300s",
-                    r->body);
-        goto out;
-    }
-    rc = code_rc(cd->valuestring);
-    if (rc == PZ_OK) {
-        why = vfail("code '%s' is not in pz_error.h", cd->valuestring);
-        goto out;
-    }
-    if (code != NULL && strcmp(cd->valuestring, code) != 0) {
-        why = vfail("code '%s', expected '%s'", cd->valuestring, code);
-        goto out;
-    }
-    snprintf(want_type, sizeof(want_type), "/problems/%s", cd->valuestring);
-    if (strcmp(type->valuestring, want_type) != 0) {
-        why = vfail("type '%s', expected '%s'", type->valuestring, want_type);
-        goto out;
-    }
-    if ((long)st->valuedouble != status || pz_http_status(rc) != status) {
-        why = vfail("the status member or the code's status differs from the "
-                    "HTTP status (code %s)",
-                    cd->valuestring);
-        goto out;
-    }
-    if (strcmp(title->valuestring, pz_errtitle(rc)) != 0) {
-        why = vfail("title '%s' is not the code's title '%s'",
-                    title->valuestring, pz_errtitle(rc));
-        goto out;
-    }
-    if (field != NULL &&
-        (!cJSON_IsString(field) || field->valuestring[0] != '/')) {
-        why = vfail("field is not a JSON pointer");
-        goto out;
-    }
-    if (pos != NULL && (!is_int(pos) || pos->valuedouble < 0)) {
-        why = vfail("position is not a non-negative integer");
-        goto out;
-    }
-out:
-    cJSON_Delete(p);
-    return why;
-}
-
-/* The problem member name of r as a string ("" when absent). */
-static void
-problem_member(const http_resp_t *r, const char *name, char *out, size_t cap)
-{
-    cJSON *p = cJSON_ParseWithLength(r->body, r->len);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, name);
-
-    out[0] = '\0';
-    if (cJSON_IsString(v)) {
-        snprintf(out, cap, "%s", v->valuestring);
-    } else if (cJSON_IsNumber(v)) {
-        snprintf(out, cap, "%.0f", v->valuedouble);
-    }
-    cJSON_Delete(p);
-}
-
-static void await_metric(int port, const char *name, double want);
-static void await_ready(int port);
-static bool await_refused(int port, int timeout_ms);
-
-#define BUSY_CONNS "puzzled_http_connections{state=\"busy\"}"
-#define BODY_CONNS "puzzled_http_connections{state=\"body\"}"
-
-#define ASSERT_PROBLEM(r, st, code)                          \
-    do {                                                     \
-        const char *why_ = check_problem((r), (st), (code)); \
-        ck_assert_msg(why_ == NULL, "%s", why_);             \
-    } while (0)
-
-/* Parses r as a Job, asserts it conforms, returns the owned tree. */
-static cJSON *
-job_of(const http_resp_t *r)
-{
-    cJSON *j;
-    const char *why;
-
-    ck_assert_msg(r->rc == CURLE_OK, "transfer failed: %s",
-                  curl_easy_strerror(r->rc));
-    ck_assert_msg(strncmp(r->content_type, "application/json", 16) == 0,
-                  "content type '%s'", r->content_type);
-    j = cJSON_ParseWithLength(r->body, r->len);
-    ck_assert_msg(j != NULL, "not JSON: %.300s", r->body);
-    why = check_job(j);
-    ck_assert_msg(why == NULL, "job does not match openapi.yaml: %s\n%.2000s",
-                  why, r->body);
-    return j;
-}
-
-static const char *
-jstr(const cJSON *o, const char *name)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-
-    return cJSON_IsString(v) ? v->valuestring : "";
-}
-
-static bool
-job_terminal(const cJSON *j)
-{
-    const char *s = jstr(j, "status");
-
-    return strcmp(s, "queued") != 0 && strcmp(s, "preparing") != 0 &&
-           strcmp(s, "running") != 0;
-}
-
-/* --- replaying answers with the solver library --- */
-
-/*
- * Parses the request's input here, independently of the server, replays
- * the solution text from the job with the puzzle's own scramble parser and
- * checks that it lands on the goal. Returns NULL or a message; *len_out
- * gets the solution length.
- */
-static const char *
-replay_check(const char *puzzle,
-             const char *metric,
-             const char *scramble,
-             const char *state_json,
-             const cJSON *job,
-             int *len_out)
-{
-    pz_params_t prm = { 0, 0, PZ_METRIC_DEFAULT };
-    pz_puzzle_t *p = NULL;
-    pz_state_t start;
-    pz_state_t goal;
-    pz_state_t end;
-    pz_diag_t d;
-    const cJSON *sol = cJSON_GetObjectItemCaseSensitive(job, "solution");
-    const char *why = NULL;
-
-    *len_out = -1;
-    pz_diag_clear(&d);
-    if (metric != NULL) {
-        prm.metric = strcmp(metric, "qtm") == 0 ? PZ_METRIC_QTM : PZ_METRIC_HTM;
-    }
-    if (!cJSON_IsObject(sol)) {
-        return vfail("the job has no solution (status %s)",
-                     jstr(job, "status"));
-    }
-    if (puzzle_create(puzzle, &prm, &p, &d) != PZ_OK) {
-        return vfail("puzzle_create(%s): %s", puzzle, d.detail);
-    }
-    if (scramble != NULL) {
-        if (puzzle_parse_scramble(p, scramble, &start, &d) != PZ_OK) {
-            why = vfail("the scramble does not parse here: %s", d.detail);
-            goto out;
-        }
-    } else {
-        cJSON *sj = cJSON_Parse(state_json);
-        int ints[256];
-        pz_input_t in;
-        int rc = api_state_input(sj, ints, 256, &in, &d);
-
-        if (rc == PZ_OK) {
-            rc = puzzle_parse_state(p, &in, &start, &d);
-        }
-        cJSON_Delete(sj);
-        if (rc != PZ_OK) {
-            why = vfail("the state does not parse here: %s", d.detail);
-            goto out;
-        }
-    }
-    puzzle_goal(p, &goal);
-    end = start;
-    if (puzzle_apply_scramble(p, jstr(sol, "text"), &end, &d) != PZ_OK) {
-        why = vfail("the solution '%s' does not parse: %s", jstr(sol, "text"),
-                    d.detail);
-        goto out;
-    }
-    if (!puzzle_equal(p, &end, &goal)) {
-        why = vfail("the solution '%s' does not reach the goal",
-                    jstr(sol, "text"));
-        goto out;
-    }
-    *len_out =
-        (int)cJSON_GetObjectItemCaseSensitive(sol, "length")->valuedouble;
-out:
-    puzzle_destroy(p);
-    return why;
-}
-
-/* --- request bodies used by several tests --- */
-
-/* The 2x2x2 after R U' R' F' then U, optimal 5 quarter turns; the same
- * cube as 24 colour numbers in the integer layout (blocks U R D L B F). */
-#define CUBE2_SCRAMBLE    "R U' R' F' U"
-#define CUBE2_ARRAY       "[2,5,5,0,1,1,4,2,2,2,3,4,3,5,0,0,4,4,1,0,3,1,3,5]"
-#define CUBE2_OPTIMAL_QTM 5
-
-/* The two 8-puzzle positions at distance 31 from 1..8 then blank (the
- * published depth-31 count is 2; confirmed by a breadth-first search). */
-#define EIGHT_HARD_A       "[8,6,7,2,5,4,3,0,1]"
-#define EIGHT_HARD_B       "[6,4,7,8,5,0,3,2,1]"
-#define EIGHT_HARD_OPTIMAL 31
-
-/* A job that searches until its time runs out or it is cancelled: Korf's
- * 15-puzzle instance 1 (optimal 57) with IDA* and no heuristic, which needs
- * no memory and cannot finish in a test's lifetime. */
-static void
-long_job_body(char *buf, size_t len, int time_ms, int memory_mb, int wait_ms)
-{
-    snprintf(buf, len,
-             "{\"puzzle\":\"15-puzzle\","
-             "\"state\":[14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3],"
-             "\"goal\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15],"
-             "\"engine\":\"idastar\",\"heuristic\":\"none\","
-             "\"time_ms\":%d,\"memory_mb\":%d,\"wait_ms\":%d}",
-             time_ms, memory_mb, wait_ms);
-}
-
-/* POSTs body and returns the job id (owned) from a 200/202 reply; status
- * in *status. NULL when the reply has no job. */
-static char *
-submit(int port, const char *body, long *status, http_resp_t *keep)
-{
-    http_resp_t r;
-    cJSON *j;
-    char *id = NULL;
-
-    http_post(port, "/v1/solve", body, &r);
-    *status = r.status;
-    if (r.status == 200 || r.status == 202) {
-        j = job_of(&r);
-        id = strdup(jstr(j, "id"));
-        cJSON_Delete(j);
-    }
-    if (keep != NULL) {
-        *keep = r;
-    } else {
-        http_resp_free(&r);
-    }
-    return id;
-}
-
-/* GET /v1/jobs/{id}?wait_ms=w; returns the validated job (owned). */
-static cJSON *
-get_job(int port, const char *id, int wait_ms, http_resp_t *keep)
-{
-    char path[160];
-    http_resp_t r;
-    cJSON *j;
-
-    snprintf(path, sizeof(path), "/v1/jobs/%s?wait_ms=%d", id, wait_ms);
-    http_get(port, path, &r);
-    ck_assert_msg(r.status == 200, "GET %s: %ld %.300s", path, r.status,
-                  r.body);
-    j = job_of(&r);
-    if (keep != NULL) {
-        *keep = r;
-    } else {
-        http_resp_free(&r);
-    }
-    return j;
-}
-
-static void
-cancel_job(int port, const char *id)
-{
-    char path[160];
-    http_resp_t r;
-
-    snprintf(path, sizeof(path), "/v1/jobs/%s", id);
-    http_delete(port, path, &r);
-    http_resp_free(&r);
-}
-
-/* --- the shared daemon of a TCase --- */
-
-static srv_t g_srv;
-
-static void
-setup_default(void)
-{
-    ck_assert_msg(srv_start(&g_srv, NULL) == 0, "the daemon did not start");
-}
-
-static void
-teardown_default(void)
-{
-    srv_cleanup(&g_srv);
-}
-
-/* The last test of each TCase with the shared daemon. */
-START_TEST(test_server_http_serve_sigterm_exits_zero)
-{
-    http_resp_t r;
-
-    /* Still serving after the TCase's tests, then a clean exit. */
-    http_get(g_srv.port, "/healthz", &r);
-    ck_assert_int_eq(r.status, 200);
-    http_resp_free(&r);
-    ck_assert_int_eq(srv_stop(&g_srv), 0);
-}
-END_TEST
 
 /* ======================================================================= */
 /* contract: openapi.yaml agrees with the code's tables */
@@ -1177,18 +106,9 @@ yaml_items(const char *text,
     return n;
 }
 
-static char *
-load_spec(void)
-{
-    char *text = read_file(PZ_SOURCE_DIR "/openapi.yaml", NULL);
-
-    ck_assert_msg(text != NULL, "cannot read openapi.yaml");
-    return text;
-}
-
 START_TEST(test_server_http_contract_error_codes_match_spec)
 {
-    char *text = load_spec();
+    char *text = ht_load_spec();
     char items[80][48];
     int n = yaml_items(text, "ErrorCode", "enum", items, 80);
     int expected = PZ_ERR_LAST_ - PZ_ERR_FIRST_ - 1;
@@ -1205,11 +125,12 @@ START_TEST(test_server_http_contract_error_codes_match_spec)
     }
     free(text);
 }
+
 END_TEST
 
 START_TEST(test_server_http_contract_statuses_match_spec)
 {
-    char *text = load_spec();
+    char *text = ht_load_spec();
     char items[16][48];
     int n = yaml_items(text, "Status", "enum", items, 16);
 
@@ -1219,11 +140,12 @@ START_TEST(test_server_http_contract_statuses_match_spec)
     }
     free(text);
 }
+
 END_TEST
 
 START_TEST(test_server_http_contract_request_members_match_spec)
 {
-    char *text = load_spec();
+    char *text = ht_load_spec();
     char items[32][48];
     int n = yaml_items(text, "SolveRequest", "properties", items, 32);
     api_policy_t pol;
@@ -1253,6 +175,7 @@ START_TEST(test_server_http_contract_request_members_match_spec)
     cJSON_Delete(body);
     free(text);
 }
+
 END_TEST
 
 /* ======================================================================= */
@@ -1270,36 +193,20 @@ START_TEST(test_server_http_solve_cube2_scramble_optimal_qtm)
               "\"" CUBE2_SCRAMBLE "\"}",
               &r);
     ck_assert_msg(r.status == 200, "status %ld: %.500s", r.status, r.body);
-    j = job_of(&r);
-    ck_assert_str_eq(jstr(j, "status"), "solved");
-    ck_assert_str_eq(jstr(j, "puzzle"), "2x2x2");
-    ck_assert_str_eq(jstr(j, "metric"), "qtm");
-    ck_assert_str_eq(jstr(j, "scramble"), CUBE2_SCRAMBLE);
-    why = replay_check("2x2x2", "qtm", CUBE2_SCRAMBLE, NULL, j, &len);
+    j = ht_job_of(&r);
+    ck_assert_str_eq(ht_jstr(j, "status"), "solved");
+    ck_assert_str_eq(ht_jstr(j, "puzzle"), "2x2x2");
+    ck_assert_str_eq(ht_jstr(j, "metric"), "qtm");
+    ck_assert_str_eq(ht_jstr(j, "scramble"), CUBE2_SCRAMBLE);
+    why = ht_replay_check("2x2x2", "qtm", CUBE2_SCRAMBLE, NULL, j, &len);
     ck_assert_msg(why == NULL, "%s", why);
     ck_assert_int_eq(len, CUBE2_OPTIMAL_QTM);
     ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "optimal")));
     cJSON_Delete(j);
     http_resp_free(&r);
 }
+
 END_TEST
-
-/* The value of the sample line that starts with name (a full series
- * name with its labels) in a Prometheus exposition, or -1. */
-static double
-metric_value(const char *text, const char *name)
-{
-    size_t n = strlen(name);
-
-    for (const char *p = text; p != NULL && *p != '\0';) {
-        if (strncmp(p, name, n) == 0 && p[n] == ' ') {
-            return strtod(p + n + 1, NULL);
-        }
-        p = strchr(p, '\n');
-        p = p != NULL ? p + 1 : NULL;
-    }
-    return -1;
-}
 
 static double
 solved_jobs(int port)
@@ -1309,7 +216,7 @@ solved_jobs(int port)
 
     http_get(port, "/metrics", &r);
     ck_assert_int_eq(r.status, 200);
-    v = metric_value(r.body, "puzzled_jobs_total{status=\"solved\"}");
+    v = ht_metric_value(r.body, "puzzled_jobs_total{status=\"solved\"}");
     http_resp_free(&r);
     return v;
 }
@@ -1335,27 +242,28 @@ START_TEST(test_server_http_solve_table_repeats_are_full_jobs)
         http_post(g_srv.port, "/v1/solve", body, &r);
         ck_assert_msg(r.status == 200, "status %ld: %.500s", r.status, r.body);
         ck_assert_msg(r.request_id[0] != '\0', "no X-Request-Id");
-        j = job_of(&r);
+        j = ht_job_of(&r);
         http_resp_free(&r);
-        ck_assert_str_eq(jstr(j, "status"), "solved");
-        ck_assert_str_eq(jstr(j, "engine"), "table");
-        ck_assert_msg(jstr(j, "started_at")[0] != '\0' &&
-                          jstr(j, "finished_at")[0] != '\0',
+        ck_assert_str_eq(ht_jstr(j, "status"), "solved");
+        ck_assert_str_eq(ht_jstr(j, "engine"), "table");
+        ck_assert_msg(ht_jstr(j, "started_at")[0] != '\0' &&
+                          ht_jstr(j, "finished_at")[0] != '\0',
                       "a solved job has its start and end times");
-        why = replay_check("2x2x2", "qtm", CUBE2_SCRAMBLE, NULL, j, &len);
+        why = ht_replay_check("2x2x2", "qtm", CUBE2_SCRAMBLE, NULL, j, &len);
         ck_assert_msg(why == NULL, "%s", why);
         ck_assert_int_eq(len, CUBE2_OPTIMAL_QTM);
-        snprintf(ids[i], sizeof(ids[i]), "%s", jstr(j, "id"));
+        snprintf(ids[i], sizeof(ids[i]), "%s", ht_jstr(j, "id"));
         for (int k = 0; k < i; k++) {
             ck_assert_str_ne(ids[k], ids[i]);
         }
         /* Kept in the table like any job, with the same answer. */
-        again = get_job(g_srv.port, ids[i], 0, NULL);
-        ck_assert_str_eq(jstr(again, "status"), "solved");
+        again = ht_get_job(g_srv.port, ids[i], 0, NULL);
+        ck_assert_str_eq(ht_jstr(again, "status"), "solved");
         sol = cJSON_GetObjectItemCaseSensitive(j, "solution");
         ck_assert_str_eq(
-            jstr(cJSON_GetObjectItemCaseSensitive(again, "solution"), "text"),
-            jstr(sol, "text"));
+            ht_jstr(cJSON_GetObjectItemCaseSensitive(again, "solution"),
+                    "text"),
+            ht_jstr(sol, "text"));
         cJSON_Delete(again);
         cJSON_Delete(j);
     }
@@ -1363,6 +271,7 @@ START_TEST(test_server_http_solve_table_repeats_are_full_jobs)
                   "puzzled_jobs_total{status=\"solved\"} went from %g to %g",
                   before, solved_jobs(g_srv.port));
 }
+
 END_TEST
 
 START_TEST(test_server_http_solve_cube2_array_same_position)
@@ -1379,9 +288,9 @@ START_TEST(test_server_http_solve_cube2_array_same_position)
               "}",
               &r1);
     ck_assert_msg(r1.status == 200, "status %ld: %.500s", r1.status, r1.body);
-    a = job_of(&r1);
-    ck_assert_str_eq(jstr(a, "puzzle"), "2x2x2");
-    why = replay_check("2x2x2", "qtm", NULL, CUBE2_ARRAY, a, &len);
+    a = ht_job_of(&r1);
+    ck_assert_str_eq(ht_jstr(a, "puzzle"), "2x2x2");
+    why = ht_replay_check("2x2x2", "qtm", NULL, CUBE2_ARRAY, a, &len);
     ck_assert_msg(why == NULL, "%s", why);
     ck_assert_int_eq(len, CUBE2_OPTIMAL_QTM);
     /* The array is the scrambled cube: same state text. */
@@ -1389,13 +298,14 @@ START_TEST(test_server_http_solve_cube2_array_same_position)
               "{\"puzzle\":\"2x2x2\",\"metric\":\"qtm\",\"scramble\":"
               "\"" CUBE2_SCRAMBLE "\"}",
               &r2);
-    b = job_of(&r2);
-    ck_assert_str_eq(jstr(a, "state"), jstr(b, "state"));
+    b = ht_job_of(&r2);
+    ck_assert_str_eq(ht_jstr(a, "state"), ht_jstr(b, "state"));
     cJSON_Delete(a);
     cJSON_Delete(b);
     http_resp_free(&r1);
     http_resp_free(&r2);
 }
+
 END_TEST
 
 static void
@@ -1412,11 +322,11 @@ solve_eight_hard(const char *state)
              state);
     http_post(g_srv.port, "/v1/solve", body, &r);
     ck_assert_msg(r.status == 200, "status %ld: %.500s", r.status, r.body);
-    j = job_of(&r);
-    ck_assert_str_eq(jstr(j, "status"), "solved");
-    ck_assert_str_eq(jstr(j, "puzzle"), "tiles");
-    ck_assert_str_eq(jstr(j, "size"), "3x3");
-    why = replay_check("8-puzzle", NULL, NULL, state, j, &len);
+    j = ht_job_of(&r);
+    ck_assert_str_eq(ht_jstr(j, "status"), "solved");
+    ck_assert_str_eq(ht_jstr(j, "puzzle"), "tiles");
+    ck_assert_str_eq(ht_jstr(j, "size"), "3x3");
+    why = ht_replay_check("8-puzzle", NULL, NULL, state, j, &len);
     ck_assert_msg(why == NULL, "%s", why);
     ck_assert_int_eq(len, EIGHT_HARD_OPTIMAL);
     sol = cJSON_GetObjectItemCaseSensitive(j, "solution");
@@ -1432,12 +342,14 @@ START_TEST(test_server_http_solve_eight_hardest_a_31)
 {
     solve_eight_hard(EIGHT_HARD_A);
 }
+
 END_TEST
 
 START_TEST(test_server_http_solve_eight_hardest_b_31)
 {
     solve_eight_hard(EIGHT_HARD_B);
 }
+
 END_TEST
 
 START_TEST(test_server_http_solve_unversioned_alias_answers)
@@ -1450,14 +362,15 @@ START_TEST(test_server_http_solve_unversioned_alias_answers)
     http_post(g_srv.port, "/solve",
               "{\"puzzle\":\"tiles\",\"state\":\"1 2 3 / 4 5 6 / 0 7 8\"}", &r);
     ck_assert_msg(r.status == 200, "status %ld: %.500s", r.status, r.body);
-    j = job_of(&r);
-    why =
-        replay_check("8-puzzle", NULL, NULL, "\"1 2 3 4 5 6 0 7 8\"", j, &len);
+    j = ht_job_of(&r);
+    why = ht_replay_check("8-puzzle", NULL, NULL, "\"1 2 3 4 5 6 0 7 8\"", j,
+                          &len);
     ck_assert_msg(why == NULL, "%s", why);
     ck_assert_int_eq(len, 2);
     cJSON_Delete(j);
     http_resp_free(&r);
 }
+
 END_TEST
 
 START_TEST(test_server_http_solve_solved_input_zero_moves)
@@ -1469,14 +382,15 @@ START_TEST(test_server_http_solve_solved_input_zero_moves)
     http_post(g_srv.port, "/v1/solve",
               "{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,7,8,0]}", &r);
     ck_assert_msg(r.status == 200, "status %ld: %.500s", r.status, r.body);
-    j = job_of(&r);
+    j = ht_job_of(&r);
     sol = cJSON_GetObjectItemCaseSensitive(j, "solution");
-    ck_assert_str_eq(jstr(j, "status"), "solved");
+    ck_assert_str_eq(ht_jstr(j, "status"), "solved");
     ck_assert_int_eq(
         cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sol, "moves")), 0);
     cJSON_Delete(j);
     http_resp_free(&r);
 }
+
 END_TEST
 
 START_TEST(test_server_http_solve_compare_engines_rows_agree)
@@ -1492,17 +406,18 @@ START_TEST(test_server_http_solve_compare_engines_rows_agree)
               ",\"engines\":[\"astar\",\"bibfs\",\"idastar\"]}",
               &r);
     ck_assert_msg(r.status == 200, "status %ld: %.500s", r.status, r.body);
-    j = job_of(&r);
+    j = ht_job_of(&r);
     runs = cJSON_GetObjectItemCaseSensitive(j, "runs");
     ck_assert_int_eq(cJSON_GetArraySize(runs), 3);
     for (const cJSON *run = runs->child; run != NULL; run = run->next) {
-        why = replay_check("8-puzzle", NULL, NULL, EIGHT_HARD_A, run, &len);
-        ck_assert_msg(why == NULL, "%s: %s", jstr(run, "engine"), why);
+        why = ht_replay_check("8-puzzle", NULL, NULL, EIGHT_HARD_A, run, &len);
+        ck_assert_msg(why == NULL, "%s: %s", ht_jstr(run, "engine"), why);
         ck_assert_int_eq(len, EIGHT_HARD_OPTIMAL);
     }
     cJSON_Delete(j);
     http_resp_free(&r);
 }
+
 END_TEST
 
 /* ======================================================================= */
@@ -1516,12 +431,12 @@ START_TEST(test_server_http_jobs_wait_zero_gives_202_location)
     cJSON *j;
     int64_t deadline;
 
-    long_job_body(body, sizeof(body), 300, 16, 0);
+    ht_long_job_body(body, sizeof(body), 300, 16, 0);
     http_post(g_srv.port, "/v1/solve", body, &r);
     ck_assert_msg(r.status == 202, "status %ld: %.500s", r.status, r.body);
-    j = job_of(&r);
-    ck_assert(!job_terminal(j));
-    snprintf(path, sizeof(path), "/v1/jobs/%s", jstr(j, "id"));
+    j = ht_job_of(&r);
+    ck_assert(!ht_job_terminal(j));
+    snprintf(path, sizeof(path), "/v1/jobs/%s", ht_jstr(j, "id"));
     ck_assert_str_eq(r.location, path);
     cJSON_Delete(j);
     http_resp_free(&r);
@@ -1530,18 +445,19 @@ START_TEST(test_server_http_jobs_wait_zero_gives_202_location)
     for (;;) {
         http_get(g_srv.port, path, &r);
         ck_assert_int_eq(r.status, 200);
-        j = job_of(&r);
+        j = ht_job_of(&r);
         http_resp_free(&r);
-        if (job_terminal(j) || now_ms() > deadline) {
+        if (ht_job_terminal(j) || now_ms() > deadline) {
             break;
         }
         cJSON_Delete(j);
         sleep_ms(50);
     }
-    ck_assert_str_eq(jstr(j, "status"), "timeout");
+    ck_assert_str_eq(ht_jstr(j, "status"), "timeout");
     ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(j, "solution")));
     cJSON_Delete(j);
 }
+
 END_TEST
 
 START_TEST(test_server_http_jobs_long_poll_waits_for_end)
@@ -1553,16 +469,16 @@ START_TEST(test_server_http_jobs_long_poll_waits_for_end)
     long status;
     int64_t t0;
 
-    long_job_body(body, sizeof(body), 800, 16, 0);
+    ht_long_job_body(body, sizeof(body), 800, 16, 0);
     t0 = now_ms();
-    id = submit(g_srv.port, body, &status, NULL);
+    id = ht_submit(g_srv.port, body, &status, NULL);
     ck_assert_int_eq(status, 202);
-    j = get_job(g_srv.port, id, 0, NULL);
-    ck_assert(!job_terminal(j));
+    j = ht_get_job(g_srv.port, id, 0, NULL);
+    ck_assert(!ht_job_terminal(j));
     cJSON_Delete(j);
-    j = get_job(g_srv.port, id, 10000, &r);
+    j = ht_get_job(g_srv.port, id, 10000, &r);
     /* It answered when the job ended (800 ms), well before 10 s. */
-    ck_assert_str_eq(jstr(j, "status"), "timeout");
+    ck_assert_str_eq(ht_jstr(j, "status"), "timeout");
     ck_assert_msg(now_ms() - t0 >= 700, "answered after %lld ms",
                   (long long)(now_ms() - t0));
     ck_assert_msg(r.elapsed_ms < 5000, "long-poll took %lld ms",
@@ -1571,6 +487,7 @@ START_TEST(test_server_http_jobs_long_poll_waits_for_end)
     http_resp_free(&r);
     free(id);
 }
+
 END_TEST
 
 START_TEST(test_server_http_jobs_long_poll_times_out_with_job)
@@ -1581,19 +498,20 @@ START_TEST(test_server_http_jobs_long_poll_times_out_with_job)
     char *id;
     long status;
 
-    long_job_body(body, sizeof(body), 30000, 16, 0);
-    id = submit(g_srv.port, body, &status, NULL);
+    ht_long_job_body(body, sizeof(body), 30000, 16, 0);
+    id = ht_submit(g_srv.port, body, &status, NULL);
     ck_assert_int_eq(status, 202);
     /* The job outlives the wait: 200 with the job still going. */
-    j = get_job(g_srv.port, id, 300, &r);
-    ck_assert(!job_terminal(j));
+    j = ht_get_job(g_srv.port, id, 300, &r);
+    ck_assert(!ht_job_terminal(j));
     ck_assert_msg(r.elapsed_ms >= 250 && r.elapsed_ms < 5000,
                   "long-poll of 300 ms took %lld ms", (long long)r.elapsed_ms);
-    cancel_job(g_srv.port, id);
+    ht_cancel_job(g_srv.port, id);
     cJSON_Delete(j);
     http_resp_free(&r);
     free(id);
 }
+
 END_TEST
 
 START_TEST(test_server_http_jobs_delete_cancels_running_job)
@@ -1607,36 +525,38 @@ START_TEST(test_server_http_jobs_delete_cancels_running_job)
     int64_t deadline = now_ms() + 30000;
     int64_t t0;
 
-    long_job_body(body, sizeof(body), 60000, 16, 0);
-    id = submit(g_srv.port, body, &status, NULL);
+    ht_long_job_body(body, sizeof(body), 60000, 16, 0);
+    id = ht_submit(g_srv.port, body, &status, NULL);
     ck_assert_int_eq(status, 202);
     /* Wait until an engine is searching, so the cancel reaches a worker. */
     for (;;) {
-        j = get_job(g_srv.port, id, 0, NULL);
-        if (strcmp(jstr(j, "status"), "running") == 0 || now_ms() > deadline) {
+        j = ht_get_job(g_srv.port, id, 0, NULL);
+        if (strcmp(ht_jstr(j, "status"), "running") == 0 ||
+            now_ms() > deadline) {
             break;
         }
         cJSON_Delete(j);
         sleep_ms(20);
     }
-    ck_assert_str_eq(jstr(j, "status"), "running");
+    ck_assert_str_eq(ht_jstr(j, "status"), "running");
     cJSON_Delete(j);
     snprintf(path, sizeof(path), "/v1/jobs/%s", id);
     t0 = now_ms();
     http_delete(g_srv.port, path, &r);
     ck_assert_msg(r.status == 202, "DELETE: %ld %.300s", r.status, r.body);
-    j = job_of(&r);
-    ck_assert_str_eq(jstr(j, "id"), id);
+    j = ht_job_of(&r);
+    ck_assert_str_eq(ht_jstr(j, "id"), id);
     cJSON_Delete(j);
     http_resp_free(&r);
-    j = get_job(g_srv.port, id, 5000, NULL);
-    ck_assert_str_eq(jstr(j, "status"), "cancelled");
+    j = ht_get_job(g_srv.port, id, 5000, NULL);
+    ck_assert_str_eq(ht_jstr(j, "status"), "cancelled");
     /* The design promises 50 ms; 1 s allows for a loaded machine. */
     ck_assert_msg(now_ms() - t0 < 5000, "cancelled after %lld ms",
                   (long long)(now_ms() - t0));
     cJSON_Delete(j);
     free(id);
 }
+
 END_TEST
 
 START_TEST(test_server_http_jobs_delete_ended_job_gives_200)
@@ -1647,19 +567,20 @@ START_TEST(test_server_http_jobs_delete_ended_job_gives_200)
     char *id;
     long status;
 
-    id = submit(g_srv.port,
-                "{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,0,7,8]}",
-                &status, NULL);
+    id = ht_submit(g_srv.port,
+                   "{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,0,7,8]}",
+                   &status, NULL);
     ck_assert_int_eq(status, 200);
     snprintf(path, sizeof(path), "/v1/jobs/%s", id);
     http_delete(g_srv.port, path, &r);
     ck_assert_msg(r.status == 200, "DELETE: %ld %.300s", r.status, r.body);
-    j = job_of(&r);
-    ck_assert_str_eq(jstr(j, "status"), "solved");
+    j = ht_job_of(&r);
+    ck_assert_str_eq(ht_jstr(j, "status"), "solved");
     cJSON_Delete(j);
     http_resp_free(&r);
     free(id);
 }
+
 END_TEST
 
 START_TEST(test_server_http_jobs_unknown_id_404)
@@ -1673,6 +594,7 @@ START_TEST(test_server_http_jobs_unknown_id_404)
     ASSERT_PROBLEM(&r, 404, "job_not_found");
     http_resp_free(&r);
 }
+
 END_TEST
 
 /* Validates a job-list page and returns it (owned). */
@@ -1690,17 +612,17 @@ list_page(int port, const char *path)
     ck_assert_msg(r.status == 200, "GET %s: %ld %.300s", path, r.status,
                   r.body);
     l = cJSON_ParseWithLength(r.body, r.len);
-    why = check_members(l, "job list", m, m);
+    why = ht_check_members(l, "job list", m, m);
     ck_assert_msg(why == NULL, "%s", why);
     ck_assert(cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(l, "jobs")));
-    ck_assert(is_int(cJSON_GetObjectItemCaseSensitive(l, "total")));
-    ck_assert(is_int(cJSON_GetObjectItemCaseSensitive(l, "limit")));
-    ck_assert(is_int(cJSON_GetObjectItemCaseSensitive(l, "offset")));
+    ck_assert(ht_is_int(cJSON_GetObjectItemCaseSensitive(l, "total")));
+    ck_assert(ht_is_int(cJSON_GetObjectItemCaseSensitive(l, "limit")));
+    ck_assert(ht_is_int(cJSON_GetObjectItemCaseSensitive(l, "offset")));
     next = cJSON_GetObjectItemCaseSensitive(l, "next");
     ck_assert(cJSON_IsNull(next) || cJSON_IsString(next));
     for (const cJSON *j = cJSON_GetObjectItemCaseSensitive(l, "jobs")->child;
          j != NULL; j = j->next) {
-        why = check_job(j);
+        why = ht_check_job(j);
         ck_assert_msg(why == NULL, "listed job: %s", why);
     }
     http_resp_free(&r);
@@ -1721,7 +643,7 @@ START_TEST(test_server_http_jobs_list_newest_first_paginated)
     long status;
 
     for (int i = 0; i < 3; i++) {
-        ids[i] = submit(g_srv.port, bodies[i], &status, NULL);
+        ids[i] = ht_submit(g_srv.port, bodies[i], &status, NULL);
         ck_assert_int_eq(status, 200);
         sleep_ms(5); /* distinct creation times */
     }
@@ -1734,8 +656,8 @@ START_TEST(test_server_http_jobs_list_newest_first_paginated)
         (int)cJSON_GetObjectItemCaseSensitive(page, "limit")->valuedouble, 2);
     ck_assert_int_eq(
         (int)cJSON_GetObjectItemCaseSensitive(page, "offset")->valuedouble, 0);
-    ck_assert_str_eq(jstr(cJSON_GetArrayItem(jobs, 0), "id"), ids[2]);
-    ck_assert_str_eq(jstr(cJSON_GetArrayItem(jobs, 1), "id"), ids[1]);
+    ck_assert_str_eq(ht_jstr(cJSON_GetArrayItem(jobs, 0), "id"), ids[2]);
+    ck_assert_str_eq(ht_jstr(cJSON_GetArrayItem(jobs, 1), "id"), ids[1]);
     next = cJSON_GetObjectItemCaseSensitive(page, "next");
     ck_assert_msg(cJSON_IsString(next), "next is not a URL");
     {
@@ -1746,7 +668,7 @@ START_TEST(test_server_http_jobs_list_newest_first_paginated)
         page2 = list_page(g_srv.port, path);
         jobs = cJSON_GetObjectItemCaseSensitive(page2, "jobs");
         ck_assert_int_ge(cJSON_GetArraySize(jobs), 1);
-        ck_assert_str_eq(jstr(cJSON_GetArrayItem(jobs, 0), "id"), ids[0]);
+        ck_assert_str_eq(ht_jstr(cJSON_GetArrayItem(jobs, 0), "id"), ids[0]);
         cJSON_Delete(page2);
     }
     cJSON_Delete(page);
@@ -1764,6 +686,7 @@ START_TEST(test_server_http_jobs_list_newest_first_paginated)
         http_resp_free(&r);
     }
 }
+
 END_TEST
 
 /* ======================================================================= */
@@ -1778,7 +701,7 @@ post_expect(const char *body, long status, const char *code, const char *field)
     http_post(g_srv.port, "/v1/solve", body, &r);
     ASSERT_PROBLEM(&r, status, code);
     if (field != NULL) {
-        problem_member(&r, "field", got, sizeof(got));
+        ht_problem_member(&r, "field", got, sizeof(got));
         ck_assert_str_eq(got, field);
     }
     http_resp_free(&r);
@@ -1791,10 +714,11 @@ START_TEST(test_server_http_errors_invalid_json_400_with_position)
 
     http_post(g_srv.port, "/v1/solve", "{\"puzzle\": \"2x2x2\",", &r);
     ASSERT_PROBLEM(&r, 400, "invalid_json");
-    problem_member(&r, "position", pos, sizeof(pos));
+    ht_problem_member(&r, "position", pos, sizeof(pos));
     ck_assert_msg(pos[0] != '\0', "invalid_json without a position");
     http_resp_free(&r);
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_unknown_member_400_with_field)
@@ -1802,6 +726,7 @@ START_TEST(test_server_http_errors_unknown_member_400_with_field)
     post_expect("{\"puzzle\":\"8-puzzle\",\"scramble\":\"D\",\"colour\":1}",
                 400, "unknown_field", "/colour");
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_wrong_type_400_with_field)
@@ -1810,12 +735,14 @@ START_TEST(test_server_http_errors_wrong_type_400_with_field)
                 "\"time_ms\":\"fast\"}",
                 400, "bad_type", "/time_ms");
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_missing_puzzle_400)
 {
     post_expect("{\"scramble\":\"D\"}", 400, "missing_field", "/puzzle");
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_unknown_puzzle_400)
@@ -1823,6 +750,7 @@ START_TEST(test_server_http_errors_unknown_puzzle_400)
     post_expect("{\"puzzle\":\"megaminx\",\"scramble\":\"R\"}", 400,
                 "unknown_puzzle", "/puzzle");
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_scramble_and_state_400)
@@ -1831,6 +759,7 @@ START_TEST(test_server_http_errors_scramble_and_state_400)
                 "\"state\":[1,2,3,4,5,6,7,8,0]}",
                 400, "conflicting_fields", "/state");
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_bad_move_422_with_position)
@@ -1841,12 +770,13 @@ START_TEST(test_server_http_errors_bad_move_422_with_position)
     http_post(g_srv.port, "/v1/solve",
               "{\"puzzle\":\"2x2x2\",\"scramble\":\"R U Q F\"}", &r);
     ASSERT_PROBLEM(&r, 422, "bad_move");
-    problem_member(&r, "field", got, sizeof(got));
+    ht_problem_member(&r, "field", got, sizeof(got));
     ck_assert_str_eq(got, "/scramble");
-    problem_member(&r, "position", got, sizeof(got));
+    ht_problem_member(&r, "position", got, sizeof(got));
     ck_assert_str_eq(got, "4");
     http_resp_free(&r);
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_colour_count_422)
@@ -1856,6 +786,7 @@ START_TEST(test_server_http_errors_colour_count_422)
                 "[0,0,0,0,1,1,1,1,2,2,2,2,3,3,3,3,4,4,4,4,5,5,5,0]}",
                 422, "bad_colour_count", "/state");
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_tiles_unsolvable_422)
@@ -1864,6 +795,7 @@ START_TEST(test_server_http_errors_tiles_unsolvable_422)
     post_expect("{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,8,7,0]}", 422,
                 "tiles_unsolvable", "/state");
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_limit_too_large_422)
@@ -1872,6 +804,7 @@ START_TEST(test_server_http_errors_limit_too_large_422)
                 "\"time_ms\":999999999}",
                 422, "limit_too_large", "/time_ms");
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_unknown_path_404)
@@ -1882,6 +815,7 @@ START_TEST(test_server_http_errors_unknown_path_404)
     ASSERT_PROBLEM(&r, 404, "not_found");
     http_resp_free(&r);
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_wrong_method_405_allow)
@@ -1899,6 +833,7 @@ START_TEST(test_server_http_errors_wrong_method_405_allow)
     ck_assert_msg(strstr(r.allow, "GET") != NULL, "Allow: '%s'", r.allow);
     http_resp_free(&r);
 }
+
 END_TEST
 
 /* A chunked body is read like any other (some clients and proxies send
@@ -1916,8 +851,8 @@ START_TEST(test_server_http_errors_chunked_body_accepted)
 
     http_send(NULL, g_srv.port, &rq, &r);
     ck_assert_int_eq(r.status, 200);
-    j = job_of(&r);
-    ck_assert_str_eq(jstr(j, "status"), "solved");
+    j = ht_job_of(&r);
+    ck_assert_str_eq(ht_jstr(j, "status"), "solved");
     cJSON_Delete(j);
     http_resp_free(&r);
     ck_assert_ptr_nonnull(big);
@@ -1932,6 +867,7 @@ START_TEST(test_server_http_errors_chunked_body_accepted)
     http_resp_free(&r);
     free(big);
 }
+
 END_TEST
 
 /* Framing two parties could read two ways is refused and the connection
@@ -1972,6 +908,7 @@ START_TEST(test_server_http_errors_framing_refused)
     raw_exchange(g_srv.port, req, strlen(req), buf, sizeof(buf));
     ck_assert_msg(strncmp(buf, "HTTP/1.1 411", 12) == 0, "%.200s", buf);
 }
+
 END_TEST
 
 /* "%00" in a path is not decoded to a NUL that would end the job id
@@ -1981,8 +918,8 @@ START_TEST(test_server_http_errors_nul_in_path_404)
     char path[200];
     http_resp_t r;
     long st;
-    char *id = submit(g_srv.port, "{\"puzzle\":\"2x2x2\",\"scramble\":\"R\"}",
-                      &st, NULL);
+    char *id = ht_submit(
+        g_srv.port, "{\"puzzle\":\"2x2x2\",\"scramble\":\"R\"}", &st, NULL);
 
     ck_assert_ptr_nonnull(id);
     snprintf(path, sizeof(path), "/v1/jobs/%s%%00junk", id);
@@ -1995,6 +932,7 @@ START_TEST(test_server_http_errors_nul_in_path_404)
     http_resp_free(&r);
     free(id);
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_large_body_413)
@@ -2017,6 +955,7 @@ START_TEST(test_server_http_errors_large_body_413)
     http_resp_free(&r);
     free(body);
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_text_body_415)
@@ -2031,6 +970,7 @@ START_TEST(test_server_http_errors_text_body_415)
     ASSERT_PROBLEM(&r, 415, "unsupported_media_type");
     http_resp_free(&r);
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_json_charset_accepted)
@@ -2045,11 +985,12 @@ START_TEST(test_server_http_errors_json_charset_accepted)
 
     http_send(NULL, g_srv.port, &rq, &r);
     ck_assert_msg(r.status == 200, "status %ld: %.300s", r.status, r.body);
-    j = job_of(&r);
-    ck_assert_str_eq(jstr(j, "status"), "solved");
+    j = ht_job_of(&r);
+    ck_assert_str_eq(ht_jstr(j, "status"), "solved");
     cJSON_Delete(j);
     http_resp_free(&r);
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_empty_body_400)
@@ -2063,6 +1004,7 @@ START_TEST(test_server_http_errors_empty_body_400)
     ASSERT_PROBLEM(&r, 400, "invalid_json");
     http_resp_free(&r);
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_duplicate_member_400)
@@ -2071,6 +1013,7 @@ START_TEST(test_server_http_errors_duplicate_member_400)
                 "\"scramble\":\"R\"}",
                 400, "conflicting_fields", "/scramble");
 }
+
 END_TEST
 
 START_TEST(test_server_http_errors_request_id_echoed)
@@ -2091,6 +1034,7 @@ START_TEST(test_server_http_errors_request_id_echoed)
     ck_assert_str_eq(r.request_id, "test.id-42_ok");
     http_resp_free(&r);
 }
+
 END_TEST
 
 static bool
@@ -2129,6 +1073,7 @@ START_TEST(test_server_http_errors_request_id_bad_replaced)
                   r.request_id);
     http_resp_free(&r);
 }
+
 END_TEST
 
 static bool
@@ -2157,7 +1102,7 @@ START_TEST(test_server_http_errors_cors_off_by_default)
     curl_easy_setopt(h, CURLOPT_URL, url);
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
     curl_easy_setopt(h, CURLOPT_HEADER, 1L);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, ht_on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &r);
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)HTTP_TIMEOUT_MS);
     ck_assert_int_eq(curl_easy_perform(h), CURLE_OK);
@@ -2168,6 +1113,7 @@ START_TEST(test_server_http_errors_cors_off_by_default)
     curl_easy_cleanup(h);
     http_resp_free(&r);
 }
+
 END_TEST
 
 /* ======================================================================= */
@@ -2181,10 +1127,11 @@ START_TEST(test_server_http_ops_healthz_ok)
     http_get(g_srv.port, "/healthz", &r);
     ck_assert_int_eq(r.status, 200);
     j = cJSON_ParseWithLength(r.body, r.len);
-    ck_assert_str_eq(jstr(j, "status"), "ok");
+    ck_assert_str_eq(ht_jstr(j, "status"), "ok");
     cJSON_Delete(j);
     http_resp_free(&r);
 }
+
 END_TEST
 
 START_TEST(test_server_http_ops_head_has_no_body)
@@ -2198,9 +1145,9 @@ START_TEST(test_server_http_ops_head_has_no_body)
     snprintf(url, sizeof(url), "http://127.0.0.1:%d/healthz", g_srv.port);
     curl_easy_setopt(h, CURLOPT_URL, url);
     curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, ht_on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &r);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, ht_on_header);
     curl_easy_setopt(h, CURLOPT_HEADERDATA, &r);
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)HTTP_TIMEOUT_MS);
     ck_assert_int_eq(curl_easy_perform(h), CURLE_OK);
@@ -2212,6 +1159,7 @@ START_TEST(test_server_http_ops_head_has_no_body)
     curl_easy_cleanup(h);
     http_resp_free(&r);
 }
+
 END_TEST
 
 START_TEST(test_server_http_ops_readyz_ready)
@@ -2232,10 +1180,11 @@ START_TEST(test_server_http_ops_readyz_ready)
     }
     ck_assert_int_eq(r.status, 200);
     j = cJSON_ParseWithLength(r.body, r.len);
-    ck_assert_str_eq(jstr(j, "status"), "ready");
+    ck_assert_str_eq(ht_jstr(j, "status"), "ready");
     cJSON_Delete(j);
     http_resp_free(&r);
 }
+
 END_TEST
 
 START_TEST(test_server_http_ops_metrics_exposition)
@@ -2247,9 +1196,9 @@ START_TEST(test_server_http_ops_metrics_exposition)
     long st;
     char *id;
 
-    id = submit(g_srv.port,
-                "{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,0,7,8]}", &st,
-                NULL);
+    id = ht_submit(g_srv.port,
+                   "{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,0,7,8]}",
+                   &st, NULL);
     free(id);
     http_get(g_srv.port, "/metrics", &r);
     ck_assert_int_eq(r.status, 200);
@@ -2276,6 +1225,7 @@ START_TEST(test_server_http_ops_metrics_exposition)
     unlink(path);
     http_resp_free(&r);
 }
+
 END_TEST
 
 static bool
@@ -2283,7 +1233,7 @@ array_has_member(const cJSON *arr, const char *member, const char *value)
 {
     for (const cJSON *c = arr != NULL ? arr->child : NULL; c != NULL;
          c = c->next) {
-        if (strcmp(jstr(c, member), value) == 0) {
+        if (strcmp(ht_jstr(c, member), value) == 0) {
             return true;
         }
     }
@@ -2319,14 +1269,14 @@ START_TEST(test_server_http_ops_catalogue_lists_puzzles_engines)
         for (int i = 0; strs[i] != NULL; i++) {
             ck_assert_msg(
                 cJSON_IsString(cJSON_GetObjectItemCaseSensitive(p, strs[i])),
-                "puzzle %s: %s is not a string", jstr(p, "id"), strs[i]);
+                "puzzle %s: %s is not a string", ht_jstr(p, "id"), strs[i]);
         }
         for (int i = 0; arrays[i] != NULL; i++) {
             ck_assert_msg(
                 cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(p, arrays[i])),
-                "puzzle %s: %s is not an array", jstr(p, "id"), arrays[i]);
+                "puzzle %s: %s is not an array", ht_jstr(p, "id"), arrays[i]);
         }
-        ck_assert(is_int(cJSON_GetObjectItemCaseSensitive(p, "moves")));
+        ck_assert(ht_is_int(cJSON_GetObjectItemCaseSensitive(p, "moves")));
     }
     for (const cJSON *e = engines->child; e != NULL; e = e->next) {
         ck_assert(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "name")));
@@ -2336,7 +1286,7 @@ START_TEST(test_server_http_ops_catalogue_lists_puzzles_engines)
     }
     for (const cJSON *l = cJSON_GetObjectItemCaseSensitive(c, "limits")->child;
          l != NULL; l = l->next) {
-        ck_assert_msg(is_int(l) && l->valuedouble >= 0,
+        ck_assert_msg(ht_is_int(l) && l->valuedouble >= 0,
                       "limits.%s is not a non-negative integer", l->string);
     }
     /* Every puzzle this build can instantiate, and every engine, is
@@ -2357,12 +1307,13 @@ START_TEST(test_server_http_ops_catalogue_lists_puzzles_engines)
     cJSON_Delete(c);
     http_resp_free(&r);
 }
+
 END_TEST
 
 START_TEST(test_server_http_ops_openapi_served)
 {
     http_resp_t r;
-    char *file = load_spec();
+    char *file = ht_load_spec();
 
     http_get(g_srv.port, "/openapi.yaml", &r);
     ck_assert_int_eq(r.status, 200);
@@ -2373,6 +1324,7 @@ START_TEST(test_server_http_ops_openapi_served)
     free(file);
     http_resp_free(&r);
 }
+
 END_TEST
 
 /* ======================================================================= */
@@ -2390,12 +1342,12 @@ START_TEST(test_server_http_admission_queue_full_429)
     bool refused = false;
 
     ck_assert(srv_start(&s, flags) == 0);
-    long_job_body(body, sizeof(body), 60000, 16, 0);
+    ht_long_job_body(body, sizeof(body), 60000, 16, 0);
     /* One running, one queued; at the latest the fourth is refused. */
     while (n < 4 && !refused) {
         long st;
 
-        ids[n] = submit(s.port, body, &st, &r);
+        ids[n] = ht_submit(s.port, body, &st, &r);
         if (st == 429) {
             ASSERT_PROBLEM(&r, 429, "queue_full");
             ck_assert_msg(atoi(r.retry_after) >= 1, "Retry-After '%s'",
@@ -2411,13 +1363,14 @@ START_TEST(test_server_http_admission_queue_full_429)
     ck_assert_int_ge(n, 2);
     for (int i = 0; i < n; i++) {
         if (ids[i] != NULL) {
-            cancel_job(s.port, ids[i]);
+            ht_cancel_job(s.port, ids[i]);
             free(ids[i]);
         }
     }
     ck_assert_int_eq(srv_stop(&s), 0);
     srv_cleanup(&s);
 }
+
 END_TEST
 
 /* A table job that could be answered on the connection's thread is
@@ -2438,18 +1391,18 @@ START_TEST(test_server_http_admission_table_job_queue_full_429)
     ck_assert(srv_start(&s, flags) == 0);
     /* Twice: the second may already run on the connection's thread. */
     for (int i = 0; i < 2; i++) {
-        id = submit(s.port, cube2, &st, NULL);
+        id = ht_submit(s.port, cube2, &st, NULL);
         ck_assert_int_eq(st, 200);
         free(id);
     }
-    long_job_body(body, sizeof(body), 60000, 16, 0);
-    ids[0] = submit(s.port, body, &st, NULL);
+    ht_long_job_body(body, sizeof(body), 60000, 16, 0);
+    ids[0] = ht_submit(s.port, body, &st, NULL);
     ck_assert_int_eq(st, 202);
     /* The first long job leaves the queue for the worker; the second
      * then fills the queue. */
     for (int64_t until = now_ms() + 30000; now_ms() < until;) {
-        cJSON *j = get_job(s.port, ids[0], 0, NULL);
-        bool running = strcmp(jstr(j, "status"), "running") == 0;
+        cJSON *j = ht_get_job(s.port, ids[0], 0, NULL);
+        bool running = strcmp(ht_jstr(j, "status"), "running") == 0;
 
         cJSON_Delete(j);
         if (running) {
@@ -2457,20 +1410,21 @@ START_TEST(test_server_http_admission_table_job_queue_full_429)
         }
         sleep_ms(10);
     }
-    ids[1] = submit(s.port, body, &st, NULL);
+    ids[1] = ht_submit(s.port, body, &st, NULL);
     ck_assert_int_eq(st, 202);
-    id = submit(s.port, cube2, &st, &r);
+    id = ht_submit(s.port, cube2, &st, &r);
     ck_assert_msg(st == 429, "a table job with a full queue got %ld", st);
     ASSERT_PROBLEM(&r, 429, "queue_full");
     http_resp_free(&r);
     free(id);
     for (int i = 0; i < 2; i++) {
-        cancel_job(s.port, ids[i]);
+        ht_cancel_job(s.port, ids[i]);
         free(ids[i]);
     }
     ck_assert_int_eq(srv_stop(&s), 0);
     srv_cleanup(&s);
 }
+
 END_TEST
 
 /* A result nobody has fetched is kept for its retention time: when the
@@ -2493,7 +1447,7 @@ START_TEST(test_server_http_admission_results_kept_until_fetched)
      * that reply (200 solved); only 202 replies leave a result to fetch. */
     for (int k = 0, tries = 0; k < 3; tries++) {
         ck_assert_int_lt(tries, 100);
-        ids[k] = submit(s.port, body, &st, NULL);
+        ids[k] = ht_submit(s.port, body, &st, NULL);
         ck_assert_ptr_nonnull(ids[k]);
         if (st == 202) {
             k++;
@@ -2520,11 +1474,11 @@ START_TEST(test_server_http_admission_results_kept_until_fetched)
     http_resp_free(&r);
     /* Every accepted result is still there; fetching one frees a place. */
     for (int k = 0; k < 3; k++) {
-        j = get_job(s.port, ids[k], 0, NULL);
-        ck_assert_str_eq(jstr(j, "status"), "solved");
+        j = ht_get_job(s.port, ids[k], 0, NULL);
+        ck_assert_str_eq(ht_jstr(j, "status"), "solved");
         cJSON_Delete(j);
     }
-    free(submit(s.port, body, &st, NULL));
+    free(ht_submit(s.port, body, &st, NULL));
     ck_assert_msg(st == 202 || st == 200, "a job after a fetch got %ld", st);
     for (int k = 0; k < 3; k++) {
         free(ids[k]);
@@ -2532,6 +1486,7 @@ START_TEST(test_server_http_admission_results_kept_until_fetched)
     ck_assert_int_eq(srv_stop(&s), 0);
     srv_cleanup(&s);
 }
+
 END_TEST
 
 START_TEST(test_server_http_admission_readyz_follows_queue)
@@ -2547,36 +1502,36 @@ START_TEST(test_server_http_admission_readyz_follows_queue)
     long st;
 
     ck_assert(srv_start(&s, flags) == 0);
-    await_ready(s.port);
-    long_job_body(body, sizeof(body), 60000, 16, 0);
+    ht_await_ready(s.port);
+    ht_long_job_body(body, sizeof(body), 60000, 16, 0);
     /* One job runs and one waits: no queue place is left. */
-    ids[0] = submit(s.port, body, &st, NULL);
+    ids[0] = ht_submit(s.port, body, &st, NULL);
     ck_assert_int_eq(st, 202);
     /* Wait until it runs, so the second one takes the queue place. */
     deadline = now_ms() + 30000;
     for (;;) {
         bool running;
 
-        j = get_job(s.port, ids[0], 0, NULL);
-        running = strcmp(jstr(j, "status"), "running") == 0;
+        j = ht_get_job(s.port, ids[0], 0, NULL);
+        running = strcmp(ht_jstr(j, "status"), "running") == 0;
         cJSON_Delete(j);
         if (running || now_ms() > deadline) {
             break;
         }
         sleep_ms(20);
     }
-    ids[1] = submit(s.port, body, &st, NULL);
+    ids[1] = ht_submit(s.port, body, &st, NULL);
     ck_assert_int_eq(st, 202);
     http_get(s.port, "/readyz", &r);
     ck_assert_int_eq(r.status, 503);
     j = cJSON_ParseWithLength(r.body, r.len);
-    ck_assert_str_eq(jstr(j, "status"), "not_ready");
-    ck_assert_str_eq(jstr(j, "reason"), "queue_full");
+    ck_assert_str_eq(ht_jstr(j, "status"), "not_ready");
+    ck_assert_str_eq(ht_jstr(j, "reason"), "queue_full");
     cJSON_Delete(j);
     http_resp_free(&r);
     /* Cancelling frees the places: ready again. */
-    cancel_job(s.port, ids[1]);
-    cancel_job(s.port, ids[0]);
+    ht_cancel_job(s.port, ids[1]);
+    ht_cancel_job(s.port, ids[0]);
     deadline = now_ms() + 30000;
     for (;;) {
         http_get(s.port, "/readyz", &r);
@@ -2593,6 +1548,7 @@ START_TEST(test_server_http_admission_readyz_follows_queue)
     ck_assert_int_eq(srv_stop(&s), 0);
     srv_cleanup(&s);
 }
+
 END_TEST
 
 START_TEST(test_server_http_admission_memory_cap_429)
@@ -2609,26 +1565,27 @@ START_TEST(test_server_http_admission_memory_cap_429)
     long st;
 
     ck_assert(srv_start(&s, flags) == 0);
-    long_job_body(body, sizeof(body), 60000, 60, 0);
-    first = submit(s.port, body, &st, NULL);
+    ht_long_job_body(body, sizeof(body), 60000, 60, 0);
+    first = ht_submit(s.port, body, &st, NULL);
     ck_assert_int_eq(st, 202);
     /* 60 + 60 MiB would pass the 100 MiB cap. */
-    second = submit(s.port, body, &st, &r);
+    second = ht_submit(s.port, body, &st, &r);
     ck_assert_ptr_null(second);
     ASSERT_PROBLEM(&r, 429, "memory_cap");
     ck_assert_msg(atoi(r.retry_after) >= 1, "Retry-After '%s'", r.retry_after);
     http_resp_free(&r);
     /* A job that fits is still admitted. */
-    long_job_body(body, sizeof(body), 60000, 30, 0);
-    second = submit(s.port, body, &st, NULL);
+    ht_long_job_body(body, sizeof(body), 60000, 30, 0);
+    second = ht_submit(s.port, body, &st, NULL);
     ck_assert_int_eq(st, 202);
-    cancel_job(s.port, first);
-    cancel_job(s.port, second);
+    ht_cancel_job(s.port, first);
+    ht_cancel_job(s.port, second);
     free(first);
     free(second);
     ck_assert_int_eq(srv_stop(&s), 0);
     srv_cleanup(&s);
 }
+
 END_TEST
 
 /* ======================================================================= */
@@ -2648,9 +1605,9 @@ START_TEST(test_server_http_retention_job_evicted_404)
     ck_assert(srv_start(&s, flags) == 0);
     /* The job ends after t0, so it may go no earlier than t0 + 1 s. */
     t0 = now_ms();
-    id = submit(s.port,
-                "{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,0,7,8]}", &st,
-                NULL);
+    id = ht_submit(s.port,
+                   "{\"puzzle\":\"8-puzzle\",\"state\":[1,2,3,4,5,6,0,7,8]}",
+                   &st, NULL);
     ck_assert_int_eq(st, 200);
     snprintf(path, sizeof(path), "/v1/jobs/%s", id);
     deadline = t0 + 6000;
@@ -2671,6 +1628,7 @@ START_TEST(test_server_http_retention_job_evicted_404)
     ck_assert_int_eq(srv_stop(&s), 0);
     srv_cleanup(&s);
 }
+
 END_TEST
 
 /* ======================================================================= */
@@ -2712,12 +1670,12 @@ conc_client(void *p)
             break;
         }
         j = cJSON_ParseWithLength(r.body, r.len);
-        why = j == NULL ? "not JSON" : check_job(j);
+        why = j == NULL ? "not JSON" : ht_check_job(j);
         if (why == NULL) {
-            why = cube ? replay_check("2x2x2", "qtm", CUBE2_SCRAMBLE, NULL, j,
-                                      &len)
-                       : replay_check("8-puzzle", NULL, NULL, EIGHT_HARD_B, j,
-                                      &len);
+            why = cube ? ht_replay_check("2x2x2", "qtm", CUBE2_SCRAMBLE, NULL,
+                                         j, &len)
+                       : ht_replay_check("8-puzzle", NULL, NULL, EIGHT_HARD_B,
+                                         j, &len);
         }
         if (why == NULL &&
             len != (cube ? CUBE2_OPTIMAL_QTM : EIGHT_HARD_OPTIMAL)) {
@@ -2757,6 +1715,7 @@ START_TEST(test_server_http_concurrency_parallel_clients_all_correct)
     }
     ck_assert_int_eq(total, CONC_THREADS * CONC_REQUESTS);
 }
+
 END_TEST
 
 /* ======================================================================= */
@@ -2797,9 +1756,9 @@ cors_request(const char *method,
     curl_easy_setopt(h, CURLOPT_URL, url);
     curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, ht_on_body);
     curl_easy_setopt(h, CURLOPT_HEADERDATA, r);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, ht_on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, r);
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)HTTP_TIMEOUT_MS);
     r->rc = curl_easy_perform(h);
@@ -2822,6 +1781,7 @@ START_TEST(test_server_http_cors_allowed_origin_gets_header)
         "no Access-Control-Allow-Origin:\n%s", r.body);
     http_resp_free(&r);
 }
+
 END_TEST
 
 START_TEST(test_server_http_cors_other_origin_gets_none)
@@ -2834,6 +1794,7 @@ START_TEST(test_server_http_cors_other_origin_gets_none)
                   "CORS headers for an origin not on the list:\n%s", r.body);
     http_resp_free(&r);
 }
+
 END_TEST
 
 START_TEST(test_server_http_cors_preflight_204)
@@ -2850,6 +1811,7 @@ START_TEST(test_server_http_cors_preflight_204)
                   "preflight without Allow-Methods POST:\n%s", r.body);
     http_resp_free(&r);
 }
+
 END_TEST
 
 /* ======================================================================= */
@@ -2887,7 +1849,7 @@ assert_shutdown_answer(const http_resp_t *r)
     }
     ck_assert_msg(r->status == 200 || r->status == 202, "status %ld %.300s",
                   r->status, r->body);
-    cJSON_Delete(job_of(r));
+    cJSON_Delete(ht_job_of(r));
 }
 
 START_TEST(test_server_http_shutdown_answers_suspended_requests)
@@ -2906,14 +1868,14 @@ START_TEST(test_server_http_shutdown_answers_suspended_requests)
 
     ck_assert(srv_start(&s, flags) == 0);
     /* One job for a long-poll, one POST that waits itself. */
-    long_job_body(body, sizeof(body), 60000, 16, 0);
-    id = submit(s.port, body, &st, NULL);
+    ht_long_job_body(body, sizeof(body), 60000, 16, 0);
+    id = ht_submit(s.port, body, &st, NULL);
     ck_assert_int_eq(st, 202);
     snprintf(path, sizeof(path), "/v1/jobs/%s?wait_ms=30000", id);
     memset(&poll, 0, sizeof(poll));
     poll.port = s.port;
     poll.path = path;
-    long_job_body(body, sizeof(body), 60000, 16, 30000);
+    ht_long_job_body(body, sizeof(body), 60000, 16, 30000);
     memset(&post, 0, sizeof(post));
     post.port = s.port;
     post.path = "/v1/solve";
@@ -2921,7 +1883,7 @@ START_TEST(test_server_http_shutdown_answers_suspended_requests)
     ck_assert_int_eq(pthread_create(&tg, NULL, waiter_main, &poll), 0);
     ck_assert_int_eq(pthread_create(&tp, NULL, waiter_main, &post), 0);
     /* Both requests are in the server (and this /metrics request). */
-    await_metric(s.port, BUSY_CONNS, 3);
+    ht_await_metric(s.port, BUSY_CONNS, 3);
     t0 = now_ms();
     ck_assert_int_eq(srv_stop(&s), 0);
     pthread_join(tg, NULL);
@@ -2935,6 +1897,7 @@ START_TEST(test_server_http_shutdown_answers_suspended_requests)
     free(id);
     srv_cleanup(&s);
 }
+
 END_TEST
 
 START_TEST(test_server_http_shutdown_draining_refuses_new_jobs)
@@ -2954,8 +1917,8 @@ START_TEST(test_server_http_shutdown_draining_refuses_new_jobs)
 
     ck_assert(srv_start(&s, flags) == 0);
     /* A running job keeps the server draining for the grace period. */
-    long_job_body(body, sizeof(body), 60000, 16, 0);
-    id = submit(s.port, body, &st, NULL);
+    ht_long_job_body(body, sizeof(body), 60000, 16, 0);
+    id = ht_submit(s.port, body, &st, NULL);
     ck_assert_int_eq(st, 202);
     /* Open a keep-alive connection, then ask for work on it while
      * draining. The listening socket itself may be closed by then. */
@@ -2964,7 +1927,7 @@ START_TEST(test_server_http_shutdown_draining_refuses_new_jobs)
     http_resp_free(&r);
     kill(s.pid, SIGTERM);
     /* The server drains before it closes its listening socket. */
-    ck_assert(await_refused(s.port, 20000));
+    ck_assert(ht_await_refused(s.port, 20000));
     http_send(h, s.port, &solve, &r);
     if (r.rc == CURLE_OK && r.status != 0) {
         ASSERT_PROBLEM(&r, 503, "draining");
@@ -2981,6 +1944,7 @@ START_TEST(test_server_http_shutdown_draining_refuses_new_jobs)
     free(id);
     srv_cleanup(&s);
 }
+
 END_TEST
 
 /* The state of table name in GET /v1/tables ("" when not listed). */
@@ -2999,11 +1963,11 @@ table_state(int port, const char *name, char *out, size_t cap)
     list = cJSON_GetObjectItemCaseSensitive(j, "tables");
     ck_assert(cJSON_IsArray(list));
     for (const cJSON *t = list->child; t != NULL; t = t->next) {
-        const char *why = check_table(t);
+        const char *why = ht_check_table(t);
 
         ck_assert_msg(why == NULL, "%s", why);
-        if (strcmp(jstr(t, "name"), name) == 0) {
-            snprintf(out, cap, "%s", jstr(t, "state"));
+        if (strcmp(ht_jstr(t, "name"), name) == 0) {
+            snprintf(out, cap, "%s", ht_jstr(t, "state"));
         }
     }
     cJSON_Delete(j);
@@ -3015,11 +1979,11 @@ static cJSON *
 wait_job(int port, const char *id, int timeout_ms)
 {
     int64_t deadline = now_ms() + timeout_ms;
-    cJSON *j = get_job(port, id, 0, NULL);
+    cJSON *j = ht_get_job(port, id, 0, NULL);
 
-    while (!job_terminal(j) && now_ms() < deadline) {
+    while (!ht_job_terminal(j) && now_ms() < deadline) {
         cJSON_Delete(j);
-        j = get_job(port, id, 5000, NULL);
+        j = ht_get_job(port, id, 5000, NULL);
     }
     return j;
 }
@@ -3069,16 +2033,16 @@ START_TEST(test_server_http_tables_fresh_server_prepares_first_3x3x3)
         ck_assert_str_eq(state, "missing");
     }
 
-    first = submit(s.port,
-                   "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U R' U'\","
-                   "\"wait_ms\":0}",
-                   &st, &r);
+    first = ht_submit(s.port,
+                      "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U R' U'\","
+                      "\"wait_ms\":0}",
+                      &st, &r);
     ck_assert_int_eq(st, 202);
-    j = job_of(&r);
-    ck_assert_str_eq(jstr(j, "status"), "preparing");
+    j = ht_job_of(&r);
+    ck_assert_str_eq(ht_jstr(j, "status"), "preparing");
     tl = cJSON_GetObjectItemCaseSensitive(j, "tables");
     ck_assert(cJSON_IsArray(tl) && cJSON_GetArraySize(tl) == 1);
-    ck_assert_str_eq(jstr(tl->child, "name"), "3x3x3-twophase");
+    ck_assert_str_eq(ht_jstr(tl->child, "name"), "3x3x3-twophase");
     cJSON_Delete(j);
     http_resp_free(&r);
 
@@ -3092,20 +2056,20 @@ START_TEST(test_server_http_tables_fresh_server_prepares_first_3x3x3)
 
     /* Cancel ends a preparing job at once: its answer says so, and the
      * next GET sees it ended. */
-    other = submit(s.port,
-                   "{\"puzzle\":\"3x3x3\",\"scramble\":\"F R\",\"wait_ms\":0}",
-                   &st, NULL);
+    other = ht_submit(
+        s.port, "{\"puzzle\":\"3x3x3\",\"scramble\":\"F R\",\"wait_ms\":0}",
+        &st, NULL);
     ck_assert_int_eq(st, 202);
     t0 = now_ms();
-    cancel_job(s.port, other);
-    j = get_job(s.port, other, 0, NULL);
-    ck_assert_str_eq(jstr(j, "status"), "cancelled");
+    ht_cancel_job(s.port, other);
+    j = ht_get_job(s.port, other, 0, NULL);
+    ck_assert_str_eq(ht_jstr(j, "status"), "cancelled");
     fprintf(stderr, "preparing job cancelled within %lld ms\n",
             (long long)(now_ms() - t0));
     cJSON_Delete(j);
 
     j = wait_job(s.port, first, 240000);
-    ck_assert_str_eq(jstr(j, "status"), "solved");
+    ck_assert_str_eq(ht_jstr(j, "status"), "solved");
     ck_assert_int_le(
         cJSON_GetObjectItemCaseSensitive(
             cJSON_GetObjectItemCaseSensitive(j, "solution"), "length")
@@ -3118,8 +2082,8 @@ START_TEST(test_server_http_tables_fresh_server_prepares_first_3x3x3)
         10000);
     cJSON_Delete(j);
     /* The cancelled job never runs once the table is there. */
-    j = get_job(s.port, other, 0, NULL);
-    ck_assert_str_eq(jstr(j, "status"), "cancelled");
+    j = ht_get_job(s.port, other, 0, NULL);
+    ck_assert_str_eq(ht_jstr(j, "status"), "cancelled");
     cJSON_Delete(j);
     http_get(s.port, "/readyz", &r);
     ck_assert_int_eq(r.status, 200);
@@ -3132,6 +2096,7 @@ START_TEST(test_server_http_tables_fresh_server_prepares_first_3x3x3)
     srv_cleanup(&s);
     tmpdir_remove(tables);
 }
+
 END_TEST
 
 /* Replaces the file at path by n bytes of garbage (n 0: truncates it). */
@@ -3188,11 +2153,11 @@ START_TEST(test_server_http_tables_files_changed_under_server)
             } else if (step == 3) {
                 ck_assert_int_eq(unlink(path), 0);
             }
-            id = submit(s.port, bodies[k], &st, &r);
+            id = ht_submit(s.port, bodies[k], &st, &r);
             ck_assert_msg(st == 200, "step %d: %ld %.300s", step, st, r.body);
-            j = job_of(&r);
-            ck_assert_str_eq(jstr(j, "status"), "solved");
-            ck_assert_str_eq(jstr(j, "engine"), "table");
+            j = ht_job_of(&r);
+            ck_assert_str_eq(ht_jstr(j, "status"), "solved");
+            ck_assert_str_eq(ht_jstr(j, "engine"), "table");
             ck_assert_int_eq(
                 cJSON_GetObjectItemCaseSensitive(
                     cJSON_GetObjectItemCaseSensitive(j, "solution"), "length")
@@ -3208,6 +2173,7 @@ START_TEST(test_server_http_tables_files_changed_under_server)
     srv_cleanup(&s);
     tmpdir_remove(tables);
 }
+
 END_TEST
 
 /*
@@ -3235,14 +2201,14 @@ START_TEST(test_server_http_tables_on_demand_build_shared)
     tmpdir_make(tables, sizeof(tables), "pz-http-demand");
     ck_assert(srv_start(&s, flags) == 0);
     for (int k = 0; k < 2; k++) {
-        ids[k] = submit(s.port, body, &st, NULL);
+        ids[k] = ht_submit(s.port, body, &st, NULL);
         ck_assert_ptr_nonnull(ids[k]);
     }
     for (int k = 0; k < 2; k++) {
         cJSON *j = wait_job(s.port, ids[k], 120000);
 
-        ck_assert_str_eq(jstr(j, "status"), "solved");
-        ck_assert_str_eq(jstr(j, "heuristic"), "pdb");
+        ck_assert_str_eq(ht_jstr(j, "status"), "solved");
+        ck_assert_str_eq(ht_jstr(j, "heuristic"), "pdb");
         cJSON_Delete(j);
         free(ids[k]);
     }
@@ -3270,6 +2236,7 @@ START_TEST(test_server_http_tables_on_demand_build_shared)
     srv_cleanup(&s);
     tmpdir_remove(tables);
 }
+
 END_TEST
 
 /* SIGTERM while the two-phase tables build: the daemon exits 0 within
@@ -3304,6 +2271,7 @@ START_TEST(test_server_http_tables_shutdown_during_build)
     srv_cleanup(&s);
     tmpdir_remove(tables);
 }
+
 END_TEST
 
 /* A server whose tables may take 64 MiB refuses a 3x3x3 two-phase
@@ -3332,13 +2300,13 @@ START_TEST(test_server_http_tables_over_memory_limit_refused)
               &r);
     ASSERT_PROBLEM(&r, 507, "tables_memory");
     http_resp_free(&r);
-    id = submit(s.port,
-                "{\"puzzle\":\"2x2x2\",\"scramble\":\"R U F\","
-                "\"wait_ms\":20000}",
-                &st, &r);
+    id = ht_submit(s.port,
+                   "{\"puzzle\":\"2x2x2\",\"scramble\":\"R U F\","
+                   "\"wait_ms\":20000}",
+                   &st, &r);
     ck_assert_ptr_nonnull(id);
-    j = job_of(&r);
-    ck_assert_str_eq(jstr(j, "status"), "solved");
+    j = ht_job_of(&r);
+    ck_assert_str_eq(ht_jstr(j, "status"), "solved");
     cJSON_Delete(j);
     http_resp_free(&r);
     free(id);
@@ -3346,6 +2314,7 @@ START_TEST(test_server_http_tables_over_memory_limit_refused)
     srv_cleanup(&s);
     tmpdir_remove(tables);
 }
+
 END_TEST
 
 /* "fallback" and auto without the 15-puzzle databases: solved with linear
@@ -3366,18 +2335,18 @@ START_TEST(test_server_http_tables_fallback_and_auto_warn)
         cJSON *j;
         const cJSON *w;
         long st;
-        char *id = submit(g_srv.port, bodies[k], &st, &r);
+        char *id = ht_submit(g_srv.port, bodies[k], &st, &r);
 
         ck_assert_int_eq(st, 200);
-        j = job_of(&r);
-        ck_assert_str_eq(jstr(j, "status"), "solved");
-        ck_assert_str_eq(jstr(j, "heuristic"), "linear-conflict");
+        j = ht_job_of(&r);
+        ck_assert_str_eq(ht_jstr(j, "status"), "solved");
+        ck_assert_str_eq(ht_jstr(j, "heuristic"), "linear-conflict");
         w = cJSON_GetObjectItemCaseSensitive(j, "warnings");
         ck_assert(cJSON_IsArray(w) && cJSON_GetArraySize(w) == 1);
-        ck_assert_str_eq(jstr(w->child, "code"), codes[k]);
-        ck_assert_str_eq(jstr(w->child, "table"), "tiles-4x4-pdb7-f7-z3");
+        ck_assert_str_eq(ht_jstr(w->child, "code"), codes[k]);
+        ck_assert_str_eq(ht_jstr(w->child, "table"), "tiles-4x4-pdb7-f7-z3");
         if (k == 1) {
-            ck_assert_ptr_nonnull(strstr(jstr(w->child, "detail"),
+            ck_assert_ptr_nonnull(strstr(ht_jstr(w->child, "detail"),
                                          "puzzled tables build 15-puzzle"));
         }
         cJSON_Delete(j);
@@ -3385,166 +2354,10 @@ START_TEST(test_server_http_tables_fallback_and_auto_warn)
         free(id);
     }
 }
+
 END_TEST
 
-/* --- connection policy (http_conns.h) --- */
-
-/* A new loopback connection to port, reads time out after 10 s. */
-static int
-conn_open(int port)
-{
-    struct sockaddr_in a = { .sin_family = AF_INET };
-    struct timeval tv = { 10, 0 };
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-    ck_assert_int_ge(fd, 0);
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-    return fd;
-}
-
-static void
-conn_send(int fd, const char *text)
-{
-    size_t len = strlen(text);
-
-    ck_assert_int_eq(send(fd, text, len, MSG_NOSIGNAL), (ssize_t)len);
-}
-
-/* Reads one reply from fd into r (status, content type, retry-after,
- * body by Content-Length). False when the connection ends first. */
-static bool
-conn_reply(int fd, http_resp_t *r)
-{
-    char buf[65536];
-    size_t n = 0;
-    const char *end = NULL;
-    const char *v;
-    size_t clen = 0;
-
-    memset(r, 0, sizeof(*r));
-    for (;;) {
-        ssize_t got;
-
-        if (end != NULL && n >= (size_t)(end + 4 - buf) + clen) {
-            break;
-        }
-        got = recv(fd, buf + n, sizeof(buf) - 1 - n, 0);
-        if (got <= 0) {
-            return false;
-        }
-        n += (size_t)got;
-        buf[n] = '\0';
-        if (end == NULL && (end = strstr(buf, "\r\n\r\n")) != NULL) {
-            v = strstr(buf, "\r\nContent-Length:");
-            clen = v != NULL && v < end ? strtoul(v + 17, NULL, 10) : 0;
-        }
-    }
-    r->status = strtol(buf + 9, NULL, 10);
-    if ((v = strstr(buf, "\r\nContent-Type: ")) != NULL && v < end) {
-        sscanf(v + 16, "%127[^\r]", r->content_type);
-    }
-    if ((v = strstr(buf, "\r\nRetry-After: ")) != NULL && v < end) {
-        sscanf(v + 15, "%31[^\r]", r->retry_after);
-    }
-    r->len = clen;
-    r->body = strndup(end + 4, clen);
-    return true;
-}
-
-/* Waits up to timeout_ms for the server to close fd (end of stream or
- * reset); false when it is still open. Reads and drops what comes. */
-static bool
-conn_closed_by_server(int fd, int timeout_ms)
-{
-    int64_t until = now_ms() + timeout_ms;
-    char buf[4096];
-
-    for (int64_t now; (now = now_ms()) < until;) {
-        struct pollfd p = { fd, POLLIN, 0 };
-        ssize_t got;
-
-        if (poll(&p, 1, (int)(until - now)) <= 0) {
-            continue;
-        }
-        got = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
-        if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* A sample of /metrics, fetched now. */
-static double
-metric_now(int port, const char *name)
-{
-    http_resp_t r;
-    double v;
-
-    http_get(port, "/metrics", &r);
-    ck_assert_int_eq(r.status, 200);
-    v = metric_value(r.body, name);
-    http_resp_free(&r);
-    return v;
-}
-
-/* Waits until the sample name reaches at least want. */
-static void
-await_metric(int port, const char *name, double want)
-{
-    double v = -1;
-
-    for (int64_t until = now_ms() + 20000; now_ms() < until; sleep_ms(20)) {
-        if ((v = metric_now(port, name)) >= want) {
-            return;
-        }
-    }
-    ck_abort_msg("%s stayed at %g, expected %g", name, v, want);
-}
-
-/* Waits until GET /readyz answers 200 (the start-up tables are loaded in
- * the background). */
-static void
-await_ready(int port)
-{
-    http_resp_t r;
-
-    for (int64_t until = now_ms() + 60000; now_ms() < until; sleep_ms(20)) {
-        http_get(port, "/readyz", &r);
-        if (r.status == 200) {
-            http_resp_free(&r);
-            return;
-        }
-        http_resp_free(&r);
-    }
-    ck_abort_msg("/readyz did not answer 200 within 60 s");
-}
-
-/* Waits until a connection to port is refused (the listening socket is
- * closed); false at the timeout. */
-static bool
-await_refused(int port, int timeout_ms)
-{
-    struct sockaddr_in a = { .sin_family = AF_INET };
-
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    for (int64_t until = now_ms() + timeout_ms; now_ms() < until;
-         sleep_ms(10)) {
-        int fd = socket(AF_INET, SOCK_STREAM, 0);
-        int rc = connect(fd, (struct sockaddr *)&a, sizeof(a));
-        int e = errno;
-
-        close(fd);
-        if (rc != 0 && e == ECONNREFUSED) {
-            return true;
-        }
-    }
-    return false;
-}
+#define BODY_CONNS "puzzled_http_connections{state=\"body\"}"
 
 #define CLOSED(reason) \
     "puzzled_http_connections_closed_total{reason=\"" reason "\"}"
@@ -3566,18 +2379,18 @@ START_TEST(test_server_http_conns_probes_answered_at_limit)
     int fd;
 
     ck_assert(srv_start(&s, flags) == 0);
-    await_ready(s.port);
-    long_job_body(body, sizeof(body), 60000, 64, 0);
-    id = submit(s.port, body, &st, NULL);
+    ht_await_ready(s.port);
+    ht_long_job_body(body, sizeof(body), 60000, 64, 0);
+    id = ht_submit(s.port, body, &st, NULL);
     ck_assert_ptr_nonnull(id);
     snprintf(req, sizeof(req),
              "GET /v1/jobs/%s?wait_ms=60000 HTTP/1.1\r\nHost: t\r\n\r\n", id);
     for (int i = 0; i < 4; i++) {
-        fds[i] = conn_open(s.port);
-        conn_send(fds[i], req);
+        fds[i] = ht_conn_open(s.port);
+        ht_conn_send(fds[i], req);
     }
     /* The four waits and this /metrics request itself. */
-    await_metric(s.port, BUSY_CONNS, 5);
+    ht_await_metric(s.port, BUSY_CONNS, 5);
     for (int i = 0; i < 3; i++) {
         http_get(s.port, "/healthz", &r);
         ck_assert_int_eq(r.status, 200);
@@ -3586,19 +2399,19 @@ START_TEST(test_server_http_conns_probes_answered_at_limit)
         ck_assert_int_eq(r.status, 200);
         http_resp_free(&r);
     }
-    fd = conn_open(s.port);
-    conn_send(fd, "GET /v1/puzzles HTTP/1.1\r\nHost: t\r\n\r\n");
-    ck_assert(conn_reply(fd, &r));
+    fd = ht_conn_open(s.port);
+    ht_conn_send(fd, "GET /v1/puzzles HTTP/1.1\r\nHost: t\r\n\r\n");
+    ck_assert(ht_conn_reply(fd, &r));
     ASSERT_PROBLEM(&r, 503, "overloaded");
     ck_assert_str_eq(r.retry_after, "1");
     http_resp_free(&r);
-    ck_assert(conn_closed_by_server(fd, 5000));
+    ck_assert(ht_conn_closed_by_server(fd, 5000));
     close(fd);
-    ck_assert_double_ge(metric_now(s.port, CLOSED("refused")), 1);
+    ck_assert_double_ge(ht_metric_now(s.port, CLOSED("refused")), 1);
     /* Shutting down answers the waits with the job as it is. */
     ck_assert_int_eq(srv_stop(&s), 0);
     for (int i = 0; i < 4; i++) {
-        ck_assert(conn_reply(fds[i], &r));
+        ck_assert(ht_conn_reply(fds[i], &r));
         ck_assert_int_eq(r.status, 200);
         http_resp_free(&r);
         close(fds[i]);
@@ -3606,6 +2419,7 @@ START_TEST(test_server_http_conns_probes_answered_at_limit)
     free(id);
     srv_cleanup(&s);
 }
+
 END_TEST
 
 /* Bodies trickled in by clients that never finish: a new client is
@@ -3627,24 +2441,24 @@ START_TEST(test_server_http_conns_slow_clients_closed)
 
     ck_assert(srv_start(&s, flags) == 0);
     for (int i = 0; i < 4; i++) {
-        fds[i] = conn_open(s.port);
-        conn_send(fds[i], head);
+        fds[i] = ht_conn_open(s.port);
+        ht_conn_send(fds[i], head);
     }
-    await_metric(s.port, BODY_CONNS, 4);
+    ht_await_metric(s.port, BODY_CONNS, 4);
     http_post(s.port, "/v1/solve",
               "{\"puzzle\":\"2x2x2\",\"scramble\":\"R U\"}", &r);
     ck_assert_int_eq(r.status, 200);
     http_resp_free(&r);
-    ck_assert_double_ge(metric_now(s.port, CLOSED("body_evicted")), 1);
+    ck_assert_double_ge(ht_metric_now(s.port, CLOSED("body_evicted")), 1);
     /* The rest end at the client timeout. */
     for (int i = 0; i < 4; i++) {
-        closed += conn_closed_by_server(fds[i], 20000);
+        closed += ht_conn_closed_by_server(fds[i], 20000);
         close(fds[i]);
     }
     ck_assert_int_eq(closed, 4);
     /* A request head one byte every 200 ms: closed by the deadline,
      * not kept alive by the trickle. */
-    fd = conn_open(s.port);
+    fd = ht_conn_open(s.port);
     {
         static const char slow[] = "GET /healthz HTTP/1.1\r\nX-Pad: "
                                    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
@@ -3653,15 +2467,16 @@ START_TEST(test_server_http_conns_slow_clients_closed)
 
         for (size_t i = 0; i < sizeof(slow) - 1 && !cut; i++) {
             cut = send(fd, slow + i, 1, MSG_NOSIGNAL) != 1 ||
-                  conn_closed_by_server(fd, 200);
+                  ht_conn_closed_by_server(fd, 200);
         }
         ck_assert_msg(cut, "a trickled request head was kept open");
     }
     close(fd);
-    ck_assert_double_ge(metric_now(s.port, CLOSED("timeout")), 1);
+    ck_assert_double_ge(ht_metric_now(s.port, CLOSED("timeout")), 1);
     ck_assert_int_eq(srv_stop(&s), 0);
     srv_cleanup(&s);
 }
+
 END_TEST
 
 /* Three times the limit at once: every connection is answered (200, or
@@ -3669,9 +2484,11 @@ END_TEST
 START_TEST(test_server_http_conns_storm_every_connection_answered)
 {
     static const char *const flags[] = { "--connection-limit", "8", NULL };
+
     enum {
         N = 8 * 3 + 16
     };
+
     int fds[N];
     int ok = 0;
     int overloaded = 0;
@@ -3680,11 +2497,11 @@ START_TEST(test_server_http_conns_storm_every_connection_answered)
 
     ck_assert(srv_start(&s, flags) == 0);
     for (int i = 0; i < N; i++) {
-        fds[i] = conn_open(s.port);
-        conn_send(fds[i], "GET /v1/puzzles HTTP/1.1\r\nHost: t\r\n\r\n");
+        fds[i] = ht_conn_open(s.port);
+        ht_conn_send(fds[i], "GET /v1/puzzles HTTP/1.1\r\nHost: t\r\n\r\n");
     }
     for (int i = 0; i < N; i++) {
-        ck_assert_msg(conn_reply(fds[i], &r), "connection %d unanswered", i);
+        ck_assert_msg(ht_conn_reply(fds[i], &r), "connection %d unanswered", i);
         if (r.status == 200) {
             ok++;
         } else {
@@ -3702,6 +2519,7 @@ START_TEST(test_server_http_conns_storm_every_connection_answered)
     ck_assert_int_eq(srv_stop(&s), 0);
     srv_cleanup(&s);
 }
+
 END_TEST
 
 /* A request target or head past the server's limits gets 414 or 431 in
@@ -3719,12 +2537,12 @@ START_TEST(test_server_http_errors_long_target_and_head)
     strcpy(req, "GET /healthz?x=");
     memset(req + strlen(req), 'a', n);
     strcpy(req + 15 + n, " HTTP/1.1\r\nHost: t\r\n\r\n");
-    fd = conn_open(g_srv.port);
-    conn_send(fd, req);
-    ck_assert(conn_reply(fd, &r));
+    fd = ht_conn_open(g_srv.port);
+    ht_conn_send(fd, req);
+    ck_assert(ht_conn_reply(fd, &r));
     ASSERT_PROBLEM(&r, 414, "uri_too_long");
     http_resp_free(&r);
-    ck_assert(conn_closed_by_server(fd, 5000));
+    ck_assert(ht_conn_closed_by_server(fd, 5000));
     close(fd);
     strcpy(req, "GET /healthz HTTP/1.1\r\nHost: t\r\n");
     for (int i = 0; i < 20; i++) {
@@ -3734,28 +2552,19 @@ START_TEST(test_server_http_errors_long_target_and_head)
         strcat(req, line);
     }
     strcat(req, "\r\n");
-    fd = conn_open(g_srv.port);
-    conn_send(fd, req);
-    ck_assert(conn_reply(fd, &r));
+    fd = ht_conn_open(g_srv.port);
+    ht_conn_send(fd, req);
+    ck_assert(ht_conn_reply(fd, &r));
     ASSERT_PROBLEM(&r, 431, "headers_too_large");
     http_resp_free(&r);
     close(fd);
     free(req);
     free(reply);
 }
+
 END_TEST
 
 /* ======================================================================= */
-
-static TCase *
-shared_tcase(const char *name, int timeout)
-{
-    TCase *tc = tcase_create(name);
-
-    tcase_add_unchecked_fixture(tc, setup_default, teardown_default);
-    tcase_set_timeout(tc, timeout);
-    return tc;
-}
 
 static Suite *
 server_http_suite(void)
@@ -3769,7 +2578,7 @@ server_http_suite(void)
     tcase_add_test(tc, test_server_http_contract_request_members_match_spec);
     suite_add_tcase(s, tc);
 
-    tc = shared_tcase("solve", 30);
+    tc = ht_shared_tcase("solve", 30);
     tcase_add_test(tc, test_server_http_solve_cube2_scramble_optimal_qtm);
     tcase_add_test(tc, test_server_http_solve_cube2_array_same_position);
     tcase_add_test(tc, test_server_http_solve_table_repeats_are_full_jobs);
@@ -3778,10 +2587,10 @@ server_http_suite(void)
     tcase_add_test(tc, test_server_http_solve_unversioned_alias_answers);
     tcase_add_test(tc, test_server_http_solve_solved_input_zero_moves);
     tcase_add_test(tc, test_server_http_solve_compare_engines_rows_agree);
-    tcase_add_test(tc, test_server_http_serve_sigterm_exits_zero);
+    tcase_add_test(tc, ht_serve_sigterm_exits_zero());
     suite_add_tcase(s, tc);
 
-    tc = shared_tcase("jobs", 30);
+    tc = ht_shared_tcase("jobs", 30);
     tcase_add_test(tc, test_server_http_jobs_wait_zero_gives_202_location);
     tcase_add_test(tc, test_server_http_jobs_long_poll_waits_for_end);
     tcase_add_test(tc, test_server_http_jobs_long_poll_times_out_with_job);
@@ -3789,10 +2598,10 @@ server_http_suite(void)
     tcase_add_test(tc, test_server_http_jobs_delete_ended_job_gives_200);
     tcase_add_test(tc, test_server_http_jobs_unknown_id_404);
     tcase_add_test(tc, test_server_http_jobs_list_newest_first_paginated);
-    tcase_add_test(tc, test_server_http_serve_sigterm_exits_zero);
+    tcase_add_test(tc, ht_serve_sigterm_exits_zero());
     suite_add_tcase(s, tc);
 
-    tc = shared_tcase("errors", 20);
+    tc = ht_shared_tcase("errors", 20);
     tcase_add_test(tc, test_server_http_errors_invalid_json_400_with_position);
     tcase_add_test(tc, test_server_http_errors_unknown_member_400_with_field);
     tcase_add_test(tc, test_server_http_errors_wrong_type_400_with_field);
@@ -3817,23 +2626,23 @@ server_http_suite(void)
     tcase_add_test(tc, test_server_http_errors_request_id_echoed);
     tcase_add_test(tc, test_server_http_errors_request_id_bad_replaced);
     tcase_add_test(tc, test_server_http_errors_cors_off_by_default);
-    tcase_add_test(tc, test_server_http_serve_sigterm_exits_zero);
+    tcase_add_test(tc, ht_serve_sigterm_exits_zero());
     suite_add_tcase(s, tc);
 
-    tc = shared_tcase("ops", 20);
+    tc = ht_shared_tcase("ops", 20);
     tcase_add_test(tc, test_server_http_ops_healthz_ok);
     tcase_add_test(tc, test_server_http_ops_head_has_no_body);
     tcase_add_test(tc, test_server_http_ops_readyz_ready);
     tcase_add_test(tc, test_server_http_ops_metrics_exposition);
     tcase_add_test(tc, test_server_http_ops_catalogue_lists_puzzles_engines);
     tcase_add_test(tc, test_server_http_ops_openapi_served);
-    tcase_add_test(tc, test_server_http_serve_sigterm_exits_zero);
+    tcase_add_test(tc, ht_serve_sigterm_exits_zero());
     suite_add_tcase(s, tc);
 
-    tc = shared_tcase("concurrency", 60);
+    tc = ht_shared_tcase("concurrency", 60);
     tcase_add_test(tc,
                    test_server_http_concurrency_parallel_clients_all_correct);
-    tcase_add_test(tc, test_server_http_serve_sigterm_exits_zero);
+    tcase_add_test(tc, ht_serve_sigterm_exits_zero());
     suite_add_tcase(s, tc);
 
     tc = tcase_create("admission");
@@ -3846,12 +2655,12 @@ server_http_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("cors");
-    tcase_add_unchecked_fixture(tc, setup_cors, teardown_default);
+    tcase_add_unchecked_fixture(tc, setup_cors, ht_teardown_default);
     tcase_set_timeout(tc, 20);
     tcase_add_test(tc, test_server_http_cors_allowed_origin_gets_header);
     tcase_add_test(tc, test_server_http_cors_other_origin_gets_none);
     tcase_add_test(tc, test_server_http_cors_preflight_204);
-    tcase_add_test(tc, test_server_http_serve_sigterm_exits_zero);
+    tcase_add_test(tc, ht_serve_sigterm_exits_zero());
     suite_add_tcase(s, tc);
 
     tc = tcase_create("retention");
@@ -3880,7 +2689,7 @@ server_http_suite(void)
     tcase_add_test(tc, test_server_http_tables_shutdown_during_build);
     tcase_add_test(tc, test_server_http_tables_over_memory_limit_refused);
     suite_add_tcase(s, tc);
-    tc = shared_tcase("tables-shared", 60);
+    tc = ht_shared_tcase("tables-shared", 60);
     tcase_add_test(tc, test_server_http_tables_fallback_and_auto_warn);
     suite_add_tcase(s, tc);
     return s;
