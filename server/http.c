@@ -48,27 +48,6 @@
 #define HTTP_CONN_RESERVE  16
 #define HTTP_CONN_GRACE_MS 1000
 
-static const http_route_t routes[] = {
-    { HTTP_R_SOLVE, "/solve", HTTP_M_POST, "POST, OPTIONS" },
-    { HTTP_R_V1_SOLVE, "/v1/solve", HTTP_M_POST, "POST, OPTIONS" },
-    { HTTP_R_JOBS, "/v1/jobs", HTTP_M_GET | HTTP_M_HEAD, "GET, HEAD, OPTIONS" },
-    { HTTP_R_JOB, "/v1/jobs/{id}", HTTP_M_GET | HTTP_M_HEAD | HTTP_M_DELETE,
-      "GET, HEAD, DELETE, OPTIONS" },
-    { HTTP_R_PUZZLES, "/v1/puzzles", HTTP_M_GET | HTTP_M_HEAD,
-      "GET, HEAD, OPTIONS" },
-    { HTTP_R_HEALTHZ, "/healthz", HTTP_M_GET | HTTP_M_HEAD,
-      "GET, HEAD, OPTIONS" },
-    { HTTP_R_READYZ, "/readyz", HTTP_M_GET | HTTP_M_HEAD,
-      "GET, HEAD, OPTIONS" },
-    { HTTP_R_METRICS, "/metrics", HTTP_M_GET | HTTP_M_HEAD,
-      "GET, HEAD, OPTIONS" },
-    { HTTP_R_OPENAPI, "/openapi.yaml", HTTP_M_GET | HTTP_M_HEAD,
-      "GET, HEAD, OPTIONS" },
-    { HTTP_R_TABLES, "/v1/tables", HTTP_M_GET | HTTP_M_HEAD,
-      "GET, HEAD, OPTIONS" },
-    { HTTP_R_NONE, NULL, 0, NULL },
-};
-
 /* --- small helpers --- */
 
 static uint64_t
@@ -170,24 +149,6 @@ target_path(const char *url)
     return slash != NULL ? slash : "";
 }
 
-static const http_route_t *
-route_of(const char *url)
-{
-    for (const http_route_t *r = routes; r->path != NULL; r++) {
-        if (r->id == HTTP_R_JOB) {
-            size_t n = strlen(HTTP_JOB_PREFIX);
-
-            if (strncmp(url, HTTP_JOB_PREFIX, n) == 0 && url[n] != '\0' &&
-                strchr(url + n, '/') == NULL) {
-                return r;
-            }
-        } else if (strcmp(url, r->path) == 0) {
-            return r;
-        }
-    }
-    return NULL;
-}
-
 /* MHD's unescape callback (http_internal.h): "%00" and "%2F" stay
  * undecoded. */
 size_t
@@ -286,7 +247,7 @@ ctx_new(http_t *h,
     c->http = h;
     c->conn = conn;
     c->start_ns = mono_ns();
-    c->route = route_of(target_path(url));
+    c->route = http__route_of(target_path(url));
     c->method = method_of(method, &c->method_label);
     copy_text(c->method_text, sizeof(c->method_text), method);
     copy_text(c->version, sizeof(c->version), version);

@@ -246,9 +246,7 @@ has_body(const http_conn_t *c)
 static bool
 health_route(const http_conn_t *c)
 {
-    return c->route != NULL &&
-           (c->route->id == HTTP_R_HEALTHZ || c->route->id == HTTP_R_READYZ ||
-            c->route->id == HTTP_R_METRICS);
+    return c->route != NULL && (c->route->flags & HTTP_ROUTE_PROBE) != 0;
 }
 
 static enum MHD_Result
@@ -372,8 +370,7 @@ http__on_headers(http_conn_t *c)
     if (c->body_pending && http__route_check(c, &ret)) {
         return ret;
     }
-    if (c->route != NULL &&
-        (c->route->id == HTTP_R_SOLVE || c->route->id == HTTP_R_V1_SOLVE) &&
+    if (c->route != NULL && (c->route->flags & HTTP_ROUTE_SOLVE) != 0 &&
         c->method == HTTP_M_POST && solve_precheck(c, &ret)) {
         return ret;
     }

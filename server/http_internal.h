@@ -25,26 +25,28 @@ enum {
     HTTP_M_OTHER = 32,
 };
 
-typedef enum route_id {
-    HTTP_R_NONE = 0,
-    HTTP_R_SOLVE,
-    HTTP_R_V1_SOLVE,
-    HTTP_R_JOBS,
-    HTTP_R_JOB,
-    HTTP_R_PUZZLES,
-    HTTP_R_HEALTHZ,
-    HTTP_R_READYZ,
-    HTTP_R_METRICS,
-    HTTP_R_OPENAPI,
-    HTTP_R_TABLES,
-} http_route_id_t;
+typedef struct conn_ctx http_conn_t;
 
+/* What a route is, beyond its path and methods. */
+enum {
+    HTTP_ROUTE_ID = 1,        /* the path is a prefix followed by an id */
+    HTTP_ROUTE_SOLVE = 2,     /* takes a solve request (header prechecks) */
+    HTTP_ROUTE_PROBE = 4,     /* a health probe: served on a reserved place */
+    HTTP_ROUTE_CACHEABLE = 8, /* its reply may be cached (no "no-store") */
+};
+
+/* One route: where it is, what it allows, and the handler that answers
+ * its requests once the whole request is read (http__dispatch). */
 typedef struct route {
-    http_route_id_t id;
-    const char *path;  /* exact path, or the prefix of HTTP_R_JOB */
-    unsigned methods;  /* M_* allowed (OPTIONS always answered) */
+    const char *path;  /* exact path, or the prefix of an HTTP_ROUTE_ID one */
+    unsigned methods;  /* HTTP_M_* allowed (OPTIONS always answered) */
     const char *allow; /* the Allow header */
+    unsigned flags;    /* HTTP_ROUTE_* */
+    enum MHD_Result (*handle)(http_conn_t *c, const char *url);
 } http_route_t;
+
+/* The route of the path url, or NULL (http_routes.c). Thread: any. */
+const http_route_t *http__route_of(const char *url);
 
 #define HTTP_JOB_PREFIX "/v1/jobs/"
 

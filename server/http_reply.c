@@ -56,7 +56,7 @@ http__send_reply(http_conn_t *c, const http_reply_t *rep)
     http__add_header(r, MHD_HTTP_HEADER_LOCATION, rep->location);
     http__add_header(r, MHD_HTTP_HEADER_RETRY_AFTER, rep->retry_after);
     http__add_header(r, MHD_HTTP_HEADER_ALLOW, rep->allow);
-    if (c->route == NULL || c->route->id != HTTP_R_OPENAPI) {
+    if (c->route == NULL || (c->route->flags & HTTP_ROUTE_CACHEABLE) == 0) {
         http__add_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     }
     if (c->origin != NULL) {

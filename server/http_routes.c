@@ -15,7 +15,7 @@
 #define HTTP_LIST_MAX     100
 
 static enum MHD_Result
-handle_solve(http_conn_t *c)
+handle_solve(http_conn_t *c, const char *url)
 {
     http_t *h = c->http;
     api_solve_request_t req;
@@ -24,6 +24,7 @@ handle_solve(http_conn_t *c)
     int64_t wait_ms;
     int rc;
 
+    (void)url;
     pz_diag_clear(&d);
     if (c->overflow) {
         return http__send_problem(c, PZ_ETOO_LARGE,
@@ -148,7 +149,7 @@ handle_delete_job(http_conn_t *c, const char *url)
 }
 
 static enum MHD_Result
-handle_list(http_conn_t *c)
+handle_list(http_conn_t *c, const char *url)
 {
     const char *ls = http__query(c, "limit");
     const char *os = http__query(c, "offset");
@@ -159,6 +160,7 @@ handle_list(http_conn_t *c)
     size_t n;
     jsonout_t w;
 
+    (void)url;
     if (ls != NULL && (!http__parse_count(ls, &limit) || limit < 1 ||
                        limit > HTTP_LIST_MAX)) {
         return http__send_problem(
@@ -229,10 +231,11 @@ add_warming_tables(jsonout_t *w)
 }
 
 static enum MHD_Result
-handle_tables(http_conn_t *c)
+handle_tables(http_conn_t *c, const char *url)
 {
     http_reply_t rep = { 0 };
 
+    (void)url;
     rep.body = api_tables_text(&rep.len);
     if (rep.body == NULL) {
         return http__send_problem(c, PZ_ENOMEM, "could not list the tables");
@@ -244,12 +247,13 @@ handle_tables(http_conn_t *c)
 }
 
 static enum MHD_Result
-handle_readyz(http_conn_t *c)
+handle_readyz(http_conn_t *c, const char *url)
 {
     jobs_stats_t st;
     const char *reason = NULL;
     jsonout_t w;
 
+    (void)url;
     jobs_get_stats(c->http->deps.jobs, &st);
     if (st.draining) {
         reason = "draining";
@@ -277,12 +281,13 @@ handle_readyz(http_conn_t *c)
 }
 
 static enum MHD_Result
-handle_metrics(http_conn_t *c)
+handle_metrics(http_conn_t *c, const char *url)
 {
     http_reply_t rep = { 0 };
     http_t *h = c->http;
     http_conns_stats_t conns;
 
+    (void)url;
     http_conns_stats(h->conns, &conns);
     rep.body = metrics_render(h->deps.metrics, h->deps.jobs, &conns,
                               pz_version(), &rep.len);
@@ -295,46 +300,89 @@ handle_metrics(http_conn_t *c)
     return http__send_reply(c, &rep);
 }
 
+static enum MHD_Result
+handle_job(http_conn_t *c, const char *url)
+{
+    return c->method == HTTP_M_DELETE ? handle_delete_job(c, url)
+                                      : handle_get_job(c, url);
+}
+
+static enum MHD_Result
+handle_puzzles(http_conn_t *c, const char *url)
+{
+    http_reply_t rep = { 0 };
+
+    (void)url;
+    rep.status = 200;
+    rep.ctype = HTTP_CTYPE_JSON;
+    rep.body = (char *)c->http->deps.catalogue;
+    rep.len = c->http->deps.catalogue_len;
+    rep.persistent = true;
+    return http__send_reply(c, &rep);
+}
+
+static enum MHD_Result
+handle_healthz(http_conn_t *c, const char *url)
+{
+    (void)url;
+    return http__send_static(c, 200, HTTP_CTYPE_JSON, "{\"status\":\"ok\"}");
+}
+
+static enum MHD_Result
+handle_openapi(http_conn_t *c, const char *url)
+{
+    http_reply_t rep = { 0 };
+
+    (void)url;
+    rep.status = 200;
+    rep.ctype = "application/yaml";
+    rep.body = (char *)c->http->deps.openapi;
+    rep.len = c->http->deps.openapi_len;
+    rep.persistent = true;
+    return http__send_reply(c, &rep);
+}
+
+#define GET_HEAD       (HTTP_M_GET | HTTP_M_HEAD)
+#define GET_HEAD_ALLOW "GET, HEAD, OPTIONS"
+
+static const http_route_t routes[] = {
+    { "/solve", HTTP_M_POST, "POST, OPTIONS", HTTP_ROUTE_SOLVE, handle_solve },
+    { "/v1/solve", HTTP_M_POST, "POST, OPTIONS", HTTP_ROUTE_SOLVE,
+      handle_solve },
+    { "/v1/jobs", GET_HEAD, GET_HEAD_ALLOW, 0, handle_list },
+    { HTTP_JOB_PREFIX, GET_HEAD | HTTP_M_DELETE, "GET, HEAD, DELETE, OPTIONS",
+      HTTP_ROUTE_ID, handle_job },
+    { "/v1/puzzles", GET_HEAD, GET_HEAD_ALLOW, 0, handle_puzzles },
+    { "/healthz", GET_HEAD, GET_HEAD_ALLOW, HTTP_ROUTE_PROBE, handle_healthz },
+    { "/readyz", GET_HEAD, GET_HEAD_ALLOW, HTTP_ROUTE_PROBE, handle_readyz },
+    { "/metrics", GET_HEAD, GET_HEAD_ALLOW, HTTP_ROUTE_PROBE, handle_metrics },
+    { "/openapi.yaml", GET_HEAD, GET_HEAD_ALLOW, HTTP_ROUTE_CACHEABLE,
+      handle_openapi },
+    { "/v1/tables", GET_HEAD, GET_HEAD_ALLOW, 0, handle_tables },
+    { NULL, 0, NULL, 0, NULL },
+};
+
+const http_route_t *
+http__route_of(const char *url)
+{
+    for (const http_route_t *r = routes; r->path != NULL; r++) {
+        if ((r->flags & HTTP_ROUTE_ID) != 0) {
+            size_t n = strlen(r->path);
+
+            if (strncmp(url, r->path, n) == 0 && url[n] != '\0' &&
+                strchr(url + n, '/') == NULL) {
+                return r;
+            }
+        } else if (strcmp(url, r->path) == 0) {
+            return r;
+        }
+    }
+    return NULL;
+}
+
 /* The last handler call of a request: everything has been read. */
 enum MHD_Result
 http__dispatch(http_conn_t *c, const char *url)
 {
-    http_t *h = c->http;
-    http_reply_t rep = { 0 };
-    switch (c->route->id) {
-    case HTTP_R_SOLVE:
-    case HTTP_R_V1_SOLVE:
-        return handle_solve(c);
-    case HTTP_R_JOBS:
-        return handle_list(c);
-    case HTTP_R_JOB:
-        return c->method == HTTP_M_DELETE ? handle_delete_job(c, url)
-                                          : handle_get_job(c, url);
-    case HTTP_R_PUZZLES:
-        rep.status = 200;
-        rep.ctype = HTTP_CTYPE_JSON;
-        rep.body = (char *)h->deps.catalogue;
-        rep.len = h->deps.catalogue_len;
-        rep.persistent = true;
-        return http__send_reply(c, &rep);
-    case HTTP_R_HEALTHZ:
-        return http__send_static(c, 200, HTTP_CTYPE_JSON,
-                                 "{\"status\":\"ok\"}");
-    case HTTP_R_READYZ:
-        return handle_readyz(c);
-    case HTTP_R_METRICS:
-        return handle_metrics(c);
-    case HTTP_R_TABLES:
-        return handle_tables(c);
-    case HTTP_R_OPENAPI:
-        rep.status = 200;
-        rep.ctype = "application/yaml";
-        rep.body = (char *)h->deps.openapi;
-        rep.len = h->deps.openapi_len;
-        rep.persistent = true;
-        return http__send_reply(c, &rep);
-    default:
-        break;
-    }
-    return http__send_problem(c, PZ_EINTERNAL, "unrouted request");
+    return c->route->handle(c, url);
 }
