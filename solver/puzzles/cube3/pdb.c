@@ -1032,7 +1032,7 @@ static void
 finish_child(const pdb_ctx_t *c, shadow_node_t *n, int m, int limit)
 {
     uint64_t idx[NLOOK];
-    uint64_t iidx[3];
+    uint64_t iidx[3] = { 0, 0, 0 }; /* set where inv reads them */
     bool inv = c->inv != NULL && (!(n->idone >> m & 1u) ||
                                   ((n->ipart >> m & 1u) && n->civ[m] <= limit));
 
