@@ -2,7 +2,7 @@
 /* complete.c - complete distance tables: definition, walk down, "exact". */
 
 /*
- * Design. A puzzle that ranks its states (puzzle_ops_t rank_count, rank,
+ * Design. A puzzle that ranks its states (puzzle_ranking_t count, rank,
  * unrank) gets a table with the distance of every rank from the default
  * goal, 4 bits per entry (8 when a distance passes 14, as for the
  * 8-puzzle), 15 (255) for ranks never reached. It is built by
