@@ -306,6 +306,90 @@ puzzle_apply_scramble(const pz_puzzle_t *p,
     return p->ops->io->apply_scramble(p, text != NULL ? text : "", state, d);
 }
 
+static bool
+is_space(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* One token at text[*at]: its move id (see puzzle_apply_letter_scramble)
+ * and the times it is played, or -1 for an unknown letter. */
+static int
+scan_letter_token(const char *letters, const char *text, size_t *at, int *times)
+{
+    size_t i = *at;
+    const char *hit = text[i] != '\0' ? strchr(letters, text[i]) : NULL;
+    int move;
+
+    if (hit == NULL) {
+        return -1;
+    }
+    move = (int)(hit - letters) * 2;
+    i++;
+    *times = 1;
+    if (text[i] == '2') {
+        *times = 2;
+        i++;
+    }
+    if (text[i] == '\'') {
+        move++;
+        i++;
+    } else if ((unsigned char)text[i] == 0xe2 &&
+               (unsigned char)text[i + 1] == 0x80 &&
+               (unsigned char)text[i + 2] == 0x99) {
+        move++;
+        i += 3;
+    }
+    *at = i;
+    return move;
+}
+
+int
+puzzle_apply_letter_scramble(const pz_puzzle_t *p,
+                             const char *letters,
+                             const char *hint,
+                             const char *text,
+                             pz_state_t *state,
+                             pz_diag_t *d)
+{
+    pz_state_t s = *state;
+    size_t at = 0;
+
+    while (text[at] != '\0') {
+        size_t start = at;
+        int times = 1;
+        int move;
+
+        if (is_space(text[at])) {
+            at++;
+            continue;
+        }
+        move = scan_letter_token(letters, text, &at, &times);
+        /* A token ends at a space, the end, or the next move letter. */
+        if (move < 0 || (text[at] != '\0' && !is_space(text[at]) &&
+                         strchr(letters, text[at]) == NULL)) {
+            size_t end = start;
+            int len;
+
+            while (text[end] != '\0' && !is_space(text[end])) {
+                end++;
+            }
+            len = (int)(end - start > 32 ? 32 : end - start);
+            if (d != NULL) {
+                d->position = (int)start;
+            }
+            return pz_diag_set(d, PZ_EMOVE,
+                               "unknown move '%.*s' at position %d; %s", len,
+                               text + start, (int)start, hint);
+        }
+        for (int k = 0; k < times; k++) {
+            puzzle_apply(p, &s, move, &s);
+        }
+    }
+    *state = s;
+    return PZ_OK;
+}
+
 int
 puzzle_parse_scramble(const pz_puzzle_t *p,
                       const char *text,

@@ -522,6 +522,22 @@ puzzle_move_detail(const pz_puzzle_t *p, const pz_state_t *before, int move)
  * character that is not printable ASCII. Thread: any. */
 int puzzle_read_stickers(const char *text, int *sym, int max, pz_diag_t *d);
 
+/*
+ * Applies a scramble written in letter moves to *state: tokens separated
+ * by white space or following each other, each one of letters, then an
+ * optional 2 (played twice) and an optional prime (' or U+2019). The move
+ * id of letters[i] is 2i, of its prime 2i + 1. A token that is none of
+ * these gives PZ_EMOVE with d->position at it and the detail "unknown
+ * move 'TOKEN' at position N; " followed by hint; *state is then
+ * unchanged. Thread: any.
+ */
+int puzzle_apply_letter_scramble(const pz_puzzle_t *p,
+                                 const char *letters,
+                                 const char *hint,
+                                 const char *text,
+                                 pz_state_t *state,
+                                 pz_diag_t *d);
+
 /* The most stickers puzzle_check_colours takes. */
 #define PUZZLE_STICKERS_MAX 64
 

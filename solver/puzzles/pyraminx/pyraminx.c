@@ -764,90 +764,17 @@ pyraminx_parse_state(const pz_puzzle_t *p,
     return rc;
 }
 
-static bool
-is_space(char c)
-{
-    return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-/* Parses one token at text[*at]: a move letter, an optional 2 (twice) and
- * an optional prime (ASCII or U+2019). Returns the move id and the number
- * of times, or -1 for an unknown token. */
-static int
-scan_token(const char *text, size_t *at, int *times)
-{
-    static const char letters[] = "ULRBulrb";
-    size_t i = *at;
-    const char *hit = text[i] != '\0' ? strchr(letters, text[i]) : NULL;
-    int move;
-
-    if (hit == NULL) {
-        return -1;
-    }
-    move = (int)(hit - letters) * 2;
-    i++;
-    *times = 1;
-    if (text[i] == '2') {
-        *times = 2;
-        i++;
-    }
-    if (text[i] == '\'') {
-        move++;
-        i++;
-    } else if ((unsigned char)text[i] == 0xe2 &&
-               (unsigned char)text[i + 1] == 0x80 &&
-               (unsigned char)text[i + 2] == 0x99) {
-        move++;
-        i += 3;
-    }
-    *at = i;
-    return move;
-}
-
 static int
 pyraminx_apply_scramble(const pz_puzzle_t *p,
                         const char *text,
                         pz_state_t *state,
                         pz_diag_t *d)
 {
-    pz_state_t s = *state;
-    size_t at = 0;
-
-    while (text[at] != '\0') {
-        size_t start = at;
-        int times = 1;
-        int move;
-
-        if (is_space(text[at])) {
-            at++;
-            continue;
-        }
-        move = scan_token(text, &at, &times);
-        /* A token ends at a space, the end, or the next move letter. */
-        if (move < 0 || (text[at] != '\0' && !is_space(text[at]) &&
-                         strchr("ULRBulrb", text[at]) == NULL)) {
-            size_t end = start;
-            int len;
-
-            while (text[end] != '\0' && !is_space(text[end])) {
-                end++;
-            }
-            len = (int)(end - start > 32 ? 32 : end - start);
-            if (d != NULL) {
-                d->position = (int)start;
-            }
-            return pz_diag_set(d, PZ_EMOVE,
-                               "unknown move '%.*s' at position %d; use the "
-                               "vertex turns U L R B and tip turns u l r b, "
-                               "each with an optional '",
-                               len, text + start, (int)start);
-        }
-        for (int k = 0; k < times; k++) {
-            pyraminx_apply(p, &s, move, &s);
-        }
-    }
-    *state = s;
-    return PZ_OK;
+    return puzzle_apply_letter_scramble(
+        p, "ULRBulrb",
+        "use the vertex turns U L R B and tip turns u l r b, each with an "
+        "optional '",
+        text, state, d);
 }
 
 static int
