@@ -17,7 +17,7 @@ FROM debian:bookworm-slim AS build
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         build-essential cmake pkg-config \
-        libmicrohttpd-dev libcjson-dev libuv1-dev \
+        libmicrohttpd-dev libcjson-dev libuv1-dev libhiredis-dev \
         check libsubunit-dev libcurl4-openssl-dev \
     && rm -rf /var/lib/apt/lists/*
 
@@ -71,7 +71,7 @@ FROM debian:bookworm-slim
 # HTTP through bash).
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libcjson1 libmicrohttpd12 libuv1 \
+        libcjson1 libmicrohttpd12 libuv1 libhiredis0.14 \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/log/apt /var/log/dpkg.log \
     && groupadd --gid 10001 puzzled \
     && useradd --uid 10001 --gid 10001 --no-create-home --no-log-init \

@@ -423,6 +423,14 @@ jsonout_print(const cJSON *item, size_t *len)
     return jsonout_finish(&w, len);
 }
 
+void
+jsonout_raw(jsonout_t *w, const char *key, const char *text)
+{
+    if (lead(w, key)) {
+        put(w, text, strlen(text));
+    }
+}
+
 bool
 jsonout_json(jsonout_t *w, const char *key, const char *text)
 {

@@ -622,12 +622,15 @@ api_solve_cleanup(api_solve_request_t *req)
     }
     puzzle_destroy(req->puzzle);
     free(req->scramble);
+    free(req->text);
     /* Only what makes a second cleanup safe and the request visibly empty:
      * clearing all 10 KiB (eight runs with solution buffers) here as well
      * as in api_solve_parse cost a microsecond per HTTP request. */
     req->puzzle = NULL;
     req->spec.puzzle = NULL;
     req->scramble = NULL;
+    req->text = NULL;
+    req->text_len = 0;
     req->nruns = 0;
 }
 
@@ -645,5 +648,17 @@ api_solve_parse_text(const char *buf,
         rc = api_solve_parse(root, pol, req, d);
     }
     cJSON_Delete(root);
+    /* The text itself goes with the request: a shared job store queues
+     * it for whichever replica runs the job, which parses it again. */
+    if (rc == PZ_OK) {
+        req->text = malloc(len + 1);
+        if (req->text == NULL) {
+            api_solve_cleanup(req);
+            return pz_diag_set(d, PZ_ENOMEM, "out of memory");
+        }
+        memcpy(req->text, buf, len);
+        req->text[len] = '\0';
+        req->text_len = len;
+    }
     return rc;
 }

@@ -109,6 +109,21 @@ static const opt_t options[] = {
       64, "HTTP polling threads (default 2)" },
     { "grace-ms", "PUZZLED_GRACE_MS", OPT_INT, FIELD(grace_ms), 0, 3600000,
       "on SIGTERM, running jobs may finish this long (default 5000)" },
+    { "redis", "PUZZLED_REDIS_URL", OPT_STRING, FIELD(redis), 0, 0,
+      "keep jobs in this Redis, redis://[:password@]host[:port][/db], "
+      "shared by every replica (default: in this process)" },
+    { "redis-prefix", "PUZZLED_REDIS_PREFIX", OPT_STRING, FIELD(redis_prefix),
+      0, 0, "prefix of the Redis keys of this deployment (default puzzled)" },
+    { "redis-timeout-ms", "PUZZLED_REDIS_TIMEOUT_MS", OPT_INT,
+      FIELD(redis_timeout_ms), 10, 600000,
+      "Redis connect and command timeout (default 1000)" },
+    { "redis-lease-ms", "PUZZLED_REDIS_LEASE_MS", OPT_INT,
+      FIELD(redis_lease_ms), 500, 3600000,
+      "a job whose replica has not renewed it this long is taken over by "
+      "another (default 10000)" },
+    { "redis-attempts", "PUZZLED_REDIS_ATTEMPTS", OPT_INT,
+      FIELD(redis_attempts), 1, 100,
+      "times a job may be started before it ends worker_lost (default 3)" },
     { NULL, NULL, OPT_INT, 0, 0, 0, NULL },
 };
 
@@ -209,6 +224,9 @@ set_defaults(config_t *cfg)
     cfg->client_timeout_s = 10;
     cfg->http_threads = 2;
     cfg->grace_ms = 5000;
+    cfg->redis_timeout_ms = 1000;
+    cfg->redis_lease_ms = 10000;
+    cfg->redis_attempts = 3;
 }
 
 /* Parses a whole decimal integer in min..max. */
@@ -516,5 +534,7 @@ config_cleanup(config_t *cfg)
     free(cfg->bind);
     free(cfg->tables);
     free(cfg->openapi);
+    free(cfg->redis);
+    free(cfg->redis_prefix);
     memset(cfg, 0, sizeof(*cfg));
 }

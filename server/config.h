@@ -34,6 +34,11 @@ typedef struct config {
     int client_timeout_s; /* idle, request head and body deadline */
     int http_threads;     /* MHD polling threads */
     int grace_ms;         /* shutdown: running jobs may finish this long */
+    char *redis;          /* owned; redis:// URL of the job store, or NULL */
+    char *redis_prefix;   /* owned; key prefix, or NULL ("puzzled") */
+    int redis_timeout_ms; /* connect and command timeout */
+    int redis_lease_ms;   /* a job unrefreshed this long is reclaimed */
+    int redis_attempts;   /* runs of a job at most before worker_lost */
 } config_t;
 
 /*

@@ -156,6 +156,10 @@ enum MHD_Result http__send_problem_d(http_conn_t *c,
                                      const char *retry_after,
                                      const char *allow);
 
+/* Sends 503 backend_unavailable (the job store cannot be reached), with
+ * Retry-After. */
+enum MHD_Result http__send_backend_down(http_conn_t *c);
+
 /* Sends the problem for rc with a printf-style detail. */
 enum MHD_Result http__send_problem(http_conn_t *c, int rc, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -166,6 +166,17 @@ http__send_problem(http_conn_t *c, int rc, const char *fmt, ...)
     return http__send_problem_d(c, rc, &d, NULL, NULL);
 }
 
+enum MHD_Result
+http__send_backend_down(http_conn_t *c)
+{
+    pz_diag_t d;
+
+    pz_diag_clear(&d);
+    pz_diag_set(&d, PZ_EBACKEND,
+                "the job store (Redis) cannot be reached; retry shortly");
+    return http__send_problem_d(c, PZ_EBACKEND, &d, "1", NULL);
+}
+
 /* Answers with the job as it is now: 200 when it has ended (or for a
  * poll), else 202 with its Location (POST /solve). */
 enum MHD_Result

@@ -55,6 +55,9 @@ handle_solve(http_conn_t *c, const char *url)
     if (rc == PZ_ENOMEM || rc == PZ_EIO) {
         return http__send_problem(c, rc, "could not create a job");
     }
+    if (rc == PZ_EBACKEND) {
+        return http__send_backend_down(c);
+    }
     if (rc != PZ_OK) {
         pz_diag_set(&d, rc,
                     rc == PZ_EQUEUE_FULL
@@ -86,9 +89,13 @@ static bool
 find_job(http_conn_t *c, const char *url, enum MHD_Result *ret)
 {
     const char *id = url + strlen(HTTP_JOB_PREFIX);
+    int rc = jobs_lookup(c->http->deps.jobs, id, &c->job);
 
-    c->job = jobs_find(c->http->deps.jobs, id);
-    if (c->job == NULL) {
+    if (rc == PZ_EBACKEND) {
+        *ret = http__send_backend_down(c);
+        return false;
+    }
+    if (rc != PZ_OK) {
         *ret = http__send_problem(c, PZ_EJOB_NOT_FOUND,
                                   "no job with this id; jobs are kept for a "
                                   "limited time after they end");
@@ -128,6 +135,7 @@ handle_delete_job(http_conn_t *c, const char *url)
 {
     enum MHD_Result ret;
     jsonout_t before;
+    bool ended;
 
     if (!find_job(c, url, &ret)) {
         return ret;
@@ -136,7 +144,13 @@ handle_delete_job(http_conn_t *c, const char *url)
      * that had already ended is unchanged, so 200 shows it as it is. */
     jsonout_init(&before);
     jobs_write(&before, NULL, c->job);
-    if (jobs_cancel(c->http->deps.jobs, c->job)) {
+    if (jobs_cancel(c->http->deps.jobs, c->job, &ended) != PZ_OK) {
+        size_t len;
+
+        free(jsonout_finish(&before, &len));
+        return http__send_backend_down(c);
+    }
+    if (ended) {
         jsonout_t after;
         size_t len;
 
@@ -157,7 +171,7 @@ handle_list(http_conn_t *c, const char *url)
     int64_t offset = 0;
     job_t *page[HTTP_LIST_MAX];
     size_t total = 0;
-    size_t n;
+    size_t n = 0;
     jsonout_t w;
 
     (void)url;
@@ -175,8 +189,10 @@ handle_list(http_conn_t *c, const char *url)
             "query parameter offset must be a non-negative "
             "integer");
     }
-    n = jobs_list(c->http->deps.jobs, (size_t)offset, (size_t)limit, page,
-                  &total);
+    if (jobs_list(c->http->deps.jobs, (size_t)offset, (size_t)limit, page, &n,
+                  &total) == PZ_EBACKEND) {
+        return http__send_backend_down(c);
+    }
     jsonout_init(&w);
     jsonout_begin(&w, NULL, '{');
     jsonout_begin(&w, "jobs", '[');
@@ -257,6 +273,8 @@ handle_readyz(http_conn_t *c, const char *url)
     jobs_get_stats(c->http->deps.jobs, &st);
     if (st.draining) {
         reason = "draining";
+    } else if (!st.backend_ready) {
+        reason = "backend_unavailable";
     } else if (st.queued >= st.queue_cap) {
         reason = "queue_full";
     } else if (st.memory_in_use +

@@ -57,8 +57,8 @@ jobs_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int64_t
-wall_ms(void)
+int64_t
+jobs__wall_ms(void)
 {
     struct timespec ts;
 
@@ -101,6 +101,7 @@ void
 jobs__job_free(jobs_t *jobs, job_t *job)
 {
     api_solve_cleanup(&job->req);
+    jobs_record_cleanup(&job->rec);
     pthread_mutex_lock(&jobs->spare_lock);
     if (jobs->nspare < JOBS_SPARE_MAX) {
         job->next = jobs->spare;
@@ -138,6 +139,12 @@ job_alloc(jobs_t *jobs)
     return job;
 }
 
+job_t *
+jobs__job_alloc(jobs_t *jobs)
+{
+    return job_alloc(jobs);
+}
+
 void
 jobs_destroy(jobs_t *jobs)
 {
@@ -145,6 +152,13 @@ jobs_destroy(jobs_t *jobs)
 
     if (jobs == NULL) {
         return;
+    }
+    if (jobs->backend != NULL) {
+        jobs__backend(jobs)->destroy(jobs->backend);
+        jobs->backend = NULL;
+    }
+    for (size_t i = 0; i < JOBS_RECENT; i++) {
+        free(jobs->recent[i].json);
     }
     job = jobs->first;
     while (job != NULL) {
@@ -190,7 +204,7 @@ new_job(jobs_t *jobs, job_t **out)
         return PZ_ENOMEM;
     }
     memcpy(job->id, id, sizeof(id));
-    job->created_ms = wall_ms();
+    job->created_ms = jobs__wall_ms();
     job->refs = 1;
     atomic_init(&job->state, JOB_NEW);
     *out = job;
@@ -238,16 +252,20 @@ admit_locked(jobs_t *jobs, job_t *job)
     if (atomic_load(&jobs->draining)) {
         return PZ_EDRAINING;
     }
-    if (jobs->nqueued + jobs->npreparing >= (size_t)jobs->cfg.queue) {
+    if (job->adopted) {
+        /* The deployment admitted it (the backend's caps). */
+    } else if (jobs->nqueued + jobs->npreparing >= (size_t)jobs->cfg.queue) {
         return PZ_EQUEUE_FULL;
     }
     /* Results still to be collected fill the table: keep them, take no
      * new work (a result is never dropped before its retention). */
-    if (jobs->nundelivered >= (size_t)jobs->cfg.max_jobs) {
+    if (job->adopted) {
+        /* As above. */
+    } else if (jobs->backend == NULL &&
+               jobs->nundelivered >= (size_t)jobs->cfg.max_jobs) {
         return PZ_ERESULTS_FULL;
-    }
-    if (budget > jobs->cfg.memory_cap ||
-        jobs->memory_in_use > jobs->cfg.memory_cap - budget) {
+    } else if (budget > jobs->cfg.memory_cap ||
+               jobs->memory_in_use > jobs->cfg.memory_cap - budget) {
         return PZ_EMEMORY_CAP;
     }
     jobs->memory_in_use += budget;
@@ -277,7 +295,7 @@ jobs__start_locked(jobs_t *jobs, job_t *job)
 
     job->refs++; /* the runner's reference */
     jobs->nrunning++;
-    atomic_store(&job->started_ms, wall_ms());
+    atomic_store(&job->started_ms, jobs__wall_ms());
     for (int i = 0; i < job->req.nruns; i++) {
         if (job->req.spec.limits.time_ms == 0) {
             total_ms = 0;
@@ -310,8 +328,8 @@ jobs__enqueue_locked(jobs_t *jobs, job_t *job)
 
 /* Admits job into the table and the queue, or into the preparing state
  * (see jobs_submit). */
-static int
-admit(jobs_t *jobs, job_t *job)
+int
+jobs__admit(jobs_t *jobs, job_t *job)
 {
     const api_solve_request_t *req = &job->req;
     int rc;
@@ -392,7 +410,8 @@ jobs_submit(jobs_t *jobs, api_solve_request_t *req, int flags, job_t **out)
     memset(req, 0, sizeof(*req));
     rc = (flags & JOBS_RUN_HERE) != 0 && instant(&job->req)
              ? run_here(jobs, job)
-             : admit(jobs, job);
+         : jobs->backend != NULL ? jobs__submit_remote(jobs, job)
+                                 : jobs__admit(jobs, job);
     if (rc != PZ_OK) {
         jobs_release(jobs, job);
         return rc;
@@ -404,10 +423,31 @@ jobs_submit(jobs_t *jobs, api_solve_request_t *req, int flags, job_t **out)
 job_t *
 jobs_find(jobs_t *jobs, const char *id)
 {
+    job_t *job = NULL;
+
+    jobs_lookup(jobs, id, &job);
+    return job;
+}
+
+int
+jobs_lookup(jobs_t *jobs, const char *id, job_t **out)
+{
     job_t *job;
 
-    if (strlen(id) != JOBS_ID_LEN) {
-        return NULL;
+    *out = NULL;
+    if (strlen(id) != JOBS_ID_LEN ||
+        strspn(id, "0123456789abcdef") != JOBS_ID_LEN) {
+        return PZ_EJOB_NOT_FOUND;
+    }
+    if (jobs->backend != NULL) {
+        jobs_record_t rec;
+        int rc = jobs__backend(jobs)->find(jobs->backend, id, &rec);
+
+        if (rc != PZ_OK) {
+            return rc;
+        }
+        *out = jobs__remote_job(jobs, &rec);
+        return *out != NULL ? PZ_OK : PZ_ENOMEM;
     }
     pthread_mutex_lock(&jobs->lock);
     for (job = jobs->hash[jobs__bucket_of(jobs, id)]; job != NULL;
@@ -418,7 +458,8 @@ jobs_find(jobs_t *jobs, const char *id)
         }
     }
     pthread_mutex_unlock(&jobs->lock);
-    return job;
+    *out = job;
+    return job != NULL ? PZ_OK : PZ_EJOB_NOT_FOUND;
 }
 
 void
@@ -485,7 +526,7 @@ jobs__end_locked(jobs_t *jobs, job_t *job, job_state_t was)
     int status;
     uint64_t nodes = 0;
 
-    atomic_store(&job->finished_ms, wall_ms());
+    atomic_store(&job->finished_ms, jobs__wall_ms());
     info_of(job, &info);
     status = api_job_status(&info);
     for (int i = 0; i < job->req.nruns; i++) {
@@ -516,8 +557,24 @@ jobs__end_locked(jobs_t *jobs, job_t *job, job_state_t was)
     }
 }
 
+static void log_job_end(const job_t *job);
+
 void
-jobs__log_job_end(const job_t *job)
+jobs__job_ended(jobs_t *jobs, job_t *job)
+{
+    log_job_end(job);
+    if (jobs->backend == NULL || job->abandon) {
+        return;
+    }
+    if (!jobs__store_end(jobs, job)) {
+        pthread_mutex_lock(&jobs->lock);
+        job->end_pending = true;
+        pthread_mutex_unlock(&jobs->lock);
+    }
+}
+
+static void
+log_job_end(const job_t *job)
 {
     log_line_t ev;
     api_job_info_t info;
@@ -570,17 +627,22 @@ jobs__end_unprepared_locked(jobs_t *jobs, job_t *job, int status, int rc)
     jobs__end_locked(jobs, job, JOB_PREPARING);
 }
 
-bool
-jobs_cancel(jobs_t *jobs, job_t *job)
+int
+jobs_cancel(jobs_t *jobs, job_t *job, bool *ended)
 {
     bool ended_now = false;
     int state;
 
+    *ended = false;
+    if (job->remote) {
+        return jobs__cancel_remote(jobs, job, ended);
+    }
     pthread_mutex_lock(&jobs->lock);
     state = atomic_load(&job->state);
     if (state == JOB_ENDED || state == JOB_NEW) {
         pthread_mutex_unlock(&jobs->lock);
-        return true;
+        *ended = true;
+        return PZ_OK;
     }
     atomic_store(&job->cancel_requested, true);
     atomic_store(&job->cancel, true);
@@ -597,17 +659,25 @@ jobs_cancel(jobs_t *jobs, job_t *job)
     }
     pthread_mutex_unlock(&jobs->lock);
     if (ended_now) {
-        jobs__log_job_end(job);
+        jobs__job_ended(jobs, job);
     }
-    return false;
+    return PZ_OK;
 }
 
-size_t
-jobs_list(jobs_t *jobs, size_t offset, size_t limit, job_t **out, size_t *total)
+int
+jobs_list(jobs_t *jobs,
+          size_t offset,
+          size_t limit,
+          job_t **out,
+          size_t *np,
+          size_t *total)
 {
     size_t n = 0;
     size_t skipped = 0;
 
+    if (jobs->backend != NULL) {
+        return jobs__list_remote(jobs, offset, limit, out, np, total);
+    }
     pthread_mutex_lock(&jobs->lock);
     *total = jobs->count;
     for (job_t *job = jobs->last; job != NULL && n < limit; job = job->prev) {
@@ -619,13 +689,18 @@ jobs_list(jobs_t *jobs, size_t offset, size_t limit, job_t **out, size_t *total)
         out[n++] = job;
     }
     pthread_mutex_unlock(&jobs->lock);
-    return n;
+    *np = n;
+    return PZ_OK;
 }
 
 bool
 jobs_wait(jobs_t *jobs, job_t *job, job_waiter_t *w, void (*suspend)(void *arg))
 {
     pthread_mutex_lock(&jobs->lock);
+    if (job->remote && jobs__recent_locked(jobs, job)) {
+        pthread_mutex_unlock(&jobs->lock);
+        return false;
+    }
     if (atomic_load(&jobs->draining) || atomic_load(&job->state) == JOB_ENDED ||
         atomic_load(&job->state) == JOB_NEW) {
         pthread_mutex_unlock(&jobs->lock);
@@ -682,6 +757,9 @@ jobs_status(const job_t *job)
 {
     api_job_info_t info;
 
+    if (job->remote) {
+        return job->rec.status;
+    }
     info_of(job, &info);
     return api_job_status(&info);
 }
@@ -691,6 +769,10 @@ jobs_write(jsonout_t *w, const char *key, const job_t *job)
 {
     api_job_info_t info;
 
+    if (job->remote) {
+        jsonout_raw(w, key, job->rec.json != NULL ? job->rec.json : "{}");
+        return job->rec.status;
+    }
     info_of(job, &info);
     return api_job_write(w, key, &info);
 }

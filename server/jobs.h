@@ -14,6 +14,7 @@
 
 typedef struct jobs jobs_t;
 typedef struct job job_t;
+struct jobs_backend;
 
 /* Length of a job id: 128 random bits in lower-case hex. */
 #define JOBS_ID_LEN 32
@@ -30,6 +31,8 @@ typedef struct jobs_config {
     int max_jobs;            /* ended jobs kept at most */
     jobs_prepare_fn prepare; /* NULL: no job ever prepares */
     void *prepare_arg;
+    int workers;                /* solver threads (a backend feeds them) */
+    const api_policy_t *policy; /* parses requests a backend hands over */
 } jobs_config_t;
 
 /*
@@ -61,6 +64,8 @@ typedef struct jobs_stats {
     bool draining;                    /* shutting down: nothing is admitted */
     uint64_t ended[PZ_STATUS_COUNT_]; /* jobs that ended, by status */
     uint64_t nodes_expanded;          /* all jobs so far, live ones included */
+    const char *backend;              /* "memory" or the backend's name */
+    bool backend_ready;               /* its store can be reached */
 } jobs_stats_t;
 
 /* Monotonic clock in ms. Thread: any. */
@@ -110,27 +115,43 @@ void jobs_tables_changed(jobs_t *jobs);
  * Thread: any. */
 job_t *jobs_find(jobs_t *jobs, const char *id);
 
+/* Like jobs_find with the reason: PZ_OK with *out, PZ_EJOB_NOT_FOUND, or
+ * PZ_EBACKEND (the job store cannot be reached). Thread: any. */
+int jobs_lookup(jobs_t *jobs, const char *id, job_t **out);
+
+/* Keeps the deployment's jobs in b (jobs_backend.h) from now on; the
+ * table destroys it. Thread: main, before any job. */
+void jobs_attach_backend(jobs_t *jobs, struct jobs_backend *b);
+
+/* Starts the backend's threads (none: nothing to do). Returns PZ_OK or
+ * PZ_ENOMEM. Thread: main, once the solver threads run. */
+int jobs_start_backend(jobs_t *jobs);
+
 /* Drops a reference; the last one frees the job. NULL is fine.
  * Thread: any. */
 void jobs_release(jobs_t *jobs, job_t *job);
 
 /*
  * Requests cancellation: a queued or preparing job ends as cancelled at
- * once, a running one within a poll interval of its engine. Returns true when
- * the job had already ended (nothing changes). Thread: any.
+ * once, a running one within a poll interval of its engine (on whichever
+ * replica runs it). Returns PZ_OK with *ended true when the job had
+ * already ended (nothing changes; job shows its end), or PZ_EBACKEND.
+ * Thread: any.
  */
-bool jobs_cancel(jobs_t *jobs, job_t *job);
+int jobs_cancel(jobs_t *jobs, job_t *job, bool *ended);
 
 /*
  * Up to limit jobs, newest first, skipping offset, each with a reference
- * for the caller (release each). Returns how many were stored in out and
- * the table's size in *total. Thread: any.
+ * for the caller (release each). Returns PZ_OK with how many were stored
+ * in out in *n and the deployment's count in *total, or PZ_EBACKEND.
+ * Thread: any.
  */
-size_t jobs_list(jobs_t *jobs,
-                 size_t offset,
-                 size_t limit,
-                 job_t **out,
-                 size_t *total);
+int jobs_list(jobs_t *jobs,
+              size_t offset,
+              size_t limit,
+              job_t **out,
+              size_t *n,
+              size_t *total);
 
 /*
  * Registers w to wait for job and calls suspend(arg) under the same lock,

@@ -12,15 +12,7 @@
 #include <stdint.h>
 
 #include "jobs.h"
-
-/* One puzzle instance, as the complete tables tell them apart. */
-typedef enum job_state {
-    JOB_NEW = 0,   /* made by jobs_new, not in the table */
-    JOB_PREPARING, /* waiting for its tables, not in the queue */
-    JOB_QUEUED,
-    JOB_RUNNING,
-    JOB_ENDED,
-} job_state_t;
+#include "jobs_backend.h"
 
 struct job {
     char id[JOBS_ID_LEN + 1];
@@ -47,7 +39,24 @@ struct job {
     job_t *qnext; /* queue, FIFO */
     job_t *qprev;
     job_t *hnext; /* hash chain */
+    /* With a backend (jobs_backend.h). */
+    bool remote;       /* a record's snapshot, not in this table */
+    jobs_record_t rec; /* remote: the record, under jobs->lock */
+    bool adopted;      /* given by the backend to run here */
+    bool abandon;      /* shutting down: left for another replica */
+    bool end_pending;  /* ended; its end not yet in the backend */
+    char entry[48];    /* adopted: the backend's queue entry */
 };
+
+/* Ends of records this process heard of lately: a wait that begins just
+ * after its job ended elsewhere finds the end here. */
+#define JOBS_RECENT 256
+
+typedef struct jobs_recent {
+    char id[JOBS_ID_LEN + 1];
+    int status;
+    char *json; /* owned */
+} jobs_recent_t;
 
 struct jobs {
     jobs_config_t cfg;
@@ -74,6 +83,9 @@ struct jobs {
     uint64_t nodes_ended; /* nodes expanded by jobs that ended */
     /* Puzzle instances whose shared complete table is loaded: written
      * under the lock, published by the count (acquire/release). */
+    jobs_backend_t *backend; /* NULL: the memory backend */
+    jobs_recent_t recent[JOBS_RECENT];
+    size_t recent_next;
     pthread_mutex_t spare_lock; /* guards the two below */
     job_t *spare;               /* freed jobs for reuse, linked by next */
     int nspare;
@@ -103,8 +115,42 @@ void jobs__waiter_resume(jobs_t *jobs, job_waiter_t *w);
  * the lock; the job's results must all be written (runs_done == nruns). */
 void jobs__end_locked(jobs_t *jobs, job_t *job, job_state_t was);
 
-/* Logs the "job end" event of job (ended). Not under the lock. */
-void jobs__log_job_end(const job_t *job);
+/* After job ended (not under the lock): logs its "job end" event and,
+ * with a backend, stores its end there. */
+void jobs__job_ended(jobs_t *jobs, job_t *job);
+
+/* Admits job into the table and the queue, or into the preparing state
+ * (see jobs_submit). Returns PZ_OK or admit_locked's codes. */
+int jobs__admit(jobs_t *jobs, job_t *job);
+
+/* With job a record's snapshot: when a recent end of its id is known,
+ * updates job to it and returns true. Under the lock. */
+bool jobs__recent_locked(jobs_t *jobs, job_t *job);
+
+/* The ops of the table's backend (jobs->backend not NULL). */
+#define jobs__backend(jobs) ((jobs)->backend->ops)
+
+/* The backend halves of jobs_submit, jobs_lookup, jobs_cancel and
+ * jobs_list (jobs_remote.c). */
+int jobs__submit_remote(jobs_t *jobs, job_t *job);
+job_t *jobs__remote_job(jobs_t *jobs, jobs_record_t *rec);
+int jobs__cancel_remote(jobs_t *jobs, job_t *job, bool *ended);
+int jobs__list_remote(jobs_t *jobs,
+                      size_t offset,
+                      size_t limit,
+                      job_t **out,
+                      size_t *n,
+                      size_t *total);
+
+/* Hands the end of job to the backend; false when it could not take it
+ * yet (jobs__flush_ended retries). */
+bool jobs__store_end(jobs_t *jobs, job_t *job);
+
+/* Wall clock in Unix ms. */
+int64_t jobs__wall_ms(void);
+
+/* A zeroed job with an empty request, or NULL. Not under the lock. */
+job_t *jobs__job_alloc(jobs_t *jobs);
 
 /* Marks runs from..nruns-1 as ended with status without running them. */
 void jobs__skip_runs(job_t *job, int from, int status);

@@ -107,7 +107,7 @@ jobs_tables_changed(jobs_t *jobs)
         }
         pthread_mutex_unlock(&jobs->lock);
         if (ended) {
-            jobs__log_job_end(job);
+            jobs__job_ended(jobs, job);
         }
         jobs_release(jobs, job);
     }
@@ -231,7 +231,7 @@ jobs_run(jobs_t *jobs, job_t *job)
     jobs__end_locked(jobs, job, JOB_RUNNING);
     dead = evict_over_count_locked(jobs);
     pthread_mutex_unlock(&jobs->lock);
-    jobs__log_job_end(job);
+    jobs__job_ended(jobs, job);
     jobs_release(jobs, job);
     while (dead != NULL) {
         job_t *next = dead->hnext;
@@ -324,9 +324,14 @@ jobs_sweep(jobs_t *jobs, int64_t now, bool full)
         /* Oldest first: evict past retention, or while over the count
          * a job whose result was delivered, but never a job a connection
          * is waiting on. */
+        /* With a backend the record is the job: the local one goes once
+         * its end is stored there. */
         if (state == JOB_ENDED && job->nwaiters == 0 &&
-            (now - job->ended_mono >= jobs->cfg.retention_ms ||
-             (jobs->nended > (size_t)jobs->cfg.max_jobs && job->delivered))) {
+            (jobs->backend != NULL
+                 ? !job->end_pending
+                 : now - job->ended_mono >= jobs->cfg.retention_ms ||
+                       (jobs->nended > (size_t)jobs->cfg.max_jobs &&
+                        job->delivered))) {
             job_t *gone = evict_locked(jobs, job);
 
             if (gone != NULL) {
@@ -340,7 +345,7 @@ jobs_sweep(jobs_t *jobs, int64_t now, bool full)
         job_t *n = timed_out->qnext;
 
         timed_out->qnext = NULL;
-        jobs__log_job_end(timed_out);
+        jobs__job_ended(jobs, timed_out);
         jobs_release(jobs, timed_out);
         timed_out = n;
     }
@@ -360,6 +365,9 @@ jobs_drain(jobs_t *jobs)
 {
     job_t *cancelled = NULL;
 
+    if (jobs->backend != NULL) {
+        jobs__backend(jobs)->quiesce(jobs->backend);
+    }
     pthread_mutex_lock(&jobs->lock);
     atomic_store(&jobs->draining, true);
     while (jobs->waiters != NULL) {
@@ -369,6 +377,9 @@ jobs_drain(jobs_t *jobs)
         job_t *job = jobs->qhead;
 
         jobs__queue_remove(jobs, job);
+        /* A job of the deployment goes back to it: its lease runs out and
+         * another replica takes it over. */
+        job->abandon = job->adopted;
         atomic_store(&job->cancel_requested, true);
         atomic_store(&job->cancel, true);
         jobs__skip_runs(job, 0, PZ_STATUS_CANCELLED);
@@ -381,6 +392,7 @@ jobs_drain(jobs_t *jobs)
         if (atomic_load(&job->state) != JOB_PREPARING) {
             continue;
         }
+        job->abandon = job->adopted;
         atomic_store(&job->cancel_requested, true);
         atomic_store(&job->cancel, true);
         jobs__end_unprepared_locked(jobs, job, PZ_STATUS_CANCELLED, PZ_OK);
@@ -393,7 +405,7 @@ jobs_drain(jobs_t *jobs)
         job_t *next = cancelled->qnext;
 
         cancelled->qnext = NULL;
-        jobs__log_job_end(cancelled);
+        jobs__job_ended(jobs, cancelled);
         jobs_release(jobs, cancelled);
         cancelled = next;
     }
@@ -405,6 +417,7 @@ jobs_cancel_running(jobs_t *jobs)
     pthread_mutex_lock(&jobs->lock);
     for (job_t *job = jobs->first; job != NULL; job = job->next) {
         if (atomic_load(&job->state) == JOB_RUNNING) {
+            job->abandon = job->adopted;
             atomic_store(&job->cancel_requested, true);
             atomic_store(&job->cancel, true);
         }
@@ -456,6 +469,8 @@ jobs_get_stats(jobs_t *jobs, jobs_stats_t *out)
     out->memory_cap = jobs->cfg.memory_cap;
     out->draining = atomic_load(&jobs->draining);
     memcpy(out->ended, jobs->ended_by_status, sizeof(out->ended));
+    out->backend = "memory";
+    out->backend_ready = true;
     out->nodes_expanded = jobs->nodes_ended;
     for (job_t *job = jobs->first; job != NULL; job = job->next) {
         if (atomic_load(&job->state) != JOB_RUNNING) {
@@ -467,4 +482,7 @@ jobs_get_stats(jobs_t *jobs, jobs_stats_t *out)
         }
     }
     pthread_mutex_unlock(&jobs->lock);
+    if (jobs->backend != NULL) {
+        jobs__backend(jobs)->stats(jobs->backend, out);
+    }
 }

@@ -24,6 +24,7 @@
 #include "config.h"
 #include "http.h"
 #include "jobs.h"
+#include "jobs_redis.h"
 #include "log.h"
 #include "loop.h"
 #include "metrics.h"
@@ -216,6 +217,31 @@ on_prepare(void *arg, const char *name, bool build)
     table_threads_prepare(name, build);
 }
 
+/* Keeps the jobs in the Redis of --redis. False (after a message) when
+ * the URL or prefix is bad. */
+static bool
+attach_redis(const config_t *cfg, jobs_t *jobs)
+{
+    jobs_redis_config_t rcfg;
+    jobs_backend_t *b = NULL;
+    char why[256];
+
+    rcfg.url = cfg->redis;
+    rcfg.prefix = cfg->redis_prefix;
+    rcfg.timeout_ms = cfg->redis_timeout_ms;
+    rcfg.lease_ms = cfg->redis_lease_ms;
+    rcfg.attempts = cfg->redis_attempts;
+    rcfg.queue = cfg->queue;
+    rcfg.memory_cap = cfg->memory_cap;
+    rcfg.retention_ms = cfg->retention_ms;
+    if (jobs_redis_create(&rcfg, &b, why, sizeof(why)) != PZ_OK) {
+        fprintf(stderr, "puzzled serve: --redis: %s\n", why);
+        return false;
+    }
+    jobs_attach_backend(jobs, b);
+    return true;
+}
+
 /* Blocks until request_stop. */
 static int
 wait_for_stop(void)
@@ -322,9 +348,15 @@ serve_main(int argc, char **argv)
     jcfg.max_jobs = cfg.max_jobs;
     jcfg.prepare = on_prepare;
     jcfg.prepare_arg = NULL;
+    jcfg.workers = cfg.workers;
+    jcfg.policy = &cfg.policy;
     if (metrics_create(&metrics) != PZ_OK ||
         jobs_create(&jcfg, &jobs) != PZ_OK) {
         log_msg(LOG_ERROR, "out of memory at startup");
+        goto out;
+    }
+    if (cfg.redis != NULL && !attach_redis(&cfg, jobs)) {
+        exit_code = 2;
         goto out;
     }
     /* The loop first: it installs the signal handlers before any other
@@ -343,6 +375,10 @@ serve_main(int argc, char **argv)
     /* Loads what exists and builds the startup tables (unless builds are
      * off): the service answers meanwhile, /readyz says "warming". */
     table_threads_warm(cfg.policy.table_builds != API_TABLE_BUILDS_NEVER);
+    if (jobs_start_backend(jobs) != PZ_OK) {
+        log_msg(LOG_ERROR, "could not start the job store threads");
+        goto out;
+    }
     deps.cfg = &cfg;
     deps.jobs = jobs;
     deps.loop = loop;

@@ -152,13 +152,16 @@ START_TEST(test_jobs_cancel_queued_ends_at_once)
     jobs_t *jobs = make_table(4, 1024 * MIB, 100, 60000);
     job_t *a;
     jobs_stats_t st;
+    bool ended;
 
     ck_assert_int_eq(submit(jobs, 8, 0, &a), PZ_OK);
-    ck_assert(!jobs_cancel(jobs, a));
+    ck_assert_int_eq(jobs_cancel(jobs, a, &ended), PZ_OK);
+    ck_assert(!ended);
     ck_assert(jobs_ended(a));
     ck_assert_int_eq(jobs_status(a), PZ_STATUS_CANCELLED);
     /* Already ended: nothing changes. */
-    ck_assert(jobs_cancel(jobs, a));
+    ck_assert_int_eq(jobs_cancel(jobs, a, &ended), PZ_OK);
+    ck_assert(ended);
     jobs_get_stats(jobs, &st);
     ck_assert_uint_eq(st.queued, 0);
     ck_assert_uint_eq(st.memory_in_use, 0);
@@ -307,14 +310,14 @@ START_TEST(test_jobs_list_newest_first)
     for (int i = 0; i < 3; i++) {
         ck_assert_int_eq(submit(jobs, 8, 0, &mine[i]), PZ_OK);
     }
-    n = jobs_list(jobs, 0, 8, got, &total);
+    ck_assert_int_eq(jobs_list(jobs, 0, 8, got, &n, &total), PZ_OK);
     ck_assert_uint_eq(n, 3);
     ck_assert_uint_eq(total, 3);
     for (size_t i = 0; i < n; i++) {
         ck_assert_ptr_eq(got[i], mine[2 - i]);
         jobs_release(jobs, got[i]);
     }
-    n = jobs_list(jobs, 1, 1, got, &total);
+    ck_assert_int_eq(jobs_list(jobs, 1, 1, got, &n, &total), PZ_OK);
     ck_assert_uint_eq(n, 1);
     ck_assert_ptr_eq(got[0], mine[1]);
     jobs_release(jobs, got[0]);

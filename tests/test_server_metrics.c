@@ -256,7 +256,9 @@ static jobs_t *jobs;
 static void
 setup(void)
 {
-    jobs_config_t cfg = { 7, (size_t)123 << 20, 60000, 10, NULL, NULL };
+    jobs_config_t cfg = {
+        7, (size_t)123 << 20, 60000, 10, NULL, NULL, 1, NULL
+    };
 
     ck_assert_int_eq(metrics_create(&m), PZ_OK);
     ck_assert_int_eq(jobs_create(&cfg, &jobs), PZ_OK);

@@ -60,6 +60,10 @@ void jsonout_null(jsonout_t *w, const char *key);
  * one. */
 bool jsonout_json(jsonout_t *w, const char *key, const char *text);
 
+/* Writes text, a whole JSON value this process rendered before (a job
+ * kept as text in a job store), as the value as it is. */
+void jsonout_raw(jsonout_t *w, const char *key, const char *text);
+
 /*
  * Writes to out the text cJSON prints for a number item holding d, whose
  * valueint is vi (cJSON keeps both): "null" for NaN and infinities, else

@@ -80,13 +80,15 @@ void api_policy_default(api_policy_t *pol);
 
 /* A validated solve request, ready to run. */
 typedef struct api_solve_request {
-    pz_puzzle_t *puzzle;    /* owned; spec.puzzle points here */
-    solve_spec_t spec;      /* start, goal, limits */
-    bool custom_goal;       /* a goal member was given */
-    bool optimal;           /* what the client asked (or the default) */
-    bool compare;           /* "engines" was given: report every run */
-    int64_t wait_ms;        /* how long the HTTP request may wait */
-    char *scramble;         /* owned copy of the scramble, or NULL */
+    pz_puzzle_t *puzzle; /* owned; spec.puzzle points here */
+    solve_spec_t spec;   /* start, goal, limits */
+    bool custom_goal;    /* a goal member was given */
+    bool optimal;        /* what the client asked (or the default) */
+    bool compare;        /* "engines" was given: report every run */
+    int64_t wait_ms;     /* how long the HTTP request may wait */
+    char *scramble;      /* owned copy of the scramble, or NULL */
+    char *text;          /* owned copy of the body parsed, or NULL */
+    size_t text_len;
     int tables_mode;        /* API_TABLES_*: the "tables" member */
     int64_t tables_wait_ms; /* how long the job may prepare */
     bool preparing;         /* some table below is not in memory yet */

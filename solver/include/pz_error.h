@@ -64,7 +64,11 @@
     XX(EOVERLOADED, 503, "overloaded", "Server is at its connection limit")  \
     XX(EURI_TOO_LONG, 414, "uri_too_long", "Request target too long")        \
     XX(EHEADERS_TOO_LARGE, 431, "headers_too_large",                         \
-       "Request headers too large")
+       "Request headers too large")                                          \
+    XX(EBACKEND, 503, "backend_unavailable", "The job store is unreachable") \
+    XX(EWORKER_LOST, 500, "worker_lost",                                     \
+       "The replica running the job was lost")                               \
+    XX(EBACKEND_LOST, 500, "backend_lost", "The job store lost the job")
 
 typedef enum pz_err {
     PZ_OK = 0,
