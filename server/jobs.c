@@ -381,6 +381,14 @@ run_here(jobs_t *jobs, job_t *job)
 {
     int rc;
 
+    if (jobs->backend != NULL) {
+        rc = jobs__backend(jobs)->admit_here(jobs->backend,
+                                             job->req.spec.limits.memory_bytes);
+        if (rc != PZ_OK) {
+            return rc;
+        }
+    }
+
     pthread_mutex_lock(&jobs->lock);
     rc = admit_locked(jobs, job);
     if (rc == PZ_OK) {

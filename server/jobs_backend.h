@@ -88,6 +88,10 @@ typedef struct jobs_backend_ops {
     /* Deployment figures into st (queued, running, memory), and whether
      * the store is reachable. */
     void (*stats)(jobs_backend_t *b, jobs_stats_t *st);
+    /* The deployment's admission for a job of budget bytes that runs at
+     * once on this replica (never queued): PZ_OK, PZ_EQUEUE_FULL,
+     * PZ_EMEMORY_CAP or PZ_EBACKEND. */
+    int (*admit_here)(jobs_backend_t *b, size_t budget);
 } jobs_backend_ops_t;
 
 struct jobs_backend {
@@ -128,6 +132,9 @@ char *jobs__render_unrun(jobs_t *jobs,
  * json, and remembers it for a wait that is about to begin. */
 void
 jobs__record_ended(jobs_t *jobs, const char *id, int status, const char *json);
+
+/* True when job id runs here (or waits here to run). */
+bool jobs__adopted_here(jobs_t *jobs, const char *id);
 
 /* A replica asked for id to be cancelled: cancels it if it runs here. */
 void jobs__cancel_local(jobs_t *jobs, const char *id);

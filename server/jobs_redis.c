@@ -41,11 +41,13 @@
 #define RB_KEY_MAX     160
 
 static const char SUBMIT_LUA[] =
-    "local c = redis.call('HMGET', KEYS[2], 'queued', 'memory')\n"
-    "if tonumber(c[1] or '0') >= tonumber(ARGV[6]) then\n"
-    "  return 'queue_full' end\n"
-    "if tonumber(c[2] or '0') + tonumber(ARGV[5]) > tonumber(ARGV[7]) then\n"
-    "  return 'memory_cap' end\n"
+    "local c = redis.call('HMGET', KEYS[2], 'queued', 'running', 'memory')\n"
+    "local q = tonumber(c[1] or '0')\n"
+    "local m = tonumber(c[3] or '0')\n"
+    "if q >= tonumber(ARGV[6]) then\n"
+    "  return {'queue_full', q, c[2] or '0', c[3] or '0'} end\n"
+    "if m + tonumber(ARGV[5]) > tonumber(ARGV[7]) then\n"
+    "  return {'memory_cap', q, c[2] or '0', c[3] or '0'} end\n"
     "redis.call('HSET', KEYS[1], 'id', ARGV[1], 'state', 'queued',\n"
     "  'status', ARGV[8], 'json', ARGV[3], 'request', ARGV[2],\n"
     "  'created', ARGV[4], 'budget', ARGV[5], 'attempts', '0')\n"
@@ -53,7 +55,7 @@ static const char SUBMIT_LUA[] =
     "redis.call('HINCRBY', KEYS[2], 'memory', ARGV[5])\n"
     "redis.call('ZADD', KEYS[4], ARGV[4], ARGV[1])\n"
     "redis.call('XADD', KEYS[3], '*', 'id', ARGV[1])\n"
-    "return 'ok'\n";
+    "return {'ok', q + 1, c[2] or '0', tostring(m + tonumber(ARGV[5]))}\n";
 
 static const char START_LUA[] =
     "local f = redis.call('HMGET', KEYS[1], 'state', 'cancel', 'attempts',\n"
@@ -289,14 +291,6 @@ eval(redisContext *c,
     return redis_cmd(c, argc, argv, NULL);
 }
 
-static bool
-reply_str_is(const redisReply *r, const char *s)
-{
-    return r != NULL &&
-           (r->type == REDIS_REPLY_STRING || r->type == REDIS_REPLY_STATUS) &&
-           strcmp(r->str, s) == 0;
-}
-
 /* Element i of array r as a string, or NULL. */
 static const char *
 elem_str(const redisReply *r, size_t i)
@@ -312,6 +306,33 @@ static char *
 dup_or_null(const char *s)
 {
     return s != NULL ? strdup(s) : NULL;
+}
+
+/* A figure of a reply: integer, or a string of digits. */
+static size_t
+figure(const redisReply *r, size_t i)
+{
+    const redisReply *e;
+
+    if (r == NULL || r->type != REDIS_REPLY_ARRAY || i >= r->elements) {
+        return 0;
+    }
+    e = r->element[i];
+    if (e->type == REDIS_REPLY_INTEGER) {
+        return e->integer > 0 ? (size_t)e->integer : 0;
+    }
+    return e->type == REDIS_REPLY_STRING ? (size_t)strtoull(e->str, NULL, 10)
+                                         : 0;
+}
+
+/* Keeps the deployment's queued, running and memory figures, elements
+ * from..from+2 of r. */
+static void
+set_figures(rb_t *rb, const redisReply *r, size_t from)
+{
+    atomic_store(&rb->queued, figure(r, from));
+    atomic_store(&rb->running, figure(r, from + 1));
+    atomic_store(&rb->memory, figure(r, from + 2));
 }
 
 /* --- tracking submitted jobs --- */
@@ -371,6 +392,7 @@ rb_submit(jobs_backend_t *b, const job_t *job, const char *json)
     const char *args[8];
     redisContext *c = take(rb);
     redisReply *r;
+    const char *what;
     int rc;
 
     if (c == NULL) {
@@ -396,10 +418,16 @@ rb_submit(jobs_backend_t *b, const job_t *job, const char *json)
     args[6] = mcap;
     args[7] = status;
     r = eval(c, SUBMIT_LUA, 4, keys, 8, args);
-    rc = reply_str_is(r, "ok")           ? PZ_OK
-         : reply_str_is(r, "queue_full") ? PZ_EQUEUE_FULL
-         : reply_str_is(r, "memory_cap") ? PZ_EMEMORY_CAP
-                                         : PZ_EBACKEND;
+    what = elem_str(r, 0);
+    rc = what == NULL                      ? PZ_EBACKEND
+         : strcmp(what, "ok") == 0         ? PZ_OK
+         : strcmp(what, "queue_full") == 0 ? PZ_EQUEUE_FULL
+         : strcmp(what, "memory_cap") == 0 ? PZ_EMEMORY_CAP
+                                           : PZ_EBACKEND;
+    if (what != NULL) {
+        /* The deployment's figures as of this submit. */
+        set_figures(rb, r, 1);
+    }
     if (r != NULL && r->type == REDIS_REPLY_ERROR) {
         log_refused("submit", r->str);
     }
@@ -678,7 +706,21 @@ static void
 rb_stats(jobs_backend_t *b, jobs_stats_t *st)
 {
     rb_t *rb = (rb_t *)b;
+    const char *argv[] = { "HMGET", rb->k_counters, "queued", "running",
+                           "memory" };
+    redisContext *c = take(rb);
 
+    /* Read now: /readyz and /metrics answer with the deployment's
+     * figures of this moment (one round trip). */
+    if (c != NULL) {
+        redisReply *r = redis_cmd(c, 5, argv, NULL);
+
+        if (r != NULL && r->type == REDIS_REPLY_ARRAY) {
+            set_figures(rb, r, 0);
+        }
+        give(rb, c, r);
+        freeReplyObject(r);
+    }
     st->backend = "redis";
     st->backend_ready = atomic_load(&rb->ready);
     st->queued = atomic_load(&rb->queued);
@@ -1051,18 +1093,7 @@ tick(rb_t *rb, redisContext *c, bool *epoch_lost)
                          e != NULL ? e : "");
             }
         } else if (i == 1) {
-            atomic_store(&rb->queued,
-                         elem_str(r, 0) != NULL
-                             ? (size_t)strtoull(elem_str(r, 0), NULL, 10)
-                             : 0);
-            atomic_store(&rb->running,
-                         elem_str(r, 1) != NULL
-                             ? (size_t)strtoull(elem_str(r, 1), NULL, 10)
-                             : 0);
-            atomic_store(&rb->memory,
-                         elem_str(r, 2) != NULL
-                             ? (size_t)strtoull(elem_str(r, 2), NULL, 10)
-                             : 0);
+            set_figures(rb, r, 0);
         }
         freeReplyObject(r);
     }
@@ -1108,9 +1139,13 @@ on_data_lost(rb_t *rb, redisContext *c)
     log_line_end(&ev);
     for (size_t i = 0; i < n; i++) {
         int status;
-        char *json = jobs__render_unrun(
-            rb->jobs, lost[i].id, lost[i].created_ms, lost[i].request,
-            PZ_STATUS_FAILED, PZ_EBACKEND_LOST, &status);
+        /* One that runs here writes its own end. */
+        char *json =
+            jobs__adopted_here(rb->jobs, lost[i].id)
+                ? NULL
+                : jobs__render_unrun(rb->jobs, lost[i].id, lost[i].created_ms,
+                                     lost[i].request, PZ_STATUS_FAILED,
+                                     PZ_EBACKEND_LOST, &status);
         redisReply *r = NULL;
 
         if (json != NULL) {
@@ -1406,6 +1441,40 @@ rb_destroy(jobs_backend_t *b)
     free(rb);
 }
 
+static int
+rb_admit_here(jobs_backend_t *b, size_t budget)
+{
+    rb_t *rb = (rb_t *)b;
+    const char *argv[] = { "HMGET", rb->k_counters, "queued", "running",
+                           "memory" };
+    redisContext *c = take(rb);
+    redisReply *r;
+
+    if (c == NULL) {
+        return PZ_EBACKEND;
+    }
+    /* The figures of this moment: another replica may have queued or
+     * started a job since the keeper read them (one round trip). */
+    r = redis_cmd(c, 5, argv, NULL);
+    if (r != NULL && r->type == REDIS_REPLY_ARRAY) {
+        set_figures(rb, r, 0);
+    }
+    give(rb, c, r);
+    if (r == NULL || r->type != REDIS_REPLY_ARRAY) {
+        freeReplyObject(r);
+        return PZ_EBACKEND;
+    }
+    freeReplyObject(r);
+    if (atomic_load(&rb->queued) >= (size_t)rb->queue) {
+        return PZ_EQUEUE_FULL;
+    }
+    if (budget > rb->memory_cap ||
+        atomic_load(&rb->memory) > rb->memory_cap - budget) {
+        return PZ_EMEMORY_CAP;
+    }
+    return PZ_OK;
+}
+
 static const jobs_backend_ops_t rb_ops = {
     .name = "redis",
     .start = rb_start,
@@ -1417,6 +1486,7 @@ static const jobs_backend_ops_t rb_ops = {
     .list = rb_list,
     .cancel = rb_cancel,
     .stats = rb_stats,
+    .admit_here = rb_admit_here,
 };
 
 int

@@ -128,6 +128,17 @@ find_local(jobs_t *jobs, const char *id)
     return job;
 }
 
+bool
+jobs__adopted_here(jobs_t *jobs, const char *id)
+{
+    job_t *job = find_local(jobs, id);
+    bool here =
+        job != NULL && job->adopted && atomic_load(&job->state) != JOB_ENDED;
+
+    jobs_release(jobs, job);
+    return here;
+}
+
 void
 jobs__cancel_local(jobs_t *jobs, const char *id)
 {
@@ -344,7 +355,9 @@ jobs__submit_remote(jobs_t *jobs, job_t *job)
     if (atomic_load(&jobs->draining)) {
         return PZ_EDRAINING;
     }
-    atomic_store(&job->state, JOB_QUEUED);
+    /* Tables this replica lacks are likely missing on the others too:
+     * the job shows as preparing until a replica has them. */
+    atomic_store(&job->state, job->req.preparing ? JOB_PREPARING : JOB_QUEUED);
     json = jobs__render(job, &status);
     if (json == NULL) {
         return PZ_ENOMEM;

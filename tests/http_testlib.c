@@ -35,12 +35,38 @@
 #include "api_json.h"
 #include "puzzle.h"
 #include "pz_error.h"
+#include "redis_testlib.h"
 #include "request.h"
 #include "search.h"
 #include "srv_testlib.h"
 
 /* The table directory of srv_testlib.h: one for the whole program. */
 char g_tables[512];
+char g_redis_url[96];
+
+static redis_srv_t suite_redis;
+static pid_t suite_redis_owner;
+
+static void
+stop_suite_redis(void)
+{
+    /* Check's forked test processes exit through here too. */
+    if (getpid() == suite_redis_owner) {
+        redis_srv_cleanup(&suite_redis);
+    }
+}
+
+bool
+srv_start_suite_redis(void)
+{
+    if (!redis_srv_start(&suite_redis, false)) {
+        return false;
+    }
+    suite_redis_owner = getpid();
+    atexit(stop_suite_redis);
+    snprintf(g_redis_url, sizeof(g_redis_url), "%s", suite_redis.url);
+    return true;
+}
 
 /* --- HTTP through libcurl --- */
 

@@ -134,12 +134,23 @@ unset_puzzled_env(void)
     }
 }
 
+/* Starts the Redis of a suite run against the Redis backend (one per
+ * test program, stopped when the program exits). Defined in
+ * http_testlib.c. */
+bool srv_start_suite_redis(void);
+
 /* The table directory of daemons started without --tables: the complete
  * tables, built by main() under the tests' table directory. One for the
  * whole program, defined in http_testlib.c (linked with every program
  * that includes this header), so that the daemons the library starts use
  * it too. */
 extern char g_tables[512];
+
+/* The Redis the daemons keep their jobs in ("" none: the memory backend),
+ * set by srv_prepare_tables when PZ_TEST_BACKEND=redis: the same tests
+ * then run against the Redis backend, each daemon a deployment of its own
+ * (its own key prefix). Defined in http_testlib.c. */
+extern char g_redis_url[96];
 
 /* True when the NULL-terminated flags (may be NULL) hold flag. */
 static inline bool
@@ -189,6 +200,12 @@ monitor_main(const srv_t *s, const char *const *extra, int fd)
          * expected 200 into 202. */
         argv[argc++] = "--default-wait-ms";
         argv[argc++] = "60000";
+    }
+    if (g_redis_url[0] != '\0' && !has_flag(extra, "--redis")) {
+        argv[argc++] = "--redis";
+        argv[argc++] = g_redis_url;
+        argv[argc++] = "--redis-prefix";
+        argv[argc++] = s->dir + strlen("/tmp/");
     }
     for (int i = 0; extra != NULL && extra[i] != NULL && argc < 38; i++) {
         argv[argc++] = extra[i];
@@ -408,8 +425,13 @@ static inline bool
 srv_prepare_tables(const char *subdir)
 {
     const char *base = getenv("PUZZLED_TABLES");
+    const char *backend = getenv("PZ_TEST_BACKEND");
     char cmd[1024];
 
+    if (backend != NULL && strcmp(backend, "redis") == 0 &&
+        !srv_start_suite_redis()) {
+        return false;
+    }
     if (base == NULL || base[0] == '\0') {
         base = "/tmp";
     }

@@ -281,6 +281,33 @@ static const num_opt_t num_opts[] = {
       1,
       { 0 },
       { 0 } },
+    { "redis-timeout-ms",
+      "PUZZLED_REDIS_TIMEOUT_MS",
+      F_INT,
+      F(redis_timeout_ms),
+      10,
+      600000,
+      1,
+      { 0 },
+      { 0 } },
+    { "redis-lease-ms",
+      "PUZZLED_REDIS_LEASE_MS",
+      F_INT,
+      F(redis_lease_ms),
+      500,
+      3600000,
+      1,
+      { 0 },
+      { 0 } },
+    { "redis-attempts",
+      "PUZZLED_REDIS_ATTEMPTS",
+      F_INT,
+      F(redis_attempts),
+      1,
+      100,
+      1,
+      { 0 },
+      { 0 } },
 };
 
 #define NNUM ((int)(sizeof(num_opts) / sizeof(num_opts[0])))
@@ -294,6 +321,8 @@ static const char *const text_opts[][2] = {
     { "table-builds", "PUZZLED_TABLE_BUILDS" },
     { "openapi", "PUZZLED_OPENAPI" },
     { "log-level", "PUZZLED_LOG_LEVEL" },
+    { "redis", "PUZZLED_REDIS_URL" },
+    { "redis-prefix", "PUZZLED_REDIS_PREFIX" },
 };
 
 #define NTEXT ((int)(sizeof(text_opts) / sizeof(text_opts[0])))

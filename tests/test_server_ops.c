@@ -372,7 +372,14 @@ START_TEST(test_server_http_admission_results_kept_until_fetched)
         sleep_ms(20);
     }
     http_post(s.port, "/v1/solve", body, &r);
-    ASSERT_PROBLEM(&r, 429, "results_full");
+    if (g_redis_url[0] != '\0') {
+        /* With Redis a record lives for its retention (a TTL) and
+         * --max-jobs does not apply (docs/scale-out.md). */
+        ck_assert_msg(r.status == 202 || r.status == 200,
+                      "a job on Redis got %ld", r.status);
+    } else {
+        ASSERT_PROBLEM(&r, 429, "results_full");
+    }
     http_resp_free(&r);
     /* Every accepted result is still there; fetching one frees a place. */
     for (int k = 0; k < 3; k++) {
