@@ -66,6 +66,7 @@ typedef struct jobs_stats {
     uint64_t nodes_expanded;          /* all jobs so far, live ones included */
     const char *backend;              /* "memory" or the backend's name */
     bool backend_ready;               /* its store can be reached */
+    uint64_t backend_round_trips;     /* to its store, by this process */
 } jobs_stats_t;
 
 /* Monotonic clock in ms. Thread: any. */

@@ -723,6 +723,7 @@ rb_stats(jobs_backend_t *b, jobs_stats_t *st)
     }
     st->backend = "redis";
     st->backend_ready = atomic_load(&rb->ready);
+    st->backend_round_trips = atomic_load(&redis_round_trips);
     st->queued = atomic_load(&rb->queued);
     st->running = atomic_load(&rb->running);
     st->memory_in_use = atomic_load(&rb->memory);

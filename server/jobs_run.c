@@ -471,6 +471,7 @@ jobs_get_stats(jobs_t *jobs, jobs_stats_t *out)
     memcpy(out->ended, jobs->ended_by_status, sizeof(out->ended));
     out->backend = "memory";
     out->backend_ready = true;
+    out->backend_round_trips = 0;
     out->nodes_expanded = jobs->nodes_ended;
     for (job_t *job = jobs->first; job != NULL; job = job->next) {
         if (atomic_load(&job->state) != JOB_RUNNING) {

@@ -247,6 +247,15 @@ render_jobs(FILE *f, jobs_t *jobs)
     family(f, "puzzled_table_memory_bytes", "gauge",
            "Bytes of shared heuristic tables loaded.");
     fprintf(f, "puzzled_table_memory_bytes %zu\n", tables_memory_bytes());
+    family(f, "puzzled_job_store_up", "gauge",
+           "1 while the job store (memory, or the Redis of --redis) can be "
+           "reached.");
+    fprintf(f, "puzzled_job_store_up{backend=\"%s\"} %d\n", st.backend,
+            st.backend_ready ? 1 : 0);
+    family(f, "puzzled_job_store_round_trips_total", "counter",
+           "Round trips of this process to the job store (0 in memory).");
+    fprintf(f, "puzzled_job_store_round_trips_total %" PRIu64 "\n",
+            st.backend_round_trips);
 }
 
 /* Every known table: its state (one series per state, 1 for the current

@@ -304,6 +304,10 @@ START_TEST(test_server_metrics_empty_render_is_valid)
                         123 << 20);
     ck_assert_double_eq(value_of(&x, "puzzled_queue_length", ""), 0);
     ck_assert_double_eq(value_of(&x, "puzzled_jobs_running", ""), 0);
+    ck_assert_double_eq(
+        value_of(&x, "puzzled_job_store_up", "backend=\"memory\""), 1);
+    ck_assert_double_eq(value_of(&x, "puzzled_job_store_round_trips_total", ""),
+                        0);
     for (int s = 0; s < PZ_STATUS_COUNT_; s++) {
         char labels[64];
 

@@ -322,9 +322,15 @@ START_TEST(test_redis_down_gives_503_then_recovers)
     http_get(s[0].port, "/v1/jobs", &resp);
     ASSERT_PROBLEM(&resp, 503, "backend_unavailable");
     http_resp_free(&resp);
+    ck_assert_double_eq(
+        ht_metric_now(s[0].port, "puzzled_job_store_up{backend=\"redis\"}"), 0);
     ck_assert(redis_srv_restart(&r));
     await_readyz(s[0].port, 200);
     free(id);
+    ck_assert_double_eq(
+        ht_metric_now(s[0].port, "puzzled_job_store_up{backend=\"redis\"}"), 1);
+    ck_assert(ht_metric_now(s[0].port, "puzzled_job_store_round_trips_total") >
+              0);
     id = ht_submit(s[0].port, cube2, &st, NULL);
     ck_assert_int_eq(st, 200);
     cJSON_Delete(ht_get_job(s[0].port, id, 0, NULL));
