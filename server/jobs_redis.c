@@ -175,7 +175,8 @@ typedef struct rb {
     _Atomic size_t queued;
     _Atomic size_t running;
     _Atomic size_t memory;
-    char epoch[40]; /* keeper only */
+    _Atomic size_t kept; /* records in the listing */
+    char epoch[40];      /* keeper only */
 } rb_t;
 
 static void
@@ -706,20 +707,31 @@ static void
 rb_stats(jobs_backend_t *b, jobs_stats_t *st)
 {
     rb_t *rb = (rb_t *)b;
-    const char *argv[] = { "HMGET", rb->k_counters, "queued", "running",
-                           "memory" };
+    const char *counters[] = { "HMGET", rb->k_counters, "queued", "running",
+                               "memory" };
+    const char *card[] = { "ZCARD", rb->k_jobs };
     redisContext *c = take(rb);
 
     /* Read now: /readyz and /metrics answer with the deployment's
      * figures of this moment (one round trip). */
     if (c != NULL) {
-        redisReply *r = redis_cmd(c, 5, argv, NULL);
+        redisReply *r = NULL;
+        redisReply *n = NULL;
 
+        if (redis_pipe_add(c, 5, counters, NULL) &&
+            redis_pipe_add(c, 2, card, NULL)) {
+            r = redis_pipe_read(c, true);
+            n = r != NULL ? redis_pipe_read(c, false) : NULL;
+        }
         if (r != NULL && r->type == REDIS_REPLY_ARRAY) {
             set_figures(rb, r, 0);
         }
-        give(rb, c, r);
+        if (n != NULL && n->type == REDIS_REPLY_INTEGER) {
+            atomic_store(&rb->kept, n->integer > 0 ? (size_t)n->integer : 0);
+        }
+        give(rb, c, n);
         freeReplyObject(r);
+        freeReplyObject(n);
     }
     st->backend = "redis";
     st->backend_ready = atomic_load(&rb->ready);
@@ -727,6 +739,7 @@ rb_stats(jobs_backend_t *b, jobs_stats_t *st)
     st->queued = atomic_load(&rb->queued);
     st->running = atomic_load(&rb->running);
     st->memory_in_use = atomic_load(&rb->memory);
+    st->kept = atomic_load(&rb->kept);
     st->queue_cap = (size_t)rb->queue;
     st->memory_cap = rb->memory_cap;
 }
