@@ -77,8 +77,9 @@ typedef struct jobs_backend_ops {
                 size_t *n,
                 size_t *total);
     /* Cancels the job of rec. cancelled_json is its rendering as a
-     * cancelled job when rec is queued (NULL otherwise). Returns PZ_OK
-     * with *ended true and rec updated when it had already ended, *ended
+     * cancelled job when rec has not begun (queued, or taken by a
+     * replica and still queued or preparing there; NULL otherwise). Returns
+     * PZ_OK with *ended true and rec updated when it had already ended, *ended
      * false when it was cancelled (ended from the queue, or its replica
      * told to stop it). */
     int (*cancel)(jobs_backend_t *b,

@@ -115,10 +115,12 @@ static const char CANCEL_LUA[] = END_RECORD_LUA
     "local st = f[1]\n"
     "if not st then return {'missing'} end\n"
     "if st == 'ended' then return {'ended', f[4], f[2]} end\n"
-    "if st == 'queued' and ARGV[1] ~= '' then\n"
+    "local waiting = st == 'queued' or f[4] == ARGV[8] or f[4] == ARGV[9]\n"
+    "if waiting and ARGV[1] ~= '' then\n"
     "  redis.call('HSET', KEYS[1], 'cancel', '1')\n"
     "  finish(st, f[3], ARGV[7], ARGV[1], ARGV[2], ARGV[3], ARGV[4],\n"
     "    ARGV[6], f[5])\n"
+    "  if st == 'running' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end\n"
     "  return {'cancelled_now'} end\n"
     "redis.call('HSET', KEYS[1], 'cancel', '1')\n"
     "redis.call('PUBLISH', ARGV[5], ARGV[6])\n"
@@ -164,9 +166,11 @@ typedef struct rb {
     pthread_t feeder;
     pthread_t subscriber;
     pthread_t keeper;
-    pthread_mutex_t lock; /* guards below */
-    pthread_cond_t wake;  /* stopping, or a tick is due */
-    int feeder_fd;        /* sockets blocked in reads, shut down at stop */
+    pthread_mutex_t lock;  /* guards below */
+    pthread_cond_t wake;   /* stopping, or a tick is due */
+    pthread_cond_t ticked; /* the keeper's first attempt is over */
+    bool attempted;
+    int feeder_fd; /* sockets blocked in reads, shut down at stop */
     int subscriber_fd;
     tracked_t *tracked;
     size_t ntracked;
@@ -405,7 +409,7 @@ rb_submit(jobs_backend_t *b, const job_t *job, const char *json)
     snprintf(budget, sizeof(budget), "%zu", jobs__budget(job));
     snprintf(qcap, sizeof(qcap), "%d", rb->queue);
     snprintf(mcap, sizeof(mcap), "%zu", rb->memory_cap);
-    snprintf(status, sizeof(status), "%d", PZ_STATUS_QUEUED);
+    snprintf(status, sizeof(status), "%d", jobs_status(job));
     keys[0] = key;
     keys[1] = rb->k_counters;
     keys[2] = rb->k_queue;
@@ -651,9 +655,9 @@ rb_cancel(jobs_backend_t *b,
 {
     rb_t *rb = (rb_t *)b;
     char key[RB_KEY_MAX];
-    char now[24], ttl[24], st[8];
+    char now[24], ttl[24], st[8], queued[8], preparing[8];
     const char *keys[4];
-    const char *args[7];
+    const char *args[9];
     redisContext *c = take(rb);
     redisReply *r;
     const char *what;
@@ -679,7 +683,13 @@ rb_cancel(jobs_backend_t *b,
     args[4] = rb->ch_cancel;
     args[5] = rec->id;
     args[6] = st;
-    r = eval(c, CANCEL_LUA, 4, keys, 7, args);
+    /* A job taken by a replica that has not begun to solve it (still
+     * queued there, or waiting for tables) ends here too. */
+    snprintf(queued, sizeof(queued), "%d", PZ_STATUS_QUEUED);
+    snprintf(preparing, sizeof(preparing), "%d", PZ_STATUS_PREPARING);
+    args[7] = queued;
+    args[8] = preparing;
+    r = eval(c, CANCEL_LUA, 4, keys, 9, args);
     what = elem_str(r, 0);
     if (what == NULL) {
         rc = PZ_EBACKEND;
@@ -1280,12 +1290,23 @@ trim_listing(rb_t *rb, redisContext *c)
     return ok;
 }
 
+/* The keeper's first connection attempt is over (rb_start waits for it).
+ * Under rb->lock. */
+static void
+first_attempt_done(rb_t *rb)
+{
+    if (!rb->attempted) {
+        rb->attempted = true;
+        pthread_cond_broadcast(&rb->ticked);
+    }
+}
+
 static void *
 keeper_main(void *arg)
 {
     rb_t *rb = arg;
     redisContext *c = NULL;
-    int backoff = 100;
+    int backoff = 0; /* the first attempt at once */
     int64_t next_reclaim = 0;
     int64_t next_check = 0;
     int64_t next_trim = 0;
@@ -1316,12 +1337,18 @@ keeper_main(void *arg)
         pthread_mutex_unlock(&rb->lock);
         last_tick = jobs_now_ms();
         if (c == NULL) {
-            c = redis_connect(&rb->target, 0, why, sizeof(why));
+            /* Resolved again at each attempt (a restarted Redis container
+             * may have a new address); only this thread waits for names. */
+            c = redis_resolve(&rb->target, why, sizeof(why))
+                    ? redis_connect(&rb->target, 0, why, sizeof(why))
+                    : NULL;
             if (c == NULL) {
                 set_down(rb, why);
-                backoff =
-                    backoff * 2 > RB_BACKOFF_MAX ? RB_BACKOFF_MAX : backoff * 2;
+                backoff = backoff == 0                   ? 100
+                          : backoff * 2 > RB_BACKOFF_MAX ? RB_BACKOFF_MAX
+                                                         : backoff * 2;
                 pthread_mutex_lock(&rb->lock);
+                first_attempt_done(rb);
                 continue;
             }
             backoff = 100;
@@ -1360,6 +1387,7 @@ keeper_main(void *arg)
             c = NULL;
         }
         pthread_mutex_lock(&rb->lock);
+        first_attempt_done(rb);
     }
     pthread_mutex_unlock(&rb->lock);
     redisFree(c);
@@ -1372,20 +1400,28 @@ static int
 rb_start(jobs_backend_t *b, jobs_t *t)
 {
     rb_t *rb = (rb_t *)b;
-    redisContext *c;
-    char why[256];
-    bool lost;
+    struct timespec until;
     log_line_t ev;
 
     rb->jobs = t;
-    /* A first tick here, so a replica whose Redis is up is ready at once
-     * (and one whose Redis is down starts anyway and says so). */
-    c = redis_connect(&rb->target, 0, why, sizeof(why));
-    if (c != NULL && ensure_group(rb, c) && tick(rb, c, &lost) &&
-        (rb->epoch[0] != '\0' || claim_epoch(rb, c))) {
-        atomic_store(&rb->ready, true);
+    if (pthread_create(&rb->keeper, NULL, keeper_main, rb) != 0) {
+        return PZ_ENOMEM;
     }
-    redisFree(c);
+    /* Up to the connect timeout for the keeper's first attempt, so a
+     * replica whose Redis is up is ready at once; one whose Redis is
+     * down, or whose name resolves slowly, starts anyway and says so. */
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += rb->target.timeout_ms / 1000;
+    until.tv_nsec += (long)(rb->target.timeout_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&rb->lock);
+    while (!rb->attempted &&
+           pthread_cond_timedwait(&rb->ticked, &rb->lock, &until) == 0) {
+    }
+    pthread_mutex_unlock(&rb->lock);
     log_line_begin(&ev, atomic_load(&rb->ready) ? LOG_INFO : LOG_WARN,
                    "job store");
     log_line_str(&ev, "backend", "redis");
@@ -1394,13 +1430,7 @@ rb_start(jobs_backend_t *b, jobs_t *t)
     log_line_str(&ev, "replica", rb->consumer);
     log_line_str(&ev, "state",
                  atomic_load(&rb->ready) ? "reachable" : "unreachable");
-    if (c == NULL) {
-        log_line_str(&ev, "detail", why);
-    }
     log_line_end(&ev);
-    if (pthread_create(&rb->keeper, NULL, keeper_main, rb) != 0) {
-        return PZ_ENOMEM;
-    }
     if (pthread_create(&rb->subscriber, NULL, subscriber_main, rb) != 0) {
         atomic_store(&rb->stopping, true);
         pthread_cond_broadcast(&rb->wake);
@@ -1457,7 +1487,9 @@ rb_destroy(jobs_backend_t *b)
     }
     free(rb->tracked);
     redis_pool_cleanup(&rb->pool);
+    pthread_cond_destroy(&rb->ticked);
     pthread_cond_destroy(&rb->wake);
+    pthread_mutex_destroy(&rb->target.lock);
     pthread_mutex_destroy(&rb->lock);
     free(rb);
 }
@@ -1566,7 +1598,9 @@ jobs_redis_create(const jobs_redis_config_t *cfg,
     rb->retention_ms = cfg->retention_ms;
     rb->feeder_fd = rb->subscriber_fd = -1;
     pthread_mutex_init(&rb->lock, NULL);
+    pthread_mutex_init(&rb->target.lock, NULL);
     pthread_cond_init(&rb->wake, NULL);
+    pthread_cond_init(&rb->ticked, NULL);
     *out = &rb->base;
     return PZ_OK;
 }

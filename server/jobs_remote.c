@@ -452,7 +452,11 @@ jobs__cancel_remote(jobs_t *jobs, job_t *job, bool *ended)
         *ended = true;
         return PZ_OK;
     }
-    if (job->rec.state == JOB_QUEUED && job->rec.request != NULL) {
+    /* Rendered as cancelled when it may end without its replica: queued,
+     * or taken but not begun (the script decides). */
+    if (job->rec.request != NULL &&
+        (job->rec.state == JOB_QUEUED || job->rec.status == PZ_STATUS_QUEUED ||
+         job->rec.status == PZ_STATUS_PREPARING)) {
         cancelled = jobs__render_unrun(jobs, job->id, job->rec.created_ms,
                                        job->rec.request, PZ_STATUS_CANCELLED,
                                        PZ_OK, NULL);

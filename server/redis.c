@@ -3,9 +3,13 @@
  * pool and the round-trip count (redis.h). */
 #include "redis.h"
 
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 
 _Atomic uint64_t redis_round_trips;
@@ -99,13 +103,50 @@ tv_of(int ms)
     return tv;
 }
 
+bool
+redis_resolve(redis_target_t *t, char *why, size_t why_size)
+{
+    struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
+    struct addrinfo *res = NULL;
+    char addr[64] = "";
+    int rc = getaddrinfo(t->url.host, NULL, &hints, &res);
+
+    if (rc != 0 || res == NULL) {
+        snprintf(why, why_size, "cannot resolve %s: %s", t->url.host,
+                 rc != 0 ? gai_strerror(rc) : "no address");
+        return false;
+    }
+    if (res->ai_family == AF_INET6) {
+        inet_ntop(AF_INET6,
+                  &((const struct sockaddr_in6 *)res->ai_addr)->sin6_addr, addr,
+                  sizeof(addr));
+    } else {
+        inet_ntop(AF_INET,
+                  &((const struct sockaddr_in *)res->ai_addr)->sin_addr, addr,
+                  sizeof(addr));
+    }
+    freeaddrinfo(res);
+    pthread_mutex_lock(&t->lock);
+    snprintf(t->addr, sizeof(t->addr), "%s", addr);
+    pthread_mutex_unlock(&t->lock);
+    return addr[0] != '\0';
+}
+
 redisContext *
-redis_connect(const redis_target_t *t, int extra_ms, char *why, size_t why_size)
+redis_connect(redis_target_t *t, int extra_ms, char *why, size_t why_size)
 {
     redisContext *c;
     redisReply *r;
+    char addr[64];
 
-    c = redisConnectWithTimeout(t->url.host, t->url.port, tv_of(t->timeout_ms));
+    pthread_mutex_lock(&t->lock);
+    snprintf(addr, sizeof(addr), "%s", t->addr);
+    pthread_mutex_unlock(&t->lock);
+    if (addr[0] == '\0') {
+        snprintf(why, why_size, "%s is not resolved yet", t->url.host);
+        return NULL;
+    }
+    c = redisConnectWithTimeout(addr, t->url.port, tv_of(t->timeout_ms));
     if (c == NULL || c->err) {
         snprintf(why, why_size, "%s", c != NULL ? c->errstr : "out of memory");
         redisFree(c);
@@ -154,7 +195,7 @@ redis_connect(const redis_target_t *t, int extra_ms, char *why, size_t why_size)
 }
 
 void
-redis_pool_init(redis_pool_t *p, const redis_target_t *t)
+redis_pool_init(redis_pool_t *p, redis_target_t *t)
 {
     memset(p, 0, sizeof(*p));
     p->target = t;

@@ -30,29 +30,35 @@ void redis_url_redacted(const redis_url_t *u, char *out, size_t size);
 /* Where and how to connect. */
 typedef struct redis_target {
     redis_url_t url;
-    int timeout_ms; /* connect and command timeout */
+    int timeout_ms;       /* connect and command timeout */
+    pthread_mutex_t lock; /* guards addr */
+    char addr[64];        /* url.host resolved (numeric), "" not yet */
 } redis_target_t;
 
+/* Resolves t's host into t->addr. Name resolution has no timeout of its
+ * own, so only a thread that may wait for it calls this; connections go
+ * to the resolved address. False (why filled) when the name does not
+ * resolve. Thread: any. */
+bool redis_resolve(redis_target_t *t, char *why, size_t why_size);
+
 /*
- * A new connection to t (AUTH and SELECT done), with extra_ms added to
- * its command timeout (a blocking read waits that much longer; < 0: no
- * timeout), or NULL
- * with why filled (no password in it). Thread: any.
+ * A new connection to t's resolved address (AUTH and SELECT done), with
+ * extra_ms added to its command timeout (a blocking read waits that much
+ * longer; < 0: no timeout), or NULL with why filled (no password in it; not
+ * resolved yet is a failure). Thread: any.
  */
-redisContext *redis_connect(const redis_target_t *t,
-                            int extra_ms,
-                            char *why,
-                            size_t why_size);
+redisContext *
+redis_connect(redis_target_t *t, int extra_ms, char *why, size_t why_size);
 
 /* Connections for any thread, taken and given back. */
 typedef struct redis_pool {
-    const redis_target_t *target;
+    redis_target_t *target;
     pthread_mutex_t lock;
     redisContext *idle[32];
     int nidle;
 } redis_pool_t;
 
-void redis_pool_init(redis_pool_t *p, const redis_target_t *t);
+void redis_pool_init(redis_pool_t *p, redis_target_t *t);
 void redis_pool_cleanup(redis_pool_t *p);
 
 /* An idle connection or a new one; NULL when Redis cannot be reached. */

@@ -505,6 +505,9 @@ remove_stale_temporaries(const char *dir, const char *path)
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #endif
 
+/* Temporary names a save tries before it gives up. */
+#define TMP_NAMES_MAX 1000u
+
 /* Saves h and data as path through a temporary file and a rename. */
 static int
 save_file(const char *path,
@@ -526,11 +529,16 @@ save_file(const char *path,
         return PZ_EIO;
     }
     remove_stale_temporaries(dir, path);
-    pthread_mutex_lock(&tables__lock);
-    k = tmp_counter++;
-    pthread_mutex_unlock(&tables__lock);
-    snprintf(tmp, sizeof(tmp), "%s.%ld.%u.tmp", path, (long)getpid(), k);
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    /* Processes in containers that share the table directory may all be
+     * pid 1, and a killed one's file may still be there: a name taken is
+     * skipped for the next. */
+    do {
+        pthread_mutex_lock(&tables__lock);
+        k = tmp_counter++;
+        pthread_mutex_unlock(&tables__lock);
+        snprintf(tmp, sizeof(tmp), "%s.%ld.%u.tmp", path, (long)getpid(), k);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    } while (fd < 0 && errno == EEXIST && k < TMP_NAMES_MAX);
     if (fd < 0) {
         snprintf(why, len, "cannot create %s: %s", tmp, strerror(errno));
         return PZ_EIO;
