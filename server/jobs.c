@@ -381,24 +381,20 @@ run_here(jobs_t *jobs, job_t *job)
 {
     int rc;
 
-    if (jobs->backend != NULL) {
-        rc = jobs__backend(jobs)->admit_here(jobs->backend,
-                                             job->req.spec.limits.memory_bytes);
-        if (rc != PZ_OK) {
-            return rc;
-        }
-    }
-
     pthread_mutex_lock(&jobs->lock);
     rc = admit_locked(jobs, job);
     if (rc == PZ_OK) {
         jobs__start_locked(jobs, job);
     }
     pthread_mutex_unlock(&jobs->lock);
-    if (rc == PZ_OK) {
-        jobs_run(jobs, job);
+    if (rc != PZ_OK) {
+        return rc;
     }
-    return rc;
+    /* With a backend the deployment's admission comes with the store of
+     * its end, one round trip: a refusal costs a run of microseconds. */
+    job->here = jobs->backend != NULL;
+    jobs_run(jobs, job);
+    return job->here ? jobs__store_here(jobs, job) : PZ_OK;
 }
 
 int
@@ -571,7 +567,7 @@ void
 jobs__job_ended(jobs_t *jobs, job_t *job)
 {
     log_job_end(job);
-    if (jobs->backend == NULL || job->abandon) {
+    if (jobs->backend == NULL || job->abandon || job->here) {
         return;
     }
     if (!jobs__store_end(jobs, job)) {

@@ -89,10 +89,17 @@ typedef struct jobs_backend_ops {
     /* Deployment figures into st (queued, running, memory), and whether
      * the store is reachable. */
     void (*stats)(jobs_backend_t *b, jobs_stats_t *st);
-    /* The deployment's admission for a job of budget bytes that runs at
-     * once on this replica (never queued): PZ_OK, PZ_EQUEUE_FULL,
-     * PZ_EMEMORY_CAP or PZ_EBACKEND. */
-    int (*admit_here)(jobs_backend_t *b, size_t budget);
+    /* Stores the end of a job of budget bytes that ran at once on this
+     * replica's connection thread (never queued), with the deployment's
+     * admission in the same step: PZ_OK, PZ_EQUEUE_FULL, PZ_EMEMORY_CAP
+     * (nothing stored: the caller answers with the refusal) or
+     * PZ_EBACKEND. */
+    int (*ended_here)(jobs_backend_t *b,
+                      const char *id,
+                      int64_t created_ms,
+                      size_t budget,
+                      int status,
+                      const char *json);
 } jobs_backend_ops_t;
 
 struct jobs_backend {

@@ -44,6 +44,7 @@ struct job {
     jobs_record_t rec; /* remote: the record, under jobs->lock */
     bool adopted;      /* given by the backend to run here */
     bool abandon;      /* shutting down: left for another replica */
+    bool here;         /* ran on the connection's thread; stored by it */
     bool end_pending;  /* ended; its end not yet in the backend */
     char entry[48];    /* adopted: the backend's queue entry */
 };
@@ -145,6 +146,10 @@ int jobs__list_remote(jobs_t *jobs,
 /* Hands the end of job to the backend; false when it could not take it
  * yet (jobs__flush_ended retries). */
 bool jobs__store_end(jobs_t *jobs, job_t *job);
+
+/* Stores the end of job, run on the connection's thread, with the
+ * deployment's admission (ended_here): PZ_OK or its refusal. */
+int jobs__store_here(jobs_t *jobs, job_t *job);
 
 /* Wall clock in Unix ms. */
 int64_t jobs__wall_ms(void);

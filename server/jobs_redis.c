@@ -126,11 +126,43 @@ static const char CANCEL_LUA[] = END_RECORD_LUA
     "redis.call('PUBLISH', ARGV[5], ARGV[6])\n"
     "return {'running'}\n";
 
+/* A job answered on the connection's thread (never queued): the
+ * deployment's admission and its ended record, no message (nobody can be
+ * waiting for it yet). */
+static const char END_HERE_LUA[] =
+    "local c = redis.call('HMGET', KEYS[2], 'queued', 'memory')\n"
+    "if tonumber(c[1] or '0') >= tonumber(ARGV[8]) then\n"
+    "  return 'queue_full' end\n"
+    "if tonumber(c[2] or '0') + tonumber(ARGV[7]) > tonumber(ARGV[9]) then\n"
+    "  return 'memory_cap' end\n"
+    "redis.call('HSET', KEYS[1], 'id', ARGV[5], 'state', 'ended',\n"
+    "  'status', ARGV[1], 'json', ARGV[2], 'ended', ARGV[3],\n"
+    "  'created', ARGV[6])\n"
+    "redis.call('PEXPIRE', KEYS[1], ARGV[4])\n"
+    "redis.call('ZADD', KEYS[3], ARGV[6], ARGV[5])\n"
+    "return 'ok'\n";
+
 static const char PROGRESS_LUA[] =
     "if redis.call('HGET', KEYS[1], 'state') == 'running' then\n"
     "  redis.call('HSET', KEYS[1], 'json', ARGV[1], 'status', ARGV[2])\n"
     "  return 1 end\n"
     "return 0\n";
+
+/* A script and its SHA1 once Redis told it (SCRIPT LOAD): calls send
+ * EVALSHA, not the text. */
+typedef struct script {
+    const char *body;
+    char sha[48];
+    atomic_bool loaded;
+} script_t;
+
+static script_t SUBMIT = { SUBMIT_LUA, "", false };
+static script_t START = { START_LUA, "", false };
+static script_t END = { END_LUA, "", false };
+static script_t END_HERE = { END_HERE_LUA, "", false };
+static script_t CANCEL = { CANCEL_LUA, "", false };
+static script_t PROGRESS = { PROGRESS_LUA, "", false };
+static pthread_mutex_t script_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A job this replica submitted that was queued when last looked at: if
  * Redis loses its data, this replica ends it backend_lost. */
@@ -186,7 +218,7 @@ typedef struct rb {
 static void
 job_key(const rb_t *rb, const char *id, char *out, size_t size)
 {
-    snprintf(out, size, "%s:job:%s", rb->prefix, id);
+    snprintf(out, size, "%.63s:job:%.32s", rb->prefix, id);
 }
 
 static int64_t
@@ -270,10 +302,27 @@ give(rb_t *rb, redisContext *c, const redisReply *r)
     redis_pool_put(&rb->pool, c, r != NULL);
 }
 
-/* EVAL of script with nkeys keys then the args (lengths strlen). */
+/* Asks Redis for the SHA1 of s (once per process). */
+static void
+load_script(redisContext *c, script_t *s)
+{
+    const char *argv[] = { "SCRIPT", "LOAD", s->body };
+    redisReply *r = redis_cmd(c, 3, argv, NULL);
+
+    if (r != NULL && r->type == REDIS_REPLY_STRING && r->len < 48) {
+        pthread_mutex_lock(&script_lock);
+        memcpy(s->sha, r->str, r->len + 1);
+        atomic_store_explicit(&s->loaded, true, memory_order_release);
+        pthread_mutex_unlock(&script_lock);
+    }
+    freeReplyObject(r);
+}
+
+/* Runs script s with nkeys keys then the args (lengths strlen): EVALSHA,
+ * or EVAL when Redis does not have it (a restart emptied its cache). */
 static redisReply *
 eval(redisContext *c,
-     const char *script,
+     script_t *s,
      int nkeys,
      const char **keys,
      int nargs,
@@ -282,10 +331,15 @@ eval(redisContext *c,
     const char *argv[24];
     char nk[8];
     int argc = 0;
+    redisReply *r;
 
+    if (!atomic_load_explicit(&s->loaded, memory_order_acquire)) {
+        load_script(c, s);
+    }
     snprintf(nk, sizeof(nk), "%d", nkeys);
-    argv[argc++] = "EVAL";
-    argv[argc++] = script;
+    argv[argc++] = "EVALSHA";
+    argv[argc++] =
+        atomic_load_explicit(&s->loaded, memory_order_acquire) ? s->sha : "0";
     argv[argc++] = nk;
     for (int i = 0; i < nkeys; i++) {
         argv[argc++] = keys[i];
@@ -293,7 +347,14 @@ eval(redisContext *c,
     for (int i = 0; i < nargs; i++) {
         argv[argc++] = args[i];
     }
-    return redis_cmd(c, argc, argv, NULL);
+    r = redis_cmd(c, argc, argv, NULL);
+    if (redis_reply_is_error(r, "NOSCRIPT")) {
+        freeReplyObject(r);
+        argv[0] = "EVAL";
+        argv[1] = s->body;
+        r = redis_cmd(c, argc, argv, NULL);
+    }
+    return r;
 }
 
 /* Element i of array r as a string, or NULL. */
@@ -422,7 +483,7 @@ rb_submit(jobs_backend_t *b, const job_t *job, const char *json)
     args[5] = qcap;
     args[6] = mcap;
     args[7] = status;
-    r = eval(c, SUBMIT_LUA, 4, keys, 8, args);
+    r = eval(c, &SUBMIT, 4, keys, 8, args);
     what = elem_str(r, 0);
     rc = what == NULL                      ? PZ_EBACKEND
          : strcmp(what, "ok") == 0         ? PZ_OK
@@ -482,7 +543,7 @@ end_on(rb_t *rb,
     args[6] = rb->ch_ended;
     args[7] = id;
     args[8] = created;
-    r = eval(c, END_LUA, 4, keys, 9, args);
+    r = eval(c, &END, 4, keys, 9, args);
     ok = r != NULL && r->type == REDIS_REPLY_INTEGER;
     if (r != NULL && r->type == REDIS_REPLY_ERROR) {
         log_refused("end", r->str);
@@ -689,7 +750,7 @@ rb_cancel(jobs_backend_t *b,
     snprintf(preparing, sizeof(preparing), "%d", PZ_STATUS_PREPARING);
     args[7] = queued;
     args[8] = preparing;
-    r = eval(c, CANCEL_LUA, 4, keys, 9, args);
+    r = eval(c, &CANCEL, 4, keys, 9, args);
     what = elem_str(r, 0);
     if (what == NULL) {
         rc = PZ_EBACKEND;
@@ -781,7 +842,7 @@ start_entry(rb_t *rb, redisContext *c, const char *entry, const char *id)
     args[2] = max;
     args[3] = RB_GROUP;
     args[4] = entry;
-    r = eval(c, START_LUA, 3, keys, 5, args);
+    r = eval(c, &START, 3, keys, 5, args);
     if (r == NULL) {
         return false;
     }
@@ -1065,6 +1126,10 @@ tick(rb_t *rb, redisContext *c, bool *epoch_lost)
                                "memory" };
     redisReply *r;
 
+    /* Before the pipeline: its replies are read in order. */
+    if (!atomic_load_explicit(&PROGRESS.loaded, memory_order_acquire)) {
+        load_script(c, &PROGRESS);
+    }
     *epoch_lost = false;
     ok = redis_pipe_add(c, 2, get_epoch, NULL) &&
          redis_pipe_add(c, 5, counters, NULL);
@@ -1079,7 +1144,7 @@ tick(rb_t *rb, redisContext *c, bool *epoch_lost)
         char *json = jobs__render(jobs[i], &status);
         char key[RB_KEY_MAX];
         char st[8];
-        const char *argv[6] = { "EVAL", PROGRESS_LUA, "1", key, json, st };
+        const char *argv[6] = { "EVALSHA", PROGRESS.sha, "1", key, json, st };
 
         if (jobs__entry(jobs[i])[0] != '\0') {
             claim[nclaim++] = jobs__entry(jobs[i]);
@@ -1105,6 +1170,10 @@ tick(rb_t *rb, redisContext *c, bool *epoch_lost)
         r = redis_pipe_read(c, i == 0);
         if (r == NULL) {
             return false;
+        }
+        if (redis_reply_is_error(r, "NOSCRIPT")) {
+            /* Redis restarted and forgot it: the next tick loads it. */
+            atomic_store(&PROGRESS.loaded, false);
         }
         if (i == 0) {
             const char *e = r->type == REDIS_REPLY_STRING ? r->str : NULL;
@@ -1495,37 +1564,62 @@ rb_destroy(jobs_backend_t *b)
 }
 
 static int
-rb_admit_here(jobs_backend_t *b, size_t budget)
+rb_ended_here(jobs_backend_t *b,
+              const char *id,
+              int64_t created_ms,
+              size_t budget,
+              int status,
+              const char *json)
 {
     rb_t *rb = (rb_t *)b;
-    const char *argv[] = { "HMGET", rb->k_counters, "queued", "running",
-                           "memory" };
+    char key[RB_KEY_MAX];
+    char st[8], now[24], ttl[24], created[24], bud[24], qcap[24], mcap[24];
+    const char *keys[3];
+    const char *args[9];
     redisContext *c = take(rb);
     redisReply *r;
+    int rc;
 
     if (c == NULL) {
         return PZ_EBACKEND;
     }
-    /* The figures of this moment: another replica may have queued or
-     * started a job since the keeper read them (one round trip). */
-    r = redis_cmd(c, 5, argv, NULL);
-    if (r != NULL && r->type == REDIS_REPLY_ARRAY) {
-        set_figures(rb, r, 0);
+    job_key(rb, id, key, sizeof(key));
+    snprintf(st, sizeof(st), "%d", status);
+    snprintf(now, sizeof(now), "%lld", (long long)wall_now());
+    snprintf(ttl, sizeof(ttl), "%lld",
+             (long long)(rb->retention_ms > 0 ? rb->retention_ms : 1));
+    snprintf(created, sizeof(created), "%lld", (long long)created_ms);
+    snprintf(bud, sizeof(bud), "%zu", budget);
+    snprintf(qcap, sizeof(qcap), "%d", rb->queue);
+    snprintf(mcap, sizeof(mcap), "%zu", rb->memory_cap);
+    keys[0] = key;
+    keys[1] = rb->k_counters;
+    keys[2] = rb->k_jobs;
+    args[0] = st;
+    args[1] = json;
+    args[2] = now;
+    args[3] = ttl;
+    args[4] = id;
+    args[5] = created;
+    args[6] = bud;
+    args[7] = qcap;
+    args[8] = mcap;
+    r = eval(c, &END_HERE, 3, keys, 9, args);
+    if (r == NULL ||
+        (r->type != REDIS_REPLY_STATUS && r->type != REDIS_REPLY_STRING)) {
+        rc = PZ_EBACKEND;
+    } else {
+        rc = strcmp(r->str, "ok") == 0           ? PZ_OK
+             : strcmp(r->str, "queue_full") == 0 ? PZ_EQUEUE_FULL
+             : strcmp(r->str, "memory_cap") == 0 ? PZ_EMEMORY_CAP
+                                                 : PZ_EBACKEND;
+    }
+    if (r != NULL && r->type == REDIS_REPLY_ERROR) {
+        log_refused("end", r->str);
     }
     give(rb, c, r);
-    if (r == NULL || r->type != REDIS_REPLY_ARRAY) {
-        freeReplyObject(r);
-        return PZ_EBACKEND;
-    }
     freeReplyObject(r);
-    if (atomic_load(&rb->queued) >= (size_t)rb->queue) {
-        return PZ_EQUEUE_FULL;
-    }
-    if (budget > rb->memory_cap ||
-        atomic_load(&rb->memory) > rb->memory_cap - budget) {
-        return PZ_EMEMORY_CAP;
-    }
-    return PZ_OK;
+    return rc;
 }
 
 static const jobs_backend_ops_t rb_ops = {
@@ -1539,7 +1633,7 @@ static const jobs_backend_ops_t rb_ops = {
     .list = rb_list,
     .cancel = rb_cancel,
     .stats = rb_stats,
-    .admit_here = rb_admit_here,
+    .ended_here = rb_ended_here,
 };
 
 int

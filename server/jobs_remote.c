@@ -416,6 +416,23 @@ jobs__store_end(jobs_t *jobs, job_t *job)
     return ok;
 }
 
+int
+jobs__store_here(jobs_t *jobs, job_t *job)
+{
+    int status;
+    char *json = jobs__render(job, &status);
+    int rc;
+
+    if (json == NULL) {
+        return PZ_ENOMEM;
+    }
+    rc = jobs__backend(jobs)->ended_here(
+        jobs->backend, job->id, job->created_ms,
+        job->req.spec.limits.memory_bytes, status, json);
+    free(json);
+    return rc;
+}
+
 void
 jobs__flush_ended(jobs_t *jobs)
 {

@@ -196,16 +196,16 @@ for r in $(seq 1 "$runs"); do
             tee -a "$tmp/ratio-$b"
     done
 done
+# median FILE: the median of the numbers in FILE, one per line.
+median() {
+    sort -n "$1" | awk '{ v[NR] = $1 }
+        END { printf "%.3f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 for b in $bodies; do
-    awk '{ split($0, f, "= "); print f[2] + 0, f[3] + 0 }' "$tmp/ratio-$b" |
-        sort -n -k1 | awk -v b="$b" -v n="$runs" -v k="$replicas" '
-            { one[NR] = $1; many[NR] = $2 }
-            END {
-                m = (NR % 2) ? one[(NR + 1) / 2] : (one[NR / 2] + one[NR / 2 + 1]) / 2
-                asort(many)
-                c = (NR % 2) ? many[(NR + 1) / 2] : (many[NR / 2] + many[NR / 2 + 1]) / 2
-                printf "median    %-6s redis-1/memory = %.3f  redis-%d/memory = %.3f over %d runs\n", b, m, k, c, n
-            }'
+    awk '{ split($0, f, "= "); print f[2] + 0 }' "$tmp/ratio-$b" >"$tmp/one-$b"
+    awk '{ split($0, f, "= "); print f[3] + 0 }' "$tmp/ratio-$b" >"$tmp/many-$b"
+    printf 'median    %-6s redis-1/memory = %s  redis-%d/memory = %s over %d runs\n' \
+        "$b" "$(median "$tmp/one-$b")" "$replicas" "$(median "$tmp/many-$b")" "$runs"
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 
