@@ -73,7 +73,8 @@ static const char START_LUA[] =
     "  redis.call('HINCRBY', KEYS[2], 'running', 1) end\n"
     "redis.call('HSET', KEYS[1], 'state', 'running', 'attempts', n + 1,\n"
     "  'replica', ARGV[1], 'started', ARGV[2])\n"
-    "return {'run', f[4], f[5]}\n";
+    "local c = redis.call('HMGET', KEYS[2], 'queued', 'running', 'memory')\n"
+    "return {'run', f[4], f[5], c[1] or '0', c[2] or '0', c[3] or '0'}\n";
 
 /* Shared by END and CANCEL: ends record KEYS[1] that was in state st
  * with budget b. */
@@ -126,22 +127,6 @@ static const char CANCEL_LUA[] = END_RECORD_LUA
     "redis.call('PUBLISH', ARGV[5], ARGV[6])\n"
     "return {'running'}\n";
 
-/* A job answered on the connection's thread (never queued): the
- * deployment's admission and its ended record, no message (nobody can be
- * waiting for it yet). */
-static const char END_HERE_LUA[] =
-    "local c = redis.call('HMGET', KEYS[2], 'queued', 'memory')\n"
-    "if tonumber(c[1] or '0') >= tonumber(ARGV[8]) then\n"
-    "  return 'queue_full' end\n"
-    "if tonumber(c[2] or '0') + tonumber(ARGV[7]) > tonumber(ARGV[9]) then\n"
-    "  return 'memory_cap' end\n"
-    "redis.call('HSET', KEYS[1], 'id', ARGV[5], 'state', 'ended',\n"
-    "  'status', ARGV[1], 'json', ARGV[2], 'ended', ARGV[3],\n"
-    "  'created', ARGV[6])\n"
-    "redis.call('PEXPIRE', KEYS[1], ARGV[4])\n"
-    "redis.call('ZADD', KEYS[3], ARGV[6], ARGV[5])\n"
-    "return 'ok'\n";
-
 static const char PROGRESS_LUA[] =
     "if redis.call('HGET', KEYS[1], 'state') == 'running' then\n"
     "  redis.call('HSET', KEYS[1], 'json', ARGV[1], 'status', ARGV[2])\n"
@@ -159,7 +144,6 @@ typedef struct script {
 static script_t SUBMIT = { SUBMIT_LUA, "", false };
 static script_t START = { START_LUA, "", false };
 static script_t END = { END_LUA, "", false };
-static script_t END_HERE = { END_HERE_LUA, "", false };
 static script_t CANCEL = { CANCEL_LUA, "", false };
 static script_t PROGRESS = { PROGRESS_LUA, "", false };
 static pthread_mutex_t script_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -211,8 +195,9 @@ typedef struct rb {
     _Atomic size_t queued;
     _Atomic size_t running;
     _Atomic size_t memory;
-    _Atomic size_t kept; /* records in the listing */
-    char epoch[40];      /* keeper only */
+    _Atomic size_t kept;        /* records in the listing */
+    _Atomic int64_t figures_at; /* when the command they come from left */
+    char epoch[40];             /* keeper only */
 } rb_t;
 
 static void
@@ -391,11 +376,29 @@ figure(const redisReply *r, size_t i)
                                          : 0;
 }
 
-/* Keeps the deployment's queued, running and memory figures, elements
- * from..from+2 of r. */
-static void
-set_figures(rb_t *rb, const redisReply *r, size_t from)
+/* Monotonic clock in microseconds. */
+static int64_t
+mono_us(void)
 {
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Keeps the deployment's queued, running and memory figures, elements
+ * from..from+2 of r, read by a command sent at sent (mono_us): figures
+ * of a command sent before the last ones kept are older, and dropped. */
+static void
+set_figures(rb_t *rb, const redisReply *r, size_t from, int64_t sent)
+{
+    int64_t seen = atomic_load(&rb->figures_at);
+
+    do {
+        if (sent < seen) {
+            return;
+        }
+    } while (!atomic_compare_exchange_weak(&rb->figures_at, &seen, sent));
     atomic_store(&rb->queued, figure(r, from));
     atomic_store(&rb->running, figure(r, from + 1));
     atomic_store(&rb->memory, figure(r, from + 2));
@@ -459,6 +462,7 @@ rb_submit(jobs_backend_t *b, const job_t *job, const char *json)
     redisContext *c = take(rb);
     redisReply *r;
     const char *what;
+    int64_t sent;
     int rc;
 
     if (c == NULL) {
@@ -483,6 +487,7 @@ rb_submit(jobs_backend_t *b, const job_t *job, const char *json)
     args[5] = qcap;
     args[6] = mcap;
     args[7] = status;
+    sent = mono_us();
     r = eval(c, &SUBMIT, 4, keys, 8, args);
     what = elem_str(r, 0);
     rc = what == NULL                      ? PZ_EBACKEND
@@ -492,7 +497,7 @@ rb_submit(jobs_backend_t *b, const job_t *job, const char *json)
                                            : PZ_EBACKEND;
     if (what != NULL) {
         /* The deployment's figures as of this submit. */
-        set_figures(rb, r, 1);
+        set_figures(rb, r, 1, sent);
     }
     if (r != NULL && r->type == REDIS_REPLY_ERROR) {
         log_refused("submit", r->str);
@@ -789,13 +794,15 @@ rb_stats(jobs_backend_t *b, jobs_stats_t *st)
         redisReply *r = NULL;
         redisReply *n = NULL;
 
+        int64_t sent = mono_us();
+
         if (redis_pipe_add(c, 5, counters, NULL) &&
             redis_pipe_add(c, 2, card, NULL)) {
             r = redis_pipe_read(c, true);
             n = r != NULL ? redis_pipe_read(c, false) : NULL;
         }
         if (r != NULL && r->type == REDIS_REPLY_ARRAY) {
-            set_figures(rb, r, 0);
+            set_figures(rb, r, 0, sent);
         }
         if (n != NULL && n->type == REDIS_REPLY_INTEGER) {
             atomic_store(&rb->kept, n->integer > 0 ? (size_t)n->integer : 0);
@@ -830,6 +837,7 @@ start_entry(rb_t *rb, redisContext *c, const char *entry, const char *id)
     const char *what;
     const char *request;
     int64_t created;
+    int64_t sent;
 
     job_key(rb, id, key, sizeof(key));
     snprintf(now, sizeof(now), "%lld", (long long)wall_now());
@@ -842,6 +850,7 @@ start_entry(rb_t *rb, redisContext *c, const char *entry, const char *id)
     args[2] = max;
     args[3] = RB_GROUP;
     args[4] = entry;
+    sent = mono_us();
     r = eval(c, &START, 3, keys, 5, args);
     if (r == NULL) {
         return false;
@@ -850,6 +859,8 @@ start_entry(rb_t *rb, redisContext *c, const char *entry, const char *id)
     request = elem_str(r, 1);
     created = elem_str(r, 2) != NULL ? strtoll(elem_str(r, 2), NULL, 10) : 0;
     if (what != NULL && request != NULL && strcmp(what, "run") == 0) {
+        /* The deployment's figures as of this start. */
+        set_figures(rb, r, 3, sent);
         jobs__adopt(rb->jobs, id, created, request, entry);
     } else if (what != NULL && request != NULL) {
         bool lost = strcmp(what, "lost") == 0;
@@ -1125,12 +1136,14 @@ tick(rb_t *rb, redisContext *c, bool *epoch_lost)
     const char *counters[] = { "HMGET", rb->k_counters, "queued", "running",
                                "memory" };
     redisReply *r;
+    int64_t sent_at;
 
     /* Before the pipeline: its replies are read in order. */
     if (!atomic_load_explicit(&PROGRESS.loaded, memory_order_acquire)) {
         load_script(c, &PROGRESS);
     }
     *epoch_lost = false;
+    sent_at = mono_us();
     ok = redis_pipe_add(c, 2, get_epoch, NULL) &&
          redis_pipe_add(c, 5, counters, NULL);
     sent = 2;
@@ -1186,7 +1199,7 @@ tick(rb_t *rb, redisContext *c, bool *epoch_lost)
                          e != NULL ? e : "");
             }
         } else if (i == 1) {
-            set_figures(rb, r, 0);
+            set_figures(rb, r, 0, sent_at);
         }
         freeReplyObject(r);
     }
@@ -1573,13 +1586,27 @@ rb_ended_here(jobs_backend_t *b,
 {
     rb_t *rb = (rb_t *)b;
     char key[RB_KEY_MAX];
-    char st[8], now[24], ttl[24], created[24], bud[24], qcap[24], mcap[24];
-    const char *keys[3];
-    const char *args[9];
-    redisContext *c = take(rb);
-    redisReply *r;
-    int rc;
+    char st[8], now[24], ttl[24], created[24];
+    const char *hset[] = { "HSET",  key,      "id",      id,     "state",
+                           "ended", "status", st,        "json", json,
+                           "ended", now,      "created", created };
+    const char *expire[] = { "PEXPIRE", key, ttl };
+    const char *zadd[] = { "ZADD", rb->k_jobs, created, id };
+    redisContext *c;
+    redisReply *r[3] = { NULL, NULL, NULL };
+    bool ok;
 
+    /* Admission on the deployment's figures as last read (every tick,
+     * and from this replica's own submits and starts): the job never
+     * takes a queue place, and its budget is held for microseconds. */
+    if (atomic_load(&rb->queued) >= (size_t)rb->queue) {
+        return PZ_EQUEUE_FULL;
+    }
+    if (budget > rb->memory_cap ||
+        atomic_load(&rb->memory) > rb->memory_cap - budget) {
+        return PZ_EMEMORY_CAP;
+    }
+    c = take(rb);
     if (c == NULL) {
         return PZ_EBACKEND;
     }
@@ -1589,37 +1616,19 @@ rb_ended_here(jobs_backend_t *b,
     snprintf(ttl, sizeof(ttl), "%lld",
              (long long)(rb->retention_ms > 0 ? rb->retention_ms : 1));
     snprintf(created, sizeof(created), "%lld", (long long)created_ms);
-    snprintf(bud, sizeof(bud), "%zu", budget);
-    snprintf(qcap, sizeof(qcap), "%d", rb->queue);
-    snprintf(mcap, sizeof(mcap), "%zu", rb->memory_cap);
-    keys[0] = key;
-    keys[1] = rb->k_counters;
-    keys[2] = rb->k_jobs;
-    args[0] = st;
-    args[1] = json;
-    args[2] = now;
-    args[3] = ttl;
-    args[4] = id;
-    args[5] = created;
-    args[6] = bud;
-    args[7] = qcap;
-    args[8] = mcap;
-    r = eval(c, &END_HERE, 3, keys, 9, args);
-    if (r == NULL ||
-        (r->type != REDIS_REPLY_STATUS && r->type != REDIS_REPLY_STRING)) {
-        rc = PZ_EBACKEND;
-    } else {
-        rc = strcmp(r->str, "ok") == 0           ? PZ_OK
-             : strcmp(r->str, "queue_full") == 0 ? PZ_EQUEUE_FULL
-             : strcmp(r->str, "memory_cap") == 0 ? PZ_EMEMORY_CAP
-                                                 : PZ_EBACKEND;
+    /* Three plain commands in one pipeline: nobody else can touch a
+     * record that only this thread knows of yet. */
+    ok = redis_pipe_add(c, 14, hset, NULL) &&
+         redis_pipe_add(c, 3, expire, NULL) && redis_pipe_add(c, 4, zadd, NULL);
+    for (int i = 0; ok && i < 3; i++) {
+        r[i] = redis_pipe_read(c, i == 0);
+        ok = r[i] != NULL && r[i]->type != REDIS_REPLY_ERROR;
     }
-    if (r != NULL && r->type == REDIS_REPLY_ERROR) {
-        log_refused("end", r->str);
+    give(rb, c, ok ? r[2] : NULL);
+    for (int i = 0; i < 3; i++) {
+        freeReplyObject(r[i]);
     }
-    give(rb, c, r);
-    freeReplyObject(r);
-    return rc;
+    return ok ? PZ_OK : PZ_EBACKEND;
 }
 
 static const jobs_backend_ops_t rb_ops = {
