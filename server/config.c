@@ -106,7 +106,7 @@ static const opt_t options[] = {
       "a connection idle this long, or whose request head or body has not "
       "all arrived in this time, is closed (default 10)" },
     { "http-threads", "PUZZLED_HTTP_THREADS", OPT_INT, FIELD(http_threads), 1,
-      64, "HTTP polling threads (default 2)" },
+      64, "HTTP polling threads (default 2; 8 with --redis)" },
     { "grace-ms", "PUZZLED_GRACE_MS", OPT_INT, FIELD(grace_ms), 0, 3600000,
       "on SIGTERM, running jobs may finish this long (default 5000)" },
     { "redis", "PUZZLED_REDIS_URL", OPT_STRING, FIELD(redis), 0, 0,
@@ -454,6 +454,7 @@ config_parse(int argc, char **argv, config_t *cfg, FILE *out, FILE *err)
 {
     bool cors_from_flags = false;
     bool default_memory_given = false;
+    bool http_threads_given = false;
     int rc;
 
     set_defaults(cfg);
@@ -469,6 +470,7 @@ config_parse(int argc, char **argv, config_t *cfg, FILE *out, FILE *err)
             return rc;
         }
         default_memory_given |= o->offset == POLICY(default_memory_bytes);
+        http_threads_given |= o->offset == FIELD(http_threads);
     }
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -516,6 +518,12 @@ config_parse(int argc, char **argv, config_t *cfg, FILE *out, FILE *err)
             return rc;
         }
         default_memory_given |= o->offset == POLICY(default_memory_bytes);
+        http_threads_given |= o->offset == FIELD(http_threads);
+    }
+    /* On Redis a connection thread waits a round trip per solve: more of
+     * them keep the cores busy meanwhile (docs/scale-out.md). */
+    if (cfg->redis != NULL && !http_threads_given) {
+        cfg->http_threads = CONFIG_REDIS_HTTP_THREADS;
     }
     if (cfg->bind == NULL && (cfg->bind = strdup("127.0.0.1")) == NULL) {
         return 2;

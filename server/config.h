@@ -10,6 +10,9 @@
 #include "log.h"
 #include "request.h"
 
+/* HTTP threads with --redis unless --http-threads says otherwise. */
+#define CONFIG_REDIS_HTTP_THREADS 8
+
 /* Most CORS origins the allow-list holds. */
 #define CONFIG_CORS_MAX 16
 

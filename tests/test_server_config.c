@@ -524,6 +524,28 @@ START_TEST(test_server_config_defaults)
 }
 END_TEST
 
+/* With --redis the connection threads default to 8 (each waits for Redis
+ * round trips); a count given by flag or variable wins. */
+START_TEST(test_server_config_redis_http_threads)
+{
+    config_t cfg;
+
+    ck_assert_int_eq(PARSE(&cfg, "--redis", "redis://127.0.0.1:6379", NULL), 0);
+    ck_assert_int_eq(cfg.http_threads, 8);
+    ck_assert_str_eq(cfg.redis, "redis://127.0.0.1:6379");
+    config_cleanup(&cfg);
+    ck_assert_int_eq(
+        PARSE(&cfg, "--redis", "redis://h", "--http-threads", "3", NULL), 0);
+    ck_assert_int_eq(cfg.http_threads, 3);
+    config_cleanup(&cfg);
+    setenv("PUZZLED_HTTP_THREADS", "2", 1);
+    ck_assert_int_eq(PARSE(&cfg, "--redis", "redis://h", NULL), 0);
+    ck_assert_int_eq(cfg.http_threads, 2);
+    unsetenv("PUZZLED_HTTP_THREADS");
+    config_cleanup(&cfg);
+}
+END_TEST
+
 /* --help and -h print the usage, which names every option above and its
  * variable, and no option this test does not know. */
 START_TEST(test_server_config_help_lists_every_option)
@@ -748,6 +770,7 @@ config_suite(void)
     tcase_add_test(tc, test_server_config_numbers_accept_their_range);
     tcase_add_test(tc, test_server_config_numbers_refuse_outside_range);
     tcase_add_test(tc, test_server_config_help_lists_every_option);
+    tcase_add_test(tc, test_server_config_redis_http_threads);
     tcase_add_test(tc, test_server_config_unknown_and_malformed_arguments);
     tcase_add_test(tc, test_server_config_text_options);
     tcase_add_test(tc, test_server_config_cors_origins);
