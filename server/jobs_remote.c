@@ -132,8 +132,15 @@ bool
 jobs__adopted_here(jobs_t *jobs, const char *id)
 {
     job_t *job = find_local(jobs, id);
-    bool here =
-        job != NULL && job->adopted && atomic_load(&job->state) != JOB_ENDED;
+    bool here = false;
+
+    if (job != NULL) {
+        /* Running or waiting here, or ended with its end still to store. */
+        pthread_mutex_lock(&jobs->lock);
+        here = job->adopted &&
+               (atomic_load(&job->state) != JOB_ENDED || job->end_pending);
+        pthread_mutex_unlock(&jobs->lock);
+    }
 
     jobs_release(jobs, job);
     return here;

@@ -271,6 +271,99 @@ START_TEST(test_redis_killed_replica_job_finishes_elsewhere)
 }
 END_TEST
 
+/* Past the retry limit a lost replica's job is not run again: it ends
+ * failed, run error worker_lost, on the replica that took it over. */
+START_TEST(test_redis_job_past_its_attempts_ends_worker_lost)
+{
+    redis_srv_t r;
+    srv_t s[2];
+    const char *const flags[] = { "--redis",
+                                  NULL,
+                                  "--redis-prefix",
+                                  PREFIX,
+                                  "--redis-lease-ms",
+                                  "1000",
+                                  "--redis-attempts",
+                                  "1",
+                                  "--workers",
+                                  "1",
+                                  NULL };
+    const char *fl[11];
+    char body[512];
+    char owner[128];
+    http_resp_t resp;
+    int victim = -1;
+    cJSON *j;
+    char *id;
+    long st;
+
+    ck_assert(redis_srv_start(&r, false));
+    memcpy(fl, flags, sizeof(fl));
+    fl[1] = r.url;
+    for (int i = 0; i < 2; i++) {
+        ck_assert(srv_start(&s[i], fl) == 0);
+        ht_await_ready(s[i].port);
+    }
+    ht_long_job_body(body, sizeof(body), 60000, 16, 0);
+    id = ht_submit(s[0].port, body, &st, NULL);
+    ck_assert_int_eq(st, 202);
+    cJSON_Delete(await_status(s[0].port, id, "running", 20000));
+    record_field(&r, id, "replica", owner, sizeof(owner));
+    for (int i = 0; i < 2; i++) {
+        char pid[24];
+
+        snprintf(pid, sizeof(pid), "-%d-", (int)s[i].pid);
+        if (strstr(owner, pid) != NULL) {
+            victim = i;
+        }
+    }
+    ck_assert_msg(victim >= 0, "no replica is %s", owner);
+    kill(s[victim].pid, SIGKILL);
+    j = await_end(s[1 - victim].port, id, LEASE_MS + 5000);
+    ck_assert_str_eq(ht_jstr(j, "status"), "failed");
+    cJSON_Delete(j);
+    cJSON_Delete(ht_get_job(s[1 - victim].port, id, 0, &resp));
+    ck_assert_ptr_nonnull(strstr(resp.body, "\"worker_lost\""));
+    http_resp_free(&resp);
+    free(id);
+    ck_assert_int_eq(srv_stop(&s[1 - victim]), 0);
+    srv_cleanup(&s[0]);
+    srv_cleanup(&s[1]);
+    redis_srv_cleanup(&r);
+}
+END_TEST
+
+/* Waits until the daemon's log has a line with both id and what. */
+static void
+await_log(const srv_t *s, const char *id, const char *what)
+{
+    char path[160];
+    int64_t deadline = now_ms() + 20000;
+
+    snprintf(path, sizeof(path), "%s/server.log", s->dir);
+    for (;;) {
+        char *log = read_file(path, NULL);
+        bool found = false;
+
+        for (char *line = log; line != NULL && *line != '\0' && !found;) {
+            char *nl = strchr(line, '\n');
+
+            if (nl != NULL) {
+                *nl = '\0';
+            }
+            found = strstr(line, id) != NULL && strstr(line, what) != NULL;
+            line = nl != NULL ? nl + 1 : NULL;
+        }
+        free(log);
+        if (found) {
+            return;
+        }
+        ck_assert_msg(now_ms() < deadline, "no log line with %s and %s", id,
+                      what);
+        sleep_ms(20);
+    }
+}
+
 /* Waits until /readyz answers want (200 or 503) on port. */
 static void
 await_readyz(int port, long want)
@@ -300,15 +393,25 @@ START_TEST(test_redis_down_gives_503_then_recovers)
     srv_t s[1];
     http_resp_t resp;
     char path[160];
+    char body[512];
+    char *late;
     char *id;
+    cJSON *j;
     long st;
 
     ck_assert(redis_srv_start(&r, false));
     start_replicas(&r, s, 1, "1");
     id = ht_submit(s[0].port, cube2, &st, NULL);
     ck_assert_int_eq(st, 200);
+    /* A job that ends while Redis is away: its end is stored once Redis
+     * is back (this Redis keeps nothing: the record is written anew). */
+    ht_long_job_body(body, sizeof(body), 1000, 16, 0);
+    late = ht_submit(s[0].port, body, &st, NULL);
+    ck_assert_int_eq(st, 202);
+    cJSON_Delete(await_status(s[0].port, late, "running", 20000));
     redis_srv_stop(&r, SIGTERM);
     await_readyz(s[0].port, 503);
+    await_log(&s[0], late, "\"msg\":\"job end\"");
     http_get(s[0].port, "/readyz", &resp);
     ck_assert_ptr_nonnull(strstr(resp.body, "backend_unavailable"));
     http_resp_free(&resp);
@@ -327,6 +430,10 @@ START_TEST(test_redis_down_gives_503_then_recovers)
         ht_metric_now(s[0].port, "puzzled_job_store_up{backend=\"redis\"}"), 0);
     ck_assert(redis_srv_restart(&r));
     await_readyz(s[0].port, 200);
+    j = await_end(s[0].port, late, 10000);
+    ck_assert_str_eq(ht_jstr(j, "status"), "timeout");
+    cJSON_Delete(j);
+    free(late);
     free(id);
     ck_assert_double_eq(
         ht_metric_now(s[0].port, "puzzled_job_store_up{backend=\"redis\"}"), 1);
@@ -536,6 +643,7 @@ server_redis_suite(void)
     tcase_add_test(tc, test_redis_any_replica_polls_and_cancels);
     tcase_add_test(tc, test_redis_waits_through_each_replica);
     tcase_add_test(tc, test_redis_killed_replica_job_finishes_elsewhere);
+    tcase_add_test(tc, test_redis_job_past_its_attempts_ends_worker_lost);
     tcase_add_test(tc, test_redis_down_gives_503_then_recovers);
     tcase_add_test(tc, test_redis_restart_with_aof_loses_nothing);
     tcase_add_test(tc,
