@@ -824,40 +824,21 @@ rb_stats(jobs_backend_t *b, jobs_stats_t *st)
 
 /* --- taking entries: feeder and reclaim --- */
 
-/* START of the entry (queue entry id) of job id, then runs, ends or skips
- * it here. Returns false when the connection failed. */
-static bool
-start_entry(rb_t *rb, redisContext *c, const char *entry, const char *id)
+/* What START answered for the entry of job id (sent at sent): runs the
+ * job here, ends it (its replicas lost, or cancelled) or skips it. */
+static void
+on_started(rb_t *rb,
+           redisContext *c,
+           const char *entry,
+           const char *id,
+           const redisReply *r,
+           int64_t sent)
 {
-    char key[RB_KEY_MAX];
-    char now[24], max[12];
-    const char *keys[3];
-    const char *args[5];
-    redisReply *r;
-    const char *what;
-    const char *request;
-    int64_t created;
-    int64_t sent;
+    const char *what = elem_str(r, 0);
+    const char *request = elem_str(r, 1);
+    int64_t created =
+        elem_str(r, 2) != NULL ? strtoll(elem_str(r, 2), NULL, 10) : 0;
 
-    job_key(rb, id, key, sizeof(key));
-    snprintf(now, sizeof(now), "%lld", (long long)wall_now());
-    snprintf(max, sizeof(max), "%d", rb->attempts);
-    keys[0] = key;
-    keys[1] = rb->k_counters;
-    keys[2] = rb->k_queue;
-    args[0] = rb->consumer;
-    args[1] = now;
-    args[2] = max;
-    args[3] = RB_GROUP;
-    args[4] = entry;
-    sent = mono_us();
-    r = eval(c, &START, 3, keys, 5, args);
-    if (r == NULL) {
-        return false;
-    }
-    what = elem_str(r, 0);
-    request = elem_str(r, 1);
-    created = elem_str(r, 2) != NULL ? strtoll(elem_str(r, 2), NULL, 10) : 0;
     if (what != NULL && request != NULL && strcmp(what, "run") == 0) {
         /* The deployment's figures as of this start. */
         set_figures(rb, r, 3, sent);
@@ -887,39 +868,94 @@ start_entry(rb_t *rb, redisContext *c, const char *entry, const char *id)
     } else if (r->type == REDIS_REPLY_ERROR) {
         log_refused("start", r->str);
     }
-    freeReplyObject(r);
-    return true;
 }
 
-/* The stream entries of a XREADGROUP/XAUTOCLAIM entry list: starts each.
- * Returns false when the connection failed. */
+/* Entries taken at once at most (XREADGROUP COUNT, XAUTOCLAIM COUNT). */
+#define RB_BATCH      16
+#define RB_BATCH_TEXT "16"
+
+/*
+ * The stream entries of a XREADGROUP/XAUTOCLAIM entry list: one START
+ * each, all in one pipeline, then each job run, ended or skipped. Returns
+ * false when the connection failed.
+ */
 static bool
 start_entries(rb_t *rb, redisContext *c, const redisReply *list)
 {
-    for (size_t i = 0; list != NULL && i < list->elements; i++) {
+    const char *entries[RB_BATCH];
+    const char *ids[RB_BATCH];
+    char keys[RB_BATCH][RB_KEY_MAX];
+    redisReply *replies[RB_BATCH];
+    char now[24], max[12];
+    size_t n = 0;
+    int64_t sent;
+    bool ok = true;
+
+    for (size_t i = 0; list != NULL && i < list->elements && n < RB_BATCH;
+         i++) {
         const redisReply *e = list->element[i];
-        const char *entry;
         const redisReply *fields;
 
         if (e->type != REDIS_REPLY_ARRAY || e->elements < 2 ||
             e->element[0]->type != REDIS_REPLY_STRING) {
             continue; /* an entry deleted since it was queued */
         }
-        entry = e->element[0]->str;
         fields = e->element[1];
-        for (size_t f = 0;
-             fields->type == REDIS_REPLY_ARRAY && f + 1 < fields->elements;
+        for (size_t f = 0; fields->type == REDIS_REPLY_ARRAY &&
+                           f + 1 < fields->elements && n < RB_BATCH;
              f += 2) {
             if (fields->element[f]->type == REDIS_REPLY_STRING &&
                 strcmp(fields->element[f]->str, "id") == 0 &&
                 fields->element[f + 1]->type == REDIS_REPLY_STRING) {
-                if (!start_entry(rb, c, entry, fields->element[f + 1]->str)) {
-                    return false;
-                }
+                entries[n] = e->element[0]->str;
+                ids[n] = fields->element[f + 1]->str;
+                n++;
             }
         }
     }
-    return true;
+    if (n == 0) {
+        return true;
+    }
+    /* Loaded before the pipeline: its replies are read in order. */
+    if (!atomic_load_explicit(&START.loaded, memory_order_acquire)) {
+        load_script(c, &START);
+    }
+    snprintf(now, sizeof(now), "%lld", (long long)wall_now());
+    snprintf(max, sizeof(max), "%d", rb->attempts);
+    sent = mono_us();
+    for (size_t i = 0; ok && i < n; i++) {
+        const char *argv[] = {
+            "EVALSHA",    START.sha, "3", keys[i],  rb->k_counters, rb->k_queue,
+            rb->consumer, now,       max, RB_GROUP, entries[i]
+        };
+
+        job_key(rb, ids[i], keys[i], sizeof(keys[i]));
+        ok = redis_pipe_add(c, 11, argv, NULL);
+    }
+    for (size_t i = 0; i < n; i++) {
+        replies[i] = ok ? redis_pipe_read(c, i == 0) : NULL;
+        ok = ok && replies[i] != NULL;
+    }
+    for (size_t i = 0; ok && i < n; i++) {
+        if (redis_reply_is_error(replies[i], "NOSCRIPT")) {
+            /* A restarted Redis forgot it: EVAL, which caches it again. */
+            const char *args[] = { rb->consumer, now, max, RB_GROUP,
+                                   entries[i] };
+            const char *k[] = { keys[i], rb->k_counters, rb->k_queue };
+
+            freeReplyObject(replies[i]);
+            replies[i] = eval(c, &START, 3, k, 5, args);
+            if (replies[i] == NULL) {
+                ok = false;
+                break;
+            }
+        }
+        on_started(rb, c, entries[i], ids[i], replies[i], sent);
+    }
+    for (size_t i = 0; i < n; i++) {
+        freeReplyObject(replies[i]);
+    }
+    return ok;
 }
 
 /* Creates the consumer group (and the stream) if missing. */
@@ -957,8 +993,11 @@ feeder_main(void *arg)
         size_t busy, workers;
         redisReply *r;
         char why[256];
+        char count[8];
+        /* As many entries as solver threads are free: a replica never
+         * takes more than it can start, so the others get the rest. */
         const char *argv[] = { "XREADGROUP", "GROUP", RB_GROUP,
-                               rb->consumer, "COUNT", "1",
+                               rb->consumer, "COUNT", count,
                                "BLOCK",      "1000",  "STREAMS",
                                rb->k_queue,  ">" };
 
@@ -968,6 +1007,8 @@ feeder_main(void *arg)
             sleep_ms(5);
             continue;
         }
+        snprintf(count, sizeof(count), "%zu",
+                 workers - busy < RB_BATCH ? workers - busy : RB_BATCH);
         if (c == NULL) {
             c = redis_connect(&rb->target, RB_BLOCK_MS, why, sizeof(why));
             if (c == NULL) {
@@ -1313,7 +1354,7 @@ reclaim(rb_t *rb, redisContext *c)
 {
     char lease[16];
     const char *argv[] = { "XAUTOCLAIM", rb->k_queue, RB_GROUP, rb->consumer,
-                           lease,        "0-0",       "COUNT",  "16" };
+                           lease,        "0-0",       "COUNT",  RB_BATCH_TEXT };
     redisReply *r;
     bool ok;
 
