@@ -9,6 +9,7 @@
  * read back from its file.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <check.h>
@@ -192,7 +194,8 @@ exists(const char *dir, const char *name)
 }
 
 /* A save removes the temporary file a killed process left for the same
- * table, and keeps one of a live process (a build under way). */
+ * table, or one untouched for a day, and keeps a live process's recent one
+ * (a build under way). */
 START_TEST(test_tables_blob_get_removes_stale_temporary_files)
 {
     tables_blob_def_t d = def_of("blob-s", 1, 3, false);
@@ -200,6 +203,8 @@ START_TEST(test_tables_blob_get_removes_stale_temporary_files)
     char dir[64];
     char dead_tmp[96];
     char live_tmp[96];
+    char old_tmp[160];
+    struct timespec times[2];
     pid_t child = fork();
 
     ck_assert_int_ge(child, 0);
@@ -213,8 +218,16 @@ START_TEST(test_tables_blob_get_removes_stale_temporary_files)
              (long)getppid());
     touch(dir, dead_tmp);
     touch(dir, live_tmp);
+    /* Pid 1 is alive here as in every container: a file of its untouched
+     * for two days is a killed save's all the same. */
+    touch(dir, "blob-s.pzt.1.0.tmp");
+    snprintf(old_tmp, sizeof(old_tmp), "%s/blob-s.pzt.1.0.tmp", dir);
+    times[0].tv_sec = times[1].tv_sec = time(NULL) - 2 * 24 * 3600;
+    times[0].tv_nsec = times[1].tv_nsec = 0;
+    ck_assert_int_eq(utimensat(AT_FDCWD, old_tmp, times, 0), 0);
     ck_assert_int_eq(tables_blob_get(&d, &data, NULL), PZ_OK);
     ck_assert(!exists(dir, dead_tmp));
+    ck_assert(!exists(dir, "blob-s.pzt.1.0.tmp"));
     ck_assert(exists(dir, live_tmp));
     ck_assert(exists(dir, "blob-s.pzt"));
     tables_unload_all();

@@ -454,11 +454,15 @@ make_dirs(const char *dir)
     return true;
 }
 
+/* A temporary table file untouched this long is a killed save's. */
+#define STALE_TEMPORARY_S (24 * 3600)
+
 /*
  * Removes the temporary files "<path>.<pid>.<k>.tmp" that a process killed
- * while saving left in dir, for a process that no longer exists: a killed
- * save of a 2.6 GB table would otherwise keep its disk for good. A live
- * process's file (another build of the same table under way) stays.
+ * while saving left in dir, for a process that no longer exists or untouched
+ * for STALE_TEMPORARY_S: a killed save of a 2.6 GB table would otherwise
+ * keep its disk for good. A live process's recent file (another build of
+ * the same table under way) stays.
  */
 static void
 remove_stale_temporaries(const char *dir, const char *path)
@@ -478,6 +482,7 @@ remove_stale_temporaries(const char *dir, const char *path)
         const char *name = e->d_name;
         size_t len = strlen(name);
         char stale[TABLES_PATH_MAX + 300];
+        struct stat st;
         char *end;
         long pid;
 
@@ -486,13 +491,19 @@ remove_stale_temporaries(const char *dir, const char *path)
             continue;
         }
         pid = strtol(name + blen + 1, &end, 10);
-        if (end == name + blen + 1 || *end != '.' || pid <= 0 ||
-            pid == (long)getpid() ||
-            !(kill((pid_t)pid, 0) != 0 && errno == ESRCH)) {
+        if (end == name + blen + 1 || *end != '.' || pid <= 0) {
             continue;
         }
         snprintf(stale, sizeof(stale), "%s/%s", dir, name);
-        (void)unlink(stale);
+        /* A process that no longer exists; or, since processes in
+         * containers sharing the directory all see their own pid 1, a
+         * file no save has written to for a day. */
+        if ((pid != (long)getpid() && kill((pid_t)pid, 0) != 0 &&
+             errno == ESRCH) ||
+            (stat(stale, &st) == 0 &&
+             st.st_mtime < time(NULL) - STALE_TEMPORARY_S)) {
+            (void)unlink(stale);
+        }
     }
     closedir(d);
 }
