@@ -543,10 +543,12 @@ jobs__end_locked(jobs_t *jobs, job_t *job, job_state_t was)
     }
     if (was == JOB_RUNNING) {
         jobs->nrunning--;
-        pthread_cond_broadcast(&jobs->idle);
     } else if (was == JOB_PREPARING) {
         jobs->npreparing--;
     }
+    /* Shutdown waits for no job running; a backend's feeder for a free
+     * solver thread. */
+    pthread_cond_broadcast(&jobs->idle);
     jobs->memory_in_use -= job->budget;
     job->budget = 0;
     job->ended_mono = jobs_now_ms();

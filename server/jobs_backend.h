@@ -169,8 +169,10 @@ size_t jobs__budget(const job_t *job);
  * gets the status written. */
 char *jobs__render(const job_t *job, int *status);
 
-/* Adopted jobs waiting or running here, and the solver threads. */
-void jobs__load(jobs_t *jobs, size_t *busy, size_t *workers);
+/* Waits up to timeout_ms for a solver thread here to be free (no job
+ * ending wakes it in vain: each end is signalled); returns how many are
+ * free (0 after the timeout). */
+size_t jobs__await_capacity(jobs_t *jobs, int timeout_ms);
 
 /* Retries the stores of ended jobs the backend could not take (call
  * when the store is back). */

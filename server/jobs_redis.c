@@ -990,7 +990,7 @@ feeder_main(void *arg)
     int backoff = 100;
 
     while (!atomic_load(&rb->stopping)) {
-        size_t busy, workers;
+        size_t free_threads;
         redisReply *r;
         char why[256];
         char count[8];
@@ -1001,14 +1001,17 @@ feeder_main(void *arg)
                                "BLOCK",      "1000",  "STREAMS",
                                rb->k_queue,  ">" };
 
-        jobs__load(rb->jobs, &busy, &workers);
-        if (atomic_load(&rb->quiesced) || busy >= workers) {
-            /* Local: a solver thread frees up within a job's time. */
-            sleep_ms(5);
+        if (atomic_load(&rb->quiesced)) {
+            sleep_ms(50);
+            continue;
+        }
+        /* Woken by the end of a job here, not by a timer. */
+        free_threads = jobs__await_capacity(rb->jobs, 200);
+        if (free_threads == 0) {
             continue;
         }
         snprintf(count, sizeof(count), "%zu",
-                 workers - busy < RB_BATCH ? workers - busy : RB_BATCH);
+                 free_threads < RB_BATCH ? free_threads : RB_BATCH);
         if (c == NULL) {
             c = redis_connect(&rb->target, RB_BLOCK_MS, why, sizeof(why));
             if (c == NULL) {

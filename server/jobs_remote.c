@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "jobs_internal.h"
 #include "log.h"
@@ -214,13 +215,28 @@ jobs__budget(const job_t *job)
     return job->req.spec.limits.memory_bytes;
 }
 
-void
-jobs__load(jobs_t *jobs, size_t *busy, size_t *workers)
+size_t
+jobs__await_capacity(jobs_t *jobs, int timeout_ms)
 {
+    size_t workers = (size_t)(jobs->cfg.workers > 0 ? jobs->cfg.workers : 1);
+    size_t busy;
+    struct timespec until;
+
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    until.tv_sec += timeout_ms / 1000 + until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
     pthread_mutex_lock(&jobs->lock);
-    *busy = jobs->nqueued + jobs->npreparing + jobs->nrunning;
+    for (;;) {
+        busy = jobs->nqueued + jobs->npreparing + jobs->nrunning;
+        if (busy < workers ||
+            pthread_cond_timedwait(&jobs->idle, &jobs->lock, &until) != 0) {
+            break;
+        }
+    }
+    busy = jobs->nqueued + jobs->npreparing + jobs->nrunning;
     pthread_mutex_unlock(&jobs->lock);
-    *workers = (size_t)(jobs->cfg.workers > 0 ? jobs->cfg.workers : 1);
+    return busy < workers ? workers - busy : 0;
 }
 
 /* A job (not in the table) of the request text, or NULL with *rc. */
