@@ -114,8 +114,8 @@ jobs__job_free(jobs_t *jobs, job_t *job)
 }
 
 /* A zeroed job, from the spare list or the heap, or NULL. */
-static job_t *
-job_alloc(jobs_t *jobs)
+job_t *
+jobs__job_alloc(jobs_t *jobs)
 {
     job_t *job;
 
@@ -137,12 +137,6 @@ job_alloc(jobs_t *jobs)
     memset((char *)job + offsetof(job_t, req) + sizeof(job->req), 0,
            sizeof(*job) - offsetof(job_t, req) - sizeof(job->req));
     return job;
-}
-
-job_t *
-jobs__job_alloc(jobs_t *jobs)
-{
-    return job_alloc(jobs);
 }
 
 void
@@ -199,7 +193,7 @@ new_job(jobs_t *jobs, job_t **out)
     if (rc != PZ_OK) {
         return rc;
     }
-    job = job_alloc(jobs);
+    job = jobs__job_alloc(jobs);
     if (job == NULL) {
         return PZ_ENOMEM;
     }
@@ -436,8 +430,6 @@ jobs_find(jobs_t *jobs, const char *id)
 int
 jobs_lookup(jobs_t *jobs, const char *id, job_t **out)
 {
-    job_t *job;
-
     *out = NULL;
     if (strlen(id) != JOBS_ID_LEN ||
         strspn(id, "0123456789abcdef") != JOBS_ID_LEN) {
@@ -453,6 +445,15 @@ jobs_lookup(jobs_t *jobs, const char *id, job_t **out)
         *out = jobs__remote_job(jobs, &rec);
         return *out != NULL ? PZ_OK : PZ_ENOMEM;
     }
+    *out = jobs__find_local(jobs, id);
+    return *out != NULL ? PZ_OK : PZ_EJOB_NOT_FOUND;
+}
+
+job_t *
+jobs__find_local(jobs_t *jobs, const char *id)
+{
+    job_t *job;
+
     pthread_mutex_lock(&jobs->lock);
     for (job = jobs->hash[jobs__bucket_of(jobs, id)]; job != NULL;
          job = job->hnext) {
@@ -462,8 +463,7 @@ jobs_lookup(jobs_t *jobs, const char *id, job_t **out)
         }
     }
     pthread_mutex_unlock(&jobs->lock);
-    *out = job;
-    return job != NULL ? PZ_OK : PZ_EJOB_NOT_FOUND;
+    return job;
 }
 
 void

@@ -151,8 +151,9 @@ bool jobs__store_end(jobs_t *jobs, job_t *job);
  * deployment's admission (ended_here): PZ_OK or its refusal. */
 int jobs__store_here(jobs_t *jobs, job_t *job);
 
-/* Wall clock in Unix ms. */
-int64_t jobs__wall_ms(void);
+/* The job of this process's table with id, with a reference for the
+ * caller, or NULL. Not under the lock. */
+job_t *jobs__find_local(jobs_t *jobs, const char *id);
 
 /* A zeroed job with an empty request, or NULL. Not under the lock. */
 job_t *jobs__job_alloc(jobs_t *jobs);

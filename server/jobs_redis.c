@@ -206,15 +206,6 @@ job_key(const rb_t *rb, const char *id, char *out, size_t size)
     snprintf(out, size, "%.63s:job:%.32s", rb->prefix, id);
 }
 
-static int64_t
-wall_now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void
 sleep_ms(int ms)
 {
@@ -531,7 +522,7 @@ end_on(rb_t *rb,
 
     job_key(rb, id, key, sizeof(key));
     snprintf(st, sizeof(st), "%d", status);
-    snprintf(now, sizeof(now), "%lld", (long long)wall_now());
+    snprintf(now, sizeof(now), "%lld", (long long)jobs__wall_ms());
     snprintf(ttl, sizeof(ttl), "%lld",
              (long long)(rb->retention_ms > 0 ? rb->retention_ms : 1));
     snprintf(created, sizeof(created), "%lld", (long long)created_ms);
@@ -610,15 +601,23 @@ record_of(const char *id, const redisReply *r, jobs_record_t *rec)
     return true;
 }
 
-static const char *const RECORD_FIELDS[] = { "state", "status", "json",
-                                             "request", "created" };
+/* Appends the read of id's record to c's pipeline (record_of reads its
+ * reply). */
+static bool
+read_record(const rb_t *rb, redisContext *c, const char *id)
+{
+    char key[RB_KEY_MAX];
+    const char *argv[] = { "HMGET", key,       "state",  "status",
+                           "json",  "request", "created" };
+
+    job_key(rb, id, key, sizeof(key));
+    return redis_pipe_add(c, 7, argv, NULL);
+}
 
 static int
 rb_find(jobs_backend_t *b, const char *id, jobs_record_t *rec)
 {
     rb_t *rb = (rb_t *)b;
-    char key[RB_KEY_MAX];
-    const char *argv[7] = { "HMGET", key };
     redisContext *c = take(rb);
     redisReply *r;
     int rc;
@@ -626,11 +625,7 @@ rb_find(jobs_backend_t *b, const char *id, jobs_record_t *rec)
     if (c == NULL) {
         return PZ_EBACKEND;
     }
-    job_key(rb, id, key, sizeof(key));
-    for (int i = 0; i < 5; i++) {
-        argv[2 + i] = RECORD_FIELDS[i];
-    }
-    r = redis_cmd(c, 7, argv, NULL);
+    r = read_record(rb, c, id) ? redis_pipe_read(c, true) : NULL;
     rc = r == NULL               ? PZ_EBACKEND
          : record_of(id, r, rec) ? PZ_OK
                                  : PZ_EJOB_NOT_FOUND;
@@ -679,14 +674,7 @@ rb_list(jobs_backend_t *b,
     *total =
         rc_card->type == REDIS_REPLY_INTEGER ? (size_t)rc_card->integer : 0;
     for (size_t i = 0; ok && i < ids->elements; i++) {
-        char key[RB_KEY_MAX];
-        const char *argv[7] = { "HMGET", key };
-
-        job_key(rb, ids->element[i]->str, key, sizeof(key));
-        for (int f = 0; f < 5; f++) {
-            argv[2 + f] = RECORD_FIELDS[f];
-        }
-        ok = redis_pipe_add(c, 7, argv, NULL);
+        ok = read_record(rb, c, ids->element[i]->str);
     }
     for (size_t i = 0; ok && i < ids->elements; i++) {
         redisReply *r = redis_pipe_read(c, i == 0);
@@ -734,7 +722,7 @@ rb_cancel(jobs_backend_t *b,
         return PZ_EBACKEND;
     }
     job_key(rb, rec->id, key, sizeof(key));
-    snprintf(now, sizeof(now), "%lld", (long long)wall_now());
+    snprintf(now, sizeof(now), "%lld", (long long)jobs__wall_ms());
     snprintf(ttl, sizeof(ttl), "%lld",
              (long long)(rb->retention_ms > 0 ? rb->retention_ms : 1));
     snprintf(st, sizeof(st), "%d", PZ_STATUS_CANCELLED);
@@ -920,7 +908,7 @@ start_entries(rb_t *rb, redisContext *c, const redisReply *list)
     if (!atomic_load_explicit(&START.loaded, memory_order_acquire)) {
         load_script(c, &START);
     }
-    snprintf(now, sizeof(now), "%lld", (long long)wall_now());
+    snprintf(now, sizeof(now), "%lld", (long long)jobs__wall_ms());
     snprintf(max, sizeof(max), "%d", rb->attempts);
     sent = mono_us();
     for (size_t i = 0; ok && i < n; i++) {
@@ -1067,15 +1055,9 @@ catch_up(rb_t *rb)
     }
     for (size_t i = 0; i < n; i++) {
         jobs_record_t rec;
-        char key[RB_KEY_MAX];
-        const char *argv[7] = { "HMGET", key };
-        redisReply *r;
+        redisReply *r =
+            read_record(rb, c, ids[i]) ? redis_pipe_read(c, true) : NULL;
 
-        job_key(rb, ids[i], key, sizeof(key));
-        for (int f = 0; f < 5; f++) {
-            argv[2 + f] = RECORD_FIELDS[f];
-        }
-        r = redis_cmd(c, 7, argv, NULL);
         if (r == NULL) {
             break;
         }
@@ -1656,7 +1638,7 @@ rb_ended_here(jobs_backend_t *b,
     }
     job_key(rb, id, key, sizeof(key));
     snprintf(st, sizeof(st), "%d", status);
-    snprintf(now, sizeof(now), "%lld", (long long)wall_now());
+    snprintf(now, sizeof(now), "%lld", (long long)jobs__wall_ms());
     snprintf(ttl, sizeof(ttl), "%lld",
              (long long)(rb->retention_ms > 0 ? rb->retention_ms : 1));
     snprintf(created, sizeof(created), "%lld", (long long)created_ms);

@@ -111,28 +111,10 @@ jobs__record_ended(jobs_t *jobs, const char *id, int status, const char *json)
     pthread_mutex_unlock(&jobs->lock);
 }
 
-/* A job of the table with id (adopted), with a reference, or NULL. */
-static job_t *
-find_local(jobs_t *jobs, const char *id)
-{
-    job_t *job;
-
-    pthread_mutex_lock(&jobs->lock);
-    for (job = jobs->hash[jobs__bucket_of(jobs, id)]; job != NULL;
-         job = job->hnext) {
-        if (strcmp(job->id, id) == 0) {
-            job->refs++;
-            break;
-        }
-    }
-    pthread_mutex_unlock(&jobs->lock);
-    return job;
-}
-
 bool
 jobs__adopted_here(jobs_t *jobs, const char *id)
 {
-    job_t *job = find_local(jobs, id);
+    job_t *job = jobs__find_local(jobs, id);
     bool here = false;
 
     if (job != NULL) {
@@ -150,7 +132,7 @@ jobs__adopted_here(jobs_t *jobs, const char *id)
 void
 jobs__cancel_local(jobs_t *jobs, const char *id)
 {
-    job_t *job = find_local(jobs, id);
+    job_t *job = jobs__find_local(jobs, id);
     bool ended;
 
     if (job != NULL) {

@@ -132,11 +132,31 @@ redis_resolve(redis_target_t *t, char *why, size_t why_size)
     return addr[0] != '\0';
 }
 
+/* Sends the set-up command name arg on c; false with why filled (the
+ * server's words, never arg: it may be the password). */
+static bool
+setup_cmd(redisContext *c,
+          const char *name,
+          const char *arg,
+          char *why,
+          size_t why_size)
+{
+    const char *argv[] = { name, arg };
+    redisReply *r = redis_cmd(c, 2, argv, NULL);
+    bool ok = r != NULL && r->type != REDIS_REPLY_ERROR;
+
+    if (!ok) {
+        snprintf(why, why_size, "%s refused: %s", name,
+                 r != NULL ? r->str : c->errstr);
+    }
+    freeReplyObject(r);
+    return ok;
+}
+
 redisContext *
 redis_connect(redis_target_t *t, int extra_ms, char *why, size_t why_size)
 {
     redisContext *c;
-    redisReply *r;
     char addr[64];
 
     pthread_mutex_lock(&t->lock);
@@ -162,34 +182,19 @@ redis_connect(redis_target_t *t, int extra_ms, char *why, size_t why_size)
         return NULL;
     }
     redisEnableKeepAlive(c);
-    if (t->url.password[0] != '\0') {
-        const char *argv[] = { "AUTH", t->url.password };
-
-        r = redis_cmd(c, 2, argv, NULL);
-        if (r == NULL || r->type == REDIS_REPLY_ERROR) {
-            /* The server's words, never the password. */
-            snprintf(why, why_size, "AUTH refused: %s",
-                     r != NULL ? r->str : c->errstr);
-            freeReplyObject(r);
-            redisFree(c);
-            return NULL;
-        }
-        freeReplyObject(r);
+    if (t->url.password[0] != '\0' &&
+        !setup_cmd(c, "AUTH", t->url.password, why, why_size)) {
+        redisFree(c);
+        return NULL;
     }
     if (t->url.db > 0) {
         char db[16];
-        const char *argv[] = { "SELECT", db };
 
         snprintf(db, sizeof(db), "%d", t->url.db);
-        r = redis_cmd(c, 2, argv, NULL);
-        if (r == NULL || r->type == REDIS_REPLY_ERROR) {
-            snprintf(why, why_size, "SELECT refused: %s",
-                     r != NULL ? r->str : c->errstr);
-            freeReplyObject(r);
+        if (!setup_cmd(c, "SELECT", db, why, why_size)) {
             redisFree(c);
             return NULL;
         }
-        freeReplyObject(r);
     }
     return c;
 }

@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "srv_testlib.h"
+
 #define REDIS_START_TIMEOUT_MS 15000
 
 typedef struct redis_srv {
@@ -31,15 +33,6 @@ typedef struct redis_srv {
     char dir[64]; /* its directory: data files and log */
     char url[96]; /* redis://127.0.0.1:port */
 } redis_srv_t;
-
-static inline int64_t
-redis_now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* A port nothing listens on now (the kernel's choice). */
 static inline int
@@ -127,8 +120,8 @@ redis_srv_spawn(redis_srv_t *r)
                (char *)NULL);
         _exit(127);
     }
-    deadline = redis_now_ms() + REDIS_START_TIMEOUT_MS;
-    while (redis_now_ms() < deadline) {
+    deadline = now_ms() + REDIS_START_TIMEOUT_MS;
+    while (now_ms() < deadline) {
         int st;
         struct timespec ts = { 0, 10 * 1000000L };
 

@@ -15,15 +15,23 @@
 #define PREFIX   "pzt"
 #define LEASE_MS 1000
 
-/* Starts n replicas on r (each with workers solver threads). */
-static void
-start_replicas(const redis_srv_t *r, srv_t *s, int n, const char *workers)
-{
-    const char *const flags[] = {
-        "--redis", r->url,      "--redis-prefix", PREFIX, "--redis-lease-ms",
-        "1000",    "--workers", workers,          NULL
-    };
+/* One solver thread per replica, the flags most tests add. */
+static const char *const ONE_WORKER[] = { "--workers", "1", NULL };
 
+/* Starts n replicas on r, one deployment (PREFIX, a LEASE_MS lease),
+ * with the NULL-terminated extra flags. */
+static void
+start_replicas(const redis_srv_t *r, srv_t *s, int n, const char *const *extra)
+{
+    const char *flags[16] = { "--redis",          r->url,
+                              "--redis-prefix",   PREFIX,
+                              "--redis-lease-ms", "1000" };
+    int k = 6;
+
+    for (int i = 0; extra[i] != NULL && k < 15; i++) {
+        flags[k++] = extra[i];
+    }
+    flags[k] = NULL;
     for (int i = 0; i < n; i++) {
         ck_assert(srv_start(&s[i], flags) == 0);
         ht_await_ready(s[i].port);
@@ -73,6 +81,25 @@ record_field(const redis_srv_t *r,
         nl[strcspn(nl, "\r\n")] = '\0';
         snprintf(out, cap, "%s", nl);
     }
+}
+
+/* The index of the replica (of n) whose consumer runs job id. */
+static int
+runner_of(const redis_srv_t *r, const char *id, const srv_t *s, int n)
+{
+    char owner[128];
+
+    record_field(r, id, "replica", owner, sizeof(owner));
+    for (int i = 0; i < n; i++) {
+        char pid[24];
+
+        snprintf(pid, sizeof(pid), "-%d-", (int)s[i].pid);
+        if (strstr(owner, pid) != NULL) {
+            return i;
+        }
+    }
+    ck_abort_msg("no replica is %s", owner);
+    return -1;
 }
 
 static uint64_t
@@ -136,7 +163,7 @@ START_TEST(test_redis_any_replica_polls_and_cancels)
     long st;
 
     ck_assert(redis_srv_start(&r, false));
-    start_replicas(&r, s, 3, "1");
+    start_replicas(&r, s, 3, ONE_WORKER);
     ht_long_job_body(body, sizeof(body), 60000, 16, 0);
     id = ht_submit(s[0].port, body, &st, NULL);
     ck_assert_int_eq(st, 202);
@@ -188,7 +215,7 @@ START_TEST(test_redis_waits_through_each_replica)
     srv_t s[3];
 
     ck_assert(redis_srv_start(&r, false));
-    start_replicas(&r, s, 3, "1");
+    start_replicas(&r, s, 3, ONE_WORKER);
     for (int i = 0; i < 3; i++) {
         http_resp_t resp;
         cJSON *j;
@@ -229,28 +256,20 @@ START_TEST(test_redis_killed_replica_job_finishes_elsewhere)
     char owner[128];
     char path[128];
     char attempts[16];
-    int victim = -1;
+    int victim;
     cJSON *j;
     char *id;
     long st;
 
     ck_assert(redis_srv_start(&r, false));
-    start_replicas(&r, s, 3, "1");
+    start_replicas(&r, s, 3, ONE_WORKER);
     /* Runs 3 s wherever it runs, then ends timeout: an end of its own. */
     ht_long_job_body(body, sizeof(body), 3000, 16, 0);
     id = ht_submit(s[0].port, body, &st, NULL);
     ck_assert_int_eq(st, 202);
     cJSON_Delete(await_status(s[0].port, id, "running", 20000));
     record_field(&r, id, "replica", owner, sizeof(owner));
-    for (int i = 0; i < 3; i++) {
-        char pid[24];
-
-        snprintf(pid, sizeof(pid), "-%d-", (int)s[i].pid);
-        if (strstr(owner, pid) != NULL) {
-            victim = i;
-        }
-    }
-    ck_assert_msg(victim >= 0, "no replica is %s", owner);
+    victim = runner_of(&r, id, s, 3);
     kill(s[victim].pid, SIGKILL);
     /* Within the lease, a reclaim pass and the job's own 3 s, plus 5 s. */
     j = await_end(s[(victim + 1) % 3].port, id, LEASE_MS + 3000 + 5000);
@@ -277,47 +296,22 @@ START_TEST(test_redis_job_past_its_attempts_ends_worker_lost)
 {
     redis_srv_t r;
     srv_t s[2];
-    const char *const flags[] = { "--redis",
-                                  NULL,
-                                  "--redis-prefix",
-                                  PREFIX,
-                                  "--redis-lease-ms",
-                                  "1000",
-                                  "--redis-attempts",
-                                  "1",
-                                  "--workers",
-                                  "1",
-                                  NULL };
-    const char *fl[11];
+    static const char *const flags[] = { "--redis-attempts", "1", "--workers",
+                                         "1", NULL };
     char body[512];
-    char owner[128];
     http_resp_t resp;
-    int victim = -1;
+    int victim;
     cJSON *j;
     char *id;
     long st;
 
     ck_assert(redis_srv_start(&r, false));
-    memcpy(fl, flags, sizeof(fl));
-    fl[1] = r.url;
-    for (int i = 0; i < 2; i++) {
-        ck_assert(srv_start(&s[i], fl) == 0);
-        ht_await_ready(s[i].port);
-    }
+    start_replicas(&r, s, 2, flags);
     ht_long_job_body(body, sizeof(body), 60000, 16, 0);
     id = ht_submit(s[0].port, body, &st, NULL);
     ck_assert_int_eq(st, 202);
     cJSON_Delete(await_status(s[0].port, id, "running", 20000));
-    record_field(&r, id, "replica", owner, sizeof(owner));
-    for (int i = 0; i < 2; i++) {
-        char pid[24];
-
-        snprintf(pid, sizeof(pid), "-%d-", (int)s[i].pid);
-        if (strstr(owner, pid) != NULL) {
-            victim = i;
-        }
-    }
-    ck_assert_msg(victim >= 0, "no replica is %s", owner);
+    victim = runner_of(&r, id, s, 2);
     kill(s[victim].pid, SIGKILL);
     j = await_end(s[1 - victim].port, id, LEASE_MS + 5000);
     ck_assert_str_eq(ht_jstr(j, "status"), "failed");
@@ -400,7 +394,7 @@ START_TEST(test_redis_down_gives_503_then_recovers)
     long st;
 
     ck_assert(redis_srv_start(&r, false));
-    start_replicas(&r, s, 1, "1");
+    start_replicas(&r, s, 1, ONE_WORKER);
     id = ht_submit(s[0].port, cube2, &st, NULL);
     ck_assert_int_eq(st, 200);
     /* A job that ends while Redis is away: its end is stored once Redis
@@ -465,7 +459,7 @@ restart_with_queue(bool aof)
     long st;
 
     ck_assert(redis_srv_start(&r, aof));
-    start_replicas(&r, s, 1, "1");
+    start_replicas(&r, s, 1, ONE_WORKER);
     ht_long_job_body(body, sizeof(body), aof ? 60000 : 2000, 16, 0);
     longid = ht_submit(s[0].port, body, &st, NULL);
     ck_assert_int_eq(st, 202);
@@ -556,21 +550,14 @@ START_TEST(test_redis_queue_cap_is_the_deployments)
 {
     redis_srv_t r;
     srv_t s[2];
-    const char *const flags[] = { "--redis",   NULL,      "--redis-prefix",
-                                  PREFIX,      "--queue", "2",
-                                  "--workers", "1",       NULL };
-    const char *fl[9];
+    static const char *const flags[] = { "--queue", "2", "--workers", "1",
+                                         NULL };
     char body[512];
     char *ids[4] = { NULL, NULL, NULL, NULL };
     long st;
 
     ck_assert(redis_srv_start(&r, false));
-    memcpy(fl, flags, sizeof(fl));
-    fl[1] = r.url;
-    for (int i = 0; i < 2; i++) {
-        ck_assert(srv_start(&s[i], fl) == 0);
-        ht_await_ready(s[i].port);
-    }
+    start_replicas(&r, s, 2, flags);
     ht_long_job_body(body, sizeof(body), 60000, 16, 0);
     /* Both solver threads busy (one per replica). */
     for (int i = 0; i < 2; i++) {
