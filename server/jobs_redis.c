@@ -7,14 +7,11 @@
  * is one Lua script, so it is atomic in Redis: admission and enqueue
  * (SUBMIT), taking a queued or reclaimed entry (START), the end written
  * once per id (END), cancel (CANCEL) and live statistics that never
- * overwrite an end (PROGRESS). Three threads per replica: the feeder reads
- * the queue (XREADGROUP) while a solver thread is free, the subscriber
- * hears ends and cancels (pub/sub), and the keeper renews leases, writes
- * live statistics every 250 ms, reclaims entries of lost replicas
- * (XAUTOCLAIM), watches for a Redis that lost its data, and reconnects.
- * Request threads take connections from a pool.
- * Size: one backend, its scripts and its three threads; the scripts'
- * argument lists and the replies they are read from sit side by side.
+ * overwrite an end (PROGRESS). This file holds the scripts, the helpers
+ * around a command and the ops a request thread calls (with connections
+ * from a pool); the replica's threads are in jobs_redis_threads.c.
+ * Size: five scripts and the ops that run them, each op's arguments beside
+ * the reading of its script's reply.
  */
 #include "jobs_redis.h"
 
@@ -28,17 +25,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jobs_redis_internal.h"
 #include "log.h"
 #include "redis.h"
 #include "rng.h"
 #include "search.h"
-
-#define RB_GROUP       "solvers"
-#define RB_TICK_MS     200  /* live statistics and lease renewal */
-#define RB_BLOCK_MS    1000 /* a feeder's XREADGROUP waits this long */
-#define RB_BACKOFF_MAX 2000 /* reconnect backoff, ms */
-#define RB_RENEW_MAX   256  /* adopted jobs renewed per tick */
-#define RB_KEY_MAX     160
 
 static const char SUBMIT_LUA[] =
     "local c = redis.call('HMGET', KEYS[2], 'queued', 'running', 'memory')\n"
@@ -133,81 +124,21 @@ static const char PROGRESS_LUA[] =
     "  return 1 end\n"
     "return 0\n";
 
-/* A script and its SHA1 once Redis told it (SCRIPT LOAD): calls send
- * EVALSHA, not the text. */
-typedef struct script {
-    const char *body;
-    char sha[48];
-    atomic_bool loaded;
-} script_t;
-
 static script_t SUBMIT = { SUBMIT_LUA, "", false };
-static script_t START = { START_LUA, "", false };
+script_t RB_START = { START_LUA, "", false };
 static script_t END = { END_LUA, "", false };
 static script_t CANCEL = { CANCEL_LUA, "", false };
-static script_t PROGRESS = { PROGRESS_LUA, "", false };
+script_t RB_PROGRESS = { PROGRESS_LUA, "", false };
 static pthread_mutex_t script_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* A job this replica submitted that was queued when last looked at: if
- * Redis loses its data, this replica ends it backend_lost. */
-typedef struct tracked {
-    char id[JOBS_ID_LEN + 1];
-    int64_t created_ms;
-    char *request;
-} tracked_t;
-
-typedef struct rb {
-    jobs_backend_t base;
-    jobs_t *jobs;
-    redis_target_t target;
-    redis_pool_t pool;
-    char redacted[300];
-    char prefix[64];
-    char k_queue[RB_KEY_MAX];
-    char k_jobs[RB_KEY_MAX];
-    char k_counters[RB_KEY_MAX];
-    char k_epoch[RB_KEY_MAX];
-    char ch_ended[RB_KEY_MAX];
-    char ch_cancel[RB_KEY_MAX];
-    char consumer[64];
-    int lease_ms;
-    int attempts;
-    int queue;
-    size_t memory_cap;
-    int64_t retention_ms;
-    atomic_bool ready;    /* the keeper's last tick reached Redis */
-    atomic_bool quiesced; /* shutting down: take no more jobs */
-    atomic_bool stopping; /* threads exit */
-    bool started;
-    pthread_t feeder;
-    pthread_t subscriber;
-    pthread_t keeper;
-    pthread_mutex_t lock;  /* guards below */
-    pthread_cond_t wake;   /* stopping, or a tick is due */
-    pthread_cond_t ticked; /* the keeper's first attempt is over */
-    bool attempted;
-    int feeder_fd; /* sockets blocked in reads, shut down at stop */
-    int subscriber_fd;
-    tracked_t *tracked;
-    size_t ntracked;
-    size_t cap_tracked;
-    /* The deployment's figures as the keeper last read them. */
-    _Atomic size_t queued;
-    _Atomic size_t running;
-    _Atomic size_t memory;
-    _Atomic size_t kept;        /* records in the listing */
-    _Atomic int64_t figures_at; /* when the command they come from left */
-    char epoch[40];             /* keeper only */
-} rb_t;
-
-static void
-job_key(const rb_t *rb, const char *id, char *out, size_t size)
+void
+rb__job_key(const rb_t *rb, const char *id, char *out, size_t size)
 {
     snprintf(out, size, "%.63s:job:%.32s", rb->prefix, id);
 }
 
-static void
-sleep_ms(int ms)
+void
+rb__sleep_ms(int ms)
 {
     struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
@@ -215,8 +146,8 @@ sleep_ms(int ms)
 }
 
 /* Marks the store unreachable (logged once per outage). */
-static void
-set_down(rb_t *rb, const char *why)
+void
+rb__set_down(rb_t *rb, const char *why)
 {
     if (atomic_exchange(&rb->ready, false)) {
         log_line_t ev;
@@ -228,8 +159,8 @@ set_down(rb_t *rb, const char *why)
     }
 }
 
-static void
-set_up(rb_t *rb)
+void
+rb__set_up(rb_t *rb)
 {
     if (!atomic_exchange(&rb->ready, true)) {
         log_line_t ev;
@@ -241,8 +172,8 @@ set_up(rb_t *rb)
 }
 
 /* Logs an error reply of a script (a bug, or a Redis that is not 7). */
-static void
-log_refused(const char *what, const char *err)
+void
+rb__log_refused(const char *what, const char *err)
 {
     log_line_t ev;
 
@@ -253,8 +184,8 @@ log_refused(const char *what, const char *err)
 }
 
 /* A pool connection for a request thread, or NULL (store down). */
-static redisContext *
-take(rb_t *rb)
+redisContext *
+rb__take(rb_t *rb)
 {
     redisContext *c;
 
@@ -263,24 +194,24 @@ take(rb_t *rb)
     }
     c = redis_pool_get(&rb->pool);
     if (c == NULL) {
-        set_down(rb, "cannot connect");
+        rb__set_down(rb, "cannot connect");
     }
     return c;
 }
 
 /* Gives c back after reply r (NULL: the connection failed). */
-static void
-give(rb_t *rb, redisContext *c, const redisReply *r)
+void
+rb__give(rb_t *rb, redisContext *c, const redisReply *r)
 {
     if (r == NULL) {
-        set_down(rb, c->errstr[0] ? c->errstr : "connection lost");
+        rb__set_down(rb, c->errstr[0] ? c->errstr : "connection lost");
     }
     redis_pool_put(&rb->pool, c, r != NULL);
 }
 
 /* Asks Redis for the SHA1 of s (once per process). */
-static void
-load_script(redisContext *c, script_t *s)
+void
+rb__load_script(redisContext *c, script_t *s)
 {
     const char *argv[] = { "SCRIPT", "LOAD", s->body };
     redisReply *r = redis_cmd(c, 3, argv, NULL);
@@ -296,13 +227,13 @@ load_script(redisContext *c, script_t *s)
 
 /* Runs script s with nkeys keys then the args (lengths strlen): EVALSHA,
  * or EVAL when Redis does not have it (a restart emptied its cache). */
-static redisReply *
-eval(redisContext *c,
-     script_t *s,
-     int nkeys,
-     const char **keys,
-     int nargs,
-     const char **args)
+redisReply *
+rb__eval(redisContext *c,
+         script_t *s,
+         int nkeys,
+         const char **keys,
+         int nargs,
+         const char **args)
 {
     const char *argv[24];
     char nk[8];
@@ -310,7 +241,7 @@ eval(redisContext *c,
     redisReply *r;
 
     if (!atomic_load_explicit(&s->loaded, memory_order_acquire)) {
-        load_script(c, s);
+        rb__load_script(c, s);
     }
     snprintf(nk, sizeof(nk), "%d", nkeys);
     argv[argc++] = "EVALSHA";
@@ -334,8 +265,8 @@ eval(redisContext *c,
 }
 
 /* Element i of array r as a string, or NULL. */
-static const char *
-elem_str(const redisReply *r, size_t i)
+const char *
+rb__elem_str(const redisReply *r, size_t i)
 {
     if (r == NULL || r->type != REDIS_REPLY_ARRAY || i >= r->elements ||
         r->element[i]->type != REDIS_REPLY_STRING) {
@@ -368,8 +299,8 @@ figure(const redisReply *r, size_t i)
 }
 
 /* Monotonic clock in microseconds. */
-static int64_t
-mono_us(void)
+int64_t
+rb__mono_us(void)
 {
     struct timespec ts;
 
@@ -380,8 +311,8 @@ mono_us(void)
 /* Keeps the deployment's queued, running and memory figures, elements
  * from..from+2 of r, read by a command sent at sent (mono_us): figures
  * of a command sent before the last ones kept are older, and dropped. */
-static void
-set_figures(rb_t *rb, const redisReply *r, size_t from, int64_t sent)
+void
+rb__set_figures(rb_t *rb, const redisReply *r, size_t from, int64_t sent)
 {
     int64_t seen = atomic_load(&rb->figures_at);
 
@@ -426,8 +357,8 @@ track(rb_t *rb, const char *id, int64_t created_ms, const char *request)
 }
 
 /* Drops the entry of id, if tracked. */
-static void
-untrack(rb_t *rb, const char *id)
+void
+rb__untrack(rb_t *rb, const char *id)
 {
     pthread_mutex_lock(&rb->lock);
     for (size_t i = 0; i < rb->ntracked; i++) {
@@ -450,7 +381,7 @@ rb_submit(jobs_backend_t *b, const job_t *job, const char *json)
     char created[24], budget[24], qcap[24], mcap[24], status[8];
     const char *keys[4];
     const char *args[8];
-    redisContext *c = take(rb);
+    redisContext *c = rb__take(rb);
     redisReply *r;
     const char *what;
     int64_t sent;
@@ -459,7 +390,7 @@ rb_submit(jobs_backend_t *b, const job_t *job, const char *json)
     if (c == NULL) {
         return PZ_EBACKEND;
     }
-    job_key(rb, jobs_id(job), key, sizeof(key));
+    rb__job_key(rb, jobs_id(job), key, sizeof(key));
     snprintf(created, sizeof(created), "%lld",
              (long long)jobs__created_ms(job));
     snprintf(budget, sizeof(budget), "%zu", jobs__budget(job));
@@ -478,9 +409,9 @@ rb_submit(jobs_backend_t *b, const job_t *job, const char *json)
     args[5] = qcap;
     args[6] = mcap;
     args[7] = status;
-    sent = mono_us();
-    r = eval(c, &SUBMIT, 4, keys, 8, args);
-    what = elem_str(r, 0);
+    sent = rb__mono_us();
+    r = rb__eval(c, &SUBMIT, 4, keys, 8, args);
+    what = rb__elem_str(r, 0);
     rc = what == NULL                      ? PZ_EBACKEND
          : strcmp(what, "ok") == 0         ? PZ_OK
          : strcmp(what, "queue_full") == 0 ? PZ_EQUEUE_FULL
@@ -488,12 +419,12 @@ rb_submit(jobs_backend_t *b, const job_t *job, const char *json)
                                            : PZ_EBACKEND;
     if (what != NULL) {
         /* The deployment's figures as of this submit. */
-        set_figures(rb, r, 1, sent);
+        rb__set_figures(rb, r, 1, sent);
     }
     if (r != NULL && r->type == REDIS_REPLY_ERROR) {
-        log_refused("submit", r->str);
+        rb__log_refused("submit", r->str);
     }
-    give(rb, c, r);
+    rb__give(rb, c, r);
     freeReplyObject(r);
     if (rc == PZ_OK) {
         track(rb, jobs_id(job), jobs__created_ms(job), jobs__request_text(job));
@@ -503,15 +434,15 @@ rb_submit(jobs_backend_t *b, const job_t *job, const char *json)
 
 /* END on connection c. Returns true when the end is stored (now or
  * before). */
-static bool
-end_on(rb_t *rb,
-       redisContext *c,
-       const char *id,
-       int64_t created_ms,
-       const char *entry,
-       int status,
-       const char *json,
-       redisReply **rp)
+bool
+rb__end_on(rb_t *rb,
+           redisContext *c,
+           const char *id,
+           int64_t created_ms,
+           const char *entry,
+           int status,
+           const char *json,
+           redisReply **rp)
 {
     char key[RB_KEY_MAX];
     char st[8], now[24], ttl[24], created[24];
@@ -520,7 +451,7 @@ end_on(rb_t *rb,
     redisReply *r;
     bool ok;
 
-    job_key(rb, id, key, sizeof(key));
+    rb__job_key(rb, id, key, sizeof(key));
     snprintf(st, sizeof(st), "%d", status);
     snprintf(now, sizeof(now), "%lld", (long long)jobs__wall_ms());
     snprintf(ttl, sizeof(ttl), "%lld",
@@ -539,10 +470,10 @@ end_on(rb_t *rb,
     args[6] = rb->ch_ended;
     args[7] = id;
     args[8] = created;
-    r = eval(c, &END, 4, keys, 9, args);
+    r = rb__eval(c, &END, 4, keys, 9, args);
     ok = r != NULL && r->type == REDIS_REPLY_INTEGER;
     if (r != NULL && r->type == REDIS_REPLY_ERROR) {
-        log_refused("end", r->str);
+        rb__log_refused("end", r->str);
     }
     *rp = r;
     return ok;
@@ -557,30 +488,30 @@ rb_ended(jobs_backend_t *b,
          const char *json)
 {
     rb_t *rb = (rb_t *)b;
-    redisContext *c = take(rb);
+    redisContext *c = rb__take(rb);
     redisReply *r = NULL;
     bool ok;
 
     if (c == NULL) {
         return false;
     }
-    ok = end_on(rb, c, id, created_ms, entry, status, json, &r);
-    give(rb, c, r);
+    ok = rb__end_on(rb, c, id, created_ms, entry, status, json, &r);
+    rb__give(rb, c, r);
     freeReplyObject(r);
     if (ok) {
-        untrack(rb, id);
+        rb__untrack(rb, id);
     }
     return ok;
 }
 
 /* Fills rec from an HMGET state status json request created reply. */
-static bool
-record_of(const char *id, const redisReply *r, jobs_record_t *rec)
+bool
+rb__record_of(const char *id, const redisReply *r, jobs_record_t *rec)
 {
-    const char *state = elem_str(r, 0);
-    const char *status = elem_str(r, 1);
-    const char *json = elem_str(r, 2);
-    const char *created = elem_str(r, 4);
+    const char *state = rb__elem_str(r, 0);
+    const char *status = rb__elem_str(r, 1);
+    const char *json = rb__elem_str(r, 2);
+    const char *created = rb__elem_str(r, 4);
 
     memset(rec, 0, sizeof(*rec));
     if (state == NULL || json == NULL) {
@@ -593,7 +524,7 @@ record_of(const char *id, const redisReply *r, jobs_record_t *rec)
     rec->status = status != NULL ? atoi(status) : PZ_STATUS_QUEUED;
     rec->created_ms = created != NULL ? strtoll(created, NULL, 10) : 0;
     rec->json = strdup(json);
-    rec->request = dup_or_null(elem_str(r, 3));
+    rec->request = dup_or_null(rb__elem_str(r, 3));
     if (rec->json == NULL) {
         jobs_record_cleanup(rec);
         return false;
@@ -603,14 +534,14 @@ record_of(const char *id, const redisReply *r, jobs_record_t *rec)
 
 /* Appends the read of id's record to c's pipeline (record_of reads its
  * reply). */
-static bool
-read_record(const rb_t *rb, redisContext *c, const char *id)
+bool
+rb__read_record(const rb_t *rb, redisContext *c, const char *id)
 {
     char key[RB_KEY_MAX];
     const char *argv[] = { "HMGET", key,       "state",  "status",
                            "json",  "request", "created" };
 
-    job_key(rb, id, key, sizeof(key));
+    rb__job_key(rb, id, key, sizeof(key));
     return redis_pipe_add(c, 7, argv, NULL);
 }
 
@@ -618,18 +549,18 @@ static int
 rb_find(jobs_backend_t *b, const char *id, jobs_record_t *rec)
 {
     rb_t *rb = (rb_t *)b;
-    redisContext *c = take(rb);
+    redisContext *c = rb__take(rb);
     redisReply *r;
     int rc;
 
     if (c == NULL) {
         return PZ_EBACKEND;
     }
-    r = read_record(rb, c, id) ? redis_pipe_read(c, true) : NULL;
-    rc = r == NULL               ? PZ_EBACKEND
-         : record_of(id, r, rec) ? PZ_OK
-                                 : PZ_EJOB_NOT_FOUND;
-    give(rb, c, r);
+    r = rb__read_record(rb, c, id) ? redis_pipe_read(c, true) : NULL;
+    rc = r == NULL                   ? PZ_EBACKEND
+         : rb__record_of(id, r, rec) ? PZ_OK
+                                     : PZ_EJOB_NOT_FOUND;
+    rb__give(rb, c, r);
     freeReplyObject(r);
     return rc;
 }
@@ -646,7 +577,7 @@ rb_list(jobs_backend_t *b,
     char from[24], to[24];
     const char *zcard[] = { "ZCARD", rb->k_jobs };
     const char *zrange[] = { "ZREVRANGE", rb->k_jobs, from, to };
-    redisContext *c = take(rb);
+    redisContext *c = rb__take(rb);
     redisReply *rc_card = NULL;
     redisReply *ids = NULL;
     bool ok;
@@ -666,7 +597,7 @@ rb_list(jobs_backend_t *b,
     rc_card = ok ? redis_pipe_read(c, true) : NULL;
     ids = rc_card != NULL ? redis_pipe_read(c, false) : NULL;
     if (ids == NULL || ids->type != REDIS_REPLY_ARRAY) {
-        give(rb, c, NULL);
+        rb__give(rb, c, NULL);
         freeReplyObject(rc_card);
         freeReplyObject(ids);
         return PZ_EBACKEND;
@@ -674,7 +605,7 @@ rb_list(jobs_backend_t *b,
     *total =
         rc_card->type == REDIS_REPLY_INTEGER ? (size_t)rc_card->integer : 0;
     for (size_t i = 0; ok && i < ids->elements; i++) {
-        ok = read_record(rb, c, ids->element[i]->str);
+        ok = rb__read_record(rb, c, ids->element[i]->str);
     }
     for (size_t i = 0; ok && i < ids->elements; i++) {
         redisReply *r = redis_pipe_read(c, i == 0);
@@ -683,12 +614,12 @@ rb_list(jobs_backend_t *b,
             ok = false;
             break;
         }
-        if (record_of(ids->element[i]->str, r, &out[*n])) {
+        if (rb__record_of(ids->element[i]->str, r, &out[*n])) {
             (*n)++;
         }
         freeReplyObject(r);
     }
-    give(rb, c, ok ? ids : NULL);
+    rb__give(rb, c, ok ? ids : NULL);
     freeReplyObject(rc_card);
     freeReplyObject(ids);
     if (!ok) {
@@ -712,7 +643,7 @@ rb_cancel(jobs_backend_t *b,
     char now[24], ttl[24], st[8], queued[8], preparing[8];
     const char *keys[4];
     const char *args[9];
-    redisContext *c = take(rb);
+    redisContext *c = rb__take(rb);
     redisReply *r;
     const char *what;
     int rc = PZ_OK;
@@ -721,7 +652,7 @@ rb_cancel(jobs_backend_t *b,
     if (c == NULL) {
         return PZ_EBACKEND;
     }
-    job_key(rb, rec->id, key, sizeof(key));
+    rb__job_key(rb, rec->id, key, sizeof(key));
     snprintf(now, sizeof(now), "%lld", (long long)jobs__wall_ms());
     snprintf(ttl, sizeof(ttl), "%lld",
              (long long)(rb->retention_ms > 0 ? rb->retention_ms : 1));
@@ -743,26 +674,27 @@ rb_cancel(jobs_backend_t *b,
     snprintf(preparing, sizeof(preparing), "%d", PZ_STATUS_PREPARING);
     args[7] = queued;
     args[8] = preparing;
-    r = eval(c, &CANCEL, 4, keys, 9, args);
-    what = elem_str(r, 0);
+    r = rb__eval(c, &CANCEL, 4, keys, 9, args);
+    what = rb__elem_str(r, 0);
     if (what == NULL) {
         rc = PZ_EBACKEND;
     } else if (strcmp(what, "missing") == 0) {
         /* Gone past its retention since it was read: nothing to stop. */
         *ended = true;
     } else if (strcmp(what, "ended") == 0) {
-        const char *json = elem_str(r, 2);
+        const char *json = rb__elem_str(r, 2);
         char *copy = json != NULL ? strdup(json) : NULL;
 
         if (copy != NULL) {
             free(rec->json);
             rec->json = copy;
-            rec->status = atoi(elem_str(r, 1) != NULL ? elem_str(r, 1) : "0");
+            rec->status =
+                atoi(rb__elem_str(r, 1) != NULL ? rb__elem_str(r, 1) : "0");
         }
         rec->state = JOB_ENDED;
         *ended = true;
     }
-    give(rb, c, r);
+    rb__give(rb, c, r);
     freeReplyObject(r);
     return rc;
 }
@@ -774,7 +706,7 @@ rb_stats(jobs_backend_t *b, jobs_stats_t *st)
     const char *counters[] = { "HMGET", rb->k_counters, "queued", "running",
                                "memory" };
     const char *card[] = { "ZCARD", rb->k_jobs };
-    redisContext *c = take(rb);
+    redisContext *c = rb__take(rb);
 
     /* Read now: /readyz and /metrics answer with the deployment's
      * figures of this moment (one round trip). */
@@ -782,7 +714,7 @@ rb_stats(jobs_backend_t *b, jobs_stats_t *st)
         redisReply *r = NULL;
         redisReply *n = NULL;
 
-        int64_t sent = mono_us();
+        int64_t sent = rb__mono_us();
 
         if (redis_pipe_add(c, 5, counters, NULL) &&
             redis_pipe_add(c, 2, card, NULL)) {
@@ -790,12 +722,12 @@ rb_stats(jobs_backend_t *b, jobs_stats_t *st)
             n = r != NULL ? redis_pipe_read(c, false) : NULL;
         }
         if (r != NULL && r->type == REDIS_REPLY_ARRAY) {
-            set_figures(rb, r, 0, sent);
+            rb__set_figures(rb, r, 0, sent);
         }
         if (n != NULL && n->type == REDIS_REPLY_INTEGER) {
             atomic_store(&rb->kept, n->integer > 0 ? (size_t)n->integer : 0);
         }
-        give(rb, c, n);
+        rb__give(rb, c, n);
         freeReplyObject(r);
         freeReplyObject(n);
     }
@@ -808,798 +740,6 @@ rb_stats(jobs_backend_t *b, jobs_stats_t *st)
     st->kept = atomic_load(&rb->kept);
     st->queue_cap = (size_t)rb->queue;
     st->memory_cap = rb->memory_cap;
-}
-
-/* --- taking entries: feeder and reclaim --- */
-
-/* What START answered for the entry of job id (sent at sent): runs the
- * job here, ends it (its replicas lost, or cancelled) or skips it. */
-static void
-on_started(rb_t *rb,
-           redisContext *c,
-           const char *entry,
-           const char *id,
-           const redisReply *r,
-           int64_t sent)
-{
-    const char *what = elem_str(r, 0);
-    const char *request = elem_str(r, 1);
-    int64_t created =
-        elem_str(r, 2) != NULL ? strtoll(elem_str(r, 2), NULL, 10) : 0;
-
-    if (what != NULL && request != NULL && strcmp(what, "run") == 0) {
-        /* The deployment's figures as of this start. */
-        set_figures(rb, r, 3, sent);
-        jobs__adopt(rb->jobs, id, created, request, entry);
-    } else if (what != NULL && request != NULL) {
-        bool lost = strcmp(what, "lost") == 0;
-        int status;
-        char *json =
-            jobs__render_unrun(rb->jobs, id, created, request,
-                               lost ? PZ_STATUS_FAILED : PZ_STATUS_CANCELLED,
-                               lost ? PZ_EWORKER_LOST : PZ_OK, &status);
-        redisReply *er = NULL;
-
-        if (json != NULL) {
-            if (lost) {
-                log_line_t ev;
-
-                log_line_begin(&ev, LOG_WARN, "job lost its replicas");
-                log_line_str(&ev, "job_id", id);
-                log_line_num(&ev, "attempts", rb->attempts);
-                log_line_end(&ev);
-            }
-            end_on(rb, c, id, created, entry, status, json, &er);
-            freeReplyObject(er);
-        }
-        free(json);
-    } else if (r->type == REDIS_REPLY_ERROR) {
-        log_refused("start", r->str);
-    }
-}
-
-/* Entries taken at once at most (XREADGROUP COUNT, XAUTOCLAIM COUNT). */
-#define RB_BATCH      16
-#define RB_BATCH_TEXT "16"
-
-/*
- * The stream entries of a XREADGROUP/XAUTOCLAIM entry list: one START
- * each, all in one pipeline, then each job run, ended or skipped. Returns
- * false when the connection failed.
- */
-static bool
-start_entries(rb_t *rb, redisContext *c, const redisReply *list)
-{
-    const char *entries[RB_BATCH];
-    const char *ids[RB_BATCH];
-    char keys[RB_BATCH][RB_KEY_MAX];
-    redisReply *replies[RB_BATCH];
-    char now[24], max[12];
-    size_t n = 0;
-    int64_t sent;
-    bool ok = true;
-
-    for (size_t i = 0; list != NULL && i < list->elements && n < RB_BATCH;
-         i++) {
-        const redisReply *e = list->element[i];
-        const redisReply *fields;
-
-        if (e->type != REDIS_REPLY_ARRAY || e->elements < 2 ||
-            e->element[0]->type != REDIS_REPLY_STRING) {
-            continue; /* an entry deleted since it was queued */
-        }
-        fields = e->element[1];
-        for (size_t f = 0; fields->type == REDIS_REPLY_ARRAY &&
-                           f + 1 < fields->elements && n < RB_BATCH;
-             f += 2) {
-            if (fields->element[f]->type == REDIS_REPLY_STRING &&
-                strcmp(fields->element[f]->str, "id") == 0 &&
-                fields->element[f + 1]->type == REDIS_REPLY_STRING) {
-                entries[n] = e->element[0]->str;
-                ids[n] = fields->element[f + 1]->str;
-                n++;
-            }
-        }
-    }
-    if (n == 0) {
-        return true;
-    }
-    /* Loaded before the pipeline: its replies are read in order. */
-    if (!atomic_load_explicit(&START.loaded, memory_order_acquire)) {
-        load_script(c, &START);
-    }
-    snprintf(now, sizeof(now), "%lld", (long long)jobs__wall_ms());
-    snprintf(max, sizeof(max), "%d", rb->attempts);
-    sent = mono_us();
-    for (size_t i = 0; ok && i < n; i++) {
-        const char *argv[] = {
-            "EVALSHA",    START.sha, "3", keys[i],  rb->k_counters, rb->k_queue,
-            rb->consumer, now,       max, RB_GROUP, entries[i]
-        };
-
-        job_key(rb, ids[i], keys[i], sizeof(keys[i]));
-        ok = redis_pipe_add(c, 11, argv, NULL);
-    }
-    for (size_t i = 0; i < n; i++) {
-        replies[i] = ok ? redis_pipe_read(c, i == 0) : NULL;
-        ok = ok && replies[i] != NULL;
-    }
-    for (size_t i = 0; ok && i < n; i++) {
-        if (redis_reply_is_error(replies[i], "NOSCRIPT")) {
-            /* A restarted Redis forgot it: EVAL, which caches it again. */
-            const char *args[] = { rb->consumer, now, max, RB_GROUP,
-                                   entries[i] };
-            const char *k[] = { keys[i], rb->k_counters, rb->k_queue };
-
-            freeReplyObject(replies[i]);
-            replies[i] = eval(c, &START, 3, k, 5, args);
-            if (replies[i] == NULL) {
-                ok = false;
-                break;
-            }
-        }
-        on_started(rb, c, entries[i], ids[i], replies[i], sent);
-    }
-    for (size_t i = 0; i < n; i++) {
-        freeReplyObject(replies[i]);
-    }
-    return ok;
-}
-
-/* Creates the consumer group (and the stream) if missing. */
-static bool
-ensure_group(rb_t *rb, redisContext *c)
-{
-    const char *argv[] = { "XGROUP", "CREATE", rb->k_queue,
-                           RB_GROUP, "0",      "MKSTREAM" };
-    redisReply *r = redis_cmd(c, 6, argv, NULL);
-    bool ok = r != NULL && (r->type != REDIS_REPLY_ERROR ||
-                            redis_reply_is_error(r, "BUSYGROUP"));
-
-    freeReplyObject(r);
-    return ok;
-}
-
-/* Remembers (or forgets, -1) the socket a thread blocks on, so stop can
- * shut it down. */
-static void
-set_fd(rb_t *rb, int *slot, int fd)
-{
-    pthread_mutex_lock(&rb->lock);
-    *slot = fd;
-    pthread_mutex_unlock(&rb->lock);
-}
-
-static void *
-feeder_main(void *arg)
-{
-    rb_t *rb = arg;
-    redisContext *c = NULL;
-    int backoff = 100;
-
-    while (!atomic_load(&rb->stopping)) {
-        size_t free_threads;
-        redisReply *r;
-        char why[256];
-        char count[8];
-        /* As many entries as solver threads are free: a replica never
-         * takes more than it can start, so the others get the rest. */
-        const char *argv[] = { "XREADGROUP", "GROUP", RB_GROUP,
-                               rb->consumer, "COUNT", count,
-                               "BLOCK",      "1000",  "STREAMS",
-                               rb->k_queue,  ">" };
-
-        if (atomic_load(&rb->quiesced)) {
-            sleep_ms(50);
-            continue;
-        }
-        /* Woken by the end of a job here, not by a timer. */
-        free_threads = jobs__await_capacity(rb->jobs, 200);
-        if (free_threads == 0) {
-            continue;
-        }
-        snprintf(count, sizeof(count), "%zu",
-                 free_threads < RB_BATCH ? free_threads : RB_BATCH);
-        if (c == NULL) {
-            c = redis_connect(&rb->target, RB_BLOCK_MS, why, sizeof(why));
-            if (c == NULL) {
-                sleep_ms(backoff);
-                backoff =
-                    backoff * 2 > RB_BACKOFF_MAX ? RB_BACKOFF_MAX : backoff * 2;
-                continue;
-            }
-            set_fd(rb, &rb->feeder_fd, c->fd);
-            if (atomic_load(&rb->stopping)) {
-                break;
-            }
-            backoff = 100;
-        }
-        r = redis_cmd(c, 11, argv, NULL);
-        if (r == NULL) {
-            set_fd(rb, &rb->feeder_fd, -1);
-            redisFree(c);
-            c = NULL;
-            continue;
-        }
-        if (redis_reply_is_error(r, "NOGROUP")) {
-            ensure_group(rb, c);
-        } else if (r->type == REDIS_REPLY_ARRAY && r->elements > 0 &&
-                   r->element[0]->type == REDIS_REPLY_ARRAY &&
-                   r->element[0]->elements == 2) {
-            if (!start_entries(rb, c, r->element[0]->element[1])) {
-                set_fd(rb, &rb->feeder_fd, -1);
-                redisFree(c);
-                c = NULL;
-            }
-        }
-        freeReplyObject(r);
-    }
-    set_fd(rb, &rb->feeder_fd, -1);
-    redisFree(c);
-    return NULL;
-}
-
-/* --- subscriber --- */
-
-/* After (re)subscribing: ends published while no subscription was up
- * are read from the records of the jobs waited on. */
-static void
-catch_up(rb_t *rb)
-{
-    char ids[64][JOBS_ID_LEN + 1];
-    size_t n = jobs__waited_ids(rb->jobs, ids, 64);
-    redisContext *c;
-
-    if (n == 0 || (c = redis_pool_get(&rb->pool)) == NULL) {
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        jobs_record_t rec;
-        redisReply *r =
-            read_record(rb, c, ids[i]) ? redis_pipe_read(c, true) : NULL;
-
-        if (r == NULL) {
-            break;
-        }
-        if (record_of(ids[i], r, &rec) && rec.state == JOB_ENDED) {
-            jobs__record_ended(rb->jobs, ids[i], rec.status, rec.json);
-        }
-        jobs_record_cleanup(&rec);
-        freeReplyObject(r);
-    }
-    redis_pool_put(&rb->pool, c, c->err == 0);
-}
-
-/* One pub/sub message: an end ("id status json") or a cancel ("id"). */
-static void
-on_message(rb_t *rb, const char *channel, const char *payload)
-{
-    if (strcmp(channel, rb->ch_ended) == 0) {
-        char id[JOBS_ID_LEN + 1];
-        const char *sp = strchr(payload, ' ');
-        const char *json;
-
-        if (sp == NULL || sp - payload != JOBS_ID_LEN) {
-            return;
-        }
-        memcpy(id, payload, JOBS_ID_LEN);
-        id[JOBS_ID_LEN] = '\0';
-        json = strchr(sp + 1, ' ');
-        if (json != NULL) {
-            jobs__record_ended(rb->jobs, id, atoi(sp + 1), json + 1);
-        }
-    } else if (strcmp(channel, rb->ch_cancel) == 0 &&
-               strlen(payload) == JOBS_ID_LEN) {
-        jobs__cancel_local(rb->jobs, payload);
-    }
-}
-
-static void *
-subscriber_main(void *arg)
-{
-    rb_t *rb = arg;
-    int backoff = 100;
-
-    while (!atomic_load(&rb->stopping)) {
-        char why[256];
-        const char *argv[] = { "SUBSCRIBE", rb->ch_ended, rb->ch_cancel };
-        redisContext *c = redis_connect(&rb->target, -1, why, sizeof(why));
-        void *reply = NULL;
-
-        if (c == NULL) {
-            sleep_ms(backoff);
-            backoff =
-                backoff * 2 > RB_BACKOFF_MAX ? RB_BACKOFF_MAX : backoff * 2;
-            continue;
-        }
-        set_fd(rb, &rb->subscriber_fd, c->fd);
-        if (atomic_load(&rb->stopping) ||
-            redisAppendCommandArgv(c, 3, argv, NULL) != REDIS_OK) {
-            set_fd(rb, &rb->subscriber_fd, -1);
-            redisFree(c);
-            break;
-        }
-        backoff = 100;
-        while (redisGetReply(c, &reply) == REDIS_OK) {
-            redisReply *r = reply;
-
-            if (r->type == REDIS_REPLY_ARRAY && r->elements == 3 &&
-                r->element[0]->type == REDIS_REPLY_STRING) {
-                if (strcmp(r->element[0]->str, "message") == 0 &&
-                    r->element[1]->type == REDIS_REPLY_STRING &&
-                    r->element[2]->type == REDIS_REPLY_STRING) {
-                    on_message(rb, r->element[1]->str, r->element[2]->str);
-                } else if (strcmp(r->element[0]->str, "subscribe") == 0 &&
-                           r->element[2]->type == REDIS_REPLY_INTEGER &&
-                           r->element[2]->integer == 2) {
-                    catch_up(rb);
-                }
-            }
-            freeReplyObject(r);
-        }
-        set_fd(rb, &rb->subscriber_fd, -1);
-        redisFree(c);
-    }
-    return NULL;
-}
-
-/* --- keeper --- */
-
-/* Live statistics and lease renewal of the jobs adopted here, the
- * deployment's figures and the epoch, in one pipeline. Returns false
- * when the connection failed; *epoch_lost is set when Redis no longer
- * has the epoch this replica knew (it lost its data). */
-static bool
-tick(rb_t *rb, redisContext *c, bool *epoch_lost)
-{
-    job_t *jobs[RB_RENEW_MAX];
-    size_t n = jobs__adopted(rb->jobs, jobs, RB_RENEW_MAX);
-    const char *claim[RB_RENEW_MAX + 7];
-    int nclaim = 0;
-    size_t sent = 0;
-    bool ok = true;
-    const char *get_epoch[] = { "GET", rb->k_epoch };
-    const char *counters[] = { "HMGET", rb->k_counters, "queued", "running",
-                               "memory" };
-    redisReply *r;
-    int64_t sent_at;
-
-    /* Before the pipeline: its replies are read in order. */
-    if (!atomic_load_explicit(&PROGRESS.loaded, memory_order_acquire)) {
-        load_script(c, &PROGRESS);
-    }
-    *epoch_lost = false;
-    sent_at = mono_us();
-    ok = redis_pipe_add(c, 2, get_epoch, NULL) &&
-         redis_pipe_add(c, 5, counters, NULL);
-    sent = 2;
-    claim[nclaim++] = "XCLAIM";
-    claim[nclaim++] = rb->k_queue;
-    claim[nclaim++] = RB_GROUP;
-    claim[nclaim++] = rb->consumer;
-    claim[nclaim++] = "0";
-    for (size_t i = 0; ok && i < n; i++) {
-        int status;
-        char *json = jobs__render(jobs[i], &status);
-        char key[RB_KEY_MAX];
-        char st[8];
-        const char *argv[6] = { "EVALSHA", PROGRESS.sha, "1", key, json, st };
-
-        if (jobs__entry(jobs[i])[0] != '\0') {
-            claim[nclaim++] = jobs__entry(jobs[i]);
-        }
-        if (json == NULL) {
-            continue;
-        }
-        job_key(rb, jobs_id(jobs[i]), key, sizeof(key));
-        snprintf(st, sizeof(st), "%d", status);
-        ok = redis_pipe_add(c, 6, argv, NULL);
-        sent++;
-        free(json);
-    }
-    if (ok && nclaim > 5) {
-        claim[nclaim++] = "JUSTID";
-        ok = redis_pipe_add(c, nclaim, claim, NULL);
-        sent++;
-    }
-    for (size_t i = 0; i < n; i++) {
-        jobs_release(rb->jobs, jobs[i]);
-    }
-    for (size_t i = 0; ok && i < sent; i++) {
-        r = redis_pipe_read(c, i == 0);
-        if (r == NULL) {
-            return false;
-        }
-        if (redis_reply_is_error(r, "NOSCRIPT")) {
-            /* Redis restarted and forgot it: the next tick loads it. */
-            atomic_store(&PROGRESS.loaded, false);
-        }
-        if (i == 0) {
-            const char *e = r->type == REDIS_REPLY_STRING ? r->str : NULL;
-
-            if (e == NULL || strcmp(e, rb->epoch) != 0) {
-                /* Missing: Redis restarted without our data; another
-                 * value: another replica noticed first and set it. */
-                *epoch_lost = rb->epoch[0] != '\0';
-                snprintf(rb->epoch, sizeof(rb->epoch), "%s",
-                         e != NULL ? e : "");
-            }
-        } else if (i == 1) {
-            set_figures(rb, r, 0, sent_at);
-        }
-        freeReplyObject(r);
-    }
-    return ok;
-}
-
-/* Sets the epoch when Redis has none (a new or emptied Redis); the next
- * tick reads whichever replica's value won. */
-static bool
-claim_epoch(rb_t *rb, redisContext *c)
-{
-    char token[33];
-    const char *argv[] = { "SET", rb->k_epoch, token, "NX" };
-    redisReply *r;
-
-    if (rng_hex(token, 16) != PZ_OK) {
-        return false;
-    }
-    r = redis_cmd(c, 4, argv, NULL);
-    freeReplyObject(r);
-    return r != NULL;
-}
-
-/* Redis lost its data: every job this replica submitted that was still
- * queued ends backend_lost (jobs running here write their ends as
- * usual). */
-static void
-on_data_lost(rb_t *rb, redisContext *c)
-{
-    tracked_t *lost;
-    size_t n;
-    log_line_t ev;
-
-    pthread_mutex_lock(&rb->lock);
-    lost = rb->tracked;
-    n = rb->ntracked;
-    rb->tracked = NULL;
-    rb->ntracked = rb->cap_tracked = 0;
-    pthread_mutex_unlock(&rb->lock);
-    log_line_begin(&ev, LOG_WARN, "job store lost its data");
-    log_line_str(&ev, "redis", rb->redacted);
-    log_line_num(&ev, "jobs_lost", (double)n);
-    log_line_end(&ev);
-    for (size_t i = 0; i < n; i++) {
-        int status;
-        /* One that runs here writes its own end. */
-        char *json =
-            jobs__adopted_here(rb->jobs, lost[i].id)
-                ? NULL
-                : jobs__render_unrun(rb->jobs, lost[i].id, lost[i].created_ms,
-                                     lost[i].request, PZ_STATUS_FAILED,
-                                     PZ_EBACKEND_LOST, &status);
-        redisReply *r = NULL;
-
-        if (json != NULL) {
-            end_on(rb, c, lost[i].id, lost[i].created_ms, "", status, json, &r);
-            freeReplyObject(r);
-        }
-        free(json);
-        free(lost[i].request);
-    }
-    free(lost);
-    ensure_group(rb, c);
-}
-
-/* Forgets tracked jobs that left the queued state (or were never
- * found), one pipeline. */
-static bool
-check_tracked(rb_t *rb, redisContext *c)
-{
-    char(*ids)[JOBS_ID_LEN + 1];
-    size_t n;
-    bool ok = true;
-
-    pthread_mutex_lock(&rb->lock);
-    n = rb->ntracked;
-    ids = n > 0 ? malloc(n * sizeof(*ids)) : NULL;
-    for (size_t i = 0; ids != NULL && i < n; i++) {
-        memcpy(ids[i], rb->tracked[i].id, JOBS_ID_LEN + 1);
-    }
-    pthread_mutex_unlock(&rb->lock);
-    if (ids == NULL) {
-        return true;
-    }
-    for (size_t i = 0; ok && i < n; i++) {
-        char key[RB_KEY_MAX];
-        const char *argv[] = { "HGET", key, "state" };
-
-        job_key(rb, ids[i], key, sizeof(key));
-        ok = redis_pipe_add(c, 3, argv, NULL);
-    }
-    for (size_t i = 0; ok && i < n; i++) {
-        redisReply *r = redis_pipe_read(c, i == 0);
-
-        if (r == NULL) {
-            ok = false;
-            break;
-        }
-        if (r->type != REDIS_REPLY_STRING || strcmp(r->str, "queued") != 0) {
-            untrack(rb, ids[i]);
-        }
-        freeReplyObject(r);
-    }
-    free(ids);
-    return ok;
-}
-
-/* Takes over entries whose replica has not renewed them for a lease. */
-static bool
-reclaim(rb_t *rb, redisContext *c)
-{
-    char lease[16];
-    const char *argv[] = { "XAUTOCLAIM", rb->k_queue, RB_GROUP, rb->consumer,
-                           lease,        "0-0",       "COUNT",  RB_BATCH_TEXT };
-    redisReply *r;
-    bool ok;
-
-    snprintf(lease, sizeof(lease), "%d", rb->lease_ms);
-    r = redis_cmd(c, 8, argv, NULL);
-    if (r == NULL) {
-        return false;
-    }
-    ok = true;
-    if (redis_reply_is_error(r, "NOGROUP")) {
-        ok = ensure_group(rb, c);
-    } else if (r->type == REDIS_REPLY_ARRAY && r->elements >= 2 &&
-               r->element[1]->type == REDIS_REPLY_ARRAY &&
-               r->element[1]->elements > 0) {
-        log_line_t ev;
-
-        log_line_begin(&ev, LOG_WARN, "taking over jobs of a lost replica");
-        log_line_num(&ev, "entries", (double)r->element[1]->elements);
-        log_line_end(&ev);
-        ok = start_entries(rb, c, r->element[1]);
-    }
-    freeReplyObject(r);
-    return ok;
-}
-
-/* Drops listing entries whose records expired (oldest first). */
-static bool
-trim_listing(rb_t *rb, redisContext *c)
-{
-    const char *argv[] = { "ZRANGE", rb->k_jobs, "0", "255" };
-    redisReply *ids = redis_cmd(c, 4, argv, NULL);
-    bool ok = ids != NULL;
-
-    for (size_t i = 0;
-         ok && ids->type == REDIS_REPLY_ARRAY && i < ids->elements; i++) {
-        char key[RB_KEY_MAX];
-        const char *ex[] = { "EXISTS", key };
-        redisReply *r;
-
-        job_key(rb, ids->element[i]->str, key, sizeof(key));
-        r = redis_cmd(c, 2, ex, NULL);
-        ok = r != NULL;
-        if (ok && r->type == REDIS_REPLY_INTEGER && r->integer == 0) {
-            const char *rem[] = { "ZREM", rb->k_jobs, ids->element[i]->str };
-            redisReply *z = redis_cmd(c, 3, rem, NULL);
-
-            ok = z != NULL;
-            freeReplyObject(z);
-        } else if (ok) {
-            freeReplyObject(r);
-            break; /* the oldest live one: newer ones live too */
-        }
-        freeReplyObject(r);
-    }
-    freeReplyObject(ids);
-    return ok;
-}
-
-/* The keeper's first connection attempt is over (rb_start waits for it).
- * Under rb->lock. */
-static void
-first_attempt_done(rb_t *rb)
-{
-    if (!rb->attempted) {
-        rb->attempted = true;
-        pthread_cond_broadcast(&rb->ticked);
-    }
-}
-
-static void *
-keeper_main(void *arg)
-{
-    rb_t *rb = arg;
-    redisContext *c = NULL;
-    int backoff = 0; /* the first attempt at once */
-    int64_t next_reclaim = 0;
-    int64_t next_check = 0;
-    int64_t next_trim = 0;
-    int64_t last_tick = 0;
-
-    pthread_mutex_lock(&rb->lock);
-    while (!atomic_load(&rb->stopping)) {
-        struct timespec until;
-        char why[256];
-        bool lost = false;
-        bool ok;
-        int64_t now;
-        /* The tick's own work counts in its period: writes of live
-         * statistics stay under 250 ms apart. */
-        int wait_ms = c == NULL ? backoff
-                      : jobs_now_ms() - last_tick >= RB_TICK_MS
-                          ? 0
-                          : (int)(RB_TICK_MS - (jobs_now_ms() - last_tick));
-
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
-        until.tv_sec += wait_ms / 1000 + until.tv_nsec / 1000000000L;
-        until.tv_nsec %= 1000000000L;
-        pthread_cond_timedwait(&rb->wake, &rb->lock, &until);
-        if (atomic_load(&rb->stopping)) {
-            break;
-        }
-        pthread_mutex_unlock(&rb->lock);
-        last_tick = jobs_now_ms();
-        if (c == NULL) {
-            /* Resolved again at each attempt (a restarted Redis container
-             * may have a new address); only this thread waits for names. */
-            c = redis_resolve(&rb->target, why, sizeof(why))
-                    ? redis_connect(&rb->target, 0, why, sizeof(why))
-                    : NULL;
-            if (c == NULL) {
-                set_down(rb, why);
-                backoff = backoff == 0                   ? 100
-                          : backoff * 2 > RB_BACKOFF_MAX ? RB_BACKOFF_MAX
-                                                         : backoff * 2;
-                pthread_mutex_lock(&rb->lock);
-                first_attempt_done(rb);
-                continue;
-            }
-            backoff = 100;
-            ok = ensure_group(rb, c);
-        } else {
-            ok = true;
-        }
-        ok = ok && tick(rb, c, &lost);
-        if (ok && rb->epoch[0] == '\0') {
-            ok = claim_epoch(rb, c);
-        }
-        if (ok && lost) {
-            on_data_lost(rb, c);
-        }
-        now = jobs_now_ms();
-        if (ok && now >= next_reclaim && !atomic_load(&rb->quiesced)) {
-            ok = reclaim(rb, c);
-            next_reclaim =
-                now +
-                (rb->lease_ms / 4 > RB_TICK_MS ? rb->lease_ms / 4 : RB_TICK_MS);
-        }
-        if (ok && now >= next_check) {
-            ok = check_tracked(rb, c);
-            next_check = now + 1000;
-        }
-        if (ok && now >= next_trim) {
-            ok = trim_listing(rb, c);
-            next_trim = now + 10000;
-        }
-        if (ok) {
-            set_up(rb);
-            jobs__flush_ended(rb->jobs);
-        } else {
-            set_down(rb, c->errstr[0] ? c->errstr : "command failed");
-            redisFree(c);
-            c = NULL;
-        }
-        pthread_mutex_lock(&rb->lock);
-        first_attempt_done(rb);
-    }
-    pthread_mutex_unlock(&rb->lock);
-    redisFree(c);
-    return NULL;
-}
-
-/* --- life cycle --- */
-
-static int
-rb_start(jobs_backend_t *b, jobs_t *t)
-{
-    rb_t *rb = (rb_t *)b;
-    struct timespec until;
-    log_line_t ev;
-
-    rb->jobs = t;
-    if (pthread_create(&rb->keeper, NULL, keeper_main, rb) != 0) {
-        return PZ_ENOMEM;
-    }
-    /* Up to the connect timeout for the keeper's first attempt, so a
-     * replica whose Redis is up is ready at once; one whose Redis is
-     * down, or whose name resolves slowly, starts anyway and says so. */
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += rb->target.timeout_ms / 1000;
-    until.tv_nsec += (long)(rb->target.timeout_ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
-    pthread_mutex_lock(&rb->lock);
-    while (!rb->attempted &&
-           pthread_cond_timedwait(&rb->ticked, &rb->lock, &until) == 0) {
-    }
-    pthread_mutex_unlock(&rb->lock);
-    log_line_begin(&ev, atomic_load(&rb->ready) ? LOG_INFO : LOG_WARN,
-                   "job store");
-    log_line_str(&ev, "backend", "redis");
-    log_line_str(&ev, "redis", rb->redacted);
-    log_line_str(&ev, "prefix", rb->prefix);
-    log_line_str(&ev, "replica", rb->consumer);
-    log_line_str(&ev, "state",
-                 atomic_load(&rb->ready) ? "reachable" : "unreachable");
-    log_line_end(&ev);
-    if (pthread_create(&rb->subscriber, NULL, subscriber_main, rb) != 0) {
-        atomic_store(&rb->stopping, true);
-        pthread_cond_broadcast(&rb->wake);
-        pthread_join(rb->keeper, NULL);
-        return PZ_ENOMEM;
-    }
-    if (pthread_create(&rb->feeder, NULL, feeder_main, rb) != 0) {
-        atomic_store(&rb->stopping, true);
-        pthread_cond_broadcast(&rb->wake);
-        pthread_mutex_lock(&rb->lock);
-        if (rb->subscriber_fd >= 0) {
-            shutdown(rb->subscriber_fd, SHUT_RDWR);
-        }
-        pthread_mutex_unlock(&rb->lock);
-        pthread_join(rb->keeper, NULL);
-        pthread_join(rb->subscriber, NULL);
-        return PZ_ENOMEM;
-    }
-    rb->started = true;
-    return PZ_OK;
-}
-
-static void
-rb_quiesce(jobs_backend_t *b)
-{
-    rb_t *rb = (rb_t *)b;
-
-    atomic_store(&rb->quiesced, true);
-}
-
-static void
-rb_destroy(jobs_backend_t *b)
-{
-    rb_t *rb = (rb_t *)b;
-
-    if (rb->started) {
-        atomic_store(&rb->stopping, true);
-        pthread_mutex_lock(&rb->lock);
-        pthread_cond_broadcast(&rb->wake);
-        /* Wakes the threads blocked in reads: their sockets' reads end. */
-        if (rb->feeder_fd >= 0) {
-            shutdown(rb->feeder_fd, SHUT_RDWR);
-        }
-        if (rb->subscriber_fd >= 0) {
-            shutdown(rb->subscriber_fd, SHUT_RDWR);
-        }
-        pthread_mutex_unlock(&rb->lock);
-        pthread_join(rb->feeder, NULL);
-        pthread_join(rb->subscriber, NULL);
-        pthread_join(rb->keeper, NULL);
-    }
-    for (size_t i = 0; i < rb->ntracked; i++) {
-        free(rb->tracked[i].request);
-    }
-    free(rb->tracked);
-    redis_pool_cleanup(&rb->pool);
-    pthread_cond_destroy(&rb->ticked);
-    pthread_cond_destroy(&rb->wake);
-    pthread_mutex_destroy(&rb->target.lock);
-    pthread_mutex_destroy(&rb->lock);
-    free(rb);
 }
 
 static int
@@ -1632,11 +772,11 @@ rb_ended_here(jobs_backend_t *b,
         atomic_load(&rb->memory) > rb->memory_cap - budget) {
         return PZ_EMEMORY_CAP;
     }
-    c = take(rb);
+    c = rb__take(rb);
     if (c == NULL) {
         return PZ_EBACKEND;
     }
-    job_key(rb, id, key, sizeof(key));
+    rb__job_key(rb, id, key, sizeof(key));
     snprintf(st, sizeof(st), "%d", status);
     snprintf(now, sizeof(now), "%lld", (long long)jobs__wall_ms());
     snprintf(ttl, sizeof(ttl), "%lld",
@@ -1650,7 +790,7 @@ rb_ended_here(jobs_backend_t *b,
         r[i] = redis_pipe_read(c, i == 0);
         ok = r[i] != NULL && r[i]->type != REDIS_REPLY_ERROR;
     }
-    give(rb, c, ok ? r[2] : NULL);
+    rb__give(rb, c, ok ? r[2] : NULL);
     for (int i = 0; i < 3; i++) {
         freeReplyObject(r[i]);
     }
@@ -1659,9 +799,9 @@ rb_ended_here(jobs_backend_t *b,
 
 static const jobs_backend_ops_t rb_ops = {
     .name = "redis",
-    .start = rb_start,
-    .quiesce = rb_quiesce,
-    .destroy = rb_destroy,
+    .start = rb__start,
+    .quiesce = rb__quiesce,
+    .destroy = rb__destroy,
     .submit = rb_submit,
     .ended = rb_ended,
     .find = rb_find,
