@@ -775,7 +775,8 @@ jobs_write(jsonout_t *w, const char *key, const job_t *job)
 {
     api_job_info_t info;
 
-    if (job->remote) {
+    /* A record's snapshot, or an ended job already rendered. */
+    if (job->remote || job->rec.json != NULL) {
         jsonout_raw(w, key, job->rec.json != NULL ? job->rec.json : "{}");
         return job->rec.status;
     }

@@ -41,7 +41,8 @@ struct job {
     job_t *hnext; /* hash chain */
     /* With a backend (jobs_backend.h). */
     bool remote;       /* a record's snapshot, not in this table */
-    jobs_record_t rec; /* remote: the record, under jobs->lock */
+    jobs_record_t rec; /* remote: the record (under jobs->lock); here: its end
+                          as stored */
     bool adopted;      /* given by the backend to run here */
     bool abandon;      /* shutting down: left for another replica */
     bool here;         /* ran on the connection's thread; stored by it */

@@ -434,7 +434,11 @@ jobs__store_here(jobs_t *jobs, job_t *job)
     rc = jobs__backend(jobs)->ended_here(
         jobs->backend, job->id, job->created_ms,
         job->req.spec.limits.memory_bytes, status, json);
-    free(json);
+    /* An ended job's rendering never changes: the reply that follows
+     * writes this one instead of rendering it again. Only the submitting
+     * thread holds the job here (a backend's lookups go to the store). */
+    job->rec.json = json;
+    job->rec.status = status;
     return rc;
 }
 
