@@ -246,21 +246,21 @@ admit_locked(jobs_t *jobs, job_t *job)
     if (atomic_load(&jobs->draining)) {
         return PZ_EDRAINING;
     }
-    if (job->adopted) {
-        /* The deployment admitted it (the backend's caps). */
-    } else if (jobs->nqueued + jobs->npreparing >= (size_t)jobs->cfg.queue) {
-        return PZ_EQUEUE_FULL;
-    }
-    /* Results still to be collected fill the table: keep them, take no
-     * new work (a result is never dropped before its retention). */
-    if (job->adopted) {
-        /* As above. */
-    } else if (jobs->backend == NULL &&
-               jobs->nundelivered >= (size_t)jobs->cfg.max_jobs) {
-        return PZ_ERESULTS_FULL;
-    } else if (budget > jobs->cfg.memory_cap ||
-               jobs->memory_in_use > jobs->cfg.memory_cap - budget) {
-        return PZ_EMEMORY_CAP;
+    /* An adopted job was admitted by the deployment (the backend's caps). */
+    if (!job->adopted) {
+        if (jobs->nqueued + jobs->npreparing >= (size_t)jobs->cfg.queue) {
+            return PZ_EQUEUE_FULL;
+        }
+        /* Results still to be collected fill the table: keep them, take
+         * no new work (a result is never dropped before its retention). */
+        if (jobs->backend == NULL &&
+            jobs->nundelivered >= (size_t)jobs->cfg.max_jobs) {
+            return PZ_ERESULTS_FULL;
+        }
+        if (budget > jobs->cfg.memory_cap ||
+            jobs->memory_in_use > jobs->cfg.memory_cap - budget) {
+            return PZ_EMEMORY_CAP;
+        }
     }
     jobs->memory_in_use += budget;
     job->budget = budget;
