@@ -90,8 +90,9 @@ typedef struct conn_ctx {
     char *body;        /* POST /solve body */
     size_t len;
     size_t cap;
-    job_t *job;    /* referenced job, or NULL */
-    bool is_solve; /* the wait answers 202 when unfinished */
+    struct api_scramble *scramble; /* GET /v1/scramble: the one made */
+    job_t *job;                    /* referenced job, or NULL */
+    bool is_solve;                 /* the wait answers 202 when unfinished */
     job_waiter_t waiter;
     int status;       /* status sent, 0 = none yet */
     const char *code; /* problem code sent, or NULL */
@@ -170,6 +171,14 @@ enum MHD_Result http__send_problem(http_conn_t *c, int rc, const char *fmt, ...)
 /* Answers with c->job as it is now: 200 when it has ended, else
  * unfinished_status (202 adds the Location). */
 enum MHD_Result http__send_job(http_conn_t *c, int unfinished_status);
+
+/* How long a scramble's wait outlasts its job's time limit. */
+#define HTTP_SCRAMBLE_SLACK_MS 5000
+
+/* Answers a scramble request (c->scramble): at once when it is done, else
+ * from its ended job c->job; a job still running (the server drains) is
+ * cancelled and answered 503. */
+enum MHD_Result http__send_scramble(http_conn_t *c);
 
 /* Suspends the connection until c->job ends or wait_ms pass. Returns false
  * (nothing suspended) when the job has ended or the server drains; the

@@ -11,6 +11,7 @@
 #include "http_internal.h"
 #include "jsonout.h"
 #include "problem.h"
+#include "scramble.h"
 
 bool
 http__draining(const http_conn_t *c)
@@ -203,6 +204,43 @@ http__send_job(http_conn_t *c, int unfinished_status)
         jobs_delivered(c->http->deps.jobs, c->job);
     }
     return send_text_rep(c, text, len, &rep);
+}
+
+enum MHD_Result
+http__send_scramble(http_conn_t *c)
+{
+    api_scramble_t *s = c->scramble;
+    jsonout_t w;
+    pz_diag_t d;
+    size_t len;
+    char *text;
+    int rc;
+
+    if (!s->done) {
+        bool ended;
+
+        jsonout_init(&w);
+        ended = pz_status_terminal(jobs_write(&w, NULL, c->job));
+        text = jsonout_finish(&w, &len);
+        if (!ended || text == NULL) {
+            free(text);
+            (void)jobs_cancel(c->http->deps.jobs, c->job, &ended);
+            pz_diag_clear(&d);
+            pz_diag_set(&d, PZ_EDRAINING,
+                        "the server stopped before the scramble was made; "
+                        "retry on another instance");
+            return http__send_problem_d(c, PZ_EDRAINING, &d, NULL, NULL);
+        }
+        jobs_delivered(c->http->deps.jobs, c->job);
+        rc = api_scramble_finish(s, text, len, &d);
+        free(text);
+        if (rc != PZ_OK) {
+            return http__send_problem_d(c, rc, &d, NULL, NULL);
+        }
+    }
+    jsonout_init(&w);
+    api_scramble_write(&w, s);
+    return http__send_text(c, 200, &w);
 }
 
 /* --- waiting --- */
