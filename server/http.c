@@ -37,7 +37,6 @@
 #include "problem.h"
 #include "rng.h"
 #include "scramble.h"
-#include "scramble.h"
 
 /* Per-connection memory MHD may use for headers and buffers: room for a
  * request head past the limits of http_head.c, so that this server, not
@@ -358,6 +357,7 @@ on_completed(void *cls,
     }
     log_line_end(&ev);
     jobs_release(h->deps.jobs, c->job);
+    http__events_free(c);
     if (c->scramble != NULL) {
         api_scramble_cleanup(c->scramble);
         free(c->scramble);

@@ -35,7 +35,6 @@ enum MHD_Result
 http__send_reply(http_conn_t *c, const http_reply_t *rep)
 {
     struct MHD_Response *r;
-    enum MHD_Result ok;
 
     if (rep->body == NULL || rep->persistent) {
         r = MHD_create_response_from_buffer(rep->len, rep->body,
@@ -52,6 +51,16 @@ http__send_reply(http_conn_t *c, const http_reply_t *rep)
         }
         return MHD_NO;
     }
+    return http__queue_response(c, r, rep);
+}
+
+enum MHD_Result
+http__queue_response(http_conn_t *c,
+                     struct MHD_Response *r,
+                     const http_reply_t *rep)
+{
+    enum MHD_Result ok;
+
     http__add_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, rep->ctype);
     http__add_header(r, "X-Request-Id", c->request_id);
     http__add_header(r, MHD_HTTP_HEADER_LOCATION, rep->location);

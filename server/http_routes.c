@@ -167,8 +167,14 @@ handle_scramble(http_conn_t *c, const char *url)
 static bool
 find_job(http_conn_t *c, const char *url, enum MHD_Result *ret)
 {
-    const char *id = url + strlen(HTTP_JOB_PREFIX);
-    int rc = jobs_lookup(c->http->deps.jobs, id, &c->job);
+    const char *start = url + strlen(HTTP_JOB_PREFIX);
+    size_t n = strcspn(start, "/");
+    char id[80];
+    int rc;
+
+    /* An id longer than any job's matches none. */
+    snprintf(id, sizeof(id), "%.*s", (int)(n < sizeof(id) ? n : 0), start);
+    rc = jobs_lookup(c->http->deps.jobs, id, &c->job);
 
     if (rc == PZ_EBACKEND) {
         *ret = http__send_backend_down(c);
@@ -207,6 +213,17 @@ handle_get_job(http_conn_t *c, const char *url)
         return MHD_YES;
     }
     return http__send_job(c, 200);
+}
+
+static enum MHD_Result
+handle_events(http_conn_t *c, const char *url)
+{
+    enum MHD_Result ret;
+
+    if (!find_job(c, url, &ret)) {
+        return ret;
+    }
+    return http__send_events(c);
 }
 
 static enum MHD_Result
@@ -447,6 +464,8 @@ static const http_route_t routes[] = {
     { "/v1/solve", HTTP_M_POST, "POST, OPTIONS", HTTP_ROUTE_SOLVE,
       handle_solve },
     { "/v1/jobs", GET_HEAD, GET_HEAD_ALLOW, 0, handle_list },
+    { HTTP_JOB_PREFIX, HTTP_M_GET, "GET, OPTIONS",
+      HTTP_ROUTE_ID | HTTP_ROUTE_EVENTS, handle_events },
     { HTTP_JOB_PREFIX, GET_HEAD | HTTP_M_DELETE, "GET, HEAD, DELETE, OPTIONS",
       HTTP_ROUTE_ID, handle_job },
     { "/v1/puzzles", GET_HEAD, GET_HEAD_ALLOW, 0, handle_puzzles },
@@ -466,9 +485,16 @@ http__route_of(const char *url)
     for (const http_route_t *r = routes; r->path != NULL; r++) {
         if ((r->flags & HTTP_ROUTE_ID) != 0) {
             size_t n = strlen(r->path);
+            const char *end;
 
-            if (strncmp(url, r->path, n) == 0 && url[n] != '\0' &&
-                strchr(url + n, '/') == NULL) {
+            if (strncmp(url, r->path, n) != 0 || url[n] == '\0' ||
+                url[n] == '/') {
+                continue;
+            }
+            end = strchr(url + n, '/');
+            if ((r->flags & HTTP_ROUTE_EVENTS) != 0
+                    ? end != NULL && strcmp(end, "/events") == 0
+                    : end == NULL) {
                 return r;
             }
         } else if (strcmp(url, r->path) == 0) {
