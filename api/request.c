@@ -558,11 +558,11 @@ api_puzzle_from_query(const char *name,
         rc = pz_diag_set(d, PZ_EMISSING,
                          "query parameter 'puzzle' is required, for example "
                          "puzzle=333 or puzzle=15-puzzle");
-        pz_diag_field(d, "puzzle");
+        pz_diag_field(d, "/puzzle");
         return rc;
     }
     if ((rc = parse_metric(metric, &prm, d)) != PZ_OK) {
-        pz_diag_field(d, "metric");
+        pz_diag_field(d, "/metric");
         return rc;
     }
     if (ops != NULL && strcmp(ops->name, "tiles") == 0 && size != NULL) {
@@ -575,7 +575,7 @@ api_puzzle_from_query(const char *name,
         rc = parse_size(body, &prm, d);
         cJSON_Delete(body);
         if (rc != PZ_OK) {
-            pz_diag_field(d, "size");
+            pz_diag_field(d, "/size");
             return rc;
         }
     }
@@ -584,9 +584,9 @@ api_puzzle_from_query(const char *name,
         rc = ignore_metric(name, &prm, out, d);
     }
     if (rc != PZ_OK) {
-        pz_diag_field(d, rc == PZ_EPUZZLE   ? "puzzle"
-                         : rc == PZ_EMETRIC ? "metric"
-                                            : "size");
+        pz_diag_field(d, rc == PZ_EPUZZLE   ? "/puzzle"
+                         : rc == PZ_EMETRIC ? "/metric"
+                                            : "/size");
     }
     return rc;
 }

@@ -44,8 +44,11 @@ parse_uint(const char *s, uint64_t max, uint64_t *out)
 static int
 bad_param(pz_diag_t *d, const char *name, const char *detail)
 {
+    char field[16];
+
     pz_diag_set(d, PZ_ERANGE, "query parameter %s must be %s", name, detail);
-    pz_diag_field(d, name);
+    snprintf(field, sizeof(field), "/%s", name);
+    pz_diag_field(d, field);
     return PZ_ERANGE;
 }
 

@@ -198,5 +198,34 @@ await check('tables fail', 'POST', '/v1/solve', {
   expect: 503 });
 await check('too long', 'POST', '/v1/solve', { body: '{"puzzle":"8-puzzle","scramble":"D","time_ms":999999999}', expect: 422 });
 
+await check('scramble random state', 'GET', '/v1/scramble?puzzle=333&seed=1', { expect: 200 });
+await check('scramble tiles', 'GET', '/v1/scramble?puzzle=tiles&size=3x4&seed=2', { expect: 200 });
+await check('scramble moves', 'GET', '/v1/scramble?puzzle=pyram&moves=11', { expect: 200 });
+await check('scramble unknown puzzle', 'GET', '/v1/scramble?puzzle=444', { expect: 400 });
+await check('scramble bad seed', 'GET', '/v1/scramble?puzzle=222&seed=-1', { expect: 400 });
+await check('events unknown job', 'GET', '/v1/jobs/0123/events', { expect: 404 });
+await check('events wrong method', 'DELETE', '/v1/jobs/0123/events', { expect: 405 });
+
+// The event stream of a job that runs for a while: every event's data is
+// a Job, the stream ends with one "end" event.
+{
+  const { text: body } = await check('solve for events', 'POST', '/v1/solve', {
+    body: JSON.stringify({ ...JSON.parse(long(0)), time_ms: 700 }), expect: 202 });
+  const { text } = await check('events', 'GET', `/v1/jobs/${JSON.parse(body).id}/events`, { expect: 200 });
+  const events = text.split('\n\n').filter((e) => e.length > 0).map((e) => {
+    const name = /^event: (.*)$/m.exec(e)?.[1];
+    const data = /^data: (.*)$/m.exec(e)?.[1];
+    return { name, data };
+  });
+  checked++;
+  if (events.length < 2 || events.at(-1).name !== 'end' ||
+      events.slice(0, -1).some((e) => e.name !== 'job')) {
+    fail('events', `expected job events then one end: ${events.map((e) => e.name)}`);
+  }
+  for (const [i, e] of events.entries()) {
+    validate(`events #${i}`, '/components/schemas/Job', JSON.parse(e.data));
+  }
+}
+
 console.log(`${checked} responses checked against ${specPath}, ${failures} failures`);
 process.exit(failures === 0 ? 0 : 1);

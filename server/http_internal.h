@@ -190,7 +190,7 @@ enum MHD_Result http__send_events(http_conn_t *c);
 void http__events_free(http_conn_t *c);
 
 /* How long a scramble's wait outlasts its job's time limit. */
-#define HTTP_SCRAMBLE_SLACK_MS 5000
+#define HTTP_SCRAMBLE_SLACK_MS 20000
 
 /* Answers a scramble request (c->scramble): at once when it is done, else
  * from its ended job c->job; a job still running (the server drains) is

@@ -232,13 +232,21 @@ http__send_scramble(http_conn_t *c)
         ended = pz_status_terminal(jobs_write(&w, NULL, c->job));
         text = jsonout_finish(&w, &len);
         if (!ended || text == NULL) {
+            /* The wait ran out (tables still loading, a full queue) or the
+             * server drains: the job is of no use to anyone now. */
             free(text);
             (void)jobs_cancel(c->http->deps.jobs, c->job, &ended);
             pz_diag_clear(&d);
-            pz_diag_set(&d, PZ_EDRAINING,
-                        "the server stopped before the scramble was made; "
-                        "retry on another instance");
-            return http__send_problem_d(c, PZ_EDRAINING, &d, NULL, NULL);
+            rc = http__draining(c) ? PZ_EDRAINING : PZ_ETABLE_NOT_READY;
+            pz_diag_set(&d, rc,
+                        rc == PZ_EDRAINING
+                            ? "the server stopped before the scramble was "
+                              "made; retry on another instance"
+                            : "the random state could not be solved in "
+                              "time (its tables are still loading, or the "
+                              "server is busy); retry shortly");
+            return http__send_problem_d(c, rc, &d,
+                                        rc == PZ_EDRAINING ? NULL : "5", NULL);
         }
         jobs_delivered(c->http->deps.jobs, c->job);
         rc = api_scramble_finish(s, text, len, &d);

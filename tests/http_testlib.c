@@ -347,6 +347,18 @@ valid_status(const char *s)
     return false;
 }
 
+/* The status named s, or -1. */
+static int
+status_of(const char *s)
+{
+    for (int i = 0; i < PZ_STATUS_COUNT_; i++) {
+        if (strcmp(s, pz_status_name(i)) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 /* The error-code table's index of code, or 0 (PZ_OK) when unknown. */
 static int
 code_rc(const char *code)
@@ -500,7 +512,8 @@ check_run_part(const cJSON *o, const char *status, const char *metric)
     const cJSON *opt = cJSON_GetObjectItemCaseSensitive(o, "optimal");
     const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "weight");
     const cJSON *err = cJSON_GetObjectItemCaseSensitive(o, "error");
-    const char *why;
+    const cJSON *best = cJSON_GetObjectItemCaseSensitive(o, "best_so_far");
+    const char *why = NULL;
 
     if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "engine")) ||
         !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "heuristic"))) {
@@ -528,6 +541,21 @@ check_run_part(const cJSON *o, const char *status, const char *metric)
     }
     if (err != NULL && (why = check_run_error(err)) != NULL) {
         return why;
+    }
+    if (best != NULL) {
+        static const char *const bm[] = { "moves", "text", "length", NULL };
+        const cJSON *moves = cJSON_GetObjectItemCaseSensitive(best, "moves");
+        const cJSON *len = cJSON_GetObjectItemCaseSensitive(best, "length");
+
+        if (status_of(status) < 0 || pz_status_terminal(status_of(status)) ||
+            (why = ht_check_members(best, "best_so_far", bm, bm)) != NULL ||
+            !cJSON_IsArray(moves) || !ht_is_int(len) ||
+            cJSON_GetArraySize(moves) != (int)len->valuedouble ||
+            !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(best, "text"))) {
+            return why != NULL ? why
+                               : vfail("best_so_far is not BestSoFar of a "
+                                       "run in progress");
+        }
     }
     return check_stats(cJSON_GetObjectItemCaseSensitive(o, "stats"));
 }
@@ -622,6 +650,7 @@ ht_check_job(const cJSON *j)
         "weight",
         "solution",
         "optimal",
+        "best_so_far",
         "error",
         "stats",
         "runs",
@@ -744,9 +773,10 @@ ht_check_job(const cJSON *j)
         }
     }
     if (runs != NULL) {
-        static const char *const rk[] = { "status", "engine",   "heuristic",
-                                          "weight", "solution", "optimal",
-                                          "error",  "stats",    NULL };
+        static const char *const rk[] = {
+            "status",  "engine",      "heuristic", "weight", "solution",
+            "optimal", "best_so_far", "error",     "stats",  NULL,
+        };
         static const char *const rr[] = { "status",   "engine", "heuristic",
                                           "solution", "stats",  NULL };
 

@@ -127,7 +127,7 @@ void api_solve_cleanup(api_solve_request_t *req);
  * The puzzle instance that query parameters name: a puzzle id or alias,
  * the tiles' size ("4x4", NULL: the alias's or the default) and a metric
  * (NULL: the default), checked as a solve request checks its members,
- * with d->field the parameter's name. PZ_OK with *out (puzzle_destroy),
+ * with d->field "/" and the parameter's name. PZ_OK with *out (puzzle_destroy),
  * else the code with d filled. Thread: any.
  */
 int api_puzzle_from_query(const char *name,

@@ -43,7 +43,7 @@ typedef struct api_scramble {
 
 /*
  * Checks q and starts the scramble into *out: seed is used when q has
- * none. PZ_OK, or a code with d filled (d->field the parameter's name).
+ * none. PZ_OK, or a code with d filled (d->field "/" and the parameter's name).
  * Call api_scramble_cleanup either way. Thread: any.
  */
 int api_scramble_prepare(const api_scramble_query_t *q,
