@@ -95,6 +95,9 @@ static const opt_t options[] = {
       "longest tables_wait_ms a request may ask (default 3600000)" },
     { "openapi", "PUZZLED_OPENAPI", OPT_STRING, FIELD(openapi), 0, 0,
       "serve this file at /openapi.yaml (default: the built-in copy)" },
+    { "web", "PUZZLED_WEB", OPT_STRING, FIELD(web), 0, 0,
+      "directory of the playground page served at / (default: web beside "
+      "the binary, or ../share/puzzled/web from it)" },
     { "log-level", "PUZZLED_LOG_LEVEL", OPT_LEVEL, FIELD(log_level), 0, 0,
       "error, warn, info (default) or debug" },
     { "connection-limit", "PUZZLED_CONNECTION_LIMIT", OPT_INT,
@@ -542,6 +545,7 @@ config_cleanup(config_t *cfg)
     free(cfg->bind);
     free(cfg->tables);
     free(cfg->openapi);
+    free(cfg->web);
     free(cfg->redis);
     free(cfg->redis_prefix);
     memset(cfg, 0, sizeof(*cfg));

@@ -32,6 +32,7 @@ typedef struct config {
     char *cors[CONFIG_CORS_MAX]; /* owned; allowed Origin values */
     char *tables;                /* owned; table directory, or NULL */
     char *openapi;               /* owned; openapi.yaml to serve, or NULL */
+    char *web;                   /* owned; the page's directory, or NULL */
     log_level_t log_level;
     int connection_limit; /* connections served in full (http_conns.h) */
     int client_timeout_s; /* idle, request head and body deadline */

@@ -25,6 +25,7 @@ typedef struct http_deps {
     size_t catalogue_len;
     const char *openapi; /* GET /openapi.yaml body */
     size_t openapi_len;
+    const struct web *web; /* the playground's files, or NULL (web.h) */
     /* Whether the start-up tables are in memory (GET /readyz); NULL:
      * always. Thread: any. */
     bool (*tables_ready)(void *arg);

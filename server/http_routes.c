@@ -11,6 +11,7 @@
 #include "scramble.h"
 #include "tablelist.h"
 #include "version.h"
+#include "web.h"
 
 /* GET /v1/jobs page sizes. */
 #define HTTP_LIST_DEFAULT 20
@@ -456,6 +457,79 @@ handle_openapi(http_conn_t *c, const char *url)
     return http__send_reply(c, &rep);
 }
 
+/* What a page may load: its own files and the API, nothing from
+ * elsewhere. Inline styles are allowed for the renderers that set them
+ * (Redoc, the 3D player); scripts only from files. */
+#define HTTP_WEB_CSP                                                         \
+    "default-src 'self'; script-src 'self'; style-src 'self' "               \
+    "'unsafe-inline'; img-src 'self' data: blob:; worker-src 'self' blob:; " \
+    "connect-src 'self'; font-src 'self' data:; object-src 'none'; "         \
+    "base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+
+/* Answered at / and /docs when the daemon has no page to serve. */
+static const char no_page[] =
+    "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    "<title>puzzled</title></head><body>\n"
+    "<h1>puzzled</h1>\n"
+    "<p>The API is up: <a href=\"/v1/puzzles\">/v1/puzzles</a>, "
+    "<a href=\"/openapi.yaml\">/openapi.yaml</a>.</p>\n"
+    "<p>This build has no playground page. It is built when Node.js and npm "
+    "are installed (<code>apt-get install nodejs npm</code>): "
+    "<code>./scripts/run</code> does it, or <code>cmake --build build "
+    "--target web</code>; a daemon finds it beside its binary, or takes "
+    "<code>--web DIR</code>.</p>\n</body></html>\n";
+
+/* Sends f (NULL: the page that says how to get one) with the headers of
+ * static files. */
+static enum MHD_Result
+send_web_file(http_conn_t *c, const web_file_t *f)
+{
+    http_reply_t rep = { 0 };
+    struct MHD_Response *r;
+
+    rep.status = 200;
+    rep.ctype = f != NULL ? f->ctype : "text/html; charset=utf-8";
+    r = MHD_create_response_from_buffer(
+        f != NULL ? f->len : sizeof(no_page) - 1,
+        f != NULL ? f->data : (char *)no_page, MHD_RESPMEM_PERSISTENT);
+    if (r == NULL) {
+        return MHD_NO;
+    }
+    /* Hashed assets never change; a page is checked again each time so a
+     * new build shows at once. */
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
+                            f != NULL && f->immutable
+                                ? "public, max-age=31536000, immutable"
+                                : "no-cache");
+    MHD_add_response_header(r, "Content-Security-Policy", HTTP_WEB_CSP);
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    return http__queue_response(c, r, &rep);
+}
+
+static enum MHD_Result
+handle_page(http_conn_t *c, const char *url)
+{
+    const web_file_t *f = web_find(c->http->deps.web, url);
+
+    /* Without a reference page, /docs shows the index (or the note). */
+    if (f == NULL && c->http->deps.web != NULL) {
+        f = web_find(c->http->deps.web, "/");
+    }
+    return send_web_file(c, f);
+}
+
+static enum MHD_Result
+handle_asset(http_conn_t *c, const char *url)
+{
+    const web_file_t *f = web_find(c->http->deps.web, url);
+
+    if (f == NULL) {
+        return http__send_problem(c, PZ_ENOT_FOUND, "no such file");
+    }
+    return send_web_file(c, f);
+}
+
 #define GET_HEAD       (HTTP_M_GET | HTTP_M_HEAD)
 #define GET_HEAD_ALLOW "GET, HEAD, OPTIONS"
 
@@ -476,6 +550,10 @@ static const http_route_t routes[] = {
       handle_openapi },
     { "/v1/tables", GET_HEAD, GET_HEAD_ALLOW, 0, handle_tables },
     { "/v1/scramble", GET_HEAD, GET_HEAD_ALLOW, 0, handle_scramble },
+    { "/", GET_HEAD, GET_HEAD_ALLOW, HTTP_ROUTE_CACHEABLE, handle_page },
+    { "/docs", GET_HEAD, GET_HEAD_ALLOW, HTTP_ROUTE_CACHEABLE, handle_page },
+    { "/assets/", GET_HEAD, GET_HEAD_ALLOW,
+      HTTP_ROUTE_ID | HTTP_ROUTE_CACHEABLE, handle_asset },
     { NULL, 0, NULL, 0, NULL },
 };
 

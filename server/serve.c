@@ -12,6 +12,7 @@
 #include "serve.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -33,6 +34,7 @@
 #include "table_threads.h"
 #include "tables.h"
 #include "version.h"
+#include "web.h"
 
 /* How long shutdown waits for open connections after answering them. */
 #define SERVE_DRAIN_MS 3000
@@ -282,6 +284,49 @@ shutdown_service(const config_t *cfg, jobs_t *jobs, http_t *http)
     return idle;
 }
 
+/*
+ * Loads the playground's files: --web DIR must load; without it the
+ * directory beside the binary, when there is one. No page is no error:
+ * / then says how to build it. False stops the start.
+ */
+static bool
+load_web(const config_t *cfg, web_t **out)
+{
+    char dir[PATH_MAX];
+    const char *from = cfg->web;
+    log_line_t ev;
+    size_t files;
+    size_t bytes;
+    int rc;
+
+    *out = NULL;
+    if (from == NULL) {
+        if (!web_default_dir(dir, sizeof(dir))) {
+            log_msg(LOG_INFO, "no playground page to serve (--web)");
+            return true;
+        }
+        from = dir;
+    }
+    rc = web_load(from, out);
+    if (rc != PZ_OK) {
+        int e = errno;
+
+        log_line_begin(&ev, LOG_ERROR, "cannot load the playground page");
+        log_line_str(&ev, "dir", from);
+        log_line_str(&ev, "error",
+                     rc == PZ_EIO ? strerror(e) : pz_errtitle(rc));
+        log_line_end(&ev);
+        return false;
+    }
+    web_size(*out, &files, &bytes);
+    log_line_begin(&ev, LOG_INFO, "playground page");
+    log_line_str(&ev, "dir", from);
+    log_line_num(&ev, "files", (double)files);
+    log_line_num(&ev, "bytes", (double)bytes);
+    log_line_end(&ev);
+    return true;
+}
+
 int
 serve_main(int argc, char **argv)
 {
@@ -291,6 +336,7 @@ serve_main(int argc, char **argv)
     size_t openapi_len = openapi_yaml_size;
     char *catalogue = NULL;
     size_t catalogue_len = 0;
+    web_t *web = NULL;
     metrics_t *metrics = NULL;
     jobs_t *jobs = NULL;
     loop_t *loop = NULL;
@@ -336,6 +382,10 @@ serve_main(int argc, char **argv)
             goto out;
         }
         openapi = openapi_owned;
+    }
+    if (!load_web(&cfg, &web)) {
+        exit_code = 2;
+        goto out;
     }
     catalogue = api_catalogue_text(&cfg.policy, &catalogue_len);
     if (catalogue == NULL) {
@@ -389,6 +439,7 @@ serve_main(int argc, char **argv)
     deps.tables_ready_arg = NULL;
     deps.openapi = openapi;
     deps.openapi_len = openapi_len;
+    deps.web = web;
     errno = 0;
     rc = http_start(&deps, &http, &port);
     if (rc != PZ_OK) {
@@ -470,6 +521,7 @@ out:
     metrics_destroy(metrics);
     free(catalogue);
     free(openapi_owned);
+    web_free(web);
     if (exit_code == 0) {
         log_msg(LOG_INFO, "stopped");
     }
