@@ -33,58 +33,73 @@ api_policy_default(api_policy_t *pol)
 
 /* --- puzzle parameters --- */
 
+/* Fills d for a size that is not ROWSxCOLS and returns PZ_ESIZE. */
 static int
-parse_size(const cJSON *body, pz_params_t *prm, pz_diag_t *d)
+bad_size(pz_diag_t *d)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, "size");
-    const char *t;
-    long dim[2];
+    pz_diag_set(d, PZ_ESIZE, "size is written ROWSxCOLS, for example \"4x4\"");
+    pz_diag_field(d, "/size");
+    return PZ_ESIZE;
+}
 
-    if (v == NULL || cJSON_IsNull(v)) {
-        return PZ_OK;
-    }
-    if (cJSON_IsNumber(v) && floor(v->valuedouble) == v->valuedouble &&
-        v->valuedouble >= 0 && v->valuedouble <= 100) {
-        prm->rows = prm->cols = (int)v->valuedouble;
-    } else if (cJSON_IsString(v)) {
-        /* Digits, 'x', digits, and nothing else; each side at most three
-         * digits without a leading zero, so no value overflows (sscanf's
-         * %d wraps silently). */
-        t = v->valuestring;
-        for (int k = 0; k < 2; k++) {
-            int digits = 0;
-            bool zero = *t == '0';
-
-            dim[k] = 0;
-            while (*t >= '0' && *t <= '9' && digits < 4) {
-                dim[k] = dim[k] * 10 + (*t++ - '0');
-                digits++;
-            }
-            if (digits == 0 || digits > 3 || zero || (k == 0 && *t++ != 'x')) {
-                t = NULL;
-                break;
-            }
-        }
-        if (t == NULL || *t != '\0') {
-            pz_diag_set(d, PZ_ESIZE,
-                        "size is written ROWSxCOLS, for example \"4x4\"");
-            pz_diag_field(d, "/size");
-            return PZ_ESIZE;
-        }
-        prm->rows = (int)dim[0];
-        prm->cols = (int)dim[1];
-    } else {
-        pz_diag_set(d, PZ_ESIZE,
-                    "size is written ROWSxCOLS, for example \"4x4\"");
-        pz_diag_field(d, "/size");
-        return PZ_ESIZE;
-    }
+/* Checks the rows and columns of prm are positive. */
+static int
+size_positive(const pz_params_t *prm, pz_diag_t *d)
+{
     if (prm->rows <= 0 || prm->cols <= 0) {
         pz_diag_set(d, PZ_ESIZE, "size must be positive, for example \"4x4\"");
         pz_diag_field(d, "/size");
         return PZ_ESIZE;
     }
     return PZ_OK;
+}
+
+int
+request__parse_size_text(const char *t, pz_params_t *prm, pz_diag_t *d)
+{
+    long dim[2];
+
+    /* Digits, 'x', digits, and nothing else; each side at most three
+     * digits without a leading zero, so no value overflows (sscanf's %d
+     * wraps silently). */
+    for (int k = 0; k < 2; k++) {
+        int digits = 0;
+        bool zero = *t == '0';
+
+        dim[k] = 0;
+        while (*t >= '0' && *t <= '9' && digits < 4) {
+            dim[k] = dim[k] * 10 + (*t++ - '0');
+            digits++;
+        }
+        if (digits == 0 || digits > 3 || zero || (k == 0 && *t++ != 'x')) {
+            return bad_size(d);
+        }
+    }
+    if (*t != '\0') {
+        return bad_size(d);
+    }
+    prm->rows = (int)dim[0];
+    prm->cols = (int)dim[1];
+    return size_positive(prm, d);
+}
+
+static int
+parse_size(const cJSON *body, pz_params_t *prm, pz_diag_t *d)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, "size");
+
+    if (v == NULL || cJSON_IsNull(v)) {
+        return PZ_OK;
+    }
+    if (cJSON_IsString(v)) {
+        return request__parse_size_text(v->valuestring, prm, d);
+    }
+    if (!cJSON_IsNumber(v) || floor(v->valuedouble) != v->valuedouble ||
+        v->valuedouble < 0 || v->valuedouble > 100) {
+        return bad_size(d);
+    }
+    prm->rows = prm->cols = (int)v->valuedouble;
+    return size_positive(prm, d);
 }
 
 static int
@@ -108,6 +123,40 @@ parse_metric(const char *s, pz_params_t *prm, pz_diag_t *d)
     return PZ_OK;
 }
 
+/* Sets a square size of prm from a state of n numbers (N*N gives NxN). */
+static void
+square_size(size_t n, pz_params_t *prm)
+{
+    for (int k = 2; k <= 8; k++) {
+        if ((size_t)(k * k) == n) {
+            prm->rows = prm->cols = k;
+        }
+    }
+}
+
+void
+request__infer_tiles_text(const char *text, pz_params_t *prm)
+{
+    size_t n = 0;
+
+    if (prm->rows != 0 || text == NULL) {
+        return;
+    }
+    while (*text != '\0') {
+        while (*text != '\0' && strchr("0123456789", *text) == NULL) {
+            text++;
+        }
+        if (*text == '\0') {
+            break;
+        }
+        n++;
+        while (*text != '\0' && strchr("0123456789", *text) != NULL) {
+            text++;
+        }
+    }
+    square_size(n, prm);
+}
+
 /* For "tiles" without a size, the shape of the state decides: a 2-D array
  * gives rows and columns, a flat list of N*N numbers gives NxN. */
 static void
@@ -115,7 +164,6 @@ infer_tiles_size(const cJSON *state, pz_params_t *prm)
 {
     int ints[API_STATE_INTS_MAX];
     pz_input_t in;
-    size_t n = 0;
 
     if (prm->rows != 0 || state == NULL) {
         return;
@@ -124,31 +172,12 @@ infer_tiles_size(const cJSON *state, pz_params_t *prm)
         return;
     }
     if (in.text != NULL) {
-        const char *p = in.text;
-
-        while (*p != '\0') {
-            while (*p != '\0' && strchr("0123456789", *p) == NULL) {
-                p++;
-            }
-            if (*p == '\0') {
-                break;
-            }
-            n++;
-            while (*p != '\0' && strchr("0123456789", *p) != NULL) {
-                p++;
-            }
-        }
+        request__infer_tiles_text(in.text, prm);
     } else if (in.ndims == 2) {
         prm->rows = in.shape[0];
         prm->cols = in.shape[1];
-        return;
     } else {
-        n = in.nints;
-    }
-    for (int k = 2; k <= 8; k++) {
-        if ((size_t)(k * k) == n) {
-            prm->rows = prm->cols = k;
-        }
+        square_size(in.nints, prm);
     }
 }
 
@@ -541,6 +570,25 @@ ignore_metric(const char *name,
 }
 
 int
+request__create_puzzle(const char *name,
+                       const pz_params_t *prm,
+                       pz_puzzle_t **out,
+                       pz_diag_t *d)
+{
+    int rc = puzzle_create(name, prm, out, d);
+
+    if (rc == PZ_EMETRIC) {
+        rc = ignore_metric(name, prm, out, d);
+    }
+    if (rc != PZ_OK) {
+        pz_diag_field(d, rc == PZ_EPUZZLE   ? "/puzzle"
+                         : rc == PZ_EMETRIC ? "/metric"
+                                            : "/size");
+    }
+    return rc;
+}
+
+int
 api_puzzle_from_query(const char *name,
                       const char *size,
                       const char *metric,
@@ -549,7 +597,6 @@ api_puzzle_from_query(const char *name,
 {
     pz_params_t prm = { 0, 0, 0 };
     const puzzle_ops_t *ops = name != NULL ? puzzle_find(name) : NULL;
-    cJSON *body;
     int rc;
 
     *out = NULL;
@@ -565,30 +612,11 @@ api_puzzle_from_query(const char *name,
         pz_diag_field(d, "/metric");
         return rc;
     }
-    if (ops != NULL && strcmp(ops->name, "tiles") == 0 && size != NULL) {
-        body = cJSON_CreateObject();
-        if (body == NULL ||
-            cJSON_AddStringToObject(body, "size", size) == NULL) {
-            cJSON_Delete(body);
-            return pz_diag_set(d, PZ_ENOMEM, "out of memory");
-        }
-        rc = parse_size(body, &prm, d);
-        cJSON_Delete(body);
-        if (rc != PZ_OK) {
-            pz_diag_field(d, "/size");
-            return rc;
-        }
+    if (ops != NULL && strcmp(ops->name, "tiles") == 0 && size != NULL &&
+        (rc = request__parse_size_text(size, &prm, d)) != PZ_OK) {
+        return rc;
     }
-    rc = puzzle_create(name, &prm, out, d);
-    if (rc == PZ_EMETRIC) {
-        rc = ignore_metric(name, &prm, out, d);
-    }
-    if (rc != PZ_OK) {
-        pz_diag_field(d, rc == PZ_EPUZZLE   ? "/puzzle"
-                         : rc == PZ_EMETRIC ? "/metric"
-                                            : "/size");
-    }
-    return rc;
+    return request__create_puzzle(name, &prm, out, d);
 }
 
 int
@@ -633,14 +661,8 @@ api_solve_parse(const cJSON *body,
     if (strcasecmp(name, "tiles") == 0) {
         infer_tiles_size(cJSON_GetObjectItemCaseSensitive(body, "state"), &prm);
     }
-    rc = puzzle_create(name, &prm, &req->puzzle, d);
-    if (rc == PZ_EMETRIC) {
-        rc = ignore_metric(name, &prm, &req->puzzle, d);
-    }
+    rc = request__create_puzzle(name, &prm, &req->puzzle, d);
     if (rc != PZ_OK) {
-        pz_diag_field(d, rc == PZ_EPUZZLE   ? "/puzzle"
-                         : rc == PZ_EMETRIC ? "/metric"
-                                            : "/size");
         goto fail;
     }
     req->spec.puzzle = req->puzzle;

@@ -18,6 +18,22 @@
  */
 int request__check_members(const cJSON *body, pz_diag_t *d);
 
+/* Reads a size written ROWSxCOLS ("4x4") into prm. PZ_OK, or PZ_ESIZE
+ * with d filled (field /size). */
+int request__parse_size_text(const char *t, pz_params_t *prm, pz_diag_t *d);
+
+/* For the sliding tiles without a size: a state text of N*N numbers sets
+ * an NxN size in prm (nothing when prm has a size or text is NULL). */
+void request__infer_tiles_text(const char *text, pz_params_t *prm);
+
+/* Creates the puzzle name with prm (puzzle_create); a puzzle with one kind
+ * of move ignores a metric it does not know. PZ_OK, or the code of
+ * puzzle_create with d filled (field /puzzle, /metric or /size). */
+int request__create_puzzle(const char *name,
+                           const pz_params_t *prm,
+                           pz_puzzle_t **out,
+                           pz_diag_t *d);
+
 /* The string member of body into *out, NULL when absent or null; else
  * PZ_ETYPE with d filled (field /member). */
 int request__get_string(const cJSON *body,

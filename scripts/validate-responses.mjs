@@ -185,6 +185,13 @@ await check('text body', 'POST', '/v1/solve', { body: '{}', type: 'text/plain', 
 await check('bad move', 'POST', '/v1/solve', { body: '{"puzzle":"2x2x2","scramble":"R U Q"}', expect: 422 });
 await check('unsolvable', 'POST', '/v1/solve', { body: '{"puzzle":"8-puzzle","state":[1,2,3,4,5,6,8,7,0]}', expect: 422 });
 await check('tables', 'GET', '/v1/tables', { expect: 200 });
+await check('render', 'GET', "/v1/render?puzzle=3x3x3&scramble=R%20U%27&px=300", { expect: 200 });
+await check('render tiles', 'GET', '/v1/render?puzzle=tiles&state=1%202%203%20/%204%205%206%20/%207%200%208', {
+  expect: 200 });
+await check('render bad state', 'GET', '/v1/render?puzzle=3x3x3&state=UUUU', { expect: 422 });
+await check('render bad move', 'GET', '/v1/render?puzzle=skewb&scramble=R%20F', { expect: 422 });
+await check('render unknown puzzle', 'GET', '/v1/render?puzzle=megaminx', { expect: 400 });
+await check('render px', 'GET', '/v1/render?puzzle=2x2x2&px=4096', { expect: 400 });
 await check('table missing', 'POST', '/v1/solve', {
   body: '{"puzzle":"3x3x3","scramble":"R U","engine":"idastar","heuristic":"pdb-large","memory_mb":64}',
   expect: 503 });

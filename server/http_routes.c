@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* http_routes.c - the route handlers: solve, jobs, catalogue, health,
- * readiness, metrics and the OpenAPI document. */
+/* http_routes.c - the route handlers: solve, jobs, catalogue, pictures,
+ * health, readiness, metrics and the OpenAPI document. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "http_internal.h"
 #include "rng.h"
 #include "scramble.h"
+#include "render.h"
 #include "tablelist.h"
 #include "version.h"
 #include "web.h"
@@ -436,6 +437,39 @@ handle_puzzles(http_conn_t *c, const char *url)
     return http__send_reply(c, &rep);
 }
 
+/* GET /v1/render: a picture of a state as SVG. It depends only on the
+ * query, so it may be cached. */
+static enum MHD_Result
+handle_render(http_conn_t *c, const char *url)
+{
+    api_render_query_t q = {
+        .puzzle = http__query(c, "puzzle"),
+        .size = http__query(c, "size"),
+        .state = http__query(c, "state"),
+        .scramble = http__query(c, "scramble"),
+        .px = http__query(c, "px"),
+    };
+    api_render_request_t req;
+    http_reply_t rep = { 0 };
+    pz_diag_t d;
+    int rc;
+
+    (void)url;
+    rc = api_render_parse(&q, &req, &d);
+    if (rc != PZ_OK) {
+        return http__send_problem_d(c, rc, &d, NULL, NULL);
+    }
+    rc = api_render_svg(req.puzzle, &req.state, req.px, &rep.body, &rep.len);
+    api_render_cleanup(&req);
+    if (rc != PZ_OK) {
+        return http__send_problem(c, rc, "could not draw the picture");
+    }
+    rep.status = 200;
+    rep.ctype = "image/svg+xml; charset=utf-8";
+    rep.free_fn = free;
+    return http__send_reply(c, &rep);
+}
+
 static enum MHD_Result
 handle_healthz(http_conn_t *c, const char *url)
 {
@@ -543,6 +577,8 @@ static const http_route_t routes[] = {
     { HTTP_JOB_PREFIX, GET_HEAD | HTTP_M_DELETE, "GET, HEAD, DELETE, OPTIONS",
       HTTP_ROUTE_ID, handle_job },
     { "/v1/puzzles", GET_HEAD, GET_HEAD_ALLOW, 0, handle_puzzles },
+    { "/v1/render", GET_HEAD, GET_HEAD_ALLOW, HTTP_ROUTE_CACHEABLE,
+      handle_render },
     { "/healthz", GET_HEAD, GET_HEAD_ALLOW, HTTP_ROUTE_PROBE, handle_healthz },
     { "/readyz", GET_HEAD, GET_HEAD_ALLOW, HTTP_ROUTE_PROBE, handle_readyz },
     { "/metrics", GET_HEAD, GET_HEAD_ALLOW, HTTP_ROUTE_PROBE, handle_metrics },

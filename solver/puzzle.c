@@ -564,3 +564,27 @@ puzzle_random_moves(const pz_puzzle_t *p,
     }
     return PZ_OK;
 }
+
+puzzle_shape_t *
+puzzle_picture_add(puzzle_picture_t *pic,
+                   int npoints,
+                   const double *x,
+                   const double *y,
+                   uint32_t rgb)
+{
+    puzzle_shape_t *sh;
+
+    if (pic->nshapes >= PUZZLE_PICTURE_SHAPES || npoints < 3 ||
+        npoints > PUZZLE_SHAPE_POINTS) {
+        return NULL;
+    }
+    sh = &pic->shape[pic->nshapes++];
+    memset(sh, 0, sizeof(*sh));
+    sh->npoints = npoints;
+    for (int i = 0; i < npoints; i++) {
+        sh->x[i] = x[i];
+        sh->y[i] = y[i];
+    }
+    sh->rgb = rgb;
+    return sh;
+}

@@ -190,6 +190,54 @@ typedef struct puzzle_solving {
     bool (*optimal_by_default)(const pz_puzzle_t *p);
 } puzzle_solving_t;
 
+/* Most corners of one shape of a picture. */
+#define PUZZLE_SHAPE_POINTS 6
+/* Most shapes of one picture (an 8x8 board, a Master Pyraminx: 64). */
+#define PUZZLE_PICTURE_SHAPES 96
+/* Bytes of a shape's label, with its NUL. */
+#define PUZZLE_LABEL_MAX 8
+/* A shape drawn as an outline only (the blank of a sliding-tile board). */
+#define PUZZLE_NO_FILL 0xFFFFFFFFu
+
+/* The usual sticker colours, 0xRRGGBB. */
+#define PUZZLE_RGB_WHITE  0xFFFFFFu
+#define PUZZLE_RGB_YELLOW 0xFFD500u
+#define PUZZLE_RGB_RED    0xC41E3Au
+#define PUZZLE_RGB_ORANGE 0xFF5800u
+#define PUZZLE_RGB_GREEN  0x009E60u
+#define PUZZLE_RGB_BLUE   0x0051BAu
+
+/* One filled polygon of a picture, in the picture's units. */
+typedef struct puzzle_shape {
+    int npoints;                   /* 3..PUZZLE_SHAPE_POINTS */
+    double x[PUZZLE_SHAPE_POINTS]; /* 0..width, growing to the right */
+    double y[PUZZLE_SHAPE_POINTS]; /* 0..height, growing downwards */
+    uint32_t rgb;                  /* fill 0xRRGGBB, or PUZZLE_NO_FILL */
+    char label[PUZZLE_LABEL_MAX];  /* text at the centre ("12"), or "" */
+} puzzle_shape_t;
+
+/* A picture of a state: shapes in drawing order inside an extent. */
+typedef struct puzzle_picture {
+    double width;  /* extent in the puzzle's own units, > 0 */
+    double height; /* likewise */
+    int nshapes;   /* 0..PUZZLE_PICTURE_SHAPES */
+    puzzle_shape_t shape[PUZZLE_PICTURE_SHAPES];
+} puzzle_picture_t;
+
+/*
+ * Pictures of states, for people: a puzzle describes a state as shapes in
+ * its own unit coordinates (stickers of a net, cells of a board), read off
+ * its own state representation. Nothing here knows a picture format.
+ */
+typedef struct puzzle_draw {
+    /* Fills *out (given empty: no shapes, no extent) with the picture of
+     * s, a valid state. Returns PZ_OK, or PZ_EINTERNAL when the shapes do
+     * not fit (a bug). */
+    int (*picture)(const pz_puzzle_t *p,
+                   const pz_state_t *s,
+                   puzzle_picture_t *out);
+} puzzle_draw_t;
+
 /*
  * What each puzzle implements (one folder under solver/puzzles/ and one
  * line in the registry in puzzle.c): a small core every puzzle fills in,
@@ -235,6 +283,7 @@ struct puzzle_ops {
     const puzzle_symmetry_t *symmetry; /* NULL: all root moves */
     const puzzle_random_t *random;     /* NULL: random moves only */
     const puzzle_solving_t *solving;   /* NULL: the generic choices */
+    const puzzle_draw_t *draw;         /* NULL: no pictures */
 };
 
 typedef struct puzzle_ops puzzle_ops_t;
@@ -521,6 +570,28 @@ puzzle_move_detail(const pz_puzzle_t *p, const pz_state_t *before, int move)
                : -1;
 }
 
+/* Pictures (puzzle_draw_t): true when p draws its states. */
+static inline bool
+puzzle_can_draw(const pz_puzzle_t *p)
+{
+    return p->ops->draw != NULL;
+}
+
+/* The picture of s, a valid state of p, into *out (owned by the caller;
+ * about 11 KiB, so better not on a small stack). Returns PZ_OK,
+ * PZ_EUNSUPPORTED when p draws nothing, or PZ_EINTERNAL. Thread: any. */
+static inline int
+puzzle_draw(const pz_puzzle_t *p, const pz_state_t *s, puzzle_picture_t *out)
+{
+    out->width = 0;
+    out->height = 0;
+    out->nshapes = 0;
+    if (p->ops->draw == NULL) {
+        return PZ_EUNSUPPORTED;
+    }
+    return p->ops->draw->picture(p, s, out);
+}
+
 /* --- Helpers for the puzzle modules --- */
 
 /* Reads a sticker picture from text: each printable ASCII character is
@@ -566,6 +637,16 @@ int puzzle_check_colours(const int *sym,
                          int *col,
                          int *syms,
                          pz_diag_t *d);
+
+/* Appends to pic a polygon of npoints corners (3..PUZZLE_SHAPE_POINTS)
+ * at x[i], y[i], filled with rgb and without a label. Returns the new
+ * shape (to set its label), or NULL when pic is full or npoints is out of
+ * range. Thread: any. */
+puzzle_shape_t *puzzle_picture_add(puzzle_picture_t *pic,
+                                   int npoints,
+                                   const double *x,
+                                   const double *y,
+                                   uint32_t rgb);
 
 /* --- Helpers shared by the api layer and the CLI --- */
 

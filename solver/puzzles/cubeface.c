@@ -130,3 +130,75 @@ cubeface_turn(int n, int face, unsigned layers, int quarters, int *perm)
     }
     return 0;
 }
+
+/* Where each face sits in the net, in faces: column and row. */
+static const int net_col[6] = { 1, 2, 1, 1, 0, 3 };
+static const int net_row[6] = { 0, 1, 1, 2, 1, 1 };
+
+uint32_t
+cubeface_colour(int face)
+{
+    static const uint32_t rgb[6] = {
+        PUZZLE_RGB_WHITE,  PUZZLE_RGB_RED,    PUZZLE_RGB_GREEN,
+        PUZZLE_RGB_YELLOW, PUZZLE_RGB_ORANGE, PUZZLE_RGB_BLUE,
+    };
+
+    return face >= 0 && face < 6 ? rgb[face] : PUZZLE_NO_FILL;
+}
+
+void
+cubeface_net_origin(double side, int face, double *x, double *y)
+{
+    double step = side * 1.1; /* a face and the gap after it */
+
+    *x = net_col[face] * step;
+    *y = net_row[face] * step;
+}
+
+void
+cubeface_net_extent(double side, puzzle_picture_t *pic)
+{
+    double x;
+    double y;
+
+    /* Computed as the shapes' far corners are, so none lies past it by a
+     * rounding. */
+    cubeface_net_origin(side, CUBEFACE_B, &x, &y);
+    pic->width = x + side;
+    cubeface_net_origin(side, CUBEFACE_D, &x, &y);
+    pic->height = y + side;
+}
+
+int
+cubeface_draw_net(int n, const int *colour, puzzle_picture_t *pic)
+{
+    if (n < 1 || n > CUBEFACE_MAX_N) {
+        return PZ_EINTERNAL;
+    }
+    cubeface_net_extent(n, pic);
+    for (int i = 0; i < cubeface_count(n); i++) {
+        int face = i / (n * n);
+        int row = i % (n * n) / n;
+        int col = i % n;
+        double ox;
+        double oy;
+        double x[4];
+        double y[4];
+
+        if (colour[i] < 0 || colour[i] > 5) {
+            return PZ_EINTERNAL;
+        }
+        /* The facelet order reads every face as the net shows it (see
+         * facelet_pos): row r, column c is the square at (c, r). */
+        cubeface_net_origin(n, face, &ox, &oy);
+        x[0] = x[3] = ox + col;
+        x[1] = x[2] = ox + (col + 1);
+        y[0] = y[1] = oy + row;
+        y[2] = y[3] = oy + (row + 1);
+        if (puzzle_picture_add(pic, 4, x, y, cubeface_colour(colour[i])) ==
+            NULL) {
+            return PZ_EINTERNAL;
+        }
+    }
+    return PZ_OK;
+}

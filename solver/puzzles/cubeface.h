@@ -3,6 +3,10 @@
 #ifndef PZ_SOLVER_CUBEFACE_H
 #define PZ_SOLVER_CUBEFACE_H
 
+#include <stdint.h>
+
+#include "puzzle.h"
+
 /*
  * Facelets are numbered in the Kociemba order: faces U R F D L B, each
  * n*n stickers read row by row as seen from outside (U with the B edge as
@@ -38,5 +42,30 @@ cubeface_count(int n)
  * or face is out of range. Thread: any.
  */
 int cubeface_turn(int n, int face, unsigned layers, int quarters, int *perm);
+
+/*
+ * The net pictures draw (puzzle_draw_t): U on top, then L F R B in a row,
+ * D under F, each face seen from outside with its facelets where the
+ * facelet order reads them, faces side units wide with a gap of
+ * side / 10 between them.
+ */
+
+/* The usual colour (0xRRGGBB) of face: U white, R red, F green, D yellow,
+ * L orange, B blue. */
+uint32_t cubeface_colour(int face);
+
+/* The top left corner of face in a net of faces side units wide. */
+void cubeface_net_origin(double side, int face, double *x, double *y);
+
+/* Sets the extent of pic to that of a net of faces side units wide. */
+void cubeface_net_extent(double side, puzzle_picture_t *pic);
+
+/*
+ * Draws the net of an n-layer cube (1..CUBEFACE_MAX_N) into pic, one
+ * square a unit wide per facelet in facelet order, facelet f in the
+ * colour of face colour[f] (0..5). Returns PZ_OK, or PZ_EINTERNAL when pic
+ * has no room or a colour is out of range. Thread: any.
+ */
+int cubeface_draw_net(int n, const int *colour, puzzle_picture_t *pic);
 
 #endif

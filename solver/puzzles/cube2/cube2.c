@@ -1036,6 +1036,22 @@ cube2_named_tables(tables_def_t *out, int max)
     return n + complete_named("2x2x2", "2x2x2", &qtm, out + n, max - n);
 }
 
+/* The net of the state's stickers, each in the colour of the face it
+ * belongs to as the puzzle holds it (the DBL corner at home). */
+static int
+cube2_picture(const pz_puzzle_t *p, const pz_state_t *s, puzzle_picture_t *out)
+{
+    int pic[NFACELETS];
+
+    (void)p;
+    state_to_picture(s, pic);
+    return cubeface_draw_net(2, pic, out);
+}
+
+static const puzzle_draw_t cube2_draw = {
+    .picture = cube2_picture,
+};
+
 static const puzzle_io_t cube2_io = {
     .notation = "HTM: U R F with 2 or '; scrambles also D L B, wide Uw/u, "
                 "rotations x y z",
@@ -1076,4 +1092,5 @@ const puzzle_ops_t puzzle__cube2 = {
     .ranking = &cube2_ranking,
     .random = &cube2_random,
     .solving = &cube2_solving,
+    .draw = &cube2_draw,
 };

@@ -591,6 +591,25 @@ cube3_named_tables(tables_def_t *out, int max)
     return n + tables_defs_of_blobs(twophase_table_defs, out + n, max - n);
 }
 
+/* The net of the state's stickers, each in the colour of its home face. */
+static int
+cube3_picture(const pz_puzzle_t *p, const pz_state_t *s, puzzle_picture_t *out)
+{
+    cube3_cubie_t c;
+    int pic[CUBE3_NFACELETS];
+
+    (void)p;
+    if (cube3_cubie_from_state(s, &c) != PZ_OK) {
+        return PZ_EINTERNAL;
+    }
+    cube3_cubie_to_picture(&c, pic);
+    return cubeface_draw_net(3, pic, out);
+}
+
+static const puzzle_draw_t cube3_draw = {
+    .picture = cube3_picture,
+};
+
 static const puzzle_io_t cube3_io = {
     .notation = "HTM: U R F D L B with 2 or ' (QTM: without 2); scrambles "
                 "also wide Rw/r, slices M E S, rotations x y z",
@@ -635,4 +654,5 @@ const puzzle_ops_t puzzle__cube3 = {
     .symmetry = &cube3_symmetry,
     .random = &cube3_random,
     .solving = &cube3_solving,
+    .draw = &cube3_draw,
 };

@@ -13,6 +13,7 @@
 #include "mpyraminx_internal.h"
 #include "perm.h"
 #include "puzzle_internal.h"
+#include "puzzles/trinet.h"
 
 /*
  * Design: the Master Pyraminx is a regular tetrahedron cut three times
@@ -690,6 +691,53 @@ mpyr_move_last(const pz_puzzle_t *p, int move)
     return move_names[move][0] >= 'a' && move_names[move][0] <= 'z';
 }
 
+/*
+ * The net of trinet.h. Every face is read row by row from its top vertex
+ * (mpyraminx__face_vertex), so its sticker k sits in row r = floor(sqrt(k))
+ * at place k - r * r counted from the bottom-left vertex; in the net the
+ * back vertex B is the copy at the face's own side.
+ */
+static int
+mpyr_picture(const pz_puzzle_t *p, const pz_state_t *s, puzzle_picture_t *out)
+{
+    static const int back_of_face[NFACES] = {
+        -1,
+        TRINET_B_LEFT,
+        TRINET_B_RIGHT,
+        TRINET_B_BOTTOM,
+    };
+    static const int net_vertex[NVERT - 1] = { TRINET_U, TRINET_L, TRINET_R };
+
+    (void)p;
+    trinet_extent(4, out);
+    for (int i = 0; i < NSTICKERS; i++) {
+        int f = i / FACE_STICKERS;
+        int k = i % FACE_STICKERS;
+        int row = 0;
+        int corner[3];
+        int rc;
+
+        while ((row + 1) * (row + 1) <= k) {
+            row++;
+        }
+        for (int c = 0; c < 3; c++) {
+            int v = mpyraminx__face_vertex[f][c];
+
+            corner[c] = v == NVERT - 1 ? back_of_face[f] : net_vertex[v];
+        }
+        rc = trinet_add(out, 4, corner, row, k - row * row,
+                        trinet_colour(get_colour(s, i)));
+        if (rc != PZ_OK) {
+            return rc;
+        }
+    }
+    return PZ_OK;
+}
+
+static const puzzle_draw_t mpyr_draw = {
+    .picture = mpyr_picture,
+};
+
 static const puzzle_io_t mpyr_io = {
     .notation = "u l r b (tips), 2U 3U (second, third layer), 3Uw (top "
                 "three layers), each with '; scrambles also U (two layers), "
@@ -730,4 +778,5 @@ const puzzle_ops_t puzzle__mpyraminx = {
     .io = &mpyr_io,
     .random = &mpyr_random,
     .solving = &mpyr_solving,
+    .draw = &mpyr_draw,
 };

@@ -11,6 +11,7 @@
 #include "heuristic.h"
 #include "perm.h"
 #include "puzzle_internal.h"
+#include "puzzles/trinet.h"
 #include "tables.h"
 
 /*
@@ -1023,6 +1024,52 @@ pyraminx_move_last(const pz_puzzle_t *p, int move)
     return move_names[move][0] >= 'a' && move_names[move][0] <= 'z';
 }
 
+/*
+ * The net of trinet.h. F is read as it points up, row by row from U; L,
+ * R and D point down and are read row by row from their top side, which
+ * is row 2 - r counted from their bottom corner (net_corner: the corner
+ * rows count from, then the left and right ends of the rows).
+ */
+static int
+pyraminx_picture(const pz_puzzle_t *p,
+                 const pz_state_t *s,
+                 puzzle_picture_t *out)
+{
+    static const int net_corner[NFACES][3] = {
+        { TRINET_U, TRINET_L, TRINET_R },
+        { TRINET_L, TRINET_B_LEFT, TRINET_U },
+        { TRINET_R, TRINET_U, TRINET_B_RIGHT },
+        { TRINET_B_BOTTOM, TRINET_L, TRINET_R },
+    };
+    /* Row (from the top as read) and place in it of face sticker k, for a
+     * face pointing up and one pointing down. */
+    static const int up_row[9] = { 0, 1, 1, 1, 2, 2, 2, 2, 2 };
+    static const int up_j[9] = { 0, 0, 1, 2, 0, 1, 2, 3, 4 };
+    static const int down_row[9] = { 0, 0, 0, 0, 0, 1, 1, 1, 2 };
+    static const int down_j[9] = { 0, 1, 2, 3, 4, 0, 1, 2, 0 };
+    int pic[NFACELETS];
+
+    state_to_picture(p->priv, s, pic);
+    trinet_extent(3, out);
+    for (int i = 0; i < NFACELETS; i++) {
+        int f = i / 9;
+        int k = i % 9;
+        int row = f == FACE_F ? up_row[k] : 2 - down_row[k];
+        int j = f == FACE_F ? up_j[k] : down_j[k];
+        int rc =
+            trinet_add(out, 3, net_corner[f], row, j, trinet_colour(pic[i]));
+
+        if (rc != PZ_OK) {
+            return rc;
+        }
+    }
+    return PZ_OK;
+}
+
+static const puzzle_draw_t pyraminx_draw = {
+    .picture = pyraminx_picture,
+};
+
 static const puzzle_io_t pyraminx_io = {
     .notation = "WCA: vertex turns U L R B and tip turns u l r b, each with "
                 "an optional '",
@@ -1067,4 +1114,5 @@ const puzzle_ops_t puzzle__pyraminx = {
     .ranking = &pyraminx_ranking,
     .random = &pyraminx_random,
     .solving = &pyraminx_solving,
+    .draw = &pyraminx_draw,
 };

@@ -8,6 +8,7 @@
 #include "complete.h"
 #include "perm.h"
 #include "puzzle_internal.h"
+#include "puzzles/cubeface.h"
 #include "skewb_internal.h"
 
 /*
@@ -549,6 +550,52 @@ skewb_format_state(const pz_puzzle_t *p,
     return NFACELETS;
 }
 
+/*
+ * The cube net of the state (cubeface.h), each face two units wide: the
+ * corner stickers as the triangles cut off by the lines joining the
+ * midpoints of the face's sides, the centre as the square (a diamond)
+ * between them. Sticker k of a face (top left, top right, centre, bottom
+ * left, bottom right) has its corners in shape[k], in half units.
+ */
+static int
+skewb_picture(const pz_puzzle_t *p, const pz_state_t *s, puzzle_picture_t *out)
+{
+    static const int npoints[5] = { 3, 3, 4, 3, 3 };
+    static const int shape[5][4][2] = {
+        { { 0, 0 }, { 1, 0 }, { 0, 1 } },
+        { { 1, 0 }, { 2, 0 }, { 2, 1 } },
+        { { 1, 0 }, { 2, 1 }, { 1, 2 }, { 0, 1 } },
+        { { 0, 1 }, { 1, 2 }, { 0, 2 } },
+        { { 2, 1 }, { 2, 2 }, { 1, 2 } },
+    };
+    int pic[NFACELETS];
+
+    skewb_state_to_picture(p->priv, s, pic);
+    cubeface_net_extent(2, out);
+    for (int i = 0; i < NFACELETS; i++) {
+        int k = i % 5;
+        double ox;
+        double oy;
+        double x[4];
+        double y[4];
+
+        cubeface_net_origin(2, i / 5, &ox, &oy);
+        for (int j = 0; j < npoints[k]; j++) {
+            x[j] = ox + shape[k][j][0];
+            y[j] = oy + shape[k][j][1];
+        }
+        if (puzzle_picture_add(out, npoints[k], x, y,
+                               cubeface_colour(pic[i])) == NULL) {
+            return PZ_EINTERNAL;
+        }
+    }
+    return PZ_OK;
+}
+
+static const puzzle_draw_t skewb_draw = {
+    .picture = skewb_picture,
+};
+
 /* Uniform over the positions: the rank is a bijection onto
  * 0..3,149,279. */
 static int
@@ -614,4 +661,5 @@ const puzzle_ops_t puzzle__skewb = {
     .ranking = &skewb_ranking,
     .random = &skewb_random,
     .solving = &skewb_solving,
+    .draw = &skewb_draw,
 };

@@ -648,6 +648,10 @@ static const puzzle_io_t tiles_io = {
     .move_detail = tiles_move_detail,
 };
 
+static const puzzle_draw_t tiles_draw = {
+    .picture = tiles__picture,
+};
+
 static const puzzle_ranking_t tiles_ranking = {
     .count = tiles_rank_count,
     .rank = tiles_rank,
@@ -681,4 +685,5 @@ const puzzle_ops_t puzzle__tiles = {
     .ranking = &tiles_ranking,
     .random = &tiles_random,
     .solving = &tiles_solving,
+    .draw = &tiles_draw,
 };

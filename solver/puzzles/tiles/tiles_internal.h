@@ -54,4 +54,10 @@ int tiles__apply_scramble(const pz_puzzle_t *p,
                           pz_state_t *state,
                           pz_diag_t *d);
 
+/* The board as a grid of squares, a unit each, the tiles labelled with
+ * their numbers and the blank an empty outline (puzzle_draw_t). */
+int tiles__picture(const pz_puzzle_t *p,
+                   const pz_state_t *s,
+                   puzzle_picture_t *out);
+
 #endif

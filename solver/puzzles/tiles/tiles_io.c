@@ -402,3 +402,34 @@ tiles__apply_scramble(const pz_puzzle_t *p,
     *state = s;
     return PZ_OK;
 }
+
+/* The colour of a tile (a light wood). */
+#define TILE_RGB 0xF0D9A8u
+
+/* Room left between neighbouring tiles, in units. */
+#define TILE_GAP 0.06
+
+int
+tiles__picture(const pz_puzzle_t *p, const pz_state_t *s, puzzle_picture_t *out)
+{
+    const tiles_priv_t *t = p->priv;
+
+    out->width = t->cols;
+    out->height = t->rows;
+    for (int i = 0; i < t->cells; i++) {
+        double x0 = i % t->cols + TILE_GAP / 2;
+        double y0 = i / t->cols + TILE_GAP / 2;
+        double x[4] = { x0, x0 + 1 - TILE_GAP, x0 + 1 - TILE_GAP, x0 };
+        double y[4] = { y0, y0, y0 + 1 - TILE_GAP, y0 + 1 - TILE_GAP };
+        puzzle_shape_t *sh = puzzle_picture_add(
+            out, 4, x, y, s->b[i] == 0 ? PUZZLE_NO_FILL : TILE_RGB);
+
+        if (sh == NULL) {
+            return PZ_EINTERNAL;
+        }
+        if (s->b[i] != 0) {
+            snprintf(sh->label, sizeof(sh->label), "%d", s->b[i]);
+        }
+    }
+    return PZ_OK;
+}
