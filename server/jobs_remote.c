@@ -2,7 +2,7 @@
 /* jobs_remote.c - the job table's side of a backend (jobs_backend.h):
  * jobs adopted from the deployment's queue, ends heard from other
  * replicas, renderings of records that never ran, and the snapshots the
- * backend reads. */
+ * backend reads, looked up again for a stream (jobs_refresh). */
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -524,5 +524,22 @@ jobs__list_remote(jobs_t *jobs,
         }
     }
     free(recs);
+    return rc;
+}
+
+int
+jobs_refresh(jobs_t *jobs, job_t **job)
+{
+    job_t *fresh;
+    int rc;
+
+    if (!(*job)->remote || jobs_ended(*job)) {
+        return PZ_OK;
+    }
+    rc = jobs_lookup(jobs, (*job)->id, &fresh);
+    if (rc == PZ_OK) {
+        jobs_release(jobs, *job);
+        *job = fresh;
+    }
     return rc;
 }
