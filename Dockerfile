@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
-# puzzled: a puzzle-solving HTTP service. Two stages: a build stage compiles a
-# Release binary and runs the solver library's tests; the runtime stage holds
-# only the binary, its shared libraries and a non-root user.
+# puzzled: a puzzle-solving HTTP service. Three stages: a web stage bundles
+# the playground page with Node.js, a build stage compiles a Release binary
+# and runs the solver library's tests; the runtime stage holds only the
+# binary, the page's files, the shared libraries and a non-root user.
 #
 #   docker build -t puzzled .
 #   docker run --rm -p 127.0.0.1:8080:8080 puzzled
@@ -9,6 +10,20 @@
 # Configuration is through PUZZLED_* variables only (README, "HTTP service").
 # docs/container.md covers volumes, read-only root, compose and the load
 # balancer.
+
+# The playground page: Debian's Node.js and npm bundle web/ with the
+# packages of its lockfile; only the bundled files go on.
+FROM debian:bookworm-slim AS web
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        nodejs npm ca-certificates \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src/web
+COPY web/package.json web/package-lock.json ./
+RUN npm ci --no-audit --no-fund --loglevel=error
+COPY web/build.mjs ./
+COPY web/src/ src/
+RUN node build.mjs /out/web
 
 FROM debian:bookworm-slim AS build
 
@@ -80,6 +95,8 @@ RUN apt-get update \
     && chown puzzled:puzzled /var/lib/puzzled/tables
 
 COPY --from=build /out/ /
+# Beside the binary's share/ directory, where the daemon looks for it.
+COPY --from=web /out/web/ /usr/local/share/puzzled/web/
 
 # The daemon binds 127.0.0.1 by default; in a container it must listen on
 # all interfaces. Logs are JSON lines on stderr.
