@@ -72,8 +72,16 @@ for (const page of ['index.html', 'docs.html']) {
   await writeFile(path.join(out, page), html);
 }
 
+// Redoc's sidebar shows a logo from its vendor's site; the page may load
+// nothing from elsewhere (and its Content-Security-Policy would block it
+// with a console error), so the bundle gets an empty inline picture instead.
 const redoc = require.resolve('redoc/bundles/redoc.standalone.js');
-await copyFile(redoc, path.join(assets, 'redoc.standalone.js'));
+const remoteLogo = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const emptyPicture = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E";
+let redocCode = await readFile(redoc, 'utf8');
+if (redocCode.includes(remoteLogo)) redocCode = redocCode.split(remoteLogo).join(emptyPicture);
+if (/https:\/\/cdn\.redoc\.ly\//.test(redocCode)) throw new Error('redoc.standalone.js still loads from cdn.redoc.ly');
+await writeFile(path.join(assets, 'redoc.standalone.js'), redocCode);
 await copyFile(`${redoc}.LICENSE.txt`, path.join(assets, 'redoc.standalone.js.LICENSE.txt'));
 
 console.log(`built ${path.relative(process.cwd(), out) || '.'}: ${Object.values(hashed).join(', ')}`);

@@ -268,7 +268,7 @@ function stepTo(k) {
 function stopTimer() {
   if (timer) clearInterval(timer);
   timer = null;
-  ui.play.textContent = '▶ Play';
+  ui.play.textContent = 'Play';
   ui.play.setAttribute('aria-label', 'Play');
   ui.play.setAttribute('aria-pressed', 'false');
 }
@@ -277,7 +277,7 @@ function togglePlay() {
   if (timer) { stopTimer(); return; }
   if (!play.moves.length) return;
   if (play.k >= play.moves.length) stepTo(0);
-  ui.play.textContent = '⏸ Pause';
+  ui.play.textContent = 'Pause';
   ui.play.setAttribute('aria-label', 'Pause');
   ui.play.setAttribute('aria-pressed', 'true');
   timer = setInterval(() => {

@@ -67,12 +67,38 @@ export class TwistyView {
     }
   }
 
-  /** Whether the setup plus the first k moves leaves the puzzle solved (cubing's own model). */
+  /**
+   * Whether the setup plus the first k moves leaves the puzzle solved, by
+   * cubing's own model: the solved pattern or one of its whole-puzzle
+   * rotations (a 2x2x2 scramble may turn the whole cube).
+   */
   async solvedAt(k) {
     const kpuzzle = await this.kpuzzle;
     const alg = [this.setup, ...this.moves.slice(0, k)].join(' ');
-    const pattern = kpuzzle.defaultPattern().applyAlg(alg);
-    return pattern.experimentalIsSolved({ ignorePuzzleOrientation: true, ignoreCenterOrientation: true });
+    let pattern;
+    try {
+      pattern = kpuzzle.defaultPattern().applyAlg(alg);
+    } catch {
+      return null;
+    }
+    try {
+      return pattern.experimentalIsSolved({ ignorePuzzleOrientation: true, ignoreCenterOrientation: true });
+    } catch {
+      // not offered for this puzzle: compare with the solved patterns
+    }
+    if (!this.rotations) {
+      this.rotations = [];
+      for (const a of ['', 'x', 'x2', "x'", 'z', "z'"]) {
+        for (const b of ['', 'y', 'y2', "y'"]) {
+          try {
+            this.rotations.push(kpuzzle.defaultPattern().applyAlg(`${a} ${b}`));
+          } catch {
+            // a puzzle without this rotation
+          }
+        }
+      }
+    }
+    return this.rotations.some((solved) => solved.isIdentical(pattern));
   }
 }
 
