@@ -157,6 +157,32 @@ write_solution(jsonout_t *w,
     jsonout_end(w, '}');
 }
 
+/* The best solution an anytime engine has found so far, while it runs
+ * on (nothing when it has published none). */
+static void
+write_best_so_far(jsonout_t *w,
+                  const api_solve_request_t *req,
+                  const solve_run_t *run)
+{
+    uint8_t moves[PZ_BEST_MOVES_MAX];
+    char text[PZ_BEST_MOVES_MAX * 8];
+    int n = stats_read_best(&run->stats, moves);
+
+    if (n < 0 ||
+        puzzle_format_moves(req->puzzle, moves, n, text, sizeof(text)) < 0) {
+        return;
+    }
+    jsonout_begin(w, "best_so_far", '{');
+    jsonout_begin(w, "moves", '[');
+    for (int i = 0; i < n; i++) {
+        jsonout_string(w, NULL, puzzle_move_name(req->puzzle, moves[i]));
+    }
+    jsonout_end(w, ']');
+    jsonout_string(w, "text", text);
+    jsonout_double(w, "length", n);
+    jsonout_end(w, '}');
+}
+
 static void
 write_stats(jsonout_t *w, const solve_run_t *run)
 {
@@ -199,6 +225,9 @@ write_run(jsonout_t *w, const api_job_info_t *job, int i)
         jsonout_bool(w, "optimal", run->solution.optimal);
     } else {
         jsonout_null(w, "solution");
+        if (i >= job->runs_done) {
+            write_best_so_far(w, req, run);
+        }
     }
     if (i < job->runs_done && run->rc != PZ_OK) {
         jsonout_begin(w, "error", '{');

@@ -541,6 +541,57 @@ ignore_metric(const char *name,
 }
 
 int
+api_puzzle_from_query(const char *name,
+                      const char *size,
+                      const char *metric,
+                      pz_puzzle_t **out,
+                      pz_diag_t *d)
+{
+    pz_params_t prm = { 0, 0, 0 };
+    const puzzle_ops_t *ops = name != NULL ? puzzle_find(name) : NULL;
+    cJSON *body;
+    int rc;
+
+    *out = NULL;
+    pz_diag_clear(d);
+    if (name == NULL) {
+        rc = pz_diag_set(d, PZ_EMISSING,
+                         "query parameter 'puzzle' is required, for example "
+                         "puzzle=333 or puzzle=15-puzzle");
+        pz_diag_field(d, "puzzle");
+        return rc;
+    }
+    if ((rc = parse_metric(metric, &prm, d)) != PZ_OK) {
+        pz_diag_field(d, "metric");
+        return rc;
+    }
+    if (ops != NULL && strcmp(ops->name, "tiles") == 0 && size != NULL) {
+        body = cJSON_CreateObject();
+        if (body == NULL ||
+            cJSON_AddStringToObject(body, "size", size) == NULL) {
+            cJSON_Delete(body);
+            return pz_diag_set(d, PZ_ENOMEM, "out of memory");
+        }
+        rc = parse_size(body, &prm, d);
+        cJSON_Delete(body);
+        if (rc != PZ_OK) {
+            pz_diag_field(d, "size");
+            return rc;
+        }
+    }
+    rc = puzzle_create(name, &prm, out, d);
+    if (rc == PZ_EMETRIC) {
+        rc = ignore_metric(name, &prm, out, d);
+    }
+    if (rc != PZ_OK) {
+        pz_diag_field(d, rc == PZ_EPUZZLE   ? "puzzle"
+                         : rc == PZ_EMETRIC ? "metric"
+                                            : "size");
+    }
+    return rc;
+}
+
+int
 api_solve_parse(const cJSON *body,
                 const api_policy_t *pol,
                 api_solve_request_t *req,

@@ -23,7 +23,8 @@ usage(FILE *f)
                "  random-state is the default where the puzzle has it\n");
 }
 
-/* Solves state -> goal and writes the inverse move list to moves. */
+/* Solves state -> goal and writes the scramble of the solution to moves
+ * (puzzle_scramble_of_solution). */
 static int
 scramble_from_state(const pz_puzzle_t *p,
                     const pz_state_t *state,
@@ -50,10 +51,7 @@ scramble_from_state(const pz_puzzle_t *p,
         return PZ_EINTERNAL;
     }
     *n = run.solution.length;
-    for (int i = 0; i < *n; i++) {
-        moves[i] = (uint8_t)puzzle_inverse(
-            p, run.solution.moves[run.solution.length - 1 - i]);
-    }
+    puzzle_scramble_of_solution(p, run.solution.moves, *n, moves);
     return PZ_OK;
 }
 

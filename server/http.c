@@ -36,6 +36,7 @@
 #include "log.h"
 #include "problem.h"
 #include "rng.h"
+#include "scramble.h"
 
 /* Per-connection memory MHD may use for headers and buffers: room for a
  * request head past the limits of http_head.c, so that this server, not
@@ -300,6 +301,9 @@ on_request(void *cls,
     case HTTP_PH_WAITING:
         /* Resumed: the job ended, the wait ran out, or the server is
          * draining. Answer with the job as it is now. */
+        if (c->scramble != NULL) {
+            return http__send_scramble(c);
+        }
         return http__send_job(c, c->is_solve ? 202 : 200);
     default:
         if (http__route_check(c, &ret)) {
@@ -353,6 +357,11 @@ on_completed(void *cls,
     }
     log_line_end(&ev);
     jobs_release(h->deps.jobs, c->job);
+    http__events_free(c);
+    if (c->scramble != NULL) {
+        api_scramble_cleanup(c->scramble);
+        free(c->scramble);
+    }
     free(c->body);
     free(c);
 }

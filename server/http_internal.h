@@ -33,6 +33,7 @@ enum {
     HTTP_ROUTE_SOLVE = 2,     /* takes a solve request (header prechecks) */
     HTTP_ROUTE_PROBE = 4,     /* a health probe: served on a reserved place */
     HTTP_ROUTE_CACHEABLE = 8, /* its reply may be cached (no "no-store") */
+    HTTP_ROUTE_EVENTS = 16,   /* an id route whose path ends in "/events" */
 };
 
 /* One route: where it is, what it allows, and the handler that answers
@@ -90,8 +91,10 @@ typedef struct conn_ctx {
     char *body;        /* POST /solve body */
     size_t len;
     size_t cap;
-    job_t *job;    /* referenced job, or NULL */
-    bool is_solve; /* the wait answers 202 when unfinished */
+    struct api_scramble *scramble; /* GET /v1/scramble: the one made */
+    struct http_events *events;    /* GET /v1/jobs/{id}/events: the stream */
+    job_t *job;                    /* referenced job, or NULL */
+    bool is_solve;                 /* the wait answers 202 when unfinished */
     job_waiter_t waiter;
     int status;       /* status sent, 0 = none yet */
     const char *code; /* problem code sent, or NULL */
@@ -139,6 +142,12 @@ http__add_header(struct MHD_Response *r, const char *name, const char *value);
  * on failure. Thread: mhd. */
 enum MHD_Result http__send_reply(http_conn_t *c, const http_reply_t *rep);
 
+/* Queues the response r (its body is r's own) with the headers of rep
+ * and every reply's, then drops the caller's reference to r. */
+enum MHD_Result http__queue_response(http_conn_t *c,
+                                     struct MHD_Response *r,
+                                     const http_reply_t *rep);
+
 /* Sends a static body. */
 enum MHD_Result http__send_static(http_conn_t *c,
                                   int status,
@@ -170,6 +179,23 @@ enum MHD_Result http__send_problem(http_conn_t *c, int rc, const char *fmt, ...)
 /* Answers with c->job as it is now: 200 when it has ended, else
  * unfinished_status (202 adds the Location). */
 enum MHD_Result http__send_job(http_conn_t *c, int unfinished_status);
+
+/* Most time between two events of a job's event stream. */
+#define HTTP_EVENTS_TICK_MS 200
+
+/* Answers GET /v1/jobs/{id}/events for c->job with an event stream. */
+enum MHD_Result http__send_events(http_conn_t *c);
+
+/* Frees the stream's state (on_completed). */
+void http__events_free(http_conn_t *c);
+
+/* How long a scramble's wait outlasts its job's time limit. */
+#define HTTP_SCRAMBLE_SLACK_MS 5000
+
+/* Answers a scramble request (c->scramble): at once when it is done, else
+ * from its ended job c->job; a job still running (the server drains) is
+ * cancelled and answered 503. */
+enum MHD_Result http__send_scramble(http_conn_t *c);
 
 /* Suspends the connection until c->job ends or wait_ms pass. Returns false
  * (nothing suspended) when the job has ended or the server drains; the

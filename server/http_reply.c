@@ -11,6 +11,7 @@
 #include "http_internal.h"
 #include "jsonout.h"
 #include "problem.h"
+#include "scramble.h"
 
 bool
 http__draining(const http_conn_t *c)
@@ -34,7 +35,6 @@ enum MHD_Result
 http__send_reply(http_conn_t *c, const http_reply_t *rep)
 {
     struct MHD_Response *r;
-    enum MHD_Result ok;
 
     if (rep->body == NULL || rep->persistent) {
         r = MHD_create_response_from_buffer(rep->len, rep->body,
@@ -51,6 +51,16 @@ http__send_reply(http_conn_t *c, const http_reply_t *rep)
         }
         return MHD_NO;
     }
+    return http__queue_response(c, r, rep);
+}
+
+enum MHD_Result
+http__queue_response(http_conn_t *c,
+                     struct MHD_Response *r,
+                     const http_reply_t *rep)
+{
+    enum MHD_Result ok;
+
     http__add_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, rep->ctype);
     http__add_header(r, "X-Request-Id", c->request_id);
     http__add_header(r, MHD_HTTP_HEADER_LOCATION, rep->location);
@@ -203,6 +213,43 @@ http__send_job(http_conn_t *c, int unfinished_status)
         jobs_delivered(c->http->deps.jobs, c->job);
     }
     return send_text_rep(c, text, len, &rep);
+}
+
+enum MHD_Result
+http__send_scramble(http_conn_t *c)
+{
+    api_scramble_t *s = c->scramble;
+    jsonout_t w;
+    pz_diag_t d;
+    size_t len;
+    char *text;
+    int rc;
+
+    if (!s->done) {
+        bool ended;
+
+        jsonout_init(&w);
+        ended = pz_status_terminal(jobs_write(&w, NULL, c->job));
+        text = jsonout_finish(&w, &len);
+        if (!ended || text == NULL) {
+            free(text);
+            (void)jobs_cancel(c->http->deps.jobs, c->job, &ended);
+            pz_diag_clear(&d);
+            pz_diag_set(&d, PZ_EDRAINING,
+                        "the server stopped before the scramble was made; "
+                        "retry on another instance");
+            return http__send_problem_d(c, PZ_EDRAINING, &d, NULL, NULL);
+        }
+        jobs_delivered(c->http->deps.jobs, c->job);
+        rc = api_scramble_finish(s, text, len, &d);
+        free(text);
+        if (rc != PZ_OK) {
+            return http__send_problem_d(c, rc, &d, NULL, NULL);
+        }
+    }
+    jsonout_init(&w);
+    api_scramble_write(&w, s);
+    return http__send_text(c, 200, &w);
 }
 
 /* --- waiting --- */

@@ -7,12 +7,18 @@
 #include <string.h>
 
 #include "http_internal.h"
+#include "rng.h"
+#include "scramble.h"
 #include "tablelist.h"
 #include "version.h"
 
 /* GET /v1/jobs page sizes. */
 #define HTTP_LIST_DEFAULT 20
 #define HTTP_LIST_MAX     100
+
+static enum MHD_Result send_submit_error(http_conn_t *c, int rc);
+static enum MHD_Result
+send_parse_error(http_conn_t *c, int rc, const pz_diag_t *d);
 
 static enum MHD_Result
 handle_solve(http_conn_t *c, const char *url)
@@ -38,13 +44,7 @@ handle_solve(http_conn_t *c, const char *url)
     rc = api_solve_parse_text(c->body != NULL ? c->body : "", c->len,
                               &h->deps.cfg->policy, &req, &d);
     if (rc != PZ_OK) {
-        /* A table on its way: the request may be sent again shortly; one
-         * not built: after an operator builds it. */
-        return http__send_problem_d(c, rc, &d,
-                                    rc == PZ_ETABLE_NOT_READY ? "5"
-                                    : rc == PZ_ETABLE_MISSING ? "60"
-                                                              : NULL,
-                                    NULL);
+        return send_parse_error(c, rc, &d);
     }
     wait_ms = req.wait_ms;
     /* A job that only walks down a loaded table ends in microseconds:
@@ -52,28 +52,8 @@ handle_solve(http_conn_t *c, const char *url)
      * which cost far more (docs/http-performance.md). A request with
      * wait_ms 0 asked for the queued job, so it is queued. */
     rc = jobs_submit(h->deps.jobs, &req, wait_ms > 0 ? JOBS_RUN_HERE : 0, &job);
-    if (rc == PZ_ENOMEM || rc == PZ_EIO) {
-        return http__send_problem(c, rc, "could not create a job");
-    }
-    if (rc == PZ_EBACKEND) {
-        return http__send_backend_down(c);
-    }
     if (rc != PZ_OK) {
-        pz_diag_set(&d, rc,
-                    rc == PZ_EQUEUE_FULL
-                        ? "the job queue is full; retry after a second"
-                    : rc == PZ_ERESULTS_FULL
-                        ? "the results of accepted jobs that nobody has "
-                          "fetched yet fill the job table (--max-jobs); "
-                          "retry after a second"
-                    : rc == PZ_EMEMORY_CAP
-                        ? "the memory budgets of queued and running jobs "
-                          "would pass the server's cap; retry later or ask "
-                          "for less memory_mb"
-                        : "the server is shutting down; retry on another "
-                          "instance");
-        return http__send_problem_d(c, rc, &d, rc == PZ_EDRAINING ? NULL : "1",
-                                    NULL);
+        return send_submit_error(c, rc);
     }
     c->job = job;
     c->is_solve = true;
@@ -83,13 +63,118 @@ handle_solve(http_conn_t *c, const char *url)
     return http__send_job(c, 202);
 }
 
+/* The problem of a request jobs_submit refused with rc. */
+static enum MHD_Result
+send_submit_error(http_conn_t *c, int rc)
+{
+    pz_diag_t d;
+
+    pz_diag_clear(&d);
+    if (rc == PZ_ENOMEM || rc == PZ_EIO) {
+        return http__send_problem(c, rc, "could not create a job");
+    }
+    if (rc == PZ_EBACKEND) {
+        return http__send_backend_down(c);
+    }
+    pz_diag_set(&d, rc,
+                rc == PZ_EQUEUE_FULL
+                    ? "the job queue is full; retry after a second"
+                : rc == PZ_ERESULTS_FULL
+                    ? "the results of accepted jobs that nobody has fetched "
+                      "yet fill the job table (--max-jobs); retry after a "
+                      "second"
+                : rc == PZ_EMEMORY_CAP
+                    ? "the memory budgets of queued and running jobs would "
+                      "pass the server's cap; retry later or ask for less "
+                      "memory_mb"
+                    : "the server is shutting down; retry on another "
+                      "instance");
+    return http__send_problem_d(c, rc, &d, rc == PZ_EDRAINING ? NULL : "1",
+                                NULL);
+}
+
+/* The problem of a request that did not parse: a table on its way may be
+ * asked for again shortly; one not built, after an operator builds it. */
+static enum MHD_Result
+send_parse_error(http_conn_t *c, int rc, const pz_diag_t *d)
+{
+    return http__send_problem_d(c, rc, d,
+                                rc == PZ_ETABLE_NOT_READY ? "5"
+                                : rc == PZ_ETABLE_MISSING ? "60"
+                                                          : NULL,
+                                NULL);
+}
+
+/* A seed for a scramble that names none. */
+static uint64_t
+fresh_seed(void)
+{
+    uint64_t seed = 0;
+
+    if (rng_bytes(&seed, sizeof(seed)) != PZ_OK) {
+        seed = (uint64_t)jobs_now_ms() * UINT64_C(0x9E3779B97F4A7C15);
+    }
+    return seed;
+}
+
+static enum MHD_Result
+handle_scramble(http_conn_t *c, const char *url)
+{
+    const api_policy_t *pol = &c->http->deps.cfg->policy;
+    const api_scramble_query_t q = {
+        .puzzle = http__query(c, "puzzle"),
+        .size = http__query(c, "size"),
+        .metric = http__query(c, "metric"),
+        .moves = http__query(c, "moves"),
+        .seed = http__query(c, "seed"),
+    };
+    api_solve_request_t req;
+    api_scramble_t *s;
+    pz_diag_t d;
+    int rc;
+
+    (void)url;
+    s = c->scramble = malloc(sizeof(*s));
+    if (s == NULL) {
+        return http__send_problem(c, PZ_ENOMEM, "out of memory");
+    }
+    rc = api_scramble_prepare(&q, pol, fresh_seed(), s, &d);
+    if (rc != PZ_OK) {
+        return http__send_problem_d(c, rc, &d, NULL, NULL);
+    }
+    if (s->done) {
+        return http__send_scramble(c);
+    }
+    /* A random state is solved by an ordinary job, under the server's
+     * limits and admission, and waited for here. */
+    rc = api_solve_parse_text(s->request, s->request_len, pol, &req, &d);
+    if (rc != PZ_OK) {
+        return send_parse_error(c, rc, &d);
+    }
+    rc = jobs_submit(c->http->deps.jobs, &req, JOBS_RUN_HERE, &c->job);
+    if (rc != PZ_OK) {
+        return send_submit_error(c, rc);
+    }
+    if (!jobs_ended(c->job) &&
+        http__start_wait(c, API_SCRAMBLE_TIME_MS + HTTP_SCRAMBLE_SLACK_MS)) {
+        return MHD_YES;
+    }
+    return http__send_scramble(c);
+}
+
 /* The job named by the path, referenced in c->job; answers 404 when there
  * is none (returns false then). */
 static bool
 find_job(http_conn_t *c, const char *url, enum MHD_Result *ret)
 {
-    const char *id = url + strlen(HTTP_JOB_PREFIX);
-    int rc = jobs_lookup(c->http->deps.jobs, id, &c->job);
+    const char *start = url + strlen(HTTP_JOB_PREFIX);
+    size_t n = strcspn(start, "/");
+    char id[80];
+    int rc;
+
+    /* An id longer than any job's matches none. */
+    snprintf(id, sizeof(id), "%.*s", (int)(n < sizeof(id) ? n : 0), start);
+    rc = jobs_lookup(c->http->deps.jobs, id, &c->job);
 
     if (rc == PZ_EBACKEND) {
         *ret = http__send_backend_down(c);
@@ -128,6 +213,17 @@ handle_get_job(http_conn_t *c, const char *url)
         return MHD_YES;
     }
     return http__send_job(c, 200);
+}
+
+static enum MHD_Result
+handle_events(http_conn_t *c, const char *url)
+{
+    enum MHD_Result ret;
+
+    if (!find_job(c, url, &ret)) {
+        return ret;
+    }
+    return http__send_events(c);
 }
 
 static enum MHD_Result
@@ -368,6 +464,8 @@ static const http_route_t routes[] = {
     { "/v1/solve", HTTP_M_POST, "POST, OPTIONS", HTTP_ROUTE_SOLVE,
       handle_solve },
     { "/v1/jobs", GET_HEAD, GET_HEAD_ALLOW, 0, handle_list },
+    { HTTP_JOB_PREFIX, HTTP_M_GET, "GET, OPTIONS",
+      HTTP_ROUTE_ID | HTTP_ROUTE_EVENTS, handle_events },
     { HTTP_JOB_PREFIX, GET_HEAD | HTTP_M_DELETE, "GET, HEAD, DELETE, OPTIONS",
       HTTP_ROUTE_ID, handle_job },
     { "/v1/puzzles", GET_HEAD, GET_HEAD_ALLOW, 0, handle_puzzles },
@@ -377,6 +475,7 @@ static const http_route_t routes[] = {
     { "/openapi.yaml", GET_HEAD, GET_HEAD_ALLOW, HTTP_ROUTE_CACHEABLE,
       handle_openapi },
     { "/v1/tables", GET_HEAD, GET_HEAD_ALLOW, 0, handle_tables },
+    { "/v1/scramble", GET_HEAD, GET_HEAD_ALLOW, 0, handle_scramble },
     { NULL, 0, NULL, 0, NULL },
 };
 
@@ -386,9 +485,16 @@ http__route_of(const char *url)
     for (const http_route_t *r = routes; r->path != NULL; r++) {
         if ((r->flags & HTTP_ROUTE_ID) != 0) {
             size_t n = strlen(r->path);
+            const char *end;
 
-            if (strncmp(url, r->path, n) == 0 && url[n] != '\0' &&
-                strchr(url + n, '/') == NULL) {
+            if (strncmp(url, r->path, n) != 0 || url[n] == '\0' ||
+                url[n] == '/') {
+                continue;
+            }
+            end = strchr(url + n, '/');
+            if ((r->flags & HTTP_ROUTE_EVENTS) != 0
+                    ? end != NULL && strcmp(end, "/events") == 0
+                    : end == NULL) {
                 return r;
             }
         } else if (strcmp(url, r->path) == 0) {

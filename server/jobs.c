@@ -449,6 +449,23 @@ jobs_lookup(jobs_t *jobs, const char *id, job_t **out)
     return *out != NULL ? PZ_OK : PZ_EJOB_NOT_FOUND;
 }
 
+int
+jobs_refresh(jobs_t *jobs, job_t **job)
+{
+    job_t *fresh;
+    int rc;
+
+    if (!(*job)->remote || jobs_ended(*job)) {
+        return PZ_OK;
+    }
+    rc = jobs_lookup(jobs, (*job)->id, &fresh);
+    if (rc == PZ_OK) {
+        jobs_release(jobs, *job);
+        *job = fresh;
+    }
+    return rc;
+}
+
 job_t *
 jobs__find_local(jobs_t *jobs, const char *id)
 {

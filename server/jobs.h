@@ -120,6 +120,12 @@ job_t *jobs_find(jobs_t *jobs, const char *id);
  * PZ_EBACKEND (the job store cannot be reached). Thread: any. */
 int jobs_lookup(jobs_t *jobs, const char *id, job_t **out);
 
+/* Makes *job show the job as it is now: a snapshot of a job kept by a
+ * backend is looked up again (the old reference is dropped then); a job
+ * of this process is live already. PZ_OK, or jobs_lookup's code with *job
+ * unchanged. Thread: any. */
+int jobs_refresh(jobs_t *jobs, job_t **job);
+
 /* Keeps the deployment's jobs in b (jobs_backend.h) from now on; the
  * table destroys it. Thread: main, before any job. */
 void jobs_attach_backend(jobs_t *jobs, struct jobs_backend *b);

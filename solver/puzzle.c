@@ -16,12 +16,22 @@ static const puzzle_ops_t *const registry[] = {
 };
 
 static const puzzle_alias_t aliases[] = {
-    { "8-puzzle", "tiles", 3, 3 },  { "15-puzzle", "tiles", 4, 4 },
-    { "24-puzzle", "tiles", 5, 5 }, { "sliding-tiles", "tiles", 0, 0 },
-    { "pocket", "2x2x2", 0, 0 },    { "cube2", "2x2x2", 0, 0 },
-    { "rubik", "3x3x3", 0, 0 },     { "cube3", "3x3x3", 0, 0 },
-    { "3x3", "3x3x3", 0, 0 },       { "mpyraminx", "master-pyraminx", 0, 0 },
-    { NULL, NULL, 0, 0 },
+    /* Event ids: WCA's where it has one, ours for the others. */
+    { "222", "2x2x2", 0, 0, true },
+    { "333", "3x3x3", 0, 0, true },
+    { "pyram", "pyraminx", 0, 0, true },
+    { "mpyram", "master-pyraminx", 0, 0, true },
+    { "8-puzzle", "tiles", 3, 3, true },
+    { "15-puzzle", "tiles", 4, 4, true },
+    { "24-puzzle", "tiles", 5, 5, true },
+    { "sliding-tiles", "tiles", 0, 0, false },
+    { "pocket", "2x2x2", 0, 0, false },
+    { "cube2", "2x2x2", 0, 0, false },
+    { "rubik", "3x3x3", 0, 0, false },
+    { "cube3", "3x3x3", 0, 0, false },
+    { "3x3", "3x3x3", 0, 0, false },
+    { "mpyraminx", "master-pyraminx", 0, 0, false },
+    { NULL, NULL, 0, 0, false },
 };
 
 const puzzle_solving_t puzzle_solving_none = { 0 };
@@ -65,6 +75,21 @@ find_alias(const char *name)
         }
     }
     return NULL;
+}
+
+const char *
+puzzle_event_id(const pz_puzzle_t *p)
+{
+    for (int i = 0; aliases[i].alias != NULL; i++) {
+        const puzzle_alias_t *a = &aliases[i];
+
+        if (a->event && strcmp(a->target, p->ops->name) == 0 &&
+            (a->rows == 0 ||
+             (a->rows == p->params.rows && a->cols == p->params.cols))) {
+            return a->alias;
+        }
+    }
+    return p->id;
 }
 
 const puzzle_ops_t *
@@ -428,6 +453,38 @@ puzzle_replay(const pz_puzzle_t *p,
     }
     *out = s;
     return PZ_OK;
+}
+
+int
+puzzle_move_index(const pz_puzzle_t *p, const char *name)
+{
+    for (int m = 0; m < p->nmoves; m++) {
+        if (strcmp(puzzle_move_name(p, m), name) == 0) {
+            return m;
+        }
+    }
+    return -1;
+}
+
+void
+puzzle_scramble_of_solution(const pz_puzzle_t *p,
+                            const uint8_t *sol,
+                            int n,
+                            uint8_t *out)
+{
+    bool (*last)(const pz_puzzle_t *, int) =
+        p->ops->io != NULL ? p->ops->io->move_last : NULL;
+    int k = 0;
+
+    for (int pass = 0; pass < (last != NULL ? 2 : 1); pass++) {
+        for (int i = n - 1; i >= 0; i--) {
+            int m = puzzle_inverse(p, sol[i]);
+
+            if (last == NULL || last(p, m) == (pass == 1)) {
+                out[k++] = (uint8_t)m;
+            }
+        }
+    }
 }
 
 int

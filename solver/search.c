@@ -57,6 +57,53 @@ stats_init(pz_stats_t *s)
     atomic_init(&s->best_length, -1);
     atomic_init(&s->start_ns, 0);
     atomic_init(&s->end_ns, 0);
+    atomic_init(&s->best_seq, 0);
+    atomic_init(&s->best_n, -1);
+    for (int i = 0; i < PZ_BEST_MOVES_MAX; i++) {
+        atomic_init(&s->best_moves[i], 0);
+    }
+}
+
+/* A sequence lock: the count is odd while the moves change. */
+void
+stats_publish_best(pz_stats_t *s, const uint8_t *moves, int n)
+{
+    if (n < 0 || n > PZ_BEST_MOVES_MAX) {
+        return;
+    }
+    atomic_fetch_add_explicit(&s->best_seq, 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    for (int i = 0; i < n; i++) {
+        atomic_store_explicit(&s->best_moves[i], moves[i],
+                              memory_order_relaxed);
+    }
+    atomic_store_explicit(&s->best_n, n, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->best_seq, 1, memory_order_release);
+}
+
+int
+stats_read_best(const pz_stats_t *s, uint8_t *out)
+{
+    for (int tries = 0; tries < 8; tries++) {
+        unsigned before =
+            atomic_load_explicit(&s->best_seq, memory_order_acquire);
+        int n;
+
+        if ((before & 1) != 0) {
+            continue;
+        }
+        n = atomic_load_explicit(&s->best_n, memory_order_relaxed);
+        for (int i = 0; i < n && i < PZ_BEST_MOVES_MAX; i++) {
+            out[i] =
+                atomic_load_explicit(&s->best_moves[i], memory_order_relaxed);
+        }
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&s->best_seq, memory_order_relaxed) ==
+            before) {
+            return n;
+        }
+    }
+    return -1;
 }
 
 #define LOAD_(field) atomic_load_explicit(&s->field, memory_order_relaxed)

@@ -123,4 +123,17 @@ int api_solve_parse_text(const char *buf,
  * NULL or already cleaned. Other members keep stale values. */
 void api_solve_cleanup(api_solve_request_t *req);
 
+/*
+ * The puzzle instance that query parameters name: a puzzle id or alias,
+ * the tiles' size ("4x4", NULL: the alias's or the default) and a metric
+ * (NULL: the default), checked as a solve request checks its members,
+ * with d->field the parameter's name. PZ_OK with *out (puzzle_destroy),
+ * else the code with d filled. Thread: any.
+ */
+int api_puzzle_from_query(const char *name,
+                          const char *size,
+                          const char *metric,
+                          pz_puzzle_t **out,
+                          pz_diag_t *d);
+
 #endif

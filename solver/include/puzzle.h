@@ -85,6 +85,9 @@ typedef struct puzzle_io {
     int (*move_detail)(const pz_puzzle_t *p,
                        const pz_state_t *before,
                        int move);
+    /* Optional: true for a move that scrambles write after all the others
+     * (the pyraminxes' tips, which commute with every move). */
+    bool (*move_last)(const pz_puzzle_t *p, int move);
 } puzzle_io_t;
 
 /*
@@ -287,10 +290,15 @@ typedef struct puzzle_alias {
     const char *target; /* "tiles" */
     int rows;
     int cols;
+    bool event; /* the puzzle's event id: WCA's ("333"), or ours */
 } puzzle_alias_t;
 
 /* NULL-terminated alias table (ends with alias == NULL). Thread: any. */
 const puzzle_alias_t *puzzle_aliases(void);
+
+/* The event id of p (puzzle_alias_t.event: "222", "333", "pyram",
+ * "15-puzzle"), or its id where none is set. Thread: any. */
+const char *puzzle_event_id(const pz_puzzle_t *p);
 
 /* --- Wrappers used by engines (the only way engines reach a puzzle) --- */
 
@@ -594,6 +602,20 @@ int puzzle_replay(const pz_puzzle_t *p,
                   const uint8_t *moves,
                   int n,
                   pz_state_t *out);
+
+/* The move named name (as puzzle_move_name writes it), or -1. */
+int puzzle_move_index(const pz_puzzle_t *p, const char *name);
+
+/*
+ * Writes to out the scramble that makes the state the solution
+ * sol[0..n) solves: the inverse moves in reverse order, with the moves the
+ * puzzle writes last (puzzle_io_t.move_last) moved to the end in their
+ * order. out may not be sol. Thread: any.
+ */
+void puzzle_scramble_of_solution(const pz_puzzle_t *p,
+                                 const uint8_t *sol,
+                                 int n,
+                                 uint8_t *out);
 
 /* Writes the move names of moves[0..n) separated by single spaces into buf.
  * Returns the length, or PZ_EINVAL when buf is too small. */

@@ -49,6 +49,9 @@ typedef struct pz_limits {
     int max_depth;       /* longest solution searched for, in moves */
 } pz_limits_t;
 
+/* Longest best-so-far solution the live statistics carry. */
+#define PZ_BEST_MOVES_MAX 64
+
 /*
  * Live statistics. The searching thread publishes them with relaxed atomic
  * stores at least every PZ_POLL_INTERVAL expansions; any thread may read
@@ -68,6 +71,11 @@ typedef struct pz_stats {
     atomic_int best_length;               /* anytime: best so far, or -1 */
     atomic_uint_fast64_t start_ns;        /* monotonic; 0 before the start */
     atomic_uint_fast64_t end_ns;          /* monotonic; 0 while running */
+    /* Anytime engines: the moves of the best solution so far, written
+     * under a sequence count (stats_publish_best, stats_read_best). */
+    atomic_uint best_seq;
+    atomic_int best_n;
+    _Atomic uint8_t best_moves[PZ_BEST_MOVES_MAX];
 } pz_stats_t;
 
 /* A plain copy of pz_stats_t for reporting, with derived figures. */
@@ -93,6 +101,15 @@ void stats_init(pz_stats_t *s);
 
 /* Reads a consistent-enough snapshot (each field atomically). Thread: any. */
 void stats_read(const pz_stats_t *s, pz_stats_view_t *out);
+
+/* Publishes moves[0..n) as the best solution so far (nothing when n is
+ * over PZ_BEST_MOVES_MAX). Thread: one writer at a time per stats. */
+void stats_publish_best(pz_stats_t *s, const uint8_t *moves, int n);
+
+/* Copies the best solution published so far into out (room for
+ * PZ_BEST_MOVES_MAX) and returns its length, or -1 when there is none or
+ * it kept changing while read. Thread: any. */
+int stats_read_best(const pz_stats_t *s, uint8_t *out);
 
 /* Monotonic clock in nanoseconds. Thread: any. */
 uint64_t pz_now_ns(void);

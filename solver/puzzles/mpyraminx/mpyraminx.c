@@ -681,6 +681,15 @@ mpyr_named_tables(tables_def_t *out, int max)
     return tables_defs_of_blobs(mpyraminx_table_defs, out, max);
 }
 
+/* Tip turns (lowercase names) commute with every move: scrambles write
+ * them last, as WCA scrambles do. */
+static bool
+mpyr_move_last(const pz_puzzle_t *p, int move)
+{
+    (void)p;
+    return move_names[move][0] >= 'a' && move_names[move][0] <= 'z';
+}
+
 static const puzzle_io_t mpyr_io = {
     .notation = "u l r b (tips), 2U 3U (second, third layer), 3Uw (top "
                 "three layers), each with '; scrambles also U (two layers), "
@@ -691,6 +700,7 @@ static const puzzle_io_t mpyr_io = {
     .parse_state = mpyraminx__parse_state,
     .apply_scramble = mpyraminx__apply_scramble,
     .format_state = mpyraminx__format_state,
+    .move_last = mpyr_move_last,
 };
 
 static const puzzle_random_t mpyr_random = {

@@ -1014,6 +1014,15 @@ pyraminx_named_tables(tables_def_t *out, int max)
     return complete_named("pyraminx", "pyraminx", &plain, out, max);
 }
 
+/* Tip turns (lowercase names) commute with every move: scrambles write
+ * them last, as WCA scrambles do. */
+static bool
+pyraminx_move_last(const pz_puzzle_t *p, int move)
+{
+    (void)p;
+    return move_names[move][0] >= 'a' && move_names[move][0] <= 'z';
+}
+
 static const puzzle_io_t pyraminx_io = {
     .notation = "WCA: vertex turns U L R B and tip turns u l r b, each with "
                 "an optional '",
@@ -1023,6 +1032,7 @@ static const puzzle_io_t pyraminx_io = {
     .parse_state = pyraminx_parse_state,
     .apply_scramble = pyraminx_apply_scramble,
     .format_state = pyraminx_format_state,
+    .move_last = pyraminx_move_last,
 };
 
 static const puzzle_ranking_t pyraminx_ranking = {

@@ -229,6 +229,30 @@ twophase__oriented(const twophase_shared_t *sh, int o, cube3_cubie_t *out)
     }
 }
 
+/* Writes the best solution in the puzzle's move ids into out (room for
+ * twice its moves): HTM ids as they are, or for QTM each half turn as two
+ * clockwise quarter turns. Returns the length. */
+static int
+puzzle_moves(const twophase_shared_t *sh, uint8_t *out)
+{
+    int len = 0;
+
+    for (int i = 0; i < sh->nmoves; i++) {
+        int m = sh->moves[i];
+        int face = m / 3;
+
+        if (!sh->qtm) {
+            out[len++] = (uint8_t)m;
+        } else if (m % 3 == 1) {
+            out[len++] = (uint8_t)(2 * face);
+            out[len++] = (uint8_t)(2 * face);
+        } else {
+            out[len++] = (uint8_t)(2 * face + m % 3 / 2);
+        }
+    }
+    return len;
+}
+
 static int
 inverse_move(int m)
 {
@@ -270,7 +294,10 @@ twophase__record(twophase_worker_t *w, const uint8_t *moves, int n, int length)
         sh->found = 1;
         atomic_store(&sh->best, length);
         if (sh->ctx->stats != NULL) {
+            uint8_t best[4 * TWOPHASE_DEPTH_MAX];
+
             atomic_store(&sh->ctx->stats->best_length, length);
+            stats_publish_best(sh->ctx->stats, best, puzzle_moves(sh, best));
         }
         if (sh->target > 0 && length <= sh->target) {
             int zero = 0;
@@ -326,26 +353,11 @@ publish_totals(const search_ctx_t *ctx, const twophase_worker_t *w, int n)
     }
 }
 
-/* Writes the solution in the puzzle's move ids: HTM ids as they are, or
- * for QTM each half turn as two clockwise quarter turns. */
 static void
 write_solution(const twophase_shared_t *sh, pz_solution_t *out)
 {
-    int len = 0;
+    int len = puzzle_moves(sh, out->moves);
 
-    for (int i = 0; i < sh->nmoves; i++) {
-        int m = sh->moves[i];
-        int face = m / 3;
-
-        if (!sh->qtm) {
-            out->moves[len++] = (uint8_t)m;
-        } else if (m % 3 == 1) {
-            out->moves[len++] = (uint8_t)(2 * face);
-            out->moves[len++] = (uint8_t)(2 * face);
-        } else {
-            out->moves[len++] = (uint8_t)(2 * face + m % 3 / 2);
-        }
-    }
     out->length = len;
 }
 
