@@ -41,9 +41,9 @@ const problems = [];  // console errors, page errors, requests to other origins
 let expectedStatuses = new Set();
 let shot = 0;
 
-async function screenshot(name) {
+async function screenshot(name, fullPage = true) {
   shot += 1;
-  await page.screenshot({ path: path.join(shots, `${String(shot).padStart(2, '0')}-${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(shots, `${String(shot).padStart(2, '0')}-${name}.png`), fullPage });
 }
 
 async function select(id, value) {
@@ -186,6 +186,7 @@ test('playground', { timeout: 15 * 60_000 }, async (t) => {
       for (const e of ['astar', 'bibfs', 'idastar']) await page.check(`#compare-list input[value="${e}"]`);
       await page.click('#solve');
       await page.waitForSelector('#compare:not([hidden]) #compare-chart svg');
+      await page.waitForSelector('#puzzle-view[data-length="8"]');
       assert.equal(await page.locator('#compare-chart rect.bar').count(), 9);
       const engines = await page.$$eval('#compare-table tbody tr', (rows) => rows.map((r) => r.dataset.engine));
       assert.deepEqual(engines, ['astar', 'bibfs', 'idastar']);
@@ -224,7 +225,7 @@ test('playground', { timeout: 15 * 60_000 }, async (t) => {
       await page.goto(new URL('docs', base).href);
       await page.getByText('/v1/puzzles', { exact: false }).first().waitFor({ state: 'visible' });
       await page.getByRole('heading', { name: 'Solve a puzzle' }).first().waitFor();
-      await screenshot('docs');
+      await screenshot('docs', false);
     });
 
     await t.test('no console errors and nothing loaded from elsewhere', () => {

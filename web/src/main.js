@@ -38,6 +38,7 @@ let editTiles = null;     // the tiles board before a solve (edited by clicking)
 let play = { moves: [], start: null, goal: null, setup: '', state: '', k: 0 };
 let timer = null;
 let running = null;       // { job, follower }
+let previewTimer = null;
 
 const entry = () => catalogue && catalogue.puzzles.find((p) => p.id === ui.puzzle.value);
 const isTiles = () => ui.puzzle.value === 'tiles';
@@ -333,6 +334,7 @@ function requestBody() {
 async function solve(event) {
   event.preventDefault();
   if (running) return;
+  clearTimeout(previewTimer); // a preview of the typed input must not replace the result
   clearErrors();
   stopTimer();
   const body = requestBody();
@@ -446,7 +448,6 @@ function onKey(event) {
   action();
 }
 
-let previewTimer = null;
 function previewSoon() {
   clearTimeout(previewTimer);
   previewTimer = setTimeout(preview, 250);
