@@ -333,7 +333,8 @@ parse_px(const char *text, int *px, pz_diag_t *d)
     return PZ_OK;
 }
 
-/* The state of req from q: a state, a scramble or the solved state. */
+/* The state of req from q: the state given (else the solved state), with
+ * the scramble's moves applied to it. */
 static int
 parse_state(const api_render_query_t *q,
             api_render_request_t *req,
@@ -342,22 +343,16 @@ parse_state(const api_render_query_t *q,
     pz_input_t in = { 0 };
     int rc;
 
-    if (q->state != NULL && q->scramble != NULL) {
-        pz_diag_set(d, PZ_ECONFLICT,
-                    "give either 'scramble' or 'state', not both");
-        pz_diag_field(d, "/state");
-        return PZ_ECONFLICT;
-    }
     if (q->state != NULL) {
         in.text = q->state;
         rc = puzzle_parse_state(req->puzzle, &in, &req->state, d);
         if (rc != PZ_OK) {
             pz_diag_field(d, "/state");
+            return rc;
         }
-        return rc;
+    } else {
+        puzzle_goal(req->puzzle, &req->state);
     }
-    /* A scramble is applied to the solved state, as in a solve request. */
-    puzzle_goal(req->puzzle, &req->state);
     if (q->scramble != NULL) {
         rc = puzzle_apply_scramble(req->puzzle, q->scramble, &req->state, d);
         if (rc != PZ_OK) {

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "http_internal.h"
+#include "render.h"
 #include "rng.h"
 #include "scramble.h"
-#include "render.h"
 #include "tablelist.h"
 #include "version.h"
 #include "web.h"

@@ -242,6 +242,27 @@ START_TEST(test_api_render_svg_scramble_and_state_agree)
         ck_assert_str_eq(da, dc);
         free(dc);
     }
+    {
+        /* A scramble with a state is played from that state: R from the
+         * state R makes is R2 from solved. */
+        api_render_query_t r = { .puzzle = "2x2x2", .scramble = "R" };
+        api_render_query_t r2 = { .puzzle = "2x2x2", .scramble = "R2" };
+        char state[64];
+        api_render_query_t rr = { .puzzle = "2x2x2",
+                                  .state = state,
+                                  .scramble = "R" };
+        char *dr = svg_of(&r);
+        char *dr2 = svg_of(&r2);
+        char *drr;
+
+        ck_assert_int_eq(sscanf(strstr(dr, "<desc>"), "<desc>%63[^<]", state),
+                         1);
+        drr = svg_of(&rr);
+        ck_assert_str_eq(drr, dr2);
+        free(dr);
+        free(dr2);
+        free(drr);
+    }
     free(da);
 }
 END_TEST
@@ -325,7 +346,7 @@ START_TEST(test_api_render_parse_bad_input)
     q = (api_render_query_t){ .puzzle = "3x3x3",
                               .scramble = "R",
                               .state = "x" };
-    refused(&q, PZ_ECONFLICT, "/state");
+    refused(&q, PZ_ESTATE_LENGTH, "/state");
     q = (api_render_query_t){ .puzzle = "tiles", .size = "4x" };
     refused(&q, PZ_ESIZE, "/size");
     q = (api_render_query_t){ .puzzle = "tiles", .size = "9x9" };

@@ -101,8 +101,11 @@ START_TEST(test_server_render_bad_queries)
         { "scramble=R", 400, "missing_field", "/puzzle" },
         { "puzzle=3x3x3&state=UUUU", 422, "bad_state_length", "/state" },
         { "puzzle=2x2x2&scramble=R%20U%20Q", 422, "bad_move", "/scramble" },
-        { "puzzle=pyraminx&scramble=U&state=x", 400, "conflicting_fields",
+        { "puzzle=pyraminx&scramble=U&state=x", 422, "bad_state_length",
           "/state" },
+        { "puzzle=8-puzzle&state=1%202%203%20/%204%205%206%20/%207%208%200"
+          "&scramble=L",
+          422, "bad_move", "/scramble" },
         { "puzzle=tiles&size=9x9", 400, "bad_size", "/size" },
         { "puzzle=3x3x3&px=31", 400, "out_of_range", "/px" },
         { "puzzle=3x3x3&px=2049", 400, "out_of_range", "/px" },

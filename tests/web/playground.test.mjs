@@ -42,6 +42,19 @@ let expectedStatuses = new Set();
 let shot = 0;
 
 async function screenshot(name, fullPage = true) {
+  // The 3D player animates each step and draws the result on a later
+  // animation frame: the picture waits for the animation to stop, then for
+  // a few frames to be drawn.
+  await page.waitForFunction(async () => {
+    const p = document.querySelector('#puzzle-view twisty-player');
+    if (p === null) return true;
+    return !(await p.experimentalModel.playingInfo.get()).playing;
+  });
+  await page.evaluate(() => new Promise((done) => {
+    let frames = 0;
+    const next = () => (++frames >= 10 ? done() : requestAnimationFrame(next));
+    requestAnimationFrame(next);
+  }));
   shot += 1;
   await page.screenshot({ path: path.join(shots, `${String(shot).padStart(2, '0')}-${name}.png`), fullPage });
 }
@@ -137,7 +150,23 @@ test('playground', { timeout: 15 * 60_000 }, async (t) => {
       await page.waitForSelector('#puzzle-view[data-step="8"][data-solved="false"]');
       await page.click('#step-end');
       await page.waitForSelector('#puzzle-view[data-step="9"][data-solved="true"]');
+      // What the player shows, read back from it: the solved cube.
+      await page.waitForFunction(async () => {
+        const p = document.querySelector('#puzzle-view twisty-player');
+        const shown = await p.experimentalModel.currentPattern.get();
+        return shown.experimentalIsSolved({ ignorePuzzleOrientation: true, ignoreCenterOrientation: true });
+      });
+      // The daemon's flat net of the same step shows every face: each one
+      // colour at the end.
+      await select('view-mode', 'flat');
+      await page.waitForFunction(() => {
+        const img = document.querySelector('#puzzle-view img.render');
+        return img !== null && img.complete && img.naturalWidth > 0 &&
+          new URL(img.src).searchParams.get('scramble').endsWith("F' U' R B' L2 D' F U2 R'");
+      });
       await screenshot('cube-stepped');
+      await select('view-mode', 'PG3D');
+      await page.waitForSelector('#puzzle-view twisty-player');
     });
 
     await t.test('a 15-puzzle is solved with live counters and played to the goal', async () => {

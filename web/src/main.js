@@ -10,6 +10,7 @@ const $ = (id) => document.getElementById(id);
 const ui = {
   form: $('solve-form'), formError: $('form-error'),
   puzzle: $('puzzle'), sizeField: $('size-field'), size: $('size'),
+  viewMode: $('view-mode'), viewModeField: $('view-mode-field'),
   scramble: $('scramble'), scrambleHelp: $('scramble-help'), random: $('random'),
   state: $('state'), stateHelp: $('state-help'),
   engine: $('engine'), heuristic: $('heuristic'), metric: $('metric'), optimal: $('optimal'),
@@ -141,6 +142,7 @@ async function ensureView(kind) {
   if (key === viewKey && view) return view;
   viewKey = key;
   stopTimer();
+  ui.viewModeField.hidden = !TWISTY_IDS[ui.puzzle.value];
   if (kind === 'tiles') {
     const { rows, cols } = size();
     view = new tiles.TilesView(ui.view, { rows, cols, onSlide: slideTile });
@@ -148,7 +150,7 @@ async function ensureView(kind) {
     view = null;
     ui.view.replaceChildren();
     ui.view.setAttribute('aria-busy', 'true');
-    const made = await TwistyView.create(ui.view, ui.puzzle.value);
+    const made = await TwistyView.create(ui.view, ui.puzzle.value, ui.viewMode.value);
     ui.view.removeAttribute('aria-busy');
     if (viewKey !== key) return null; // the puzzle changed meanwhile
     view = made;
@@ -158,7 +160,24 @@ async function ensureView(kind) {
   return view;
 }
 
-const viewKind = (hasState) => (isTiles() ? 'tiles' : (TWISTY_IDS[ui.puzzle.value] && !hasState ? 'twisty' : 'svg'));
+const viewKind = (hasState) => (isTiles() ? 'tiles'
+  : (TWISTY_IDS[ui.puzzle.value] && !hasState && ui.viewMode.value !== 'flat' ? 'twisty' : 'svg'));
+
+/** Draws the loaded playback again in the picture the user picked. */
+async function reshow() {
+  const k = play.k;
+  const v = await ensureView(viewKind(Boolean(play.state)));
+  if (!v || v instanceof tiles.TilesView) return;
+  if (v instanceof TwistyView) {
+    v.setVisualization(ui.viewMode.value === 'flat' ? 'PG3D' : ui.viewMode.value);
+    v.show(play.setup, play.moves);
+  } else {
+    v.show(play.setup, play.moves, play.state);
+  }
+  play.k = 0;
+  if (k > 0) stepTo(k);
+  else render();
+}
 
 /** Shows the input (state, else scramble, else solved) with no solution loaded. */
 async function preview() {
@@ -458,6 +477,7 @@ async function init() {
   ui.cancel.addEventListener('click', cancelJob);
   ui.random.addEventListener('click', randomScramble);
   ui.puzzle.addEventListener('change', puzzleChanged);
+  ui.viewMode.addEventListener('change', reshow);
   ui.size.addEventListener('change', () => { ui.scramble.value = ''; ui.state.value = ''; clearErrors(); preview(); });
   ui.scramble.addEventListener('input', () => { if (ui.scramble.value.trim()) ui.state.value = ''; previewSoon(); });
   ui.state.addEventListener('input', () => { if (ui.state.value.trim()) ui.scramble.value = ''; previewSoon(); });

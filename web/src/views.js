@@ -18,12 +18,12 @@ function loadCubing() {
 
 /** 3D view by cubing.js: setup = the scramble, alg = the solution. */
 export class TwistyView {
-  static async create(container, puzzle) {
+  static async create(container, puzzle, visualization = 'PG3D') {
     const lib = await loadCubing();
-    return new TwistyView(container, puzzle, lib);
+    return new TwistyView(container, puzzle, lib, visualization);
   }
 
-  constructor(container, puzzle, lib) {
+  constructor(container, puzzle, lib, visualization) {
     this.lib = lib;
     this.puzzle = TWISTY_IDS[puzzle];
     this.player = new lib.TwistyPlayer({
@@ -31,7 +31,7 @@ export class TwistyView {
       background: 'none',
       controlPanel: 'none',
       hintFacelets: 'none',
-      visualization: 'PG3D',
+      visualization,
       experimentalDragInput: 'none',
     });
     this.player.className = 'twisty';
@@ -40,6 +40,11 @@ export class TwistyView {
     this.setup = '';
     this.kpuzzle = lib.puzzles[this.puzzle].kpuzzle();
     container.replaceChildren(this.player);
+  }
+
+  /** 'PG3D' (3D) or '2D' (a flat net). */
+  setVisualization(visualization) {
+    this.player.visualization = visualization;
   }
 
   show(setup, moves) {
@@ -53,6 +58,9 @@ export class TwistyView {
   /** Moves to step k; one step forward or back is animated. */
   async step(k, from) {
     const controller = this.player.controller.animationController;
+    // A step still animating would otherwise go on from wherever this one
+    // puts the player, and leave it between moves.
+    this.player.pause();
     if (k === from + 1) {
       controller.play({ direction: 1, untilBoundary: 'move', autoSkipToOtherEndIfStartingAtBoundary: false });
     } else if (k === from - 1) {
