@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* http_routes.c - the route handlers: solve, jobs, catalogue, pictures,
- * health, readiness, metrics and the OpenAPI document. */
+/* http_routes.c - the route handlers: solve, jobs and their event
+ * streams, scrambles, catalogue, pictures, the playground's files, health,
+ * readiness, metrics and the OpenAPI document. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
