@@ -55,6 +55,9 @@ async function screenshot(name, fullPage = true) {
     const next = () => (++frames >= 10 ? done() : requestAnimationFrame(next));
     requestAnimationFrame(next);
   }));
+  // The header stays at the top of the window: scrolled, a whole-page
+  // picture would show it across the middle.
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   shot += 1;
   await page.screenshot({ path: path.join(shots, `${String(shot).padStart(2, '0')}-${name}.png`), fullPage });
 }
