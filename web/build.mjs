@@ -84,4 +84,41 @@ if (/https:\/\/cdn\.redoc\.ly\//.test(redocCode)) throw new Error('redoc.standal
 await writeFile(path.join(assets, 'redoc.standalone.js'), redocCode);
 await copyFile(`${redoc}.LICENSE.txt`, path.join(assets, 'redoc.standalone.js.LICENSE.txt'));
 
+// The third-party packages in the built files, with their licences and
+// where their source is (MPL-2.0 section 3.2 asks that recipients of the
+// executable form learn how to get the source form): assets/licenses.txt,
+// linked from the page.
+const packages = new Map([['redoc', path.join(here, 'node_modules', 'redoc')]]);
+for (const input of Object.keys(result.metafile.inputs)) {
+  const m = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\//.exec(input);
+  if (m) packages.set(m[2], path.resolve(m[1]));
+}
+const notices = [];
+for (const [name, dir] of [...packages].sort()) {
+  const pkg = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));
+  const repo = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
+  let text = '';
+  for (const file of ['LICENSE', 'LICENSE.md', 'LICENSE.txt', 'license', 'COPYING']) {
+    try {
+      text = await readFile(path.join(dir, file), 'utf8');
+      break;
+    } catch {
+      // the next usual name
+    }
+  }
+  notices.push([
+    `${name} ${pkg.version}`,
+    `licence: ${pkg.license}${name === 'cubing' ? ' (used under MPL-2.0)' : ''}`,
+    `source: https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-${pkg.version}.tgz` +
+      (repo ? ` (repository ${repo.replace(/^git\+/, '')})` : ''),
+    '',
+    text.trim() || `The package has no licence file; the licence text: ` +
+      `https://spdx.org/licenses/${name === 'cubing' ? 'MPL-2.0' : pkg.license}.html`,
+  ].join('\n'));
+}
+await writeFile(path.join(assets, 'licenses.txt'),
+  `Third-party packages in these pages, unmodified except where noted.\n` +
+  `redoc: its sidebar logo address is replaced by an empty inline picture.\n\n` +
+  notices.join(`\n\n${'='.repeat(72)}\n\n`) + '\n');
+
 console.log(`built ${path.relative(process.cwd(), out) || '.'}: ${Object.values(hashed).join(', ')}`);
