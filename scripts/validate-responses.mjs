@@ -210,6 +210,9 @@ await check('scramble tiles', 'GET', '/v1/scramble?puzzle=tiles&size=3x4&seed=2'
 await check('scramble moves', 'GET', '/v1/scramble?puzzle=pyram&moves=11', { expect: 200 });
 await check('scramble unknown puzzle', 'GET', '/v1/scramble?puzzle=444', { expect: 400 });
 await check('scramble bad seed', 'GET', '/v1/scramble?puzzle=222&seed=-1', { expect: 400 });
+await check('page', 'GET', '/', { expect: 200 });
+await check('reference page', 'GET', '/docs', { expect: 200 });
+await check('unknown asset', 'GET', '/assets/none.js', { expect: 404 });
 await check('events unknown job', 'GET', '/v1/jobs/0123/events', { expect: 404 });
 await check('events wrong method', 'DELETE', '/v1/jobs/0123/events', { expect: 405 });
 
