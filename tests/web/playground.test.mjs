@@ -172,6 +172,24 @@ test('playground', { timeout: 15 * 60_000 }, async (t) => {
       await page.waitForSelector('#puzzle-view twisty-player');
     });
 
+    await t.test('twophase shows its best solution so far while it improves', async () => {
+      // A 20-move scramble: twophase finds an answer at once and spends
+      // its 1.5 s looking for shorter ones, showing the best meanwhile.
+      await page.fill('#scramble', "F2 U B2 U' F2 B R' F D' B L2 F' R2 F R2 F U2 L2 D2 B2");
+      await select('engine', 'twophase');
+      await select('heuristic', '');
+      await select('optimal', '');
+      await page.fill('#time_ms', '1500');
+      await page.fill('#target_length', '0');
+      await page.click('#solve');
+      await page.waitForSelector('#best-so-far:not([hidden])');
+      assert.match(await page.textContent('#best-moves'), /^([URFDLB][2']? )+[URFDLB][2']? \(\d+\)$/);
+      await screenshot('cube-best-so-far');
+      await waitStatus('solved');
+      assert.equal(await page.isHidden('#best-so-far'), true);
+      await page.fill('#target_length', '');
+    });
+
     await t.test('a 15-puzzle is solved with live counters and played to the goal', async () => {
       await select('puzzle', 'tiles');
       await select('size', '4x4');

@@ -14,7 +14,8 @@ const ui = {
   scramble: $('scramble'), scrambleHelp: $('scramble-help'), random: $('random'),
   state: $('state'), stateHelp: $('state-help'),
   engine: $('engine'), heuristic: $('heuristic'), metric: $('metric'), optimal: $('optimal'),
-  timeMs: $('time_ms'), memoryMb: $('memory_mb'),
+  timeMs: $('time_ms'), memoryMb: $('memory_mb'), targetLength: $('target_length'),
+  bestSoFar: $('best-so-far'), bestMoves: $('best-moves'),
   compareBox: $('compare-engines'), compareList: $('compare-list'),
   solve: $('solve'), cancel: $('cancel'),
   status: $('job-status'), jobEngine: $('job-engine'), message: $('job-message'),
@@ -30,6 +31,7 @@ const ui = {
 const FIELD_INPUTS = {
   '/scramble': 'scramble', '/state': 'state', '/engine': 'engine', '/heuristic': 'heuristic',
   '/engines': 'engines', '/time_ms': 'time_ms', '/memory_mb': 'memory_mb',
+  '/target_length': 'target_length',
 };
 
 let catalogue = null;
@@ -314,6 +316,7 @@ function resetLive() {
   ui.jobEngine.textContent = '';
   ui.message.textContent = '';
   for (const dd of Object.values(ui.stat)) dd.textContent = '–';
+  ui.bestSoFar.hidden = true;
   ui.compare.hidden = true;
 }
 
@@ -328,6 +331,10 @@ function showJob(job) {
   ui.stat.best.textContent = s.best_length >= 0 ? String(s.best_length) : '–';
   ui.stat.memory.textContent = bytes(s.peak_memory_bytes ?? 0);
   ui.stat.nodes.dataset.value = String(s.nodes_expanded ?? 0);
+  // An anytime engine's answer so far, while it improves on it.
+  const best = job.best_so_far;
+  ui.bestSoFar.hidden = !best;
+  ui.bestMoves.textContent = best ? `${best.text} (${best.length})` : '';
 }
 
 function requestBody() {
@@ -342,6 +349,7 @@ function requestBody() {
   if (ui.optimal.value) body.optimal = ui.optimal.value === 'true';
   if (ui.timeMs.value) body.time_ms = Number(ui.timeMs.value);
   if (ui.memoryMb.value) body.memory_mb = Number(ui.memoryMb.value);
+  if (ui.targetLength.value) body.target_length = Number(ui.targetLength.value);
   if (mode() === 'compare') {
     body.engines = [...ui.compareList.querySelectorAll('input:checked')].map((b) => b.value);
   } else {
@@ -353,7 +361,13 @@ function requestBody() {
 async function solve(event) {
   event.preventDefault();
   if (running) return;
-  clearTimeout(previewTimer); // a preview of the typed input must not replace the result
+  // Typed input not shown yet is shown now, before the search starts, so
+  // the picture matches what is being solved and the result replaces it.
+  if (previewTimer !== null) {
+    clearTimeout(previewTimer);
+    previewTimer = null;
+    await preview();
+  }
   clearErrors();
   stopTimer();
   const body = requestBody();
@@ -469,7 +483,10 @@ function onKey(event) {
 
 function previewSoon() {
   clearTimeout(previewTimer);
-  previewTimer = setTimeout(preview, 250);
+  previewTimer = setTimeout(() => {
+    previewTimer = null;
+    preview();
+  }, 250);
 }
 
 async function init() {
