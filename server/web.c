@@ -4,6 +4,8 @@
  * Everything is read at start: a request never touches the file system,
  * so no path a client sends can reach a file outside the table below, and
  * a reply is a pointer into memory. The page is small (a few MB). */
+#define _DEFAULT_SOURCE /* realpath */
+
 #include "web.h"
 
 #include <dirent.h>
@@ -239,8 +241,13 @@ web_default_dir(char *out, size_t cap)
     }
     *slash = '\0';
     for (int i = 0; beside[i] != NULL; i++) {
-        if (snprintf(out, cap, "%s/%s", exe, beside[i]) < (int)cap &&
-            has_index(out)) {
+        char dir[PATH_MAX];
+        char real[PATH_MAX];
+
+        if (snprintf(dir, sizeof(dir), "%s/%s", exe, beside[i]) <
+                (int)sizeof(dir) &&
+            has_index(dir) && realpath(dir, real) != NULL &&
+            snprintf(out, cap, "%s", real) < (int)cap) {
             return true;
         }
     }
