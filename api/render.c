@@ -192,10 +192,14 @@ put_shapes(svgbuf_t *b, const puzzle_picture_t *pic)
         for (int k = 0; k < sh->npoints; k++) {
             put(b, "%s%.3f,%.3f", k > 0 ? " " : "", sh->x[k], sh->y[k]);
         }
+        put(b, "\"");
+        if (sh->sticker >= 0) {
+            put(b, " data-i=\"%d\"", sh->sticker);
+        }
         if (sh->rgb == PUZZLE_NO_FILL) {
-            put(b, "\" fill=\"none\"/>\n");
+            put(b, " fill=\"none\"/>\n");
         } else {
-            put(b, "\" fill=\"#%06x\"/>\n", (unsigned)(sh->rgb & 0xffffffu));
+            put(b, " fill=\"#%06x\"/>\n", (unsigned)(sh->rgb & 0xffffffu));
         }
     }
     put(b, "</g>\n");

@@ -586,5 +586,6 @@ puzzle_picture_add(puzzle_picture_t *pic,
         sh->y[i] = y[i];
     }
     sh->rgb = rgb;
+    sh->sticker = pic->nshapes - 1;
     return sh;
 }

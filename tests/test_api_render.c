@@ -174,6 +174,10 @@ START_TEST(test_api_render_svg_cube3_solved)
     ck_assert_ptr_nonnull(strstr(doc, " width=\"240\" height=\""));
     ck_assert_ptr_nonnull(strstr(doc, "<title>3x3x3</title>"));
     ck_assert_int_eq(count(doc, "<polygon "), 54);
+    /* Each sticker names its place in the state's text form. */
+    ck_assert_int_eq(count(doc, " data-i=\""), 54);
+    ck_assert_ptr_nonnull(strstr(doc, " data-i=\"0\" fill=\"#ffffff\""));
+    ck_assert_ptr_nonnull(strstr(doc, " data-i=\"53\" fill=\"#0051ba\""));
     ck_assert_int_eq(count(doc, "fill=\"#ffffff\""), 9);
     ck_assert_int_eq(count(doc, "fill=\"#009e60\""), 9);
     ck_assert_int_eq(count(doc, "<text"), 0);

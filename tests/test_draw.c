@@ -53,8 +53,8 @@ letter_rgb(const char *faces, char c, bool tri)
                : cubeface_colour((int)(at - faces));
 }
 
-/* Every shape lies in the extent and shape i has the colour of letter i
- * of the state string. */
+/* Every shape lies in the extent, and shape i shows letter i of the state
+ * string: it has its colour and names it as its sticker. */
 static void
 assert_matches_text(const pz_puzzle_t *p,
                     const pz_state_t *s,
@@ -73,6 +73,8 @@ assert_matches_text(const pz_puzzle_t *p,
         ck_assert_msg(sh->rgb == letter_rgb(faces, text[i], tri),
                       "%s shape %d: %06x, letter %c", p->id, i, sh->rgb,
                       text[i]);
+        /* An editor changes letter i when shape i is clicked. */
+        ck_assert_int_eq(sh->sticker, i);
         for (int k = 0; k < sh->npoints; k++) {
             ck_assert(sh->x[k] >= 0 && sh->x[k] <= pic->width);
             ck_assert_msg(sh->y[k] >= 0 && sh->y[k] <= pic->height,
@@ -346,6 +348,8 @@ START_TEST(test_draw_tiles_labels_and_blank)
         snprintf(want, sizeof(want), "%d", i + 1);
         ck_assert_str_eq(pic->shape[i].label, want);
         ck_assert_uint_ne(pic->shape[i].rgb, PUZZLE_NO_FILL);
+        /* Cell i is number i of the text form, "1 2 3 4 / ...". */
+        ck_assert_int_eq(pic->shape[i].sticker, i);
     }
     ck_assert_str_eq(pic->shape[11].label, "");
     ck_assert_uint_eq(pic->shape[11].rgb, PUZZLE_NO_FILL);

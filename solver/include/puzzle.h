@@ -214,6 +214,10 @@ typedef struct puzzle_shape {
     double y[PUZZLE_SHAPE_POINTS]; /* 0..height, growing downwards */
     uint32_t rgb;                  /* fill 0xRRGGBB, or PUZZLE_NO_FILL */
     char label[PUZZLE_LABEL_MAX];  /* text at the centre ("12"), or "" */
+    /* The element of the state's text form this shape shows: the index of
+     * a facelet's character, or of a tile's number among the numbers; -1
+     * for none. A picture editor changes that element. */
+    int sticker;
 } puzzle_shape_t;
 
 /* A picture of a state: shapes in drawing order inside an extent. */
@@ -639,9 +643,10 @@ int puzzle_check_colours(const int *sym,
                          pz_diag_t *d);
 
 /* Appends to pic a polygon of npoints corners (3..PUZZLE_SHAPE_POINTS)
- * at x[i], y[i], filled with rgb and without a label. Returns the new
- * shape (to set its label), or NULL when pic is full or npoints is out of
- * range. Thread: any. */
+ * at x[i], y[i], filled with rgb and without a label; its sticker is its
+ * place in pic (the puzzles draw their elements in the order of their text
+ * form). Returns the new shape (to set its label or sticker), or NULL when
+ * pic is full or npoints is out of range. Thread: any. */
 puzzle_shape_t *puzzle_picture_add(puzzle_picture_t *pic,
                                    int npoints,
                                    const double *x,
