@@ -320,6 +320,7 @@ static const char *const text_opts[][2] = {
     { "tables", "PUZZLED_TABLES" },
     { "table-builds", "PUZZLED_TABLE_BUILDS" },
     { "openapi", "PUZZLED_OPENAPI" },
+    { "web", "PUZZLED_WEB" },
     { "log-level", "PUZZLED_LOG_LEVEL" },
     { "redis", "PUZZLED_REDIS_URL" },
     { "redis-prefix", "PUZZLED_REDIS_PREFIX" },

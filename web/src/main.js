@@ -5,12 +5,14 @@ import * as api from './api.js';
 import * as tiles from './tiles.js';
 import { TWISTY_IDS, TwistyView, SvgView } from './views.js';
 import { drawChart, fillTable, human, bytes } from './chart.js';
+import { StickerEditor } from './editor.js';
 
 const $ = (id) => document.getElementById(id);
 const ui = {
   form: $('solve-form'), formError: $('form-error'),
   puzzle: $('puzzle'), sizeField: $('size-field'), size: $('size'),
   viewMode: $('view-mode'), viewModeField: $('view-mode-field'),
+  editStickers: $('edit-stickers'), stickerEditor: $('sticker-editor'),
   scramble: $('scramble'), scrambleHelp: $('scramble-help'), random: $('random'),
   state: $('state'), stateHelp: $('state-help'),
   engine: $('engine'), heuristic: $('heuristic'), metric: $('metric'), optimal: $('optimal'),
@@ -119,7 +121,10 @@ function fillPuzzles() {
 function puzzleChanged() {
   const p = entry();
   if (!p) return;
+  closeEditor();
   ui.sizeField.hidden = !isTiles();
+  // Tiles are edited on their own board; the others on their net.
+  ui.editStickers.hidden = isTiles();
   ui.heuristic.replaceChildren(option('', `default (${p.default_heuristic})`, true));
   for (const h of p.heuristics) {
     const o = option(h.name, h.admissible ? h.name : `${h.name} (inadmissible)`);
@@ -309,6 +314,72 @@ function togglePlay() {
   }, 500);
 }
 
+// ---- editing a state by its stickers -------------------------------------
+
+let editor = null;
+let editCheck = 0;
+
+function closeEditor() {
+  editor = null;
+  ui.view.hidden = false;
+  ui.stickerEditor.hidden = true;
+  ui.stickerEditor.replaceChildren();
+  ui.editStickers.setAttribute('aria-pressed', 'false');
+  ui.editStickers.textContent = 'Edit stickers';
+}
+
+/** Opens the net of the input (state, else scramble) for painting. */
+async function toggleEditor() {
+  if (editor) {
+    closeEditor();
+    return;
+  }
+  clearErrors();
+  const stateText = ui.state.value.trim();
+  const made = new StickerEditor(ui.stickerEditor, stickerPainted);
+  let text;
+  try {
+    text = await made.open(ui.puzzle.value, stateText ? { state: stateText } : { scramble: ui.scramble.value.trim() });
+  } catch (error) {
+    showProblem(error);
+    return;
+  }
+  editor = made;
+  ui.state.value = text;
+  ui.scramble.value = '';
+  // The net being painted is the picture meanwhile.
+  ui.view.hidden = true;
+  ui.stickerEditor.hidden = false;
+  ui.editStickers.setAttribute('aria-pressed', 'true');
+  ui.editStickers.textContent = 'Done editing';
+  previewSoon();
+}
+
+/** A painted sticker: the new text is the state; the API checks it. */
+async function stickerPainted(text) {
+  ui.state.value = text;
+  ui.scramble.value = '';
+  clearErrors();
+  // The picture follows once the API has accepted the state.
+  clearTimeout(previewTimer);
+  previewTimer = null;
+  const check = ++editCheck;
+  let response;
+  try {
+    response = await fetch(api.renderUrl(ui.puzzle.value, { state: text, px: 32 }));
+  } catch (error) {
+    showProblem(error);
+    return;
+  }
+  if (check !== editCheck) return; // a later paint is being checked
+  if (!response.ok) {
+    const problem = await response.json().catch(() => null);
+    showProblem({ problem: problem || { detail: `HTTP ${response.status}` } });
+    return;
+  }
+  previewSoon();
+}
+
 // ---- solving ----------------------------------------------------------------
 
 function resetLive() {
@@ -496,8 +567,9 @@ async function init() {
   ui.puzzle.addEventListener('change', puzzleChanged);
   ui.viewMode.addEventListener('change', reshow);
   ui.size.addEventListener('change', () => { ui.scramble.value = ''; ui.state.value = ''; clearErrors(); preview(); });
-  ui.scramble.addEventListener('input', () => { if (ui.scramble.value.trim()) ui.state.value = ''; previewSoon(); });
-  ui.state.addEventListener('input', () => { if (ui.state.value.trim()) ui.scramble.value = ''; previewSoon(); });
+  ui.scramble.addEventListener('input', () => { closeEditor(); if (ui.scramble.value.trim()) ui.state.value = ''; previewSoon(); });
+  ui.state.addEventListener('input', () => { closeEditor(); if (ui.state.value.trim()) ui.scramble.value = ''; previewSoon(); });
+  ui.editStickers.addEventListener('click', toggleEditor);
   for (const radio of ui.form.elements.mode) {
     radio.addEventListener('change', () => {
       ui.compareBox.hidden = mode() !== 'compare';
