@@ -541,6 +541,60 @@ START_TEST(test_api_json_parse_is_strict)
 }
 END_TEST
 
+START_TEST(test_api_solve_parse_short_scramble_is_the_target)
+{
+    static const struct {
+        const char *body;
+        int target;
+    } cases[] = {
+        /* Plain moves up to 12: the scramble's length. */
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U R' U'\"}", 4 },
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\" R  U2\\tF' \"}", 3 },
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U R' U' R' F R2 U' R' U' "
+          "R U\"}",
+          12 },
+        /* 13 moves, wide turns, slices, rotations: God's number. */
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U R' U' R' F R2 U' R' U' "
+          "R U R'\"}",
+          20 },
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"Rw U\"}", 20 },
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"M U\"}", 20 },
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"x U\"}", 20 },
+        /* A state, another goal, or a target of the request's own. */
+        { "{\"puzzle\":\"3x3x3\",\"state\":\""
+          "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB\"}",
+          20 },
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\",\"goal\":\""
+          "UUUUUUUUUBBBRRRRRRRRRFFFFFFDDDDDDDDDFFFLLLLLLLLLBBBBBB\"}",
+          20 },
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\",\"target_length\":7}",
+          7 },
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\","
+          "\"target_length\":0}",
+          0 },
+        /* QTM: quarter turns are its moves, a half turn is not one. */
+        { "{\"puzzle\":\"3x3x3\",\"metric\":\"qtm\",\"scramble\":\"R R U'\"}",
+          3 },
+        { "{\"puzzle\":\"3x3x3\",\"metric\":\"qtm\",\"scramble\":\"R2 U\"}",
+          26 },
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"\"}", 20 },
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        api_solve_request_t req;
+        pz_diag_t d;
+
+        ck_assert_msg(parse_text(cases[i].body, &req, &d) == PZ_OK, "%s: %s",
+                      cases[i].body, d.detail);
+        ck_assert_str_eq(req.runs[0].engine->name, "twophase");
+        ck_assert_msg(req.spec.target_length == cases[i].target,
+                      "%s: target %d, expected %d", cases[i].body,
+                      req.spec.target_length, cases[i].target);
+        api_solve_cleanup(&req);
+    }
+}
+END_TEST
+
 static Suite *
 api_request_suite(void)
 {
@@ -573,6 +627,7 @@ api_request_suite(void)
     tcase_add_test(tc, test_api_solve_parse_rejects_size_overflow);
     tcase_add_test(tc, test_api_solve_parse_ignores_size_and_metric_it_lacks);
     tcase_add_test(tc, test_api_solve_parse_rejects_unsupported_engine);
+    tcase_add_test(tc, test_api_solve_parse_short_scramble_is_the_target);
     suite_add_tcase(s, tc);
     return s;
 }

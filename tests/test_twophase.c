@@ -545,6 +545,39 @@ START_TEST(test_twophase_solve_short_scrambles_not_below_optimum)
 }
 END_TEST
 
+/* What a request's default target asks of a short scramble (api/request.c:
+ * the scramble's length, up to 12 moves): an answer no longer than it,
+ * which exists (the scramble's inverse) and comes without a time limit. */
+START_TEST(test_twophase_solve_scramble_length_target_is_met)
+{
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
+    pz_rng_t rng;
+    pz_state_t goal;
+
+    pz_rng_seed(&rng, 12);
+    puzzle_goal(p, &goal);
+    for (int len = 7; len <= 12; len++) {
+        for (int k = 0; k < 3; k++) {
+            uint8_t moves[12];
+            pz_state_t s;
+            solve_spec_t spec;
+            solve_run_t run;
+
+            puzzle_random_moves(p, &goal, len, pz_rng_next, &rng, moves);
+            puzzle_replay(p, &goal, moves, len, &s);
+            spec = spec_for(p, &s, len);
+            spec.limits.time_ms = 0;
+            ck_assert_int_eq(tl_run(&spec, "twophase", "none", 1.0, NULL, &run),
+                             PZ_OK);
+            ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
+            ck_assert_msg(run.solution.length <= len, "%d moves for %d",
+                          run.solution.length, len);
+        }
+    }
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_twophase_solve_qtm_answers_have_permutation_parity)
 {
     pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_QTM);
@@ -920,6 +953,7 @@ twophase_suite(void)
     tcase_add_test(tc_solve, test_twophase_solve_superflip_target_20_exact);
     tcase_add_test(tc_solve,
                    test_twophase_solve_short_scrambles_not_below_optimum);
+    tcase_add_test(tc_solve, test_twophase_solve_scramble_length_target_is_met);
     tcase_add_test(tc_solve,
                    test_twophase_solve_qtm_answers_have_permutation_parity);
     tcase_add_test(tc_solve, test_twophase_solve_target_30_returns_quickly);
