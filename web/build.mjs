@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Builds the playground (index.html) and the API reference (docs.html).
 //
 //   cd web && npm ci && node build.mjs OUT      (OUT defaults to web/dist)

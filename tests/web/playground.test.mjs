@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Browser tests of the playground and the API reference page, in headless
 // Chromium driven by playwright-core (from web/node_modules).
 //

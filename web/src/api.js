@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The daemon's HTTP API, on the same origin as the page. Paths are
 // relative so the page also works under a path prefix.
 

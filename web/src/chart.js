@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The engine comparison: one panel per measure (nodes expanded, time, peak
 // memory), a bar per engine on a log scale, drawn as SVG; and the table of
 // the numbers.

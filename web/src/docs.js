@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Renders openapi.yaml, which the daemon serves beside this page, with the
 // Redoc standalone bundle (loaded by a classic script before this module).
 // The theme names only local font families so nothing is fetched from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Editing a state by its picture: the daemon's net of the state (each
 // polygon's data-i is the index of the character of the state's text form
 // it shows), a palette of the puzzle's colours, and a click (or Enter) on

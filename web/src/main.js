@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The playground: pick a puzzle, give a scramble or a state, solve it on the
 // daemon with live search statistics, play the solution, compare engines.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sliding tiles: the board model (the API's row-major text form, 0 for the
 // blank; moves U D L R are the direction the tile slides into the blank)
 // and a view that draws the board with buttons that slide.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Views of the twisty puzzles: cubing's <twisty-player> where it knows the
 // puzzle and the start is a scramble, else the daemon's SVG picture.
 
