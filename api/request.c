@@ -241,6 +241,57 @@ heuristic_available(const pz_puzzle_t *p, const char *name, pz_diag_t *d)
     return true;
 }
 
+/*
+ * The number of moves of req's scramble when every token of it is one of
+ * the puzzle's moves and it was played from the default goal: then the
+ * scramble's inverse is a solution of that length. 0 otherwise (no
+ * scramble, another goal, or tokens such as wide turns, slices or
+ * rotations that are not one move of the puzzle's metric).
+ */
+static int
+scramble_moves(const api_solve_request_t *req)
+{
+    const char *t = req->scramble;
+    pz_state_t goal;
+    int n = 0;
+
+    if (t == NULL) {
+        return 0;
+    }
+    puzzle_goal(req->puzzle, &goal);
+    if (!puzzle_equal(req->puzzle, &goal, &req->spec.goal)) {
+        return 0;
+    }
+    while (*t != '\0') {
+        char token[16];
+        size_t len;
+
+        t += strspn(t, " \t\r\n");
+        len = strcspn(t, " \t\r\n");
+        if (len == 0) {
+            break;
+        }
+        if (len >= sizeof(token)) {
+            return 0;
+        }
+        memcpy(token, t, len);
+        token[len] = '\0';
+        if (puzzle_move_index(req->puzzle, token) < 0) {
+            return 0;
+        }
+        n++;
+        t += len;
+    }
+    return n;
+}
+
+/* A scramble of up to this many plain moves is short: its inverse bounds
+ * the optimum, and the default search uses that bound. Two-phase meets
+ * such a target in under 10 ms (6 random-move scrambles of 8, 10 and 12
+ * moves: 0.0-8.8 ms); at 15 and 16 moves it can take 0.7 s
+ * (docs/twophase.md). */
+#define REQUEST_SHORT_SCRAMBLE 12
+
 static int
 add_run(api_solve_request_t *req,
         const char *name,
@@ -262,6 +313,19 @@ add_run(api_solve_request_t *req,
     }
     if (strcmp(name, "auto") == 0) {
         engine_auto(req->puzzle, &req->spec.goal, req->optimal, &choice);
+        /* A short scramble bounds the optimum: where auto would trade
+         * length for speed with a weighted search, A* with the same
+         * admissible heuristic proves an answer at most that long in
+         * about as little time. */
+        if (weight == 0 && choice.weight > 1.0) {
+            int n = scramble_moves(req);
+            const engine_ops_t *a = engine_find_for(req->puzzle, "astar");
+
+            if (n > 0 && n <= REQUEST_SHORT_SCRAMBLE && a != NULL) {
+                choice.engine = a;
+                choice.weight = 1.0;
+            }
+        }
         if (choice.missing != NULL && heuristic == NULL) {
             request__warn_missing(req, choice.missing, choice.heuristic);
         }
@@ -513,56 +577,6 @@ parse_start(const cJSON *body, api_solve_request_t *req, pz_diag_t *d)
     }
     return rc;
 }
-
-/*
- * The number of moves of req's scramble when every token of it is one of
- * the puzzle's moves and it was played from the default goal: then the
- * scramble's inverse is a solution of that length. 0 otherwise (no
- * scramble, another goal, or tokens such as wide turns, slices or
- * rotations that are not one move of the puzzle's metric).
- */
-static int
-scramble_moves(const api_solve_request_t *req)
-{
-    const char *t = req->scramble;
-    pz_state_t goal;
-    int n = 0;
-
-    if (t == NULL) {
-        return 0;
-    }
-    puzzle_goal(req->puzzle, &goal);
-    if (!puzzle_equal(req->puzzle, &goal, &req->spec.goal)) {
-        return 0;
-    }
-    while (*t != '\0') {
-        char token[16];
-        size_t len;
-
-        t += strspn(t, " \t\r\n");
-        len = strcspn(t, " \t\r\n");
-        if (len == 0) {
-            break;
-        }
-        if (len >= sizeof(token)) {
-            return 0;
-        }
-        memcpy(token, t, len);
-        token[len] = '\0';
-        if (puzzle_move_index(req->puzzle, token) < 0) {
-            return 0;
-        }
-        n++;
-        t += len;
-    }
-    return n;
-}
-
-/* Scrambles up to this many moves are a target of their own: two-phase
- * meets such a target in under 10 ms (6 random-move scrambles of 8, 10
- * and 12 moves: 0.0-8.8 ms); at 15 and 16 moves it can take 0.7 s
- * (docs/twophase.md). */
-#define REQUEST_SHORT_SCRAMBLE 12
 
 /*
  * The two-phase engine is anytime: target_length 0 lets it improve until

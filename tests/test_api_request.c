@@ -595,6 +595,43 @@ START_TEST(test_api_solve_parse_short_scramble_is_the_target)
 }
 END_TEST
 
+START_TEST(test_api_solve_parse_short_scramble_drops_the_weight)
+{
+    static const struct {
+        const char *body;
+        const char *engine;
+        double weight;
+    } cases[] = {
+        /* auto's weighted search for the 24-puzzle becomes A* when a
+         * scramble of at most 12 moves bounds the answer. */
+        { "{\"puzzle\":\"24-puzzle\",\"scramble\":\"R D R U R D R U L L L "
+          "L\"}",
+          "astar", 1.0 },
+        { "{\"puzzle\":\"24-puzzle\",\"scramble\":\"R D R U R D R U L L L "
+          "L R\"}",
+          "wastar", 3.0 },
+        { "{\"puzzle\":\"24-puzzle\",\"state\":\"1 2 3 4 5 / 6 7 8 9 10 / "
+          "11 12 13 14 15 / 16 17 18 19 20 / 21 22 23 0 24\"}",
+          "wastar", 3.0 },
+        /* A weight of the request's own is kept. */
+        { "{\"puzzle\":\"24-puzzle\",\"scramble\":\"R D\",\"weight\":2}",
+          "wastar", 2.0 },
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        api_solve_request_t req;
+        pz_diag_t d;
+
+        ck_assert_msg(parse_text(cases[i].body, &req, &d) == PZ_OK, "%s: %s",
+                      cases[i].body, d.detail);
+        ck_assert_str_eq(req.runs[0].engine->name, cases[i].engine);
+        ck_assert_msg(req.runs[0].weight == cases[i].weight, "%s: weight %g",
+                      cases[i].body, req.runs[0].weight);
+        api_solve_cleanup(&req);
+    }
+}
+END_TEST
+
 static Suite *
 api_request_suite(void)
 {
@@ -628,6 +665,7 @@ api_request_suite(void)
     tcase_add_test(tc, test_api_solve_parse_ignores_size_and_metric_it_lacks);
     tcase_add_test(tc, test_api_solve_parse_rejects_unsupported_engine);
     tcase_add_test(tc, test_api_solve_parse_short_scramble_is_the_target);
+    tcase_add_test(tc, test_api_solve_parse_short_scramble_drops_the_weight);
     suite_add_tcase(s, tc);
     return s;
 }
