@@ -336,7 +336,9 @@ on_completed(void *cls,
     secs = (double)(mono_ns() - c->start_ns) / 1e9;
     if (c->status != 0) {
         metrics_observe(h->deps.metrics,
-                        c->route != NULL ? c->route->path : "other",
+                        c->route == NULL          ? "other"
+                        : c->route->label != NULL ? c->route->label
+                                                  : c->route->path,
                         c->method_label, c->status, secs);
     }
     /* The one line every request writes: built without cJSON. */

@@ -44,6 +44,7 @@ typedef struct route {
     const char *allow; /* the Allow header */
     unsigned flags;    /* HTTP_ROUTE_* */
     enum MHD_Result (*handle)(http_conn_t *c, const char *url);
+    const char *label; /* its metrics label, when not path ("/v1/jobs/{id}") */
 } http_route_t;
 
 /* The route of the path url, or NULL (http_routes.c). Thread: any. */

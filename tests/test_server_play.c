@@ -359,6 +359,12 @@ START_TEST(test_server_play_events_of_an_ended_job)
     ck_assert_int_eq(st.nend, 1);
     ck_assert_str_eq(st.status, "solved");
     http_resp_free(&r);
+    /* Streams have a metrics label of their own, apart from the polls. */
+    ck_assert_double_ge(ht_metric_now(g_srv.port,
+                                      "puzzled_http_requests_total{route=\"/v1/"
+                                      "jobs/{id}/events\",method=\"GET\",code="
+                                      "\"200\"}"),
+                        1);
     free(id);
 }
 END_TEST
