@@ -241,57 +241,6 @@ heuristic_available(const pz_puzzle_t *p, const char *name, pz_diag_t *d)
     return true;
 }
 
-/*
- * The number of moves of req's scramble when every token of it is one of
- * the puzzle's moves and it was played from the default goal: then the
- * scramble's inverse is a solution of that length. 0 otherwise (no
- * scramble, another goal, or tokens such as wide turns, slices or
- * rotations that are not one move of the puzzle's metric).
- */
-static int
-scramble_moves(const api_solve_request_t *req)
-{
-    const char *t = req->scramble;
-    pz_state_t goal;
-    int n = 0;
-
-    if (t == NULL) {
-        return 0;
-    }
-    puzzle_goal(req->puzzle, &goal);
-    if (!puzzle_equal(req->puzzle, &goal, &req->spec.goal)) {
-        return 0;
-    }
-    while (*t != '\0') {
-        char token[16];
-        size_t len;
-
-        t += strspn(t, " \t\r\n");
-        len = strcspn(t, " \t\r\n");
-        if (len == 0) {
-            break;
-        }
-        if (len >= sizeof(token)) {
-            return 0;
-        }
-        memcpy(token, t, len);
-        token[len] = '\0';
-        if (puzzle_move_index(req->puzzle, token) < 0) {
-            return 0;
-        }
-        n++;
-        t += len;
-    }
-    return n;
-}
-
-/* A scramble of up to this many plain moves is short: its inverse bounds
- * the optimum, and the default search uses that bound. Two-phase meets
- * such a target in under 10 ms (6 random-move scrambles of 8, 10 and 12
- * moves: 0.0-8.8 ms); at 15 and 16 moves it can take 0.7 s
- * (docs/twophase.md). */
-#define REQUEST_SHORT_SCRAMBLE 12
-
 static int
 add_run(api_solve_request_t *req,
         const char *name,
@@ -318,7 +267,7 @@ add_run(api_solve_request_t *req,
          * admissible heuristic proves an answer at most that long in
          * about as little time. */
         if (weight == 0 && choice.weight > 1.0) {
-            int n = scramble_moves(req);
+            int n = request__scramble_moves(req);
             const engine_ops_t *a = engine_find_for(req->puzzle, "astar");
 
             if (n > 0 && n <= REQUEST_SHORT_SCRAMBLE && a != NULL) {
@@ -579,36 +528,6 @@ parse_start(const cJSON *body, api_solve_request_t *req, pz_diag_t *d)
 }
 
 /*
- * The two-phase engine is anytime: target_length 0 lets it improve until
- * the time budget ends. Without the member it stops at God's number, 20
- * in HTM (26 in QTM, where 20 is out of reach for most cubes): a good
- * answer in about a millisecond instead of the whole budget. A scramble
- * of at most REQUEST_SHORT_SCRAMBLE plain moves is the target instead: its
- * inverse solves the cube in that many moves, so an answer at most that
- * long exists, and two-phase finds one in milliseconds.
- */
-static void
-default_target(const cJSON *body, api_solve_request_t *req)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, "target_length");
-    int target;
-    int n;
-
-    if (v != NULL && !cJSON_IsNull(v)) {
-        return;
-    }
-    for (int i = 0; i < req->nruns; i++) {
-        if (strcmp(req->runs[i].engine->name, "twophase") == 0) {
-            target = req->puzzle->metric == PZ_METRIC_QTM ? 26 : 20;
-            n = scramble_moves(req);
-            req->spec.target_length =
-                n > 0 && n <= REQUEST_SHORT_SCRAMBLE ? n : target;
-            return;
-        }
-    }
-}
-
-/*
  * After puzzle_create refused the metric of prm: a puzzle with one kind of
  * move ignores the metric (openapi.yaml), so it is created without one
  * into *out (PZ_OK, d cleared); a puzzle with several (the cubes) keeps
@@ -751,7 +670,7 @@ api_solve_parse(const cJSON *body,
         (rc = request__plan_tables(pol, req, d)) != PZ_OK) {
         goto fail;
     }
-    default_target(body, req);
+    request__default_target(body, req);
     return PZ_OK;
 fail:
     api_solve_cleanup(req);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* request_internal.h - what the parts of solve request validation share:
  * request.c (the request, its puzzle, engines and limits),
- * request_members.c (members with type checks) and request_tables.c (the
- * shared tables a request needs). */
+ * request_members.c (members with type checks), request_tables.c (the
+ * shared tables a request needs) and request_short.c (the defaults a short
+ * scramble implies). */
 #ifndef PZ_API_REQUEST_INTERNAL_H
 #define PZ_API_REQUEST_INTERNAL_H
 
@@ -87,5 +88,23 @@ int request__parse_tables_mode(const cJSON *body,
 int request__plan_tables(const api_policy_t *pol,
                          api_solve_request_t *req,
                          pz_diag_t *d);
+
+/* A scramble of up to this many plain moves is short: its inverse bounds
+ * the optimum, and the default search uses that bound. Two-phase meets
+ * such a target in under 10 ms (6 random-move scrambles of 8, 10 and 12
+ * moves: 0.0-8.8 ms); at 15 and 16 moves it can take 0.7 s
+ * (docs/twophase.md). */
+#define REQUEST_SHORT_SCRAMBLE 12
+
+/*
+ * The number of moves of req's scramble when every token of it is one of
+ * the puzzle's moves and it was played from the default goal (its inverse
+ * is then a solution that long), else 0 (request_short.c).
+ */
+int request__scramble_moves(const api_solve_request_t *req);
+
+/* Sets req's target_length when body has none: a short scramble's length
+ * or God's number for two-phase runs (request_short.c). */
+void request__default_target(const cJSON *body, api_solve_request_t *req);
 
 #endif
