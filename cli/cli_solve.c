@@ -31,29 +31,34 @@ on_interrupt(int sig)
 static void
 usage(FILE *f)
 {
-    fprintf(f, "usage: puzzled solve --puzzle P (--scramble S | --state S) "
-               "[options]\n"
-               "  --puzzle P          tiles, 8-puzzle, 15-puzzle, 24-puzzle, "
-               "2x2x2, ...\n"
-               "  --scramble S        moves applied to the goal\n"
-               "  --state S           a state: JSON array literal or string\n"
-               "  --goal S            target state (default: solved)\n"
-               "  --size RxC          board size for tiles\n"
-               "  --metric M          htm | qtm (cubes)\n"
-               "  --engine E          auto, astar, wastar, bibfs, idastar\n"
-               "  --engines E1,E2     compare several engines\n"
-               "  --heuristic H       none, misplaced, manhattan, "
-               "linear-conflict, seed, ...\n"
-               "  --optimal | --fast  ask auto for a proven optimum or not\n"
-               "  --weight W          weighted A* weight (>= 1)\n"
-               "  --target-length N   anytime engines: stop at <= N moves\n"
-               "  --time-ms N         time limit (default 300000)\n"
-               "  --memory-mb N       search memory limit (default 1024)\n"
-               "  --max-nodes N       expansion limit\n"
-               "  --max-depth N       longest solution to look for\n"
-               "  --json              print the job as JSON (as the HTTP API)\n"
-               "exit: 0 solved, 2 invalid input, 3 limit or cancelled, "
-               "1 internal error\n");
+    fprintf(f,
+            "usage: puzzled solve --puzzle P (--scramble S | --state S) "
+            "[options]\n"
+            "  --puzzle P          tiles, 8-puzzle, 15-puzzle, 24-puzzle, "
+            "2x2x2, ...\n"
+            "  --scramble S        moves applied to the goal\n"
+            "  --state S           a state: JSON array literal or string\n"
+            "  --goal S            target state (default: solved)\n"
+            "  --size RxC          board size for tiles\n"
+            "  --metric M          htm | qtm (cubes)\n"
+            "  --engine E          auto, astar, wastar, bibfs, idastar\n"
+            "  --engines E1,E2     compare several engines\n"
+            "  --heuristic H       none, misplaced, manhattan, "
+            "linear-conflict, seed, ...\n"
+            "  --optimal | --fast  ask auto for a proven optimum or not\n"
+            "  --weight W          weighted A* weight (>= 1)\n"
+            "  --target-length N   anytime engines: stop at <= N moves\n"
+            "  --time-ms N         time limit (default 300000)\n"
+            "  --memory-mb N       search memory limit (default 1024)\n"
+            "  --max-nodes N       expansion limit\n"
+            "  --max-depth N       longest solution to look for\n"
+            "  --json              print the job as JSON (as the HTTP API)\n"
+            "  --batch FILE        solve every line of FILE (- for stdin): a\n"
+            "                      scramble each, with the options above;\n"
+            "                      one JSON job or problem per line out\n"
+            "  --batch-states      the lines of --batch FILE are states\n"
+            "exit: 0 solved, 2 invalid input, 3 limit or cancelled, "
+            "1 internal error\n");
 }
 
 long long
@@ -138,8 +143,18 @@ enum {
     OPT_NODES,
     OPT_DEPTH,
     OPT_JSON,
+    OPT_BATCH,
+    OPT_BATCH_STATES,
     OPT_HELP,
 };
+
+/* What the flags ask besides the request itself. */
+typedef struct solve_opts {
+    int json;          /* --json */
+    const char *batch; /* --batch FILE, or NULL */
+    int batch_states;  /* --batch-states */
+    int has_start;     /* --scramble or --state was given */
+} solve_opts_t;
 
 static const struct option solve_options[] = {
     { "puzzle", required_argument, NULL, OPT_PUZZLE },
@@ -160,15 +175,17 @@ static const struct option solve_options[] = {
     { "max-nodes", required_argument, NULL, OPT_NODES },
     { "max-depth", required_argument, NULL, OPT_DEPTH },
     { "json", no_argument, NULL, OPT_JSON },
+    { "batch", required_argument, NULL, OPT_BATCH },
+    { "batch-states", no_argument, NULL, OPT_BATCH_STATES },
     { "help", no_argument, NULL, OPT_HELP },
     { NULL, 0, NULL, 0 },
 };
 
 /* Turns the flags into the text of a solve request (owned, free) and its
- * length. Returns NULL after printing a usage error. *json is set when
- * --json was given. */
+ * length. Returns NULL after printing a usage error. *o gets the other
+ * flags. */
 static char *
-build_request(int argc, char **argv, int *json, size_t *len)
+build_request(int argc, char **argv, solve_opts_t *o, size_t *len)
 {
     jsonout_t out;
     jsonout_t *req = &out;
@@ -188,9 +205,11 @@ build_request(int argc, char **argv, int *json, size_t *len)
             break;
         case OPT_SCRAMBLE:
             jsonout_string(req, "scramble", optarg);
+            o->has_start = 1;
             break;
         case OPT_STATE:
             state_value(req, "state", optarg);
+            o->has_start = 1;
             break;
         case OPT_GOAL:
             state_value(req, "goal", optarg);
@@ -245,7 +264,13 @@ build_request(int argc, char **argv, int *json, size_t *len)
                              PZ_SOLUTION_MAX) != 0;
             break;
         case OPT_JSON:
-            *json = 1;
+            o->json = 1;
+            break;
+        case OPT_BATCH:
+            o->batch = optarg;
+            break;
+        case OPT_BATCH_STATES:
+            o->batch_states = 1;
             break;
         case OPT_HELP:
             usage(stdout);
@@ -258,6 +283,15 @@ build_request(int argc, char **argv, int *json, size_t *len)
     }
     if (!bad && optind < argc) {
         fprintf(stderr, "puzzled: unexpected argument '%s'\n", argv[optind]);
+        bad = 1;
+    }
+    if (!bad && o->batch != NULL && o->has_start) {
+        fprintf(stderr, "puzzled: --batch takes the scrambles or states from "
+                        "its file, not from --scramble or --state\n");
+        bad = 1;
+    }
+    if (!bad && o->batch_states && o->batch == NULL) {
+        fprintf(stderr, "puzzled: --batch-states goes with --batch\n");
         bad = 1;
     }
     if (bad) {
@@ -395,6 +429,22 @@ print_run(const api_solve_request_t *req, const solve_run_t *run)
            (double)v.peak_memory / (1 << 20));
 }
 
+/* The worse of two exit codes: internal, then input, then limit. */
+static int
+exit_worst(int a, int b)
+{
+    static const int order[] = { CLI_EXIT_OK, CLI_EXIT_LIMIT, CLI_EXIT_INPUT,
+                                 CLI_EXIT_INTERNAL };
+    int ra = 0;
+    int rb = 0;
+
+    for (int i = 0; i < 4; i++) {
+        ra = order[i] == a ? i : ra;
+        rb = order[i] == b ? i : rb;
+    }
+    return ra >= rb ? a : b;
+}
+
 static int
 run_request(api_solve_request_t *req, int json)
 {
@@ -452,6 +502,107 @@ run_request(api_solve_request_t *req, int json)
     return status == PZ_STATUS_SOLVED ? CLI_EXIT_OK : CLI_EXIT_LIMIT;
 }
 
+/* The request of one batch line: the shared members of base (a JSON
+ * object's text) and the line as "scramble" or "state". Owned, or NULL. */
+static char *
+batch_item(const char *base, size_t base_len, const char *line, int states)
+{
+    jsonout_t w;
+    size_t mlen;
+    char *member;
+    char *text;
+    size_t inner = base_len - 2; /* between the braces */
+
+    jsonout_init(&w);
+    jsonout_begin(&w, NULL, '{');
+    if (states) {
+        state_value(&w, "state", line);
+    } else {
+        jsonout_string(&w, "scramble", line);
+    }
+    jsonout_end(&w, '}');
+    member = jsonout_finish(&w, &mlen);
+    if (member == NULL) {
+        return NULL;
+    }
+    text = malloc(base_len + mlen + 2);
+    if (text != NULL) {
+        /* "{" base members "," member "}" */
+        snprintf(text, base_len + mlen + 2, "{%.*s%s%.*s}", (int)inner,
+                 base + 1, inner > 0 ? "," : "", (int)(mlen - 2), member + 1);
+    }
+    free(member);
+    return text;
+}
+
+/*
+ * Solves every line of the batch file (blank lines and lines starting with
+ * # are skipped) with the shared options of base, one JSON job or problem
+ * per line on stdout in the file's order. Ctrl-C stops the search under way
+ * and the lines after it. Exit: the worst of the lines (internal, input,
+ * limit, solved).
+ */
+static int
+run_batch(const char *base,
+          size_t base_len,
+          const api_policy_t *pol,
+          const solve_opts_t *o)
+{
+    FILE *in = strcmp(o->batch, "-") == 0 ? stdin : fopen(o->batch, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int worst = CLI_EXIT_OK;
+
+    if (in == NULL) {
+        fprintf(stderr, "puzzled: --batch %s: %s\n", o->batch, strerror(errno));
+        return CLI_EXIT_INPUT;
+    }
+    while (!atomic_load(&cli_cancel) && (n = getline(&line, &cap, in)) >= 0) {
+        api_solve_request_t req;
+        pz_diag_t d;
+        char *start = line;
+        char *text;
+        int rc;
+
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
+                         line[n - 1] == ' ' || line[n - 1] == '\t')) {
+            line[--n] = '\0';
+        }
+        start += strspn(start, " \t");
+        if (*start == '\0' || *start == '#') {
+            continue;
+        }
+        text = batch_item(base, base_len, start, o->batch_states);
+        if (text == NULL) {
+            worst = CLI_EXIT_INTERNAL;
+            break;
+        }
+        rc = api_solve_parse_text(text, strlen(text), pol, &req, &d);
+        free(text);
+        if (rc != PZ_OK) {
+            /* One line: the output is NDJSON. */
+            size_t plen;
+            char *p = api_problem_text(rc, &d, false, &plen);
+
+            printf("%s\n", p != NULL ? p : "{}");
+            free(p);
+            rc = rc == PZ_ENOMEM || rc == PZ_EINTERNAL ? CLI_EXIT_INTERNAL
+                                                       : CLI_EXIT_INPUT;
+        } else {
+            rc = run_request(&req, 1);
+            api_solve_cleanup(&req);
+        }
+        fflush(stdout);
+        worst = exit_worst(worst, rc);
+    }
+    free(line);
+    if (in != stdin) {
+        fclose(in);
+    }
+    return atomic_load(&cli_cancel) ? exit_worst(worst, CLI_EXIT_LIMIT) : worst;
+}
+
 int
 cli_solve(int argc, char **argv)
 {
@@ -459,14 +610,16 @@ cli_solve(int argc, char **argv)
     api_policy_t pol;
     struct sigaction sa;
     pz_diag_t d;
-    int json = 0;
+    solve_opts_t o = { 0 };
     size_t len = 0;
-    char *body = build_request(argc, argv, &json, &len);
+    char *body = build_request(argc, argv, &o, &len);
+    int json;
     int rc;
 
     if (body == NULL) {
         return CLI_EXIT_INPUT;
     }
+    json = o.json;
     api_policy_default(&pol);
     /* The command line has no server to protect: no maxima, generous
      * defaults, and wait_ms is meaningless. */
@@ -475,6 +628,16 @@ cli_solve(int argc, char **argv)
     pol.max_time_ms = 0;
     pol.max_memory_bytes = 0;
     pol.max_wait_ms = 0;
+    if (o.batch != NULL) {
+        tables_set_log(on_table_log, NULL);
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = on_interrupt;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        rc = run_batch(body, len, &pol, &o);
+        free(body);
+        return rc;
+    }
     rc = api_solve_parse_text(body, len, &pol, &req, &d);
     free(body);
     if (rc != PZ_OK) {

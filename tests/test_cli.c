@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <check.h>
 #include <cjson/cJSON.h>
@@ -279,6 +280,115 @@ START_TEST(test_cli_bench_cube3_bad_states_file_exits_2)
 }
 END_TEST
 
+/* The JSON objects of the lines of out, in order; returns how many (at
+ * most max), each line asserted to be one whole object. */
+static int
+ndjson(char *out, cJSON **items, int max)
+{
+    int n = 0;
+
+    for (char *line = strtok(out, "\n"); line != NULL;
+         line = strtok(NULL, "\n")) {
+        ck_assert_int_lt(n, max);
+        items[n] = cJSON_Parse(line);
+        ck_assert_msg(cJSON_IsObject(items[n]), "not one JSON object: %s",
+                      line);
+        n++;
+    }
+    return n;
+}
+
+static int
+solution_length(const cJSON *job)
+{
+    const cJSON *sol = cJSON_GetObjectItemCaseSensitive(job, "solution");
+
+    ck_assert(cJSON_IsObject(sol));
+    return cJSON_GetObjectItemCaseSensitive(sol, "length")->valueint;
+}
+
+START_TEST(test_cli_solve_batch_of_states_is_ndjson_in_order)
+{
+    static char out[65536];
+    char path[] = "/tmp/pz-batch-XXXXXX";
+    cJSON *items[8];
+    char cmd[256];
+    FILE *f;
+    int fd = mkstemp(path);
+
+    ck_assert_int_ge(fd, 0);
+    f = fdopen(fd, "w");
+    /* 22 moves (the single-solve test above), an unsolvable one (two
+     * tiles swapped), a blank line, a comment, then one move. */
+    fputs("0 6 1 / 4 5 8 / 3 7 2\n1 2 3 / 4 5 6 / 8 7 0\n\n# note\n"
+          "  1 2 3 / 4 5 6 / 7 0 8  \n",
+          f);
+    fclose(f);
+    snprintf(cmd, sizeof(cmd),
+             "solve --puzzle 8-puzzle --batch %s --batch-states", path);
+    /* The worst line decides: one was invalid input. */
+    ck_assert_int_eq(run(cmd, out, sizeof(out)), 2);
+    unlink(path);
+    ck_assert_int_eq(ndjson(out, items, 8), 3);
+    ck_assert_str_eq(
+        cJSON_GetObjectItemCaseSensitive(items[0], "status")->valuestring,
+        "solved");
+    ck_assert_int_eq(solution_length(items[0]), 22);
+    ck_assert_str_eq(
+        cJSON_GetObjectItemCaseSensitive(items[1], "code")->valuestring,
+        "tiles_unsolvable");
+    ck_assert_int_eq(solution_length(items[2]), 1);
+    for (int i = 0; i < 3; i++) {
+        cJSON_Delete(items[i]);
+    }
+}
+END_TEST
+
+START_TEST(test_cli_solve_batch_of_scrambles_from_stdin)
+{
+    static char out[65536];
+    char path[] = "/tmp/pz-batch-XXXXXX";
+    cJSON *items[4];
+    char cmd[256];
+    FILE *f;
+    int fd = mkstemp(path);
+
+    ck_assert_int_ge(fd, 0);
+
+    /* The shared options apply to every line: here bibfs in QTM, where
+     * U2 is two moves. */
+    ck_assert_int_eq(run("solve --puzzle 2x2x2 --metric qtm --engine bibfs "
+                         "--batch - < /dev/null",
+                         out, sizeof(out)),
+                     0);
+    ck_assert_str_eq(out, "");
+    f = fdopen(fd, "w");
+    fputs("R U\nU2\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof(cmd),
+             "solve --puzzle 2x2x2 --metric qtm --engine bibfs --batch - < %s",
+             path);
+    ck_assert_int_eq(run(cmd, out, sizeof(out)), 0);
+    unlink(path);
+    ck_assert_int_eq(ndjson(out, items, 4), 2);
+    ck_assert_int_eq(solution_length(items[0]), 2);
+    ck_assert_int_eq(solution_length(items[1]), 2);
+    ck_assert_str_eq(
+        cJSON_GetObjectItemCaseSensitive(items[1], "engine")->valuestring,
+        "bibfs");
+    cJSON_Delete(items[0]);
+    cJSON_Delete(items[1]);
+    /* A file that cannot be read, and a start beside the file. */
+    ck_assert_int_eq(
+        run("solve --puzzle 2x2x2 --batch /nonexistent/x", out, sizeof(out)),
+        2);
+    ck_assert_int_eq(run("solve --puzzle 2x2x2 --batch - --scramble R "
+                         "< /dev/null",
+                         out, sizeof(out)),
+                     2);
+}
+END_TEST
+
 static Suite *
 cli_suite(void)
 {
@@ -291,6 +401,8 @@ cli_suite(void)
     tcase_add_test(tc, test_cli_solve_invalid_input_exits_2_with_problem);
     tcase_add_test(tc, test_cli_solve_limit_exits_3);
     tcase_add_test(tc, test_cli_solve_compare_reports_every_engine);
+    tcase_add_test(tc, test_cli_solve_batch_of_states_is_ndjson_in_order);
+    tcase_add_test(tc, test_cli_solve_batch_of_scrambles_from_stdin);
     suite_add_tcase(s, tc);
     tc = tcase_create("scramble");
     tcase_set_timeout(tc, 60);
