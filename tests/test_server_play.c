@@ -452,6 +452,54 @@ START_TEST(test_server_play_events_client_gone)
 }
 END_TEST
 
+START_TEST(test_server_play_events_end_at_shutdown)
+{
+    static const char *const flags[] = { "--grace-ms", "500", NULL };
+    char body[512];
+    char req[160];
+    char buf[8192] = "";
+    size_t got = 0;
+    ssize_t n;
+    long status;
+    srv_t s;
+    char *id;
+    int fd;
+
+    /* A private daemon: a stream open on a job that would run a minute
+     * must not hold the shutdown; it ends, and the daemon exits 0. */
+    ck_assert(srv_start(&s, flags) == 0);
+    ht_long_job_body(body, sizeof(body), 60000, 16, 0);
+    id = ht_submit(s.port, body, &status, NULL);
+    ck_assert_int_eq(status, 202);
+    fd = ht_conn_open(s.port);
+    snprintf(req, sizeof(req),
+             "GET /v1/jobs/%s/events HTTP/1.1\r\nHost: t\r\n\r\n", id);
+    ht_conn_send(fd, req);
+    while (strstr(buf, "event: job") == NULL && got < sizeof(buf) - 1) {
+        n = recv(fd, buf + got, sizeof(buf) - 1 - got, 0);
+        ck_assert_int_gt(n, 0);
+        got += (size_t)n;
+        buf[got] = '\0';
+    }
+    kill(s.pid, SIGTERM);
+    /* The stream goes on to its end: the connection closes (a read of 0)
+     * well before the client's 10 s receive timeout. */
+    do {
+        n = recv(fd, buf + got,
+                 got < sizeof(buf) - 1 ? sizeof(buf) - 1 - got : 0, 0);
+        if (n > 0) {
+            got += (size_t)n;
+            buf[got] = '\0';
+        }
+    } while (n > 0 && got < sizeof(buf) - 1);
+    ck_assert_int_eq(n, 0);
+    close(fd);
+    ck_assert_int_eq(srv_signal_wait(&s, 0, STOP_TIMEOUT_MS), 0);
+    free(id);
+    srv_cleanup(&s);
+}
+END_TEST
+
 START_TEST(test_server_play_events_unknown_job)
 {
     http_resp_t r;
@@ -485,6 +533,7 @@ server_play_suite(void)
     tcase_add_test(tc, test_server_play_events_of_a_cancelled_job);
     tcase_add_test(tc, test_server_play_events_client_gone);
     tcase_add_test(tc, test_server_play_events_unknown_job);
+    tcase_add_test(tc, test_server_play_events_end_at_shutdown);
     tcase_add_test(tc, ht_serve_sigterm_exits_zero());
     suite_add_tcase(s, tc);
     return s;
