@@ -231,6 +231,17 @@ test('playground', { timeout: 15 * 60_000 }, async (t) => {
       await screenshot('invalid-state');
     });
 
+    await t.test('a node limit ends the search with its status', async () => {
+      await page.fill('#state', TILES_STATE);
+      await select('engine', 'idastar');
+      await select('heuristic', 'misplaced');
+      await page.fill('#max_nodes', '1000');
+      await page.click('#solve');
+      await waitStatus('node_limit');
+      assert.ok(Number(await page.getAttribute('#stat-nodes', 'data-value')) >= 1000);
+      await page.fill('#max_nodes', '');
+    });
+
     await t.test('a state is edited by painting stickers on its net', async () => {
       await select('puzzle', '2x2x2');
       await page.fill('#scramble', "R U'");

@@ -18,6 +18,7 @@ const ui = {
   state: $('state'), stateHelp: $('state-help'),
   engine: $('engine'), heuristic: $('heuristic'), metric: $('metric'), optimal: $('optimal'),
   timeMs: $('time_ms'), memoryMb: $('memory_mb'), targetLength: $('target_length'),
+  maxNodes: $('max_nodes'), maxDepth: $('max_depth'),
   bestSoFar: $('best-so-far'), bestMoves: $('best-moves'),
   compareBox: $('compare-engines'), compareList: $('compare-list'),
   solve: $('solve'), cancel: $('cancel'),
@@ -34,7 +35,7 @@ const ui = {
 const FIELD_INPUTS = {
   '/scramble': 'scramble', '/state': 'state', '/engine': 'engine', '/heuristic': 'heuristic',
   '/engines': 'engines', '/time_ms': 'time_ms', '/memory_mb': 'memory_mb',
-  '/target_length': 'target_length',
+  '/target_length': 'target_length', '/max_nodes': 'max_nodes', '/max_depth': 'max_depth',
 };
 
 let catalogue = null;
@@ -422,6 +423,8 @@ function requestBody() {
   if (ui.timeMs.value) body.time_ms = Number(ui.timeMs.value);
   if (ui.memoryMb.value) body.memory_mb = Number(ui.memoryMb.value);
   if (ui.targetLength.value) body.target_length = Number(ui.targetLength.value);
+  if (ui.maxNodes.value) body.max_nodes = Number(ui.maxNodes.value);
+  if (ui.maxDepth.value) body.max_depth = Number(ui.maxDepth.value);
   if (mode() === 'compare') {
     body.engines = [...ui.compareList.querySelectorAll('input:checked')].map((b) => b.value);
   } else {
