@@ -7,9 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "request_internal.h"
+#include "request.h"
 
 /*
  * Design: a puzzle describes a state as polygons in its own units
@@ -372,33 +371,17 @@ api_render_parse(const api_render_query_t *q,
                  api_render_request_t *req,
                  pz_diag_t *d)
 {
-    const puzzle_ops_t *ops;
-    pz_params_t prm = { 0, 0, 0 };
     int rc;
 
     memset(req, 0, sizeof(*req));
     pz_diag_clear(d);
-    if (q->puzzle == NULL) {
-        pz_diag_set(d, PZ_EMISSING,
-                    "'puzzle' is required, for example \"3x3x3\" or "
-                    "\"15-puzzle\"");
-        pz_diag_field(d, "/puzzle");
-        return PZ_EMISSING;
-    }
-    if ((rc = parse_px(q->px, &req->px, d)) != PZ_OK) {
+    if (q->puzzle != NULL && (rc = parse_px(q->px, &req->px, d)) != PZ_OK) {
         return rc;
     }
     /* As in a solve request, the size is the sliding tiles' own: other
      * puzzles ignore it, and tiles without one take it from the state. */
-    ops = puzzle_find(q->puzzle);
-    if (ops != NULL && strcmp(ops->name, "tiles") == 0 && q->size != NULL &&
-        (rc = request__parse_size_text(q->size, &prm, d)) != PZ_OK) {
-        return rc;
-    }
-    if (strcasecmp(q->puzzle, "tiles") == 0) {
-        request__infer_tiles_text(q->state, &prm);
-    }
-    rc = request__create_puzzle(q->puzzle, &prm, &req->puzzle, d);
+    rc = api_puzzle_from_query(q->puzzle, q->size, NULL, q->state, &req->puzzle,
+                               d);
     if (rc != PZ_OK) {
         return rc;
     }

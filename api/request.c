@@ -582,6 +582,7 @@ int
 api_puzzle_from_query(const char *name,
                       const char *size,
                       const char *metric,
+                      const char *state,
                       pz_puzzle_t **out,
                       pz_diag_t *d)
 {
@@ -605,6 +606,9 @@ api_puzzle_from_query(const char *name,
     if (ops != NULL && strcmp(ops->name, "tiles") == 0 && size != NULL &&
         (rc = request__parse_size_text(size, &prm, d)) != PZ_OK) {
         return rc;
+    }
+    if (strcasecmp(name, "tiles") == 0) {
+        request__infer_tiles_text(state, &prm);
     }
     return request__create_puzzle(name, &prm, out, d);
 }

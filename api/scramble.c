@@ -109,7 +109,8 @@ api_scramble_prepare(const api_scramble_query_t *q,
         !parse_uint(q->moves, SCRAMBLE_MOVES_MAX, &nmoves)) {
         return bad_param(d, "moves", "an integer from 0 to 1000");
     }
-    rc = api_puzzle_from_query(q->puzzle, q->size, q->metric, &out->puzzle, d);
+    rc = api_puzzle_from_query(q->puzzle, q->size, q->metric, NULL,
+                               &out->puzzle, d);
     if (rc != PZ_OK) {
         return rc;
     }

@@ -16,7 +16,6 @@
 
 #include "http_internal.h"
 #include "jsonout.h"
-#include "loop.h"
 
 /* The stream's state, beside the connection's. */
 typedef struct http_events {
@@ -26,37 +25,6 @@ typedef struct http_events {
     bool waited;   /* the tick after the last event is over */
     bool finished; /* the last event is in buf */
 } http_events_t;
-
-static void
-suspend_conn(void *arg)
-{
-    http_conn_t *c = arg;
-
-    MHD_suspend_connection(c->conn);
-}
-
-static void
-resume_conn(void *arg)
-{
-    http_conn_t *c = arg;
-
-    MHD_resume_connection(c->conn);
-}
-
-/* Suspends the stream until the job ends or a tick passes; false when it
- * has ended or the server drains (nothing suspended). */
-static bool
-wait_tick(http_conn_t *c)
-{
-    c->waiter.resume = resume_conn;
-    c->waiter.arg = c;
-    c->waiter.deadline_ms = jobs_now_ms() + HTTP_EVENTS_TICK_MS;
-    if (!jobs_wait(c->http->deps.jobs, c->job, &c->waiter, suspend_conn)) {
-        return false;
-    }
-    loop_wake_before(c->http->deps.loop, c->waiter.deadline_ms);
-    return true;
-}
 
 /* Puts the next event in e->buf: the job as it is now, named "end" once
  * it has ended. While the server drains, the stream ends after this
@@ -115,7 +83,7 @@ events_read(void *cls, uint64_t pos, char *out, size_t max)
         }
         if (!e->waited) {
             e->waited = true;
-            if (wait_tick(c)) {
+            if (http__wait_job(c, HTTP_EVENTS_TICK_MS)) {
                 return 0; /* suspended: MHD calls again once resumed */
             }
         }

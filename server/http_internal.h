@@ -203,6 +203,12 @@ enum MHD_Result http__send_scramble(http_conn_t *c);
  * caller answers at once then. */
 bool http__start_wait(http_conn_t *c, int64_t wait_ms);
 
+/* Registers c as a waiter of c->job with a deadline wait_ms away and
+ * suspends it, leaving c->phase as it is (a stream's reply is already
+ * queued). Returns false, with nothing suspended, when the job has ended
+ * or the server drains. */
+bool http__wait_job(http_conn_t *c, int64_t wait_ms);
+
 /* The first handler call, with the headers only: answers (and returns
  * what MHD is to get) what the request head alone decides, else MHD_YES to
  * read the body. */

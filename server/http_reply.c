@@ -278,20 +278,30 @@ resume_conn(void *arg)
     MHD_resume_connection(c->conn);
 }
 
+bool
+http__wait_job(http_conn_t *c, int64_t wait_ms)
+{
+    c->waiter.resume = resume_conn;
+    c->waiter.arg = c;
+    c->waiter.deadline_ms = jobs_now_ms() + wait_ms;
+    if (!jobs_wait(c->http->deps.jobs, c->job, &c->waiter, suspend_conn)) {
+        return false;
+    }
+    loop_wake_before(c->http->deps.loop, c->waiter.deadline_ms);
+    return true;
+}
+
 /* Suspends the connection until c->job ends or wait_ms pass. Returns
  * false (nothing suspended) when the job has ended or the server drains;
  * the caller answers at once then. */
 bool
 http__start_wait(http_conn_t *c, int64_t wait_ms)
 {
-    c->waiter.resume = resume_conn;
-    c->waiter.arg = c;
-    c->waiter.deadline_ms = jobs_now_ms() + wait_ms;
+    /* Set first: a resume may come as soon as the waiter is linked. */
     c->phase = HTTP_PH_WAITING;
-    if (!jobs_wait(c->http->deps.jobs, c->job, &c->waiter, suspend_conn)) {
+    if (!http__wait_job(c, wait_ms)) {
         c->phase = HTTP_PH_HEADERS;
         return false;
     }
-    loop_wake_before(c->http->deps.loop, c->waiter.deadline_ms);
     return true;
 }

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* test_twophase.c - the two-phase 3x3x3 engine and its cube3 additions. */
+/* test_twophase.c - the two-phase 3x3x3 engine and its cube3 additions.
+ *
+ * Size: one program per puzzle family is the rule for these tests; the
+ * engine, its tables and its cube additions are one family. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>

@@ -125,14 +125,16 @@ void api_solve_cleanup(api_solve_request_t *req);
 
 /*
  * The puzzle instance that query parameters name: a puzzle id or alias,
- * the tiles' size ("4x4", NULL: the alias's or the default) and a metric
- * (NULL: the default), checked as a solve request checks its members,
- * with d->field "/" and the parameter's name. PZ_OK with *out (puzzle_destroy),
- * else the code with d filled. Thread: any.
+ * the tiles' size ("4x4", NULL: the alias's or the default; "tiles"
+ * without one takes it from a state text of N*N numbers, NULL for none)
+ * and a metric (NULL: the default), checked as a solve request checks its
+ * members, with d->field "/" and the parameter's name. PZ_OK with *out
+ * (puzzle_destroy), else the code with d filled. Thread: any.
  */
 int api_puzzle_from_query(const char *name,
                           const char *size,
                           const char *metric,
+                          const char *state,
                           pz_puzzle_t **out,
                           pz_diag_t *d);
 
