@@ -122,15 +122,15 @@ api_job_best_run(const api_job_info_t *job)
  * (the same for every job), so it follows openapi.yaml's examples.
  */
 static void
-write_solution(jsonout_t *w,
-               const api_solve_request_t *req,
-               const solve_run_t *run)
+write_moves(jsonout_t *w,
+            const char *key,
+            const api_solve_request_t *req,
+            const pz_solution_t *sol)
 {
     const pz_puzzle_t *p = req->puzzle;
-    const pz_solution_t *sol = &run->solution;
     char text[PZ_SOLUTION_MAX * 6];
 
-    jsonout_begin(w, "solution", '{');
+    jsonout_begin(w, key, '{');
     jsonout_begin(w, "moves", '[');
     for (int i = 0; i < sol->length; i++) {
         jsonout_string(w, NULL, puzzle_move_name(p, sol->moves[i]));
@@ -154,6 +154,45 @@ write_solution(jsonout_t *w,
     jsonout_double(w, "length", sol->length);
     jsonout_string(w, "metric", p->metric_name);
     jsonout_bool(w, "optimal", sol->optimal);
+    jsonout_end(w, '}');
+}
+
+static void
+write_solution(jsonout_t *w,
+               const api_solve_request_t *req,
+               const solve_run_t *run)
+{
+    write_moves(w, "solution", req, &run->solution);
+}
+
+/* Several solutions (the request's "solutions" or "all_optimal"): those
+ * kept, shortest first, each marked optimal when it is as short as the
+ * proven optimum. */
+static void
+write_solutions(jsonout_t *w,
+                const api_solve_request_t *req,
+                const solve_run_t *run)
+{
+    const pz_solutions_t *s = run->solutions;
+    pz_solution_t one;
+
+    jsonout_begin(w, "solutions", '{');
+    jsonout_u64(w, "found", s->found);
+    jsonout_double(w, "kept", s->kept);
+    jsonout_bool(w, "all_optimal", s->all_optimal);
+    jsonout_bool(w, "complete", s->complete);
+    if (s->stopped != 0) {
+        jsonout_string(w, "stopped_by", pz_status_name(s->stopped));
+    }
+    jsonout_begin(w, "items", '[');
+    for (int i = 0; i < s->kept; i++) {
+        one.length = s->length[i];
+        memcpy(one.moves, solutions_moves(s, i), (size_t)one.length);
+        one.optimal =
+            run->solution.optimal && one.length == run->solution.length;
+        write_moves(w, NULL, req, &one);
+    }
+    jsonout_end(w, ']');
     jsonout_end(w, '}');
 }
 
@@ -223,6 +262,9 @@ write_run(jsonout_t *w, const api_job_info_t *job, int i)
     if (i < job->runs_done && status == PZ_STATUS_SOLVED) {
         write_solution(w, req, run);
         jsonout_bool(w, "optimal", run->solution.optimal);
+        if (run->solutions != NULL && run->solutions->kept > 0) {
+            write_solutions(w, req, run);
+        }
     } else {
         jsonout_null(w, "solution");
         if (i >= job->runs_done) {
@@ -277,6 +319,15 @@ write_request(jsonout_t *w, const api_solve_request_t *req)
     }
     if (puzzle_format_state(p, &req->spec.goal, buf, sizeof(buf)) >= 0) {
         jsonout_string(w, "goal", buf);
+    }
+    if (p->subset != 0) {
+        jsonout_begin(w, "moves", '[');
+        for (int m = 0; m < p->nmoves; m++) {
+            if (p->subset >> m & 1) {
+                jsonout_string(w, NULL, puzzle_move_name(p, m));
+            }
+        }
+        jsonout_end(w, ']');
     }
 }
 

@@ -262,6 +262,32 @@ add_run(api_solve_request_t *req,
     }
     if (strcmp(name, "auto") == 0) {
         engine_auto(req->puzzle, &req->spec.goal, req->optimal, &choice);
+        /* A move subset needs an engine that keeps to it: the optimal
+         * choice, else IDA* with the puzzle's default heuristic. */
+        if (req->puzzle->subset != 0 && !choice.engine->subsets) {
+            engine_auto(req->puzzle, &req->spec.goal, true, &choice);
+            if (!choice.engine->subsets) {
+                choice.engine = engine_find_for(req->puzzle, "idastar");
+                choice.heuristic = puzzle_default_heuristic(req->puzzle);
+                choice.weight = 1.0;
+                choice.missing = NULL;
+            }
+        }
+        /* Several solutions: IDA*, with the exact distances where a
+         * complete table has them. */
+        if (req->want_solutions != 0 && !choice.engine->several) {
+            const heuristic_ops_t *x = heuristic_find(req->puzzle, "exact");
+
+            if (!choice.engine->uses_heuristic) {
+                choice.heuristic = puzzle_default_heuristic(req->puzzle);
+            }
+            if (choice.engine == engine_find("table") && x != NULL &&
+                (x->supports == NULL || x->supports(req->puzzle))) {
+                choice.heuristic = x->name;
+            }
+            choice.engine = engine_find_for(req->puzzle, "idastar");
+            choice.weight = 1.0;
+        }
         /* A short scramble bounds the optimum: where auto would trade
          * length for speed with a weighted search, A* with the same
          * admissible heuristic proves an answer at most that long in
@@ -305,6 +331,14 @@ add_run(api_solve_request_t *req,
             return PZ_EENGINE;
         }
         req->requested[i] = e->name;
+    }
+    if (req->puzzle->subset != 0 && !e->subsets) {
+        pz_diag_set(d, PZ_EUNSUPPORTED,
+                    "engine '%s' cannot keep to a move subset; astar, "
+                    "wastar, bibfs and idastar can",
+                    e->name);
+        pz_diag_field(d, ptr);
+        return PZ_EUNSUPPORTED;
     }
     if (e->supports != NULL && !e->supports(req->puzzle)) {
         pz_diag_set(d, PZ_EUNSUPPORTED,
@@ -670,7 +704,10 @@ api_solve_parse(const cJSON *body,
     if ((rc = parse_limits(body, pol, req, d)) != PZ_OK ||
         (rc = request__parse_tables_mode(body, pol, req, d)) != PZ_OK ||
         (rc = parse_start(body, req, d)) != PZ_OK ||
+        (rc = request__parse_moves(body, req, d)) != PZ_OK ||
+        (rc = request__parse_solutions(body, req, d)) != PZ_OK ||
         (rc = parse_engines(body, req, d)) != PZ_OK ||
+        (rc = request__plan_solutions(req, d)) != PZ_OK ||
         (rc = request__plan_tables(pol, req, d)) != PZ_OK) {
         goto fail;
     }
@@ -688,6 +725,9 @@ api_solve_cleanup(api_solve_request_t *req)
         return;
     }
     puzzle_destroy(req->puzzle);
+    solutions_free(req->solutions);
+    free(req->solutions);
+    req->solutions = NULL;
     free(req->scramble);
     free(req->text);
     /* Only what makes a second cleanup safe and the request visibly empty:

@@ -107,4 +107,26 @@ int request__scramble_moves(const api_solve_request_t *req);
  * or God's number for two-phase runs (request_short.c). */
 void request__default_target(const cJSON *body, api_solve_request_t *req);
 
+/*
+ * Reads the member "moves" (a list of move or face names) and restricts
+ * req's puzzle to them (puzzle_restrict), then rejects a start that is
+ * cheaply proven out of their reach (puzzle_subset_reachable). Needs the
+ * start and goal. PZ_OK, or PZ_ETYPE, PZ_EMOVE or PZ_EUNREACHABLE with d
+ * filled (field /moves or /moves/i).
+ */
+int
+request__parse_moves(const cJSON *body, api_solve_request_t *req, pz_diag_t *d);
+
+/* Reads "solutions", "all_optimal" and "max_solutions" into req. PZ_OK,
+ * or PZ_ETYPE, PZ_ERANGE or PZ_ECONFLICT with d filled. */
+int request__parse_solutions(const cJSON *body,
+                             api_solve_request_t *req,
+                             pz_diag_t *d);
+
+/* Once the engines are chosen: refuses several solutions from an engine
+ * that cannot list them (PZ_EUNSUPPORTED) or from a comparison
+ * (PZ_ECONFLICT), else gives runs[0] the storage. PZ_OK or the code with
+ * d filled. */
+int request__plan_solutions(api_solve_request_t *req, pz_diag_t *d);
+
 #endif

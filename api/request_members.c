@@ -109,10 +109,12 @@ request__too_large(pz_diag_t *d,
 }
 
 static const char *const known_members[] = {
-    "puzzle",    "size",          "metric",  "scramble",       "state",
-    "goal",      "engine",        "engines", "heuristic",      "weight",
-    "optimal",   "target_length", "time_ms", "memory_mb",      "max_nodes",
-    "max_depth", "wait_ms",       "tables",  "tables_wait_ms", NULL,
+    "puzzle",    "size",        "metric",         "scramble",
+    "state",     "goal",        "engine",         "engines",
+    "heuristic", "weight",      "optimal",        "target_length",
+    "time_ms",   "memory_mb",   "max_nodes",      "max_depth",
+    "wait_ms",   "tables",      "tables_wait_ms", "moves",
+    "solutions", "all_optimal", "max_solutions",  NULL,
 };
 
 /*
@@ -168,7 +170,8 @@ request__check_members(const cJSON *body, pz_diag_t *d)
                         "puzzle, size, metric, scramble, state, goal, engine, "
                         "engines, heuristic, weight, optimal, target_length, "
                         "time_ms, memory_mb, max_nodes, max_depth, wait_ms, "
-                        "tables, tables_wait_ms",
+                        "tables, tables_wait_ms, moves, solutions, "
+                        "all_optimal, max_solutions",
                         ptr + 1);
             pz_diag_field(d, ptr);
             return PZ_EUNKNOWN_FIELD;

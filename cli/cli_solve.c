@@ -52,6 +52,11 @@ usage(FILE *f)
             "  --memory-mb N       search memory limit (default 1024)\n"
             "  --max-nodes N       expansion limit\n"
             "  --max-depth N       longest solution to look for\n"
+            "  --moves M1,M2       search with these moves only (faces\n"
+            "                      such as R or exact turns such as F2)\n"
+            "  --solutions N       the N shortest solutions\n"
+            "  --all-optimal       every optimal solution, counted\n"
+            "  --max-solutions N   how many of those to list (default 100)\n"
             "  --json              print the job as JSON (as the HTTP API)\n"
             "  --batch FILE        solve every line of FILE (- for stdin): a\n"
             "                      scramble each, with the options above;\n"
@@ -87,12 +92,13 @@ state_value(jsonout_t *w, const char *key, const char *text)
     }
 }
 
+/* A comma-separated flag value as an array member of strings. */
 static void
-engine_list(jsonout_t *w, const char *csv)
+name_list(jsonout_t *w, const char *member, const char *csv)
 {
     const char *tok = csv;
 
-    jsonout_begin(w, "engines", '[');
+    jsonout_begin(w, member, '[');
     while (*tok != '\0') {
         size_t n = strcspn(tok, ",");
         char name[64];
@@ -145,6 +151,10 @@ enum {
     OPT_JSON,
     OPT_BATCH,
     OPT_BATCH_STATES,
+    OPT_MOVES,
+    OPT_SOLUTIONS,
+    OPT_ALL_OPTIMAL,
+    OPT_MAX_SOLUTIONS,
     OPT_HELP,
 };
 
@@ -177,6 +187,10 @@ static const struct option solve_options[] = {
     { "json", no_argument, NULL, OPT_JSON },
     { "batch", required_argument, NULL, OPT_BATCH },
     { "batch-states", no_argument, NULL, OPT_BATCH_STATES },
+    { "moves", required_argument, NULL, OPT_MOVES },
+    { "solutions", required_argument, NULL, OPT_SOLUTIONS },
+    { "all-optimal", no_argument, NULL, OPT_ALL_OPTIMAL },
+    { "max-solutions", required_argument, NULL, OPT_MAX_SOLUTIONS },
     { "help", no_argument, NULL, OPT_HELP },
     { NULL, 0, NULL, 0 },
 };
@@ -224,7 +238,7 @@ build_request(int argc, char **argv, solve_opts_t *o, size_t *len)
             jsonout_string(req, "engine", optarg);
             break;
         case OPT_ENGINES:
-            engine_list(req, optarg);
+            name_list(req, "engines", optarg);
             break;
         case OPT_HEURISTIC:
             jsonout_string(req, "heuristic", optarg);
@@ -268,6 +282,20 @@ build_request(int argc, char **argv, solve_opts_t *o, size_t *len)
             break;
         case OPT_BATCH:
             o->batch = optarg;
+            break;
+        case OPT_MOVES:
+            name_list(req, "moves", optarg);
+            break;
+        case OPT_SOLUTIONS:
+            bad = add_number(req, "solutions", "--solutions", optarg,
+                             PZ_SOLUTIONS_MAX) != 0;
+            break;
+        case OPT_ALL_OPTIMAL:
+            jsonout_bool(req, "all_optimal", true);
+            break;
+        case OPT_MAX_SOLUTIONS:
+            bad = add_number(req, "max_solutions", "--max-solutions", optarg,
+                             PZ_SOLUTIONS_MAX) != 0;
             break;
         case OPT_BATCH_STATES:
             o->batch_states = 1;
@@ -420,6 +448,26 @@ print_run(const api_solve_request_t *req, const solve_run_t *run)
                req->puzzle->metric_name,
                sol->optimal ? "optimal" : "not proven optimal");
     }
+    if (sol->status == PZ_STATUS_SOLVED && run->solutions != NULL) {
+        const pz_solutions_t *s = run->solutions;
+
+        printf("found     %llu solution%s%s", (unsigned long long)s->found,
+               s->found == 1 ? "" : "s",
+               s->all_optimal ? " of the optimal length" : "");
+        if (s->complete) {
+            printf(" (all), %d listed\n", s->kept);
+        } else if (s->stopped != 0) {
+            printf(" (cut short by %s), %d listed\n",
+                   pz_status_name(s->stopped), s->kept);
+        } else {
+            printf(", the first %d listed\n", s->kept);
+        }
+        for (int i = 0; i < s->kept; i++) {
+            puzzle_format_moves(req->puzzle, solutions_moves(s, i),
+                                s->length[i], moves, sizeof(moves));
+            printf("  %3d  %s\n", s->length[i], moves);
+        }
+    }
     printf("nodes     %llu expanded, %llu generated, %llu duplicates\n",
            (unsigned long long)v.nodes_expanded,
            (unsigned long long)v.nodes_generated,
@@ -498,6 +546,9 @@ run_request(api_solve_request_t *req, int json)
     }
     if (rc != PZ_OK || status == PZ_STATUS_FAILED) {
         return CLI_EXIT_INTERNAL;
+    }
+    if (status == PZ_STATUS_UNREACHABLE) {
+        return CLI_EXIT_INPUT; /* no solution with the moves allowed */
     }
     return status == PZ_STATUS_SOLVED ? CLI_EXIT_OK : CLI_EXIT_LIMIT;
 }

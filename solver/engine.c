@@ -112,6 +112,49 @@ engine_auto(const pz_puzzle_t *p,
     out->heuristic = "none";
 }
 
+/* True when every move of sol is one that p allows (puzzle_restrict). */
+static bool
+within_subset(const pz_puzzle_t *p, const pz_solution_t *sol)
+{
+    for (int i = 0; i < sol->length && p->subset != 0; i++) {
+        if (!(p->subset >> sol->moves[i] & 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Replays every kept solution of ctx->solutions: each reaches the goal
+ * with allowed moves, none is shorter than the one before, and the first
+ * is out's. */
+static bool
+solutions_replay(const search_ctx_t *ctx, const pz_solution_t *out)
+{
+    const pz_solutions_t *s = ctx->solutions;
+    pz_solution_t one;
+    pz_state_t end;
+
+    if (s == NULL || s->kept == 0) {
+        return true;
+    }
+    if (s->length[0] != out->length ||
+        memcmp(solutions_moves(s, 0), out->moves, (size_t)out->length) != 0) {
+        return false;
+    }
+    for (int i = 0; i < s->kept; i++) {
+        one.length = s->length[i];
+        memcpy(one.moves, solutions_moves(s, i), (size_t)one.length);
+        if ((i > 0 && s->length[i] < s->length[i - 1]) ||
+            puzzle_replay(ctx->puzzle, &ctx->start, one.moves, one.length,
+                          &end) != PZ_OK ||
+            !puzzle_equal(ctx->puzzle, &end, &ctx->goal) ||
+            !within_subset(ctx->puzzle, &one)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 int
 engine_run(const engine_ops_t *e, search_ctx_t *ctx, pz_solution_t *out)
 {
@@ -142,7 +185,8 @@ engine_run(const engine_ops_t *e, search_ctx_t *ctx, pz_solution_t *out)
         if (out->length < 0 || out->length > PZ_SOLUTION_MAX ||
             puzzle_replay(ctx->puzzle, &ctx->start, out->moves, out->length,
                           &end) != PZ_OK ||
-            !puzzle_equal(ctx->puzzle, &end, &ctx->goal)) {
+            !puzzle_equal(ctx->puzzle, &end, &ctx->goal) ||
+            !within_subset(ctx->puzzle, out) || !solutions_replay(ctx, out)) {
             out->status = PZ_STATUS_FAILED;
             out->length = -1;
             rc = PZ_EINTERNAL;

@@ -2,7 +2,10 @@
 /* search.c - statistics publishing and limit checks shared by the engines. */
 #include "search.h"
 
+#include <stdlib.h>
 #include <time.h>
+
+#include "pz_error.h"
 
 static const char *const status_names[PZ_STATUS_COUNT_] = {
     [PZ_STATUS_QUEUED] = "queued",
@@ -15,6 +18,7 @@ static const char *const status_names[PZ_STATUS_COUNT_] = {
     [PZ_STATUS_DEPTH_LIMIT] = "depth_limit",
     [PZ_STATUS_CANCELLED] = "cancelled",
     [PZ_STATUS_FAILED] = "failed",
+    [PZ_STATUS_UNREACHABLE] = "unreachable",
 };
 
 const char *
@@ -202,4 +206,64 @@ search_poll(const search_ctx_t *ctx, search_meter_t *m)
         return PZ_STATUS_NODE_LIMIT;
     }
     return PZ_STATUS_RUNNING;
+}
+
+int
+solutions_init(pz_solutions_t *s, int want, bool all_optimal)
+{
+    memset(s, 0, sizeof(*s));
+    if (want < 1 || want > PZ_SOLUTIONS_MAX) {
+        return PZ_EINVAL;
+    }
+    s->want = want;
+    s->all_optimal = all_optimal;
+    s->cap = (size_t)want * PZ_SOLUTIONS_BYTES_EACH;
+    s->moves = malloc(s->cap);
+    s->length = malloc((size_t)want * sizeof(*s->length));
+    s->offset = malloc((size_t)want * sizeof(*s->offset));
+    if (s->moves == NULL || s->length == NULL || s->offset == NULL) {
+        solutions_free(s);
+        return PZ_ENOMEM;
+    }
+    return PZ_OK;
+}
+
+void
+solutions_reset(pz_solutions_t *s)
+{
+    s->kept = 0;
+    s->found = 0;
+    s->complete = false;
+    s->stopped = 0;
+    s->used = 0;
+}
+
+void
+solutions_free(pz_solutions_t *s)
+{
+    if (s == NULL) {
+        return;
+    }
+    free(s->moves);
+    free(s->length);
+    free(s->offset);
+    s->moves = NULL;
+    s->length = NULL;
+    s->offset = NULL;
+    s->cap = 0;
+}
+
+bool
+solutions_add(pz_solutions_t *s, const uint8_t *moves, int n)
+{
+    s->found++;
+    if (s->kept == s->want || n < 0 || (size_t)n > s->cap - s->used) {
+        return false;
+    }
+    memcpy(s->moves + s->used, moves, (size_t)n);
+    s->offset[s->kept] = (uint32_t)s->used;
+    s->length[s->kept] = (uint16_t)n;
+    s->used += (size_t)n;
+    s->kept++;
+    return true;
 }

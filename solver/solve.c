@@ -18,6 +18,7 @@ solve_run_init(solve_run_t *run,
     stats_init(&run->stats);
     solution_clear(&run->solution);
     run->rc = PZ_OK;
+    run->solutions = NULL;
 }
 
 bool
@@ -79,6 +80,7 @@ solve_execute(const solve_spec_t *spec,
     ctx.budget = &budget;
     ctx.stats = &run->stats;
     ctx.cancel = cancel;
+    ctx.solutions = run->engine->several ? run->solutions : NULL;
     rc = engine_run(run->engine, &ctx, &run->solution);
     if (rc == PZ_OK && atomic_load(&budget.used) != 0) {
         /* The engine kept search memory past its return: a bug. */

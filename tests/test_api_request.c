@@ -632,6 +632,125 @@ START_TEST(test_api_solve_parse_short_scramble_drops_the_weight)
 }
 END_TEST
 
+START_TEST(test_api_solve_parse_move_subsets)
+{
+    api_solve_request_t req;
+    pz_diag_t d;
+
+    expect_reject("{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\","
+                  "\"moves\":\"R U\"}",
+                  PZ_ETYPE, "/moves");
+    expect_reject("{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\","
+                  "\"moves\":[]}",
+                  PZ_ETYPE, "/moves");
+    expect_reject("{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\","
+                  "\"moves\":[\"R\",7]}",
+                  PZ_ETYPE, "/moves/1");
+    expect_reject("{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\","
+                  "\"moves\":[\"R\",\"Q\"]}",
+                  PZ_EMOVE, "/moves/1");
+    expect_reject("{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\","
+                  "\"moves\":[\"R\",\"U'\"]}",
+                  PZ_EMOVE, "/moves");
+    /* Out of reach: a piece no allowed move touches, a flipped edge. */
+    expect_reject("{\"puzzle\":\"3x3x3\",\"scramble\":\"R U F\","
+                  "\"moves\":[\"R\",\"U\"]}",
+                  PZ_EUNREACHABLE, "/moves");
+    expect_reject("{\"puzzle\":\"3x3x3\",\"scramble\":\"F\","
+                  "\"moves\":[\"U\",\"D\",\"R\",\"L\",\"F2\",\"B2\"]}",
+                  PZ_EUNREACHABLE, "/moves");
+    /* Engines that cannot keep to a subset are refused; auto picks one
+     * that can. */
+    expect_reject("{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\","
+                  "\"moves\":[\"R\",\"U\"],\"engine\":\"twophase\"}",
+                  PZ_EUNSUPPORTED, "/engine");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R U\","
+                  "\"moves\":[\"R\",\"U\"],\"engine\":\"table\"}",
+                  PZ_EUNSUPPORTED, "/engine");
+    ck_assert_int_eq(parse_text("{\"puzzle\":\"3x3x3\",\"optimal\":false,"
+                                "\"scramble\":\"R U R' U'\","
+                                "\"moves\":[\"R\",\"U\"]}",
+                                &req, &d),
+                     PZ_OK);
+    ck_assert(req.runs[0].engine->subsets);
+    ck_assert_int_eq(__builtin_popcountll(req.puzzle->subset), 6);
+    api_solve_cleanup(&req);
+    ck_assert_int_eq(parse_text("{\"puzzle\":\"2x2x2\",\"scramble\":\"R U\","
+                                "\"moves\":[\"R\",\"U\"]}",
+                                &req, &d),
+                     PZ_OK);
+    ck_assert(req.runs[0].engine->subsets);
+    api_solve_cleanup(&req);
+}
+END_TEST
+
+START_TEST(test_api_solve_parse_several_solutions)
+{
+    api_solve_request_t req;
+    api_job_info_t info = { 0 };
+    pz_diag_t d;
+    cJSON *o;
+    const cJSON *sols;
+    char *text;
+    size_t len;
+
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R U\","
+                  "\"solutions\":3,\"all_optimal\":true}",
+                  PZ_ECONFLICT, "/solutions");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R U\","
+                  "\"max_solutions\":3}",
+                  PZ_ECONFLICT, "/max_solutions");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R U\","
+                  "\"solutions\":1001}",
+                  PZ_ERANGE, "/solutions");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R U\","
+                  "\"solutions\":3,\"engine\":\"bibfs\"}",
+                  PZ_EUNSUPPORTED, "/engine");
+    expect_reject("{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\","
+                  "\"all_optimal\":true,\"engine\":\"twophase\"}",
+                  PZ_EUNSUPPORTED, "/engine");
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R U\","
+                  "\"solutions\":3,\"engines\":[\"idastar\"]}",
+                  PZ_ECONFLICT, "/engines");
+    /* auto walks the complete table for one answer; for several it runs
+     * IDA* on the table's exact distances. */
+    ck_assert_int_eq(parse_text("{\"puzzle\":\"8-puzzle\",\"state\":"
+                                "\"1 2 3 / 4 0 6 / 7 5 8\",\"solutions\":5}",
+                                &req, &d),
+                     PZ_OK);
+    ck_assert_str_eq(req.runs[0].engine->name, "idastar");
+    ck_assert_str_eq(req.runs[0].heuristic, "exact");
+    ck_assert_ptr_nonnull(req.runs[0].solutions);
+    ck_assert_int_eq(solve_execute(&req.spec, &req.runs[0], NULL), PZ_OK);
+    info.req = &req;
+    info.runs_started = info.runs_done = 1;
+    info.id = "abc";
+    text = api_job_text(&info, &len);
+    o = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(o);
+    sols = cJSON_GetObjectItemCaseSensitive(o, "solutions");
+    ck_assert_ptr_nonnull(sols);
+    ck_assert_int_eq(
+        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sols, "items")), 5);
+    ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(sols, "kept")->valueint,
+                     5);
+    /* U L is the optimum; the next shortest path that does not pass
+     * through the goal takes 10 moves (test_solutions.c checks such
+     * lists against a brute force). */
+    ck_assert_ptr_nonnull(strstr(text, "\"text\":\"U L\""));
+    ck_assert_int_eq(
+        cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sols, "items"),
+                               1),
+            "length")
+            ->valueint,
+        10);
+    free(text);
+    cJSON_Delete(o);
+    api_solve_cleanup(&req);
+}
+END_TEST
+
 static Suite *
 api_request_suite(void)
 {
@@ -666,6 +785,8 @@ api_request_suite(void)
     tcase_add_test(tc, test_api_solve_parse_rejects_unsupported_engine);
     tcase_add_test(tc, test_api_solve_parse_short_scramble_is_the_target);
     tcase_add_test(tc, test_api_solve_parse_short_scramble_drops_the_weight);
+    tcase_add_test(tc, test_api_solve_parse_move_subsets);
+    tcase_add_test(tc, test_api_solve_parse_several_solutions);
     suite_add_tcase(s, tc);
     return s;
 }

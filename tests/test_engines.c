@@ -778,7 +778,7 @@ START_TEST(test_engines_solve_grid_matches_bfs)
 }
 END_TEST
 
-START_TEST(test_engines_solve_grid_unreachable_fails)
+START_TEST(test_engines_solve_grid_unreachable_is_proven)
 {
     static const char *const engines[] = { "astar", "wastar", "bibfs" };
     pz_puzzle_t p;
@@ -802,7 +802,7 @@ START_TEST(test_engines_solve_grid_unreachable_fails)
                     .weight = 2.0 };
         pz_stats_view_t view;
 
-        ck_assert_int_eq(run_status(&j, &view), PZ_STATUS_FAILED);
+        ck_assert_int_eq(run_status(&j, &view), PZ_STATUS_UNREACHABLE);
     }
 }
 END_TEST
@@ -1519,7 +1519,7 @@ engines_suite(void)
     tcase_add_test(tc, test_engines_solve_pancake_hardest_matches_bfs);
     tcase_add_test(tc, test_engines_solve_inconsistent_heuristic_optimal);
     tcase_add_test(tc, test_engines_solve_grid_matches_bfs);
-    tcase_add_test(tc, test_engines_solve_grid_unreachable_fails);
+    tcase_add_test(tc, test_engines_solve_grid_unreachable_is_proven);
     tcase_add_test(tc, test_engines_solve_torus_pruned_matches_formula);
     tcase_add_test(tc, test_engines_solve_start_is_goal_zero_moves);
     tcase_add_test(tc, test_engines_solve_inadmissible_not_marked_optimal);

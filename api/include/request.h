@@ -78,6 +78,10 @@ typedef struct api_warning {
  * 300 s for them (at most 3600 s). Thread: any. */
 void api_policy_default(api_policy_t *pol);
 
+/* How many optimal solutions "all_optimal" keeps without
+ * "max_solutions" (at most PZ_SOLUTIONS_MAX). */
+#define API_MAX_SOLUTIONS_DEFAULT 100
+
 /* A validated solve request, ready to run. */
 typedef struct api_solve_request {
     pz_puzzle_t *puzzle; /* owned; spec.puzzle points here */
@@ -89,10 +93,13 @@ typedef struct api_solve_request {
     char *scramble;      /* owned copy of the scramble, or NULL */
     char *text;          /* owned copy of the body parsed, or NULL */
     size_t text_len;
-    int tables_mode;        /* API_TABLES_*: the "tables" member */
-    int64_t tables_wait_ms; /* how long the job may prepare */
-    bool preparing;         /* some table below is not in memory yet */
-    int ntables;            /* shared tables the runs need */
+    int want_solutions;        /* several solutions: how many to keep, or 0 */
+    bool all_optimal;          /* every optimal solution, counted */
+    pz_solutions_t *solutions; /* owned, for runs[0], or NULL */
+    int tables_mode;           /* API_TABLES_*: the "tables" member */
+    int64_t tables_wait_ms;    /* how long the job may prepare */
+    bool preparing;            /* some table below is not in memory yet */
+    int ntables;               /* shared tables the runs need */
     const char *tables[API_TABLES_MAX]; /* their names (process lifetime) */
     bool tables_build[API_TABLES_MAX];  /* may be built for this request */
     int nwarnings;

@@ -284,7 +284,7 @@ run(astar_t *a, pz_solution_t *out)
         int status;
 
         if (!bqueue_pop(&a->open, &i, &key)) {
-            return a->depth_cut ? PZ_STATUS_DEPTH_LIMIT : PZ_STATUS_FAILED;
+            return a->depth_cut ? PZ_STATUS_DEPTH_LIMIT : PZ_STATUS_UNREACHABLE;
         }
         n = nodeset_node(&a->set, i);
         if (!(n->flags & NODE_OPEN) || n->key != key) {
@@ -375,6 +375,7 @@ const engine_ops_t engine__astar = {
                "seen",
     .optimal = true,
     .uses_heuristic = true,
+    .subsets = true,
     .solve = solve_astar,
 };
 
@@ -384,5 +385,6 @@ const engine_ops_t engine__wastar = {
                "times the optimum, usually far faster than A*",
     .optimal = false,
     .uses_heuristic = true,
+    .subsets = true,
     .solve = solve_wastar,
 };

@@ -235,7 +235,7 @@ run(bibfs_t *b, pz_solution_t *out)
         /* An empty frontier means its side's component is exhausted
          * without meeting the other: the goal is unreachable. */
         if (ff == 0 || fb == 0) {
-            return PZ_STATUS_FAILED;
+            return PZ_STATUS_UNREACHABLE;
         }
         if (b->fwd.depth + b->bwd.depth + 1 > max_depth) {
             return PZ_STATUS_DEPTH_LIMIT;
@@ -284,5 +284,6 @@ const engine_ops_t engine__bibfs = {
                "smaller frontier at a time; optimal, ignores the heuristic",
     .optimal = true,
     .uses_heuristic = false,
+    .subsets = true,
     .solve = solve,
 };

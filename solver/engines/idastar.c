@@ -75,12 +75,14 @@ typedef struct shared {
     const search_ctx_t *ctx;
     const pz_puzzle_t *p;
     const pz_heuristic_t *h;
-    bool check_all;     /* compare with the goal even when h > 0 */
-    bool threaded;      /* more than one worker */
-    idastar_dfs_fn dfs; /* searches the tasks, or NULL: worker_main */
-    int nthreads;       /* workers */
-    int bound;          /* of the current iteration */
-    uint64_t root_todo; /* first moves to try (puzzle_root_moves) */
+    bool check_all;          /* compare with the goal even when h > 0 */
+    bool threaded;           /* more than one worker */
+    idastar_dfs_fn dfs;      /* searches the tasks, or NULL: worker_main */
+    pz_solutions_t *collect; /* several solutions: one thread, no own
+                                search, no root symmetry; or NULL */
+    int nthreads;            /* workers */
+    int bound;               /* of the current iteration */
+    uint64_t root_todo;      /* first moves to try (puzzle_root_moves) */
     /* Second moves to try after each first move (root_next_moves) and
      * whether any is fewer than allowed_after. */
     uint64_t next_todo[PZ_MOVES_MAX];
@@ -217,6 +219,16 @@ add_task(shared_t *sh,
     return PZ_OK;
 }
 
+/* Collects a solution; false when the search should stop (want kept, or
+ * no room left, except when every optimal solution is being counted). */
+static bool
+collect(pz_solutions_t *s, const uint8_t *moves, int n)
+{
+    bool kept = solutions_add(s, moves, n);
+
+    return s->all_optimal || (kept && s->kept < s->want);
+}
+
 /*
  * Depth-first search below frames[root] (state, h and todo set, moves
  * [0, root) set) within sh->bound. Nodes reaching depth split become tasks
@@ -272,8 +284,17 @@ dfs(worker_t *w, int root, int split)
         w->moves[d] = (uint8_t)m;
         if ((hc == 0 || check_all) && puzzle_equal(p, &f[d + 1].s, goal)) {
             w->length = d + 1;
-            status = PZ_STATUS_SOLVED;
-            break;
+            if (sh->collect == NULL) {
+                status = PZ_STATUS_SOLVED;
+                break;
+            }
+            /* Collecting: a goal is never expanded, and one above the
+             * bound's depth was kept by the iteration of its length. */
+            if (d + 1 == bound && !collect(sh->collect, w->moves, d + 1)) {
+                status = PZ_STATUS_SOLVED;
+                break;
+            }
+            continue;
         }
         if (d + 1 == split) {
             status = add_task(sh, &f[d + 1].s, hc, d + 1, w->moves);
@@ -568,12 +589,27 @@ run(shared_t *sh, worker_t *workers, int nthreads)
             next = workers[0].next;
             atomic_store(&sh->winner, 0);
         }
-        if (status != PZ_STATUS_RUNNING) {
+        if (sh->collect != NULL && sh->collect->found > 0) {
+            pz_solutions_t *c = sh->collect;
+
+            /* A limit after a solution still answers, and says so. */
+            if (status != PZ_STATUS_RUNNING && status != PZ_STATUS_SOLVED) {
+                c->stopped = status;
+                return status < 0 ? status : PZ_STATUS_SOLVED;
+            }
+            if (status == PZ_STATUS_SOLVED) {
+                return status; /* as many as wanted */
+            }
+            if (c->all_optimal || next == INT_MAX) {
+                c->complete = true;
+                return PZ_STATUS_SOLVED;
+            }
+        } else if (status != PZ_STATUS_RUNNING) {
             return status;
         }
         if (next == INT_MAX) {
             /* Nothing was cut: the whole reachable space was searched. */
-            return PZ_STATUS_FAILED;
+            return PZ_STATUS_UNREACHABLE;
         }
         bound = next;
     }
@@ -605,9 +641,16 @@ idastar_solve_with(const search_ctx_t *ctx,
     worker_t *workers;
     int status;
 
+    if (ctx->solutions != NULL) {
+        solutions_reset(ctx->solutions);
+    }
     if (puzzle_equal(ctx->puzzle, &ctx->start, &ctx->goal)) {
         out->length = 0;
         out->status = PZ_STATUS_SOLVED;
+        if (ctx->solutions != NULL) {
+            solutions_add(ctx->solutions, out->moves, 0);
+            ctx->solutions->complete = true;
+        }
         return PZ_OK;
     }
     memset(&sh, 0, sizeof(sh));
@@ -617,16 +660,25 @@ idastar_solve_with(const search_ctx_t *ctx,
     sh.check_all = !heuristic_admissible(ctx->heuristic);
     /* A symmetric start needs one first move per class of moves its
      * symmetries exchange (the puzzle's root_moves, when it has one). */
+    sh.collect = ctx->solutions;
     sh.root_todo = puzzle_allowed_after(sh.p, -1);
-    sh.root_todo &= puzzle_root_moves(sh.p, &ctx->start, &ctx->goal);
-    puzzle_root_next_moves(sh.p, &ctx->start, &ctx->goal, sh.next_todo);
+    if (sh.collect == NULL) {
+        sh.root_todo &= puzzle_root_moves(sh.p, &ctx->start, &ctx->goal);
+        puzzle_root_next_moves(sh.p, &ctx->start, &ctx->goal, sh.next_todo);
+    } else {
+        /* Every solution: no first move stands for its symmetric ones. */
+        nthreads = 1;
+        for (int m = 0; m < sh.p->nmoves; m++) {
+            sh.next_todo[m] = puzzle_allowed_after(sh.p, m);
+        }
+    }
     for (int m = 0; m < sh.p->nmoves; m++) {
         sh.next_todo[m] &= puzzle_allowed_after(sh.p, m);
         sh.next_cut |= (sh.root_todo >> m & 1u) &&
                        sh.next_todo[m] != puzzle_allowed_after(sh.p, m);
     }
     sh.threaded = nthreads > 1;
-    sh.dfs = sh.check_all ? NULL : own_dfs;
+    sh.dfs = sh.check_all || sh.collect != NULL ? NULL : own_dfs;
     sh.nthreads = nthreads;
     atomic_init(&sh.next_task, 0);
     atomic_init(&sh.stop, 0);
@@ -659,7 +711,11 @@ idastar_solve_with(const search_ctx_t *ctx,
     if (status == PZ_ENOMEM) {
         status = PZ_STATUS_MEMORY_LIMIT;
     }
-    if (status == PZ_STATUS_SOLVED) {
+    if (status == PZ_STATUS_SOLVED && sh.collect != NULL &&
+        sh.collect->kept > 0) {
+        out->length = sh.collect->length[0];
+        memcpy(out->moves, solutions_moves(sh.collect, 0), (size_t)out->length);
+    } else if (status == PZ_STATUS_SOLVED) {
         const worker_t *w = &workers[atomic_load(&sh.winner)];
 
         out->length = w->length;
@@ -693,5 +749,7 @@ const engine_ops_t engine__idastar = {
                "splits the search over threads when asked",
     .optimal = true,
     .uses_heuristic = true,
+    .subsets = true,
+    .several = true,
     .solve = solve,
 };

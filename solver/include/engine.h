@@ -16,6 +16,10 @@ typedef struct engine_ops {
     const char *summary; /* one line for the catalogue */
     bool optimal;        /* shortest answers given an admissible h */
     bool uses_heuristic; /* false: the heuristic is ignored */
+    bool subsets;        /* searches a restricted puzzle (puzzle_restrict)
+                            with the moves it allows */
+    bool several;        /* collects several solutions (search_ctx_t
+                            solutions) */
     /*
      * Runs the search. Sets out->status to a terminal status and, when it
      * is solved, out->length and out->moves. Returns PZ_OK whenever a

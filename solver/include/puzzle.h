@@ -120,6 +120,24 @@ typedef struct puzzle_ranking {
                     pz_state_t *out);
 } puzzle_ranking_t;
 
+/*
+ * A run of state bytes that each hold piece * orientations + orientation
+ * of the piece at one place, for the pieces of one kind (corners, edges,
+ * tiles). Moves send the run's bytes to its own bytes, whatever the other
+ * bytes hold: the run alone, or its pieces' places alone, or their
+ * orientations alone, is a smaller puzzle that moves act on. Listed in
+ * puzzle_ops_t pieces; checks of reachability under a move subset
+ * search these smaller puzzles (subset.c).
+ */
+typedef struct puzzle_pieces {
+    const char *name;     /* "corners"; NULL ends the list */
+    uint8_t offset;       /* first byte */
+    uint8_t count;        /* bytes; 0: to the end of the state */
+    uint8_t orientations; /* 1: places only */
+    bool rigid;           /* each move moves the same places in every state (a
+                             twisty puzzle's turns; not a tile's slide) */
+} puzzle_pieces_t;
+
 /* Symmetries that fix a search's start and goal, to prune its root. */
 typedef struct puzzle_symmetry {
     /*
@@ -288,6 +306,7 @@ struct puzzle_ops {
     const puzzle_random_t *random;     /* NULL: random moves only */
     const puzzle_solving_t *solving;   /* NULL: the generic choices */
     const puzzle_draw_t *draw;         /* NULL: no pictures */
+    const puzzle_pieces_t *pieces;     /* NULL: none declared */
 };
 
 typedef struct puzzle_ops puzzle_ops_t;
@@ -313,6 +332,10 @@ struct pz_puzzle {
      * allowed_after[nmoves]: moves allowed at the root (all). Filled by
      * puzzle_create from ops->inverse and ops->redundant. */
     uint64_t allowed_after[PZ_MOVES_MAX + 1];
+    /* 0, or the moves a restricted instance may use (puzzle_restrict):
+     * allowed_after holds no other move, and the root takes no symmetry
+     * reduction (a class's representative may be outside the subset). */
+    uint64_t subset;
 };
 
 /*
@@ -330,6 +353,54 @@ int puzzle_create(const char *name,
 
 /* Frees p; NULL is fine. */
 void puzzle_destroy(pz_puzzle_t *p);
+
+/* --- move subsets (subset.c) --- */
+
+/* The kinds of pieces p declares (puzzle_pieces_t), or NULL. */
+static inline const puzzle_pieces_t *
+puzzle_pieces(const pz_puzzle_t *p)
+{
+    return p->ops->pieces;
+}
+
+/*
+ * Adds to *moves the moves token names: a move's exact name ("R2",
+ * "U'"), or a face, axis or tile move without its turn suffix ("R"
+ * means R, R2 and R' in HTM, R and R' in QTM). PZ_OK, or PZ_EMOVE with
+ * d filled when no move has that name. Thread: any.
+ */
+int puzzle_moves_add(const pz_puzzle_t *p,
+                     const char *token,
+                     uint64_t *moves,
+                     pz_diag_t *d);
+
+/*
+ * Restricts p to moves (a mask of move ids): searches on p use only those
+ * moves and solutions are optimal among them. The set must hold the
+ * inverse of each of its moves (searches from the goal side and the
+ * reachability checks need it). Restricting to every move changes
+ * nothing. PZ_OK, or PZ_EMOVE with d filled (empty, or a move without its
+ * inverse). Thread: the creator's, before p is shared.
+ */
+int puzzle_restrict(pz_puzzle_t *p, uint64_t moves, pz_diag_t *d);
+
+/* Most distinct values one reachability check explores per kind of piece
+ * (each a few bytes; the checks of a request take at most a few ms). */
+#define PUZZLE_REACH_MAX 6144
+
+/*
+ * Whether start can reach goal with the moves of a restricted p, decided
+ * cheaply where the puzzle declares its pieces (puzzle_pieces_t): pieces
+ * that no allowed move touches must be in place, and for each kind of
+ * piece the places alone and the orientations alone must be reachable by
+ * a breadth-first search of at most PUZZLE_REACH_MAX values. PZ_OK when
+ * reachable or not decided; PZ_EUNREACHABLE with d naming what differs
+ * when proven unreachable; PZ_ENOMEM. Thread: any.
+ */
+int puzzle_subset_reachable(const pz_puzzle_t *p,
+                            const pz_state_t *start,
+                            const pz_state_t *goal,
+                            pz_diag_t *d);
 
 /* The registry entry for name or alias, or NULL. Static. Thread: any. */
 const puzzle_ops_t *puzzle_find(const char *name);
@@ -502,7 +573,7 @@ puzzle_root_moves(const pz_puzzle_t *p,
                   const pz_state_t *start,
                   const pz_state_t *goal)
 {
-    return p->ops->symmetry != NULL
+    return p->ops->symmetry != NULL && p->subset == 0
                ? p->ops->symmetry->root_moves(p, start, goal)
                : p->allowed_after[p->nmoves];
 }
@@ -515,7 +586,8 @@ puzzle_root_next_moves(const pz_puzzle_t *p,
                        const pz_state_t *goal,
                        uint64_t *next)
 {
-    if (p->ops->symmetry != NULL && p->ops->symmetry->root_next_moves != NULL) {
+    if (p->ops->symmetry != NULL && p->ops->symmetry->root_next_moves != NULL &&
+        p->subset == 0) {
         p->ops->symmetry->root_next_moves(p, start, goal, next);
         return;
     }

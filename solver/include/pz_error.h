@@ -68,7 +68,9 @@
     XX(EBACKEND, 503, "backend_unavailable", "The job store is unreachable") \
     XX(EWORKER_LOST, 500, "worker_lost",                                     \
        "The replica running the job was lost")                               \
-    XX(EBACKEND_LOST, 500, "backend_lost", "The job store lost the job")
+    XX(EBACKEND_LOST, 500, "backend_lost", "The job store lost the job")     \
+    XX(EUNREACHABLE, 422, "unreachable_with_moves",                          \
+       "The moves allowed cannot reach the goal")
 
 typedef enum pz_err {
     PZ_OK = 0,

@@ -32,6 +32,7 @@ typedef enum pz_status {
     PZ_STATUS_DEPTH_LIMIT,
     PZ_STATUS_CANCELLED,
     PZ_STATUS_FAILED,
+    PZ_STATUS_UNREACHABLE, /* a complete search proved no solution exists */
     PZ_STATUS_COUNT_
 } pz_status_t;
 
@@ -125,6 +126,59 @@ typedef struct pz_solution {
 /* Empties sol: status failed, length -1. */
 void solution_clear(pz_solution_t *sol);
 
+/* Most solutions one search keeps (pz_solutions_t want). */
+#define PZ_SOLUTIONS_MAX 1000
+
+/*
+ * Several solutions of one search, kept shortest first: up to want of
+ * them, or with all_optimal every solution of the optimal length (counted
+ * in found even past want). Solutions are canonical move sequences: the
+ * puzzle's move pruning (puzzle_allowed_after) keeps moves that commute
+ * in one order and never turns a face twice in a row, so sequences that
+ * differ only by the order of commuting moves count once; none passes
+ * through the goal before its end. The caller owns the storage
+ * (solutions_init), which is a result like pz_solution_t, not search
+ * memory: at most want * PZ_SOLUTIONS_BYTES_EACH bytes of moves.
+ */
+typedef struct pz_solutions {
+    int want;         /* most to keep, 1..PZ_SOLUTIONS_MAX */
+    bool all_optimal; /* the optimal length only, all of it counted */
+    int kept;         /* solutions kept */
+    uint64_t found;   /* solutions found (>= kept) */
+    bool complete;    /* every solution of the lengths kept was found */
+    int stopped;      /* the limit's status that ended the search early,
+                         or 0 */
+    size_t used;      /* bytes of moves in use */
+    size_t cap;       /* bytes of moves */
+    uint8_t *moves;   /* kept solutions' moves, back to back */
+    uint16_t *length; /* [want] */
+    uint32_t *offset; /* [want]: index of each first move in moves */
+} pz_solutions_t;
+
+/* Average bytes of moves each kept solution may take. */
+#define PZ_SOLUTIONS_BYTES_EACH 128
+
+/* Allocates s for want solutions (1..PZ_SOLUTIONS_MAX). PZ_OK or
+ * PZ_ENOMEM / PZ_EINVAL. Thread: any. */
+int solutions_init(pz_solutions_t *s, int want, bool all_optimal);
+
+/* Empties s for a new search, keeping its storage. Thread: any. */
+void solutions_reset(pz_solutions_t *s);
+
+/* Frees what s holds; s may be NULL. Thread: any. */
+void solutions_free(pz_solutions_t *s);
+
+/* Counts moves[0..n) as found and keeps it when there is room. Returns
+ * true when it was kept. Thread: the searching thread. */
+bool solutions_add(pz_solutions_t *s, const uint8_t *moves, int n);
+
+/* The moves of kept solution i (solutions_length of them). */
+static inline const uint8_t *
+solutions_moves(const pz_solutions_t *s, int i)
+{
+    return s->moves + s->offset[i];
+}
+
 /*
  * Everything an engine needs, filled in by engine_run's caller. Engines
  * borrow all of it for the duration of the search and keep nothing.
@@ -142,6 +196,9 @@ typedef struct search_ctx {
     pz_budget_t *budget;       /* borrowed; all search memory comes from it */
     pz_stats_t *stats;         /* borrowed; published live */
     const atomic_bool *cancel; /* borrowed; may be NULL */
+    /* NULL: one solution. Else engines that say several collect into
+     * it, and out gets the first (shortest) one. Borrowed. */
+    pz_solutions_t *solutions;
 } search_ctx_t;
 
 /*

@@ -26,6 +26,9 @@ typedef struct solve_run {
     pz_stats_t stats;           /* live while running */
     pz_solution_t solution;     /* valid once stats.end_ns != 0 */
     int rc;                     /* PZ_OK, or the internal error */
+    pz_solutions_t *solutions;  /* NULL, or several solutions (owned by
+                                   the caller; the engine must say
+                                   several) */
 } solve_run_t;
 
 /* Prepares run for engine e with heuristic (a name valid for the puzzle)

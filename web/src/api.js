@@ -56,7 +56,7 @@ export function renderUrl(puzzle, { size, scramble: moves, state, px = 320 }) {
   return `v1/render?${query}`;
 }
 
-export const ENDED = new Set(['solved', 'timeout', 'memory_limit', 'node_limit', 'depth_limit', 'cancelled', 'failed']);
+export const ENDED = new Set(['solved', 'timeout', 'memory_limit', 'node_limit', 'depth_limit', 'cancelled', 'failed', 'unreachable']);
 
 /**
  * Follows a job until it ends: the server's event stream (`job` events at

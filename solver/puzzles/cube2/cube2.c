@@ -1077,6 +1077,12 @@ static const puzzle_solving_t cube2_solving = {
     .named_tables = cube2_named_tables,
 };
 
+/* Kinds of pieces for reachability checks (puzzle_pieces_t). */
+static const puzzle_pieces_t cube2_pieces[] = {
+    { "corners", 0, 8, 3, true },
+    { NULL, 0, 0, 0, false },
+};
+
 const puzzle_ops_t puzzle__cube2 = {
     .name = "2x2x2",
     .summary = "2x2x2 pocket cube, 3,674,160 positions (DLB corner fixed)",
@@ -1093,4 +1099,5 @@ const puzzle_ops_t puzzle__cube2 = {
     .random = &cube2_random,
     .solving = &cube2_solving,
     .draw = &cube2_draw,
+    .pieces = cube2_pieces,
 };

@@ -637,6 +637,13 @@ static const puzzle_solving_t cube3_solving = {
     .optimal_heuristic = "pdb",
 };
 
+/* Kinds of pieces for reachability checks (puzzle_pieces_t). */
+static const puzzle_pieces_t cube3_pieces[] = {
+    { "corners", 0, 8, 3, true },
+    { "edges", 8, 12, 2, true },
+    { NULL, 0, 0, 0, false },
+};
+
 const puzzle_ops_t puzzle__cube3 = {
     .name = "3x3x3",
     .summary = "3x3x3 Rubik's cube, 43,252,003,274,489,856,000 positions "
@@ -655,4 +662,5 @@ const puzzle_ops_t puzzle__cube3 = {
     .random = &cube3_random,
     .solving = &cube3_solving,
     .draw = &cube3_draw,
+    .pieces = cube3_pieces,
 };

@@ -1831,5 +1831,7 @@ const engine_ops_t cube3_idastar_engine = {
                "subtrees in interleaved lanes so that table misses overlap",
     .optimal = true,
     .uses_heuristic = true,
+    .subsets = true,
+    .several = true,
     .solve = idastar_solve,
 };

@@ -1097,6 +1097,14 @@ static const puzzle_solving_t pyraminx_solving = {
     .named_tables = pyraminx_named_tables,
 };
 
+/* Kinds of pieces for reachability checks (puzzle_pieces_t). */
+static const puzzle_pieces_t pyraminx_pieces[] = {
+    { "edges", 0, 6, 2, true },
+    { "axials", 6, 4, 3, true },
+    { "tips", 10, 4, 3, true },
+    { NULL, 0, 0, 0, false },
+};
+
 const puzzle_ops_t puzzle__pyraminx = {
     .name = "pyraminx",
     .summary = "Pyraminx, 933,120 positions x 81 tip twists (orientation "
@@ -1115,4 +1123,5 @@ const puzzle_ops_t puzzle__pyraminx = {
     .random = &pyraminx_random,
     .solving = &pyraminx_solving,
     .draw = &pyraminx_draw,
+    .pieces = pyraminx_pieces,
 };

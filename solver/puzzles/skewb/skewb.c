@@ -645,6 +645,13 @@ static const puzzle_random_t skewb_random = {
     .state = skewb_random_state,
 };
 
+/* Kinds of pieces for reachability checks (puzzle_pieces_t). */
+static const puzzle_pieces_t skewb_pieces[] = {
+    { "centres", 0, 6, 1, true },
+    { "corners", 6, 8, 3, true },
+    { NULL, 0, 0, 0, false },
+};
+
 const puzzle_ops_t puzzle__skewb = {
     .name = "skewb",
     .summary = "Skewb, 3,149,280 positions (UFR corner fixed, WCA "
@@ -662,4 +669,5 @@ const puzzle_ops_t puzzle__skewb = {
     .random = &skewb_random,
     .solving = &skewb_solving,
     .draw = &skewb_draw,
+    .pieces = skewb_pieces,
 };

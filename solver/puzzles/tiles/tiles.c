@@ -669,6 +669,12 @@ static const puzzle_solving_t tiles_solving = {
     .optimal_by_default = tiles_optimal_by_default,
 };
 
+/* Kinds of pieces for reachability checks (puzzle_pieces_t). */
+static const puzzle_pieces_t tiles_pieces[] = {
+    { "tiles", 0, 0, 1, false },
+    { NULL, 0, 0, 0, false },
+};
+
 const puzzle_ops_t puzzle__tiles = {
     .name = "tiles",
     .summary = "sliding-tile puzzle on an RxC board, 2x2 to 8x8 (8-, 15- and "
@@ -686,4 +692,5 @@ const puzzle_ops_t puzzle__tiles = {
     .random = &tiles_random,
     .solving = &tiles_solving,
     .draw = &tiles_draw,
+    .pieces = tiles_pieces,
 };
