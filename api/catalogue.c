@@ -101,6 +101,47 @@ add_metrics(cJSON *o, const puzzle_ops_t *ops)
     }
 }
 
+/* What a goal that cares about some pieces may name ("care"): the
+ * pieces, by kind, and the presets. Nothing for a puzzle without. */
+static void
+add_care(cJSON *o, const puzzle_ops_t *ops)
+{
+    cJSON *care;
+    cJSON *kinds;
+    cJSON *presets;
+
+    if (ops->pieces == NULL) {
+        return;
+    }
+    for (const puzzle_pieces_t *r = ops->pieces; r->name != NULL; r++) {
+        if (r->rigid && r->names == NULL) {
+            return; /* no mask for this puzzle (puzzle_mask_care) */
+        }
+    }
+    care = cJSON_AddObjectToObject(o, "care");
+    kinds = cJSON_AddArrayToObject(care, "pieces");
+    for (const puzzle_pieces_t *r = ops->pieces; r->name != NULL; r++) {
+        cJSON *k = cJSON_CreateObject();
+        cJSON *names = cJSON_AddArrayToObject(k, "names");
+
+        cJSON_AddStringToObject(k, "kind", r->name);
+        for (int i = 0; r->names != NULL && i < r->count; i++) {
+            cJSON_AddItemToArray(names, cJSON_CreateString(r->names[i]));
+        }
+        cJSON_AddItemToArray(kinds, k);
+    }
+    presets = cJSON_AddArrayToObject(care, "presets");
+    for (const puzzle_preset_t *q = ops->presets; q != NULL && q->name != NULL;
+         q++) {
+        cJSON *p = cJSON_CreateObject();
+
+        cJSON_AddStringToObject(p, "name", q->name);
+        cJSON_AddStringToObject(p, "pieces", q->pieces);
+        cJSON_AddStringToObject(p, "summary", q->summary);
+        cJSON_AddItemToArray(presets, p);
+    }
+}
+
 static cJSON *
 puzzle_json(const puzzle_ops_t *ops, uint64_t seed)
 {
@@ -141,6 +182,7 @@ puzzle_json(const puzzle_ops_t *ops, uint64_t seed)
         cJSON_AddItemToArray(heur, heuristic_json(ops->heuristics[i]));
     }
     cJSON_AddItemToObject(o, "examples", examples);
+    add_care(o, ops);
     return o;
 }
 

@@ -137,7 +137,7 @@ write_moves(jsonout_t *w,
     }
     jsonout_end(w, ']');
     if (puzzle_has_move_detail(p)) {
-        pz_state_t s = req->spec.start;
+        pz_state_t s = p->mask != NULL ? req->start_full : req->spec.start;
 
         jsonout_begin(w, "tiles", '[');
         for (int i = 0; i < sol->length; i++) {
@@ -293,6 +293,25 @@ write_time(jsonout_t *w, const char *key, int64_t ms)
     jsonout_string(w, key, buf);
 }
 
+/* The pieces a masked goal cares about, by name. */
+static void
+write_care(jsonout_t *w, const pz_puzzle_t *p)
+{
+    const puzzle_pieces_t *runs = puzzle_pieces(p);
+    char name[16];
+
+    jsonout_begin(w, "care", '[');
+    for (int r = 0; runs[r].name != NULL && r < PUZZLE_RUNS_MAX; r++) {
+        for (int q = 0; q < 64; q++) {
+            if (p->mask->cared[r] >> q & 1) {
+                puzzle_piece_name(p, r, q, name, sizeof(name));
+                jsonout_string(w, NULL, name);
+            }
+        }
+    }
+    jsonout_end(w, ']');
+}
+
 static void
 write_request(jsonout_t *w, const api_solve_request_t *req)
 {
@@ -314,11 +333,18 @@ write_request(jsonout_t *w, const api_solve_request_t *req)
     if (req->scramble != NULL) {
         jsonout_string(w, "scramble", req->scramble);
     }
-    if (puzzle_format_state(p, &req->spec.start, buf, sizeof(buf)) >= 0) {
+    if (puzzle_format_state(
+            p, p->mask != NULL ? &req->start_full : &req->spec.start, buf,
+            sizeof(buf)) >= 0) {
         jsonout_string(w, "state", buf);
     }
-    if (puzzle_format_state(p, &req->spec.goal, buf, sizeof(buf)) >= 0) {
+    if (puzzle_format_state(p,
+                            p->mask != NULL ? &req->goal_full : &req->spec.goal,
+                            buf, sizeof(buf)) >= 0) {
         jsonout_string(w, "goal", buf);
+    }
+    if (p->mask != NULL) {
+        write_care(w, p);
     }
     if (p->subset != 0) {
         jsonout_begin(w, "moves", '[');

@@ -262,6 +262,13 @@ add_run(api_solve_request_t *req,
     }
     if (strcmp(name, "auto") == 0) {
         engine_auto(req->puzzle, &req->spec.goal, req->optimal, &choice);
+        /* A masked goal: IDA* on the pattern databases it builds. */
+        if (req->puzzle->mask != NULL) {
+            choice.engine = engine_find_for(req->puzzle, "idastar");
+            choice.heuristic = "mask-pdb";
+            choice.weight = 1.0;
+            choice.missing = NULL;
+        }
         /* A move subset needs an engine that keeps to it: the optimal
          * choice, else IDA* with the puzzle's default heuristic. */
         if (req->puzzle->subset != 0 && !choice.engine->subsets) {
@@ -332,10 +339,12 @@ add_run(api_solve_request_t *req,
         }
         req->requested[i] = e->name;
     }
-    if (req->puzzle->subset != 0 && !e->subsets) {
+    if ((req->puzzle->subset != 0 || req->puzzle->mask != NULL) &&
+        !e->subsets) {
         pz_diag_set(d, PZ_EUNSUPPORTED,
-                    "engine '%s' cannot keep to a move subset; astar, "
-                    "wastar, bibfs and idastar can",
+                    "engine '%s' cannot keep to a move subset or a goal "
+                    "that cares about some pieces; astar, wastar, bibfs and "
+                    "idastar can",
                     e->name);
         pz_diag_field(d, ptr);
         return PZ_EUNSUPPORTED;
@@ -355,7 +364,20 @@ add_run(api_solve_request_t *req,
         return PZ_EHEURISTIC;
     }
     if (heuristic == NULL) {
-        heuristic = puzzle_default_heuristic(req->puzzle);
+        heuristic = req->puzzle->mask != NULL
+                        ? "mask-pdb"
+                        : puzzle_default_heuristic(req->puzzle);
+    }
+    /* The puzzle's own heuristics read whole states, not masked ones. */
+    if (req->puzzle->mask != NULL && e->uses_heuristic &&
+        strcasecmp(heuristic, "mask-pdb") != 0 &&
+        strcasecmp(heuristic, "none") != 0) {
+        pz_diag_set(d, PZ_EHEURISTIC,
+                    "a goal that cares about some pieces takes the "
+                    "heuristic 'mask-pdb' or 'none', not '%.40s'",
+                    heuristic);
+        pz_diag_field(d, "/heuristic");
+        return PZ_EHEURISTIC;
     }
     if (e->uses_heuristic) {
         if (!heuristic_available(req->puzzle, heuristic, d)) {
@@ -704,6 +726,7 @@ api_solve_parse(const cJSON *body,
     if ((rc = parse_limits(body, pol, req, d)) != PZ_OK ||
         (rc = request__parse_tables_mode(body, pol, req, d)) != PZ_OK ||
         (rc = parse_start(body, req, d)) != PZ_OK ||
+        (rc = request__parse_care(body, req, d)) != PZ_OK ||
         (rc = request__parse_moves(body, req, d)) != PZ_OK ||
         (rc = request__parse_solutions(body, req, d)) != PZ_OK ||
         (rc = parse_engines(body, req, d)) != PZ_OK ||

@@ -107,6 +107,14 @@ int request__scramble_moves(const api_solve_request_t *req);
  * or God's number for two-phase runs (request_short.c). */
 void request__default_target(const cJSON *body, api_solve_request_t *req);
 
+/* Reads the member "care" (a preset name, or a list of piece and preset
+ * names) and masks req's puzzle, start and goal (puzzle_mask_care),
+ * keeping the unmasked states in start_full and goal_full. PZ_OK, or
+ * PZ_ETYPE, PZ_EINVAL or PZ_EUNSUPPORTED with d filled (field /care). */
+int request__parse_care(const cJSON *body,
+                        api_solve_request_t *req,
+                        pz_diag_t *d);
+
 /*
  * Reads the member "moves" (a list of move or face names) and restricts
  * req's puzzle to them (puzzle_restrict), then rejects a start that is

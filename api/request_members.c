@@ -114,7 +114,8 @@ static const char *const known_members[] = {
     "heuristic", "weight",      "optimal",        "target_length",
     "time_ms",   "memory_mb",   "max_nodes",      "max_depth",
     "wait_ms",   "tables",      "tables_wait_ms", "moves",
-    "solutions", "all_optimal", "max_solutions",  NULL,
+    "solutions", "all_optimal", "max_solutions",  "care",
+    NULL,
 };
 
 /*
@@ -171,7 +172,7 @@ request__check_members(const cJSON *body, pz_diag_t *d)
                         "engines, heuristic, weight, optimal, target_length, "
                         "time_ms, memory_mb, max_nodes, max_depth, wait_ms, "
                         "tables, tables_wait_ms, moves, solutions, "
-                        "all_optimal, max_solutions",
+                        "all_optimal, max_solutions, care",
                         ptr + 1);
             pz_diag_field(d, ptr);
             return PZ_EUNKNOWN_FIELD;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* request_moves.c - the solve request's "moves" member: a subset of the
- * puzzle's moves that the search may use (request.c calls it once the
- * start and goal are known). */
+/* request_moves.c - the solve request's members that change the puzzle
+ * searched: "care" (a goal that cares about some pieces only) and
+ * "moves" (a subset of the moves). request.c calls them once the start
+ * and goal are known, "care" first. */
 #include <stdio.h>
 
 #include "request_internal.h"
@@ -48,4 +49,48 @@ request__parse_moves(const cJSON *body, api_solve_request_t *req, pz_diag_t *d)
         pz_diag_field(d, "/moves");
     }
     return rc;
+}
+
+int
+request__parse_care(const cJSON *body, api_solve_request_t *req, pz_diag_t *d)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(body, "care");
+    const char *names[64];
+    char ptr[32];
+    int n = 0;
+    int rc;
+
+    if (v == NULL || cJSON_IsNull(v)) {
+        return PZ_OK;
+    }
+    if (cJSON_IsString(v)) {
+        names[n++] = v->valuestring;
+    } else if (cJSON_IsArray(v) && cJSON_GetArraySize(v) > 0 &&
+               cJSON_GetArraySize(v) <= 64) {
+        for (const cJSON *c = v->child; c != NULL; c = c->next, n++) {
+            snprintf(ptr, sizeof(ptr), "/care/%d", n);
+            if (!cJSON_IsString(c) || c->valuestring == NULL) {
+                pz_diag_set(d, PZ_ETYPE, "each of 'care' must be a string");
+                pz_diag_field(d, ptr);
+                return PZ_ETYPE;
+            }
+            names[n] = c->valuestring;
+        }
+    } else {
+        pz_diag_set(d, PZ_ETYPE,
+                    "'care' must be a preset such as \"cross\" or a list of "
+                    "1 to 64 piece names, for example [\"DF\", \"DR\"]");
+        pz_diag_field(d, "/care");
+        return PZ_ETYPE;
+    }
+    rc = puzzle_mask_care(req->puzzle, names, n, d);
+    if (rc != PZ_OK) {
+        pz_diag_field(d, "/care");
+        return rc;
+    }
+    req->start_full = req->spec.start;
+    req->goal_full = req->spec.goal;
+    puzzle_mask_state(req->puzzle, &req->spec.start);
+    puzzle_mask_state(req->puzzle, &req->spec.goal);
+    return PZ_OK;
 }

@@ -57,6 +57,8 @@ usage(FILE *f)
             "  --solutions N       the N shortest solutions\n"
             "  --all-optimal       every optimal solution, counted\n"
             "  --max-solutions N   how many of those to list (default 100)\n"
+            "  --care P1,P2        a goal of these pieces or presets only\n"
+            "                      (cross, f2l, first-layer, DF, 1, ...)\n"
             "  --json              print the job as JSON (as the HTTP API)\n"
             "  --batch FILE        solve every line of FILE (- for stdin): a\n"
             "                      scramble each, with the options above;\n"
@@ -155,6 +157,7 @@ enum {
     OPT_SOLUTIONS,
     OPT_ALL_OPTIMAL,
     OPT_MAX_SOLUTIONS,
+    OPT_CARE,
     OPT_HELP,
 };
 
@@ -191,6 +194,7 @@ static const struct option solve_options[] = {
     { "solutions", required_argument, NULL, OPT_SOLUTIONS },
     { "all-optimal", no_argument, NULL, OPT_ALL_OPTIMAL },
     { "max-solutions", required_argument, NULL, OPT_MAX_SOLUTIONS },
+    { "care", required_argument, NULL, OPT_CARE },
     { "help", no_argument, NULL, OPT_HELP },
     { NULL, 0, NULL, 0 },
 };
@@ -289,6 +293,9 @@ build_request(int argc, char **argv, solve_opts_t *o, size_t *len)
         case OPT_SOLUTIONS:
             bad = add_number(req, "solutions", "--solutions", optarg,
                              PZ_SOLUTIONS_MAX) != 0;
+            break;
+        case OPT_CARE:
+            name_list(req, "care", optarg);
             break;
         case OPT_ALL_OPTIMAL:
             jsonout_bool(req, "all_optimal", true);

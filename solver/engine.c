@@ -159,6 +159,9 @@ int
 engine_run(const engine_ops_t *e, search_ctx_t *ctx, pz_solution_t *out)
 {
     pz_stats_t *st = ctx->stats;
+    const heuristic_ops_t *hp =
+        ctx->heuristic != NULL ? ctx->heuristic->ops : NULL;
+    bool prepared_stop = false;
     uint64_t start = pz_now_ns();
     pz_state_t end;
     int rc;
@@ -174,11 +177,31 @@ engine_run(const engine_ops_t *e, search_ctx_t *ctx, pz_solution_t *out)
         ctx->deadline_ns = start + ctx->limits.time_ms * 1000000u;
     }
     if (st != NULL) {
-        atomic_store(&st->heuristic_at_start,
-                     heuristic_eval(ctx->heuristic, &ctx->start));
         atomic_store(&st->start_ns, start);
     }
-    rc = e->solve(ctx, out);
+    /* A heuristic that builds its tables from the budget does it now,
+     * under the search's limits. */
+    rc = PZ_OK;
+    if (hp != NULL && hp->prepare != NULL) {
+        int status = hp->prepare(ctx->heuristic, ctx);
+
+        if (status < 0) {
+            rc = status;
+        } else if (status != PZ_STATUS_RUNNING) {
+            out->status = status;
+            prepared_stop = true;
+        }
+    }
+    if (st != NULL) {
+        atomic_store(&st->heuristic_at_start,
+                     heuristic_eval(ctx->heuristic, &ctx->start));
+    }
+    if (rc == PZ_OK && !prepared_stop) {
+        rc = e->solve(ctx, out);
+    }
+    if (hp != NULL && hp->release != NULL) {
+        hp->release(ctx->heuristic, ctx->budget);
+    }
     if (rc == PZ_OK && out->status == PZ_STATUS_SOLVED) {
         /* Every answer is replayed: an engine bug must never reach a
          * client as a wrong move list. */

@@ -43,6 +43,9 @@ heuristic_find(const pz_puzzle_t *p, const char *name)
     if (strcasecmp(name, "none") == 0) {
         return &heuristic_none;
     }
+    if (strcasecmp(name, "mask-pdb") == 0 && p->mask != NULL) {
+        return &heuristic_mask_pdb;
+    }
     for (int i = 0; list != NULL && list[i] != NULL; i++) {
         if (strcasecmp(list[i]->name, name) == 0) {
             return list[i];

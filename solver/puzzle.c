@@ -205,6 +205,7 @@ puzzle_destroy(pz_puzzle_t *p)
     if (p->ops != NULL && p->ops->priv_size > 0) {
         free(p->priv);
     }
+    free(p->mask);
     free(p);
 }
 

@@ -751,6 +751,50 @@ START_TEST(test_api_solve_parse_several_solutions)
 }
 END_TEST
 
+START_TEST(test_api_solve_parse_care)
+{
+    api_solve_request_t req;
+    api_job_info_t info = { 0 };
+    pz_diag_t d;
+    char *text;
+    size_t len;
+
+    expect_reject("{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\","
+                  "\"care\":7}",
+                  PZ_ETYPE, "/care");
+    expect_reject("{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\","
+                  "\"care\":[\"DF\",\"nope\"]}",
+                  PZ_EINVAL, "/care");
+    expect_reject("{\"puzzle\":\"pyraminx\",\"scramble\":\"R U\","
+                  "\"care\":\"cross\"}",
+                  PZ_EUNSUPPORTED, "/care");
+    expect_reject("{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\","
+                  "\"care\":\"cross\",\"engine\":\"twophase\"}",
+                  PZ_EUNSUPPORTED, "/engine");
+    expect_reject("{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\","
+                  "\"care\":\"cross\",\"heuristic\":\"pdb\"}",
+                  PZ_EHEURISTIC, "/heuristic");
+    ck_assert_int_eq(parse_text("{\"puzzle\":\"3x3x3\",\"scramble\":"
+                                "\"R U F' D L2\",\"care\":\"cross\"}",
+                                &req, &d),
+                     PZ_OK);
+    ck_assert_str_eq(req.runs[0].engine->name, "idastar");
+    ck_assert_str_eq(req.runs[0].heuristic, "mask-pdb");
+    ck_assert_int_eq(solve_execute(&req.spec, &req.runs[0], NULL), PZ_OK);
+    ck_assert_int_eq(req.runs[0].solution.status, PZ_STATUS_SOLVED);
+    ck_assert(req.runs[0].solution.optimal);
+    info.req = &req;
+    info.runs_started = info.runs_done = 1;
+    text = api_job_text(&info, &len);
+    ck_assert_ptr_nonnull(
+        strstr(text, "\"care\":[\"DR\",\"DF\",\"DL\",\"DB\"]"));
+    /* The job shows the start as given, not its masked form. */
+    ck_assert_ptr_nonnull(strstr(text, "\"goal\":\"UUUUUUUUURRRRRRRRR"));
+    free(text);
+    api_solve_cleanup(&req);
+}
+END_TEST
+
 static Suite *
 api_request_suite(void)
 {
@@ -787,6 +831,7 @@ api_request_suite(void)
     tcase_add_test(tc, test_api_solve_parse_short_scramble_drops_the_weight);
     tcase_add_test(tc, test_api_solve_parse_move_subsets);
     tcase_add_test(tc, test_api_solve_parse_several_solutions);
+    tcase_add_test(tc, test_api_solve_parse_care);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -96,6 +96,8 @@ typedef struct api_solve_request {
     int want_solutions;        /* several solutions: how many to keep, or 0 */
     bool all_optimal;          /* every optimal solution, counted */
     pz_solutions_t *solutions; /* owned, for runs[0], or NULL */
+    pz_state_t start_full;     /* with "care": the start and goal as */
+    pz_state_t goal_full;      /* given, before masking */
     int tables_mode;           /* API_TABLES_*: the "tables" member */
     int64_t tables_wait_ms;    /* how long the job may prepare */
     bool preparing;            /* some table below is not in memory yet */

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "budget.h"
 #include "puzzle.h"
 
 /*
@@ -13,6 +14,9 @@
  * created for. Each puzzle lists the heuristics it offers (puzzle_ops_t's
  * heuristics); "none" (h = 0) is available for every puzzle.
  */
+
+struct search_ctx;
+struct pz_heuristic;
 
 struct heuristic_ops {
     const char *name;    /* "manhattan", "seed", ... */
@@ -62,6 +66,13 @@ struct heuristic_ops {
      * NULL: every instance of a puzzle that lists it. */
     bool (*supports)(const pz_puzzle_t *p);
     const char *unavailable;
+    /* Optional: builds what eval reads, drawing from the search's budget
+     * under its limits (engine_run calls it before the search starts).
+     * Returns PZ_STATUS_RUNNING when ready, a terminal status (a limit
+     * reached), or a negative error. */
+    int (*prepare)(const struct pz_heuristic *h, const struct search_ctx *ctx);
+    /* With prepare: gives back what it drew from the budget. */
+    void (*release)(const struct pz_heuristic *h, pz_budget_t *budget);
 };
 
 /* A heuristic bound to a puzzle and a goal. Read-only once created; may be
@@ -74,6 +85,10 @@ typedef struct pz_heuristic {
 
 /* The generic h = 0 heuristic. */
 extern const heuristic_ops_t heuristic_none;
+
+/* The pattern databases of a masked goal (mask.c), for every puzzle that
+ * declares its pieces. */
+extern const heuristic_ops_t heuristic_mask_pdb;
 
 /* The heuristic named name for p (case-insensitive), or NULL. "none" is
  * always found. Thread: any. */

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* puzzle.h - the puzzle interface, its registry and the engines' wrappers. */
+/* puzzle.h - the puzzle interface, its registry and the engines' wrappers.
+ * Size: one contract that every puzzle, engine and table builder reads
+ * (the core, its optional capabilities, move subsets and masked goals),
+ * with the inline wrappers the engines call on their hot paths. */
 #ifndef PZ_SOLVER_PUZZLE_H
 #define PZ_SOLVER_PUZZLE_H
 
@@ -136,7 +139,40 @@ typedef struct puzzle_pieces {
     uint8_t orientations; /* 1: places only */
     bool rigid;           /* each move moves the same places in every state (a
                              twisty puzzle's turns; not a tile's slide) */
+    /* With count 0: bytes at the end of the state that hold no piece
+     * (the tiles' blank cell index). */
+    uint8_t tail;
+    /* Piece names for goals that care about some pieces (puzzle_mask),
+     * indexed by piece; NULL: the piece numbers. */
+    const char *const *names;
 } puzzle_pieces_t;
+
+/* A named goal that cares about some pieces only: the speedcubers'
+ * sub-goals (puzzle_ops_t presets). */
+typedef struct puzzle_preset {
+    const char *name;    /* "cross"; NULL ends the list */
+    const char *pieces;  /* piece names, space-separated */
+    const char *summary; /* one line */
+} puzzle_preset_t;
+
+/* Most kinds of pieces a puzzle declares. */
+#define PUZZLE_RUNS_MAX 4
+
+/*
+ * A goal that cares about some pieces only. Every piece it does not care
+ * about is renamed to one wildcard piece of its kind, without its
+ * orientation: code[i][v] is what byte i holding v becomes. Moves act on
+ * places, so renaming commutes with them: the renamed states form a
+ * smaller puzzle (a quotient) whose goal is one state, and a solution of
+ * it is exactly a solution of the partial goal. A masked instance renames
+ * after every move (puzzle_apply), so every engine searches the quotient
+ * unchanged.
+ */
+typedef struct puzzle_mask {
+    uint8_t code[PZ_STATE_MAX][256];
+    uint64_t cared[PUZZLE_RUNS_MAX]; /* per kind of piece, bit per piece */
+    int cared_count;                 /* pieces cared about */
+} puzzle_mask_t;
 
 /* Symmetries that fix a search's start and goal, to prune its root. */
 typedef struct puzzle_symmetry {
@@ -307,6 +343,7 @@ struct puzzle_ops {
     const puzzle_solving_t *solving;   /* NULL: the generic choices */
     const puzzle_draw_t *draw;         /* NULL: no pictures */
     const puzzle_pieces_t *pieces;     /* NULL: none declared */
+    const puzzle_preset_t *presets;    /* NULL: none */
 };
 
 typedef struct puzzle_ops puzzle_ops_t;
@@ -336,6 +373,9 @@ struct pz_puzzle {
      * allowed_after holds no other move, and the root takes no symmetry
      * reduction (a class's representative may be outside the subset). */
     uint64_t subset;
+    /* NULL, or the goal's mask (puzzle_mask_care; owned): states are
+     * renamed after every move. */
+    puzzle_mask_t *mask;
 };
 
 /*
@@ -383,6 +423,35 @@ int puzzle_moves_add(const pz_puzzle_t *p,
  * inverse). Thread: the creator's, before p is shared.
  */
 int puzzle_restrict(pz_puzzle_t *p, uint64_t moves, pz_diag_t *d);
+
+/* --- goals that care about some pieces (mask.c) --- */
+
+/*
+ * Makes p a masked instance whose goal cares about the pieces names lists
+ * only: piece names of p's kinds of pieces (puzzle_pieces_t names, or
+ * numbers), or preset names (puzzle_ops_t presets), each adding its
+ * pieces. Orientation counts for the pieces it cares about. A piece that
+ * must always be kept (the tiles' blank, piece 0 of a kind without
+ * orientations that is not rigid) is added. Then rename start and goal
+ * with puzzle_mask_state. PZ_OK; PZ_EUNSUPPORTED when p declares no
+ * pieces; PZ_EINVAL with d filled for an unknown name; PZ_ENOMEM.
+ * Thread: the creator's, before p is shared.
+ */
+int
+puzzle_mask_care(pz_puzzle_t *p, const char *const *names, int n, pz_diag_t *d);
+
+/* Renames s in place with p's mask (nothing without one). */
+void puzzle_mask_state(const pz_puzzle_t *p, pz_state_t *s);
+
+/* Writes the name of piece `piece` of kind `run` into buf. */
+void puzzle_piece_name(const pz_puzzle_t *p,
+                       int run,
+                       int piece,
+                       char *buf,
+                       size_t len);
+
+/* Bytes of the state that hold pieces of run, from run->offset. */
+size_t puzzle_run_bytes(const pz_puzzle_t *p, const puzzle_pieces_t *run);
 
 /* Most distinct values one reachability check explores per kind of piece
  * (each a few bytes; the checks of a request take at most a few ms). */
@@ -432,7 +501,15 @@ puzzle_apply(const pz_puzzle_t *p,
              int move,
              pz_state_t *out)
 {
-    return p->ops->apply(p, s, move, out);
+    if (!p->ops->apply(p, s, move, out)) {
+        return false;
+    }
+    if (p->mask != NULL) {
+        for (size_t i = 0; i < p->state_size; i++) {
+            out->b[i] = p->mask->code[i][out->b[i]];
+        }
+    }
+    return true;
 }
 
 static inline int

@@ -100,7 +100,7 @@ int pz_http_status(int rc);
  */
 typedef struct pz_diag {
     int rc;           /* negative PZ_E* code, PZ_OK when nothing failed */
-    char detail[256]; /* sentence for a person, NUL-terminated */
+    char detail[384]; /* sentence for a person, NUL-terminated */
     char field[64];   /* JSON pointer ("/state"), may be empty */
     int position;     /* 0-based offset in the offending text, or -1 */
 } pz_diag_t;

@@ -1078,9 +1078,24 @@ static const puzzle_solving_t cube2_solving = {
 };
 
 /* Kinds of pieces for reachability checks (puzzle_pieces_t). */
+static const char *const cube2_corner_names[] = {
+    "URF", "UFL", "ULB", "UBR", "DFR", "DLF", "DBL", "DRB",
+};
+
 static const puzzle_pieces_t cube2_pieces[] = {
-    { "corners", 0, 8, 3, true },
-    { NULL, 0, 0, 0, false },
+    { .name = "corners",
+      .offset = 0,
+      .count = 8,
+      .orientations = 3,
+      .rigid = true,
+      .names = cube2_corner_names },
+    { .name = NULL },
+};
+
+/* Goals that care about some corners only. */
+static const puzzle_preset_t cube2_presets[] = {
+    { "first-layer", "DFR DLF DBL DRB", "the D layer's four corners" },
+    { NULL, NULL, NULL },
 };
 
 const puzzle_ops_t puzzle__cube2 = {
@@ -1100,4 +1115,5 @@ const puzzle_ops_t puzzle__cube2 = {
     .solving = &cube2_solving,
     .draw = &cube2_draw,
     .pieces = cube2_pieces,
+    .presets = cube2_presets,
 };

@@ -638,10 +638,40 @@ static const puzzle_solving_t cube3_solving = {
 };
 
 /* Kinds of pieces for reachability checks (puzzle_pieces_t). */
+static const char *const cube3_corner_names[] = {
+    "URF", "UFL", "ULB", "UBR", "DFR", "DLF", "DBL", "DRB",
+};
+
+static const char *const cube3_edge_names[] = {
+    "UR", "UF", "UL", "UB", "DR", "DF", "DL", "DB", "FR", "FL", "BL", "BR",
+};
+
 static const puzzle_pieces_t cube3_pieces[] = {
-    { "corners", 0, 8, 3, true },
-    { "edges", 8, 12, 2, true },
-    { NULL, 0, 0, 0, false },
+    { .name = "corners",
+      .offset = 0,
+      .count = 8,
+      .orientations = 3,
+      .rigid = true,
+      .names = cube3_corner_names },
+    { .name = "edges",
+      .offset = 8,
+      .count = 12,
+      .orientations = 2,
+      .rigid = true,
+      .names = cube3_edge_names },
+    { .name = NULL },
+};
+
+/* The speedcubers' sub-goals, with the cross on D. */
+static const puzzle_preset_t cube3_presets[] = {
+    { "cross", "DF DR DB DL", "the four D edges" },
+    { "xcross", "DF DR DB DL DFR FR",
+      "the cross and the front-right pair (corner DFR, edge FR)" },
+    { "f2l", "DF DR DB DL DFR DLF DBL DRB FR FL BL BR",
+      "the first two layers: the cross, the D corners and the E edges" },
+    { "2x2x2-block", "DBL DL DB BL", "the Petrus block at DBL" },
+    { "first-block", "DL FL BL DLF DBL", "Roux's first block, on L" },
+    { NULL, NULL, NULL },
 };
 
 const puzzle_ops_t puzzle__cube3 = {
@@ -663,4 +693,5 @@ const puzzle_ops_t puzzle__cube3 = {
     .solving = &cube3_solving,
     .draw = &cube3_draw,
     .pieces = cube3_pieces,
+    .presets = cube3_presets,
 };

@@ -1099,10 +1099,13 @@ static const puzzle_solving_t pyraminx_solving = {
 
 /* Kinds of pieces for reachability checks (puzzle_pieces_t). */
 static const puzzle_pieces_t pyraminx_pieces[] = {
-    { "edges", 0, 6, 2, true },
-    { "axials", 6, 4, 3, true },
-    { "tips", 10, 4, 3, true },
-    { NULL, 0, 0, 0, false },
+    { .name = "edges", .offset = 0, .count = 6, .orientations = 2,
+      .rigid = true },
+    { .name = "axials", .offset = 6, .count = 4, .orientations = 3,
+      .rigid = true },
+    { .name = "tips", .offset = 10, .count = 4, .orientations = 3,
+      .rigid = true },
+    { .name = NULL },
 };
 
 const puzzle_ops_t puzzle__pyraminx = {

@@ -647,9 +647,11 @@ static const puzzle_random_t skewb_random = {
 
 /* Kinds of pieces for reachability checks (puzzle_pieces_t). */
 static const puzzle_pieces_t skewb_pieces[] = {
-    { "centres", 0, 6, 1, true },
-    { "corners", 6, 8, 3, true },
-    { NULL, 0, 0, 0, false },
+    { .name = "centres", .offset = 0, .count = 6, .orientations = 1,
+      .rigid = true },
+    { .name = "corners", .offset = 6, .count = 8, .orientations = 3,
+      .rigid = true },
+    { .name = NULL },
 };
 
 const puzzle_ops_t puzzle__skewb = {

@@ -671,8 +671,10 @@ static const puzzle_solving_t tiles_solving = {
 
 /* Kinds of pieces for reachability checks (puzzle_pieces_t). */
 static const puzzle_pieces_t tiles_pieces[] = {
-    { "tiles", 0, 0, 1, false },
-    { NULL, 0, 0, 0, false },
+    /* Cells, then the blank's cell (not a piece). */
+    { .name = "tiles", .offset = 0, .count = 0, .orientations = 1,
+      .rigid = false, .tail = 1 },
+    { .name = NULL },
 };
 
 const puzzle_ops_t puzzle__tiles = {

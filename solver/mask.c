@@ -1,0 +1,518 @@
+/* SPDX-License-Identifier: MIT */
+/* mask.c - goals that care about some pieces only: the masked instance,
+ * and the pattern databases its searches build for themselves. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "heuristic.h"
+#include "puzzle.h"
+#include "search.h"
+
+/* --- the masked instance --- */
+
+size_t
+puzzle_run_bytes(const pz_puzzle_t *p, const puzzle_pieces_t *run)
+{
+    return run->count != 0 ? run->count
+                           : p->state_size - run->offset - run->tail;
+}
+
+void
+puzzle_piece_name(const pz_puzzle_t *p,
+                  int run,
+                  int piece,
+                  char *buf,
+                  size_t len)
+{
+    const puzzle_pieces_t *r = &puzzle_pieces(p)[run];
+
+    if (r->names != NULL) {
+        snprintf(buf, len, "%s", r->names[piece]);
+    } else {
+        snprintf(buf, len, "%d", piece);
+    }
+}
+
+/* Adds the piece named name (any kind) to cared; false when none is. */
+static bool
+care_piece(const pz_puzzle_t *p, const char *name, uint64_t *cared)
+{
+    const puzzle_pieces_t *runs = puzzle_pieces(p);
+
+    for (int r = 0; runs[r].name != NULL; r++) {
+        int n = (int)puzzle_run_bytes(p, &runs[r]);
+
+        for (int k = 0; k < n && k < 64; k++) {
+            char buf[16];
+
+            puzzle_piece_name(p, r, k, buf, sizeof(buf));
+            if (strcasecmp(buf, name) == 0) {
+                cared[r] |= UINT64_C(1) << k;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Adds the pieces of preset name; false when p has no such preset. */
+static bool
+care_preset(const pz_puzzle_t *p, const char *name, uint64_t *cared)
+{
+    for (const puzzle_preset_t *q = p->ops->presets; q != NULL && q->name;
+         q++) {
+        const char *t = q->pieces;
+
+        if (strcasecmp(q->name, name) != 0) {
+            continue;
+        }
+        while (*t != '\0') {
+            char piece[16];
+            size_t len = strcspn(t, " ");
+
+            snprintf(piece, sizeof(piece), "%.*s", (int)len, t);
+            if (len > 0 && !care_piece(p, piece, cared)) {
+                return false; /* a preset naming no piece: a bug */
+            }
+            t += len;
+            t += *t == ' ';
+        }
+        return true;
+    }
+    return false;
+}
+
+int
+puzzle_mask_care(pz_puzzle_t *p, const char *const *names, int n, pz_diag_t *d)
+{
+    const puzzle_pieces_t *runs = puzzle_pieces(p);
+    uint64_t cared[PUZZLE_RUNS_MAX] = { 0 };
+    puzzle_mask_t *m;
+
+    for (int r = 0; runs != NULL && runs[r].name != NULL; r++) {
+        /* Pieces named only by their bytes' values, such as twists kept
+         * in place, cannot be told apart: no mask. */
+        if (runs[r].rigid && runs[r].names == NULL) {
+            runs = NULL;
+        }
+    }
+    if (runs == NULL) {
+        return pz_diag_set(d, PZ_EUNSUPPORTED,
+                           "the %s does not take goals that care about some "
+                           "pieces",
+                           p->id);
+    }
+    for (int i = 0; i < n; i++) {
+        if (!care_piece(p, names[i], cared) &&
+            !care_preset(p, names[i], cared)) {
+            return pz_diag_set(d, PZ_EINVAL,
+                               "'%.40s' is neither a piece nor a preset of "
+                               "the %s; GET /v1/puzzles lists them",
+                               names[i], p->id);
+        }
+    }
+    m = calloc(1, sizeof(*m));
+    if (m == NULL) {
+        return pz_diag_set(d, PZ_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < PZ_STATE_MAX; i++) {
+        for (int v = 0; v < 256; v++) {
+            m->code[i][v] = (uint8_t)v;
+        }
+    }
+    for (int r = 0; runs[r].name != NULL && r < PUZZLE_RUNS_MAX; r++) {
+        const puzzle_pieces_t *run = &runs[r];
+        int npieces = (int)puzzle_run_bytes(p, run);
+        int k = run->orientations;
+        int wild = -1;
+
+        /* Sliding pieces move by the blank: it is always kept. */
+        if (!run->rigid) {
+            cared[r] |= 1;
+        }
+        for (int q = 0; q < npieces && q < 64; q++) {
+            if (cared[r] >> q & 1) {
+                m->cared_count++;
+            } else if (wild < 0) {
+                wild = q;
+            }
+        }
+        m->cared[r] = cared[r];
+        for (int i = 0; i < npieces; i++) {
+            for (int v = 0; v < npieces * k && v < 256; v++) {
+                int piece = v / k;
+
+                if (!(cared[r] >> piece & 1)) {
+                    m->code[run->offset + i][v] = (uint8_t)(wild * k);
+                }
+            }
+        }
+    }
+    free(p->mask);
+    p->mask = m;
+    return PZ_OK;
+}
+
+void
+puzzle_mask_state(const pz_puzzle_t *p, pz_state_t *s)
+{
+    if (p->mask == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < p->state_size; i++) {
+        s->b[i] = p->mask->code[i][s->b[i]];
+    }
+}
+
+/* --- pattern databases of a masked goal --- */
+
+/*
+ * Design: a masked goal has no shared table, so its search builds its own
+ * from its budget before it starts (heuristic prepare, under its time
+ * limit and cancel). Each database is a breadth-first search from the
+ * goal over a coarser quotient, one that cares about a group of the
+ * goal's pieces only, held in a hash table of states: its distances are
+ * lower bounds of the goal's. The group of all the pieces is searched
+ * whole when it is small enough (then h is the exact distance); otherwise
+ * each kind of piece is one group, split into groups of at most
+ * GROUP_PIECES pieces when it is too large, and h is the largest of the
+ * databases. A database that fills up before its search ends is still
+ * admissible: every state within its last complete depth D is in it, so
+ * a state that is not is at least D + 1 away.
+ */
+
+/* Most states one database holds. */
+#define PDB_ENTRIES_MAX (1u << 20)
+
+/* Most pieces in one group when a kind of piece is split. */
+#define GROUP_PIECES 4
+
+/* Most databases. */
+#define PDB_MAX 8
+
+typedef struct mask_pdb {
+    puzzle_mask_t *mask; /* the group's renaming, from the budget */
+    size_t len;          /* bytes per state */
+    size_t count;        /* states held */
+    size_t cap;          /* of states */
+    size_t slots_mask;   /* slots - 1 */
+    uint8_t *keys;       /* count * len bytes */
+    uint8_t *dist;       /* per state */
+    uint32_t *slots;     /* state index + 1, 0 when empty */
+    int depth;           /* every state within this depth is held */
+} mask_pdb_t;
+
+typedef struct mask_h {
+    pz_state_t goal;
+    int npdb;
+    mask_pdb_t pdb[PDB_MAX];
+} mask_h_t;
+
+static uint64_t
+key_hash(const uint8_t *b, size_t len)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u;
+
+    for (size_t i = 0; i < len; i++) {
+        h = (h ^ b[i]) * 0x100000001b3u;
+    }
+    return h ^ h >> 31;
+}
+
+/* Index of key in d, or -1. */
+static int64_t
+pdb_find(const mask_pdb_t *d, const uint8_t *key, size_t *slot)
+{
+    size_t i = key_hash(key, d->len) & d->slots_mask;
+
+    while (d->slots[i] != 0) {
+        size_t k = d->slots[i] - 1;
+
+        if (memcmp(d->keys + k * d->len, key, d->len) == 0) {
+            return (int64_t)k;
+        }
+        i = (i + 1) & d->slots_mask;
+    }
+    *slot = i;
+    return -1;
+}
+
+/* The state s as the group of d sees it. */
+static void
+pdb_key(const pz_puzzle_t *p,
+        const mask_pdb_t *d,
+        const pz_state_t *s,
+        uint8_t *key)
+{
+    for (size_t i = 0; i < p->state_size; i++) {
+        key[i] = d->mask->code[i][s->b[i]];
+    }
+}
+
+static int
+pdb_eval(const pz_puzzle_t *p, const mask_pdb_t *d, const pz_state_t *s)
+{
+    uint8_t key[PZ_STATE_MAX];
+    size_t slot;
+    int64_t k;
+
+    pdb_key(p, d, s, key);
+    k = pdb_find(d, key, &slot);
+    return k >= 0 ? d->dist[k] : d->depth + 1;
+}
+
+static void
+pdb_free(mask_pdb_t *d, pz_budget_t *b)
+{
+    budget_free(b, d->mask, sizeof(*d->mask));
+    budget_free(b, d->keys, d->cap * d->len);
+    budget_free(b, d->dist, d->cap);
+    budget_free(b, d->slots, (d->slots_mask + 1) * sizeof(*d->slots));
+    memset(d, 0, sizeof(*d));
+}
+
+/* Breadth-first search of the group cared[] from goal into d, polling
+ * the limits of ctx. PZ_STATUS_RUNNING when built, a terminal status, or
+ * PZ_ENOMEM. */
+static int
+pdb_build(const pz_puzzle_t *p,
+          const search_ctx_t *ctx,
+          const pz_state_t *goal,
+          const uint64_t *cared,
+          size_t cap,
+          mask_pdb_t *d)
+{
+    const puzzle_pieces_t *runs = puzzle_pieces(p);
+    uint64_t moves = puzzle_allowed_after(p, -1);
+    size_t slots = 1;
+    uint64_t polls = 0;
+    size_t level_end;
+    int depth = 0;
+
+    memset(d, 0, sizeof(*d));
+    while (slots < 2 * cap) {
+        slots <<= 1;
+    }
+    d->len = p->state_size;
+    d->cap = cap;
+    d->slots_mask = slots - 1;
+    d->mask = budget_alloc(ctx->budget, sizeof(*d->mask));
+    d->keys = budget_alloc(ctx->budget, cap * d->len);
+    d->dist = budget_alloc(ctx->budget, cap);
+    d->slots = budget_calloc(ctx->budget, slots * sizeof(*d->slots));
+    if (d->mask == NULL || d->keys == NULL || d->dist == NULL ||
+        d->slots == NULL) {
+        return PZ_ENOMEM;
+    }
+    /* The group's renaming: the goal's, with the pieces outside the
+     * group renamed as well. */
+    *d->mask = *p->mask;
+    for (int r = 0; runs[r].name != NULL && r < PUZZLE_RUNS_MAX; r++) {
+        const puzzle_pieces_t *run = &runs[r];
+        int n = (int)puzzle_run_bytes(p, run);
+        int k = run->orientations;
+        int wild = -1;
+        uint64_t keep = cared[r] | (run->rigid ? 0 : 1);
+
+        for (int q = 0; q < n && wild < 0; q++) {
+            wild = (keep >> q & 1) ? -1 : q;
+        }
+        for (int i = 0; i < n && wild >= 0; i++) {
+            for (int v = 0; v < n * k && v < 256; v++) {
+                if (!(keep >> (v / k) & 1)) {
+                    d->mask->code[run->offset + i][v] = (uint8_t)(wild * k);
+                }
+            }
+        }
+    }
+    {
+        size_t slot;
+
+        pdb_key(p, d, goal, d->keys);
+        (void)pdb_find(d, d->keys, &slot);
+        d->slots[slot] = 1;
+        d->dist[0] = 0;
+        d->count = 1;
+    }
+    level_end = 1;
+    for (size_t q = 0; q < d->count; q++) {
+        pz_state_t x;
+
+        if (q == level_end) {
+            depth++;
+            level_end = d->count;
+        }
+        memset(&x, 0, sizeof(x));
+        memcpy(x.b, d->keys + q * d->len, d->len);
+        for (uint64_t todo = moves; todo != 0; todo &= todo - 1) {
+            int m = __builtin_ctzll(todo);
+            pz_state_t y;
+            uint8_t key[PZ_STATE_MAX];
+            size_t slot;
+
+            if (!puzzle_apply(p, &x, m, &y)) {
+                continue;
+            }
+            pdb_key(p, d, &y, key);
+            if (pdb_find(d, key, &slot) >= 0) {
+                continue;
+            }
+            if (d->count == d->cap) {
+                /* Full: everything up to the level under way is in. */
+                d->depth = depth;
+                return PZ_STATUS_RUNNING;
+            }
+            memcpy(d->keys + d->count * d->len, key, d->len);
+            d->dist[d->count] = (uint8_t)(depth + 1 < 255 ? depth + 1 : 255);
+            d->slots[slot] = (uint32_t)++d->count;
+        }
+        if (++polls % PZ_POLL_INTERVAL == 0) {
+            if (ctx->cancel != NULL && atomic_load(ctx->cancel)) {
+                return PZ_STATUS_CANCELLED;
+            }
+            if (ctx->deadline_ns != 0 && pz_now_ns() >= ctx->deadline_ns) {
+                return PZ_STATUS_TIMEOUT;
+            }
+        }
+    }
+    d->depth = 255; /* complete: exact distances */
+    return PZ_STATUS_RUNNING;
+}
+
+/* States of the quotient that cares about cared[] (an upper bound). */
+static double
+group_size(const pz_puzzle_t *p, const uint64_t *cared)
+{
+    const puzzle_pieces_t *runs = puzzle_pieces(p);
+    double size = 1;
+
+    for (int r = 0; runs[r].name != NULL && r < PUZZLE_RUNS_MAX; r++) {
+        int n = (int)puzzle_run_bytes(p, &runs[r]);
+        int k = __builtin_popcountll(cared[r] | (runs[r].rigid ? 0 : 1));
+
+        for (int i = 0; i < k; i++) {
+            size *= (double)(n - i) * runs[r].orientations;
+        }
+    }
+    return size;
+}
+
+static int
+mask_prepare(const pz_heuristic_t *h, const search_ctx_t *ctx)
+{
+    const pz_puzzle_t *p = h->puzzle;
+    const puzzle_pieces_t *runs = puzzle_pieces(p);
+    mask_h_t *c = h->ctx;
+    uint64_t groups[PDB_MAX][PUZZLE_RUNS_MAX];
+    int ngroups = 0;
+    size_t per = (p->state_size + 1 + 8);
+    size_t cap;
+
+    memset(groups, 0, sizeof(groups));
+    if (group_size(p, p->mask->cared) <= PDB_ENTRIES_MAX) {
+        memcpy(groups[ngroups++], p->mask->cared, sizeof(groups[0]));
+    } else {
+        for (int r = 0; runs[r].name != NULL && r < PUZZLE_RUNS_MAX; r++) {
+            uint64_t left =
+                p->mask->cared[r] & ~(runs[r].rigid ? UINT64_C(0) : 1);
+
+            while (left != 0 && ngroups < PDB_MAX) {
+                uint64_t one[PUZZLE_RUNS_MAX] = { 0 };
+                int taken = 0;
+
+                one[r] = left;
+                if (group_size(p, one) > PDB_ENTRIES_MAX) {
+                    one[r] = 0;
+                    while (left != 0 && taken < GROUP_PIECES) {
+                        one[r] |= left & -left;
+                        left &= left - 1;
+                        taken++;
+                    }
+                } else {
+                    left = 0;
+                }
+                memcpy(groups[ngroups++], one, sizeof(groups[0]));
+            }
+        }
+    }
+    cap = budget_available(ctx->budget) / (size_t)(ngroups + 1) / per;
+    cap = cap > PDB_ENTRIES_MAX ? PDB_ENTRIES_MAX : cap;
+    if (cap < 64) {
+        return PZ_STATUS_MEMORY_LIMIT;
+    }
+    for (int g = 0; g < ngroups; g++) {
+        double want = group_size(p, groups[g]) + 1;
+        int rc = pdb_build(p, ctx, &c->goal, groups[g],
+                           want < (double)cap ? (size_t)want : cap, &c->pdb[g]);
+
+        c->npdb = g + 1;
+        if (rc == PZ_ENOMEM) {
+            return PZ_STATUS_MEMORY_LIMIT;
+        }
+        if (rc != PZ_STATUS_RUNNING) {
+            return rc;
+        }
+    }
+    return PZ_STATUS_RUNNING;
+}
+
+static void
+mask_release(const pz_heuristic_t *h, pz_budget_t *b)
+{
+    mask_h_t *c = h->ctx;
+
+    for (int g = 0; g < c->npdb; g++) {
+        pdb_free(&c->pdb[g], b);
+    }
+    c->npdb = 0;
+}
+
+static int
+mask_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
+{
+    mask_h_t *c = ctx;
+
+    if (p->mask == NULL || puzzle_pieces(p) == NULL) {
+        return PZ_EUNSUPPORTED;
+    }
+    c->goal = *goal;
+    return PZ_OK;
+}
+
+static bool
+mask_supports(const pz_puzzle_t *p)
+{
+    return p->mask != NULL;
+}
+
+static int
+mask_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
+{
+    const mask_h_t *c = ctx;
+    int h = 0;
+
+    for (int g = 0; g < c->npdb; g++) {
+        int v = pdb_eval(p, &c->pdb[g], s);
+
+        h = v > h ? v : h;
+    }
+    return h;
+}
+
+const heuristic_ops_t heuristic_mask_pdb = {
+    .name = "mask-pdb",
+    .summary = "for goals that care about some pieces: pattern databases "
+               "the search builds from its own budget (breadth-first from "
+               "the goal over the pieces it cares about, or groups of them)",
+    .admissible = true,
+    .ctx_bytes = sizeof(mask_h_t),
+    .init = mask_init,
+    .eval = mask_eval,
+    .prepare = mask_prepare,
+    .release = mask_release,
+    .supports = mask_supports,
+    .unavailable = "only for a goal that cares about some pieces "
+                   "(\"care\")",
+};

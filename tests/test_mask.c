@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: MIT */
+/* test_mask.c - goals that care about some pieces only: the quotient a
+ * masked instance searches, and optimal answers against plain BFS. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "puzzle.h"
+#include "testlib.h"
+
+/*
+ * Design: the oracle is a breadth-first search in this file over the
+ * states of the masked instance (plain puzzle_apply, which renames the
+ * pieces the goal does not care about), from the masked goal. Its sizes
+ * are counted by hand: the cross is 4 of 12 edges with their flips,
+ * 12 * 11 * 10 * 9 * 2^4 = 190,080 arrangements, and the cross is never
+ * more than 8 moves from solved in HTM (a known fact of the 3x3x3); the
+ * 15-puzzle's first row with the blank is 16 * 15 * 14 * 13 * 12 =
+ * 524,160; the 2x2x2's first layer, whose DBL corner the model keeps in
+ * place, 7 * 6 * 5 * 3^3 = 5,670. The engines, with the pattern
+ * databases the search builds for itself, must answer every sampled
+ * state in exactly its BFS depth, and the answer replayed on the whole
+ * state must solve the pieces asked for.
+ */
+
+typedef struct oracle {
+    size_t cap;
+    size_t count;
+    pz_state_t *states;
+    uint8_t *depth;
+    uint32_t *slots;
+    int max_depth;
+} oracle_t;
+
+static int64_t
+oracle_find(const oracle_t *o,
+            const pz_puzzle_t *p,
+            const pz_state_t *s,
+            size_t *slot)
+{
+    size_t mask = 4 * o->cap - 1;
+    size_t i = puzzle_hash(p, s) & mask;
+
+    while (o->slots[i] != 0) {
+        if (puzzle_equal(p, &o->states[o->slots[i] - 1], s)) {
+            return o->slots[i] - 1;
+        }
+        i = (i + 1) & mask;
+    }
+    *slot = i;
+    return -1;
+}
+
+static oracle_t
+oracle_run(const pz_puzzle_t *p, const pz_state_t *goal, size_t cap)
+{
+    oracle_t o = { .cap = cap };
+    size_t slot;
+
+    o.states = malloc(cap * sizeof(*o.states));
+    o.depth = malloc(cap);
+    o.slots = calloc(4 * cap, sizeof(*o.slots));
+    ck_assert(o.states != NULL && o.depth != NULL && o.slots != NULL);
+    (void)oracle_find(&o, p, goal, &slot);
+    o.states[0] = *goal;
+    o.depth[0] = 0;
+    o.slots[slot] = 1;
+    o.count = 1;
+    for (size_t q = 0; q < o.count; q++) {
+        for (int m = 0; m < p->nmoves; m++) {
+            pz_state_t c;
+
+            if (!puzzle_apply(p, &o.states[q], m, &c) ||
+                oracle_find(&o, p, &c, &slot) >= 0) {
+                continue;
+            }
+            ck_assert_uint_lt(o.count, cap);
+            o.states[o.count] = c;
+            o.depth[o.count] = (uint8_t)(o.depth[q] + 1);
+            o.max_depth = o.depth[q] + 1;
+            o.slots[slot] = (uint32_t)++o.count;
+        }
+    }
+    return o;
+}
+
+static void
+oracle_free(oracle_t *o)
+{
+    free(o->states);
+    free(o->depth);
+    free(o->slots);
+}
+
+static pz_puzzle_t *
+masked(const char *name, int rows, const char *const *care, int n)
+{
+    pz_puzzle_t *p = tl_make(name, rows, rows, 0);
+    pz_diag_t d;
+
+    pz_diag_clear(&d);
+    ck_assert_msg(puzzle_mask_care(p, care, n, &d) == PZ_OK, "%s", d.detail);
+    return p;
+}
+
+/* Solves samples random states of the full puzzle full to the masked
+ * goal of p with engine: each answer is as long as the oracle's depth of
+ * the masked start, optimal, and solves the cared-about bytes of the
+ * whole state. */
+static void
+assert_answers(const pz_puzzle_t *full,
+               const pz_puzzle_t *p,
+               const oracle_t *o,
+               const char *engine,
+               int samples,
+               int scramble)
+{
+    pz_state_t goal;
+    pz_rng_t rng;
+
+    pz_rng_seed(&rng, 77);
+    puzzle_goal(full, &goal);
+    for (int k = 0; k < samples; k++) {
+        pz_state_t s;
+        pz_state_t ms;
+        pz_state_t mg = goal;
+        pz_state_t end;
+        solve_spec_t spec;
+        pz_solution_t sol;
+        size_t slot;
+        int64_t at;
+
+        if (scramble > 0) {
+            tl_scramble(full, &goal, scramble, &rng, &s);
+        } else {
+            s = tl_random_state(full, &rng);
+        }
+        ms = s;
+        puzzle_mask_state(p, &ms);
+        puzzle_mask_state(p, &mg);
+        at = oracle_find(o, p, &ms, &slot);
+        ck_assert_int_ge(at, 0);
+        spec = tl_spec(p, &ms, &mg);
+        sol = tl_solve_spec(&spec, engine, "mask-pdb", 1.0, NULL);
+        ck_assert_msg(sol.length == o->depth[at], "%s: %d moves, BFS %d",
+                      engine, sol.length, o->depth[at]);
+        ck_assert(sol.optimal);
+        /* On the whole puzzle, the cared-about pieces end solved. */
+        ck_assert_int_eq(puzzle_replay(full, &s, sol.moves, sol.length, &end),
+                         PZ_OK);
+        puzzle_mask_state(p, &end);
+        ck_assert(puzzle_equal(p, &end, &mg));
+    }
+}
+
+START_TEST(test_mask_cross_quotient_and_answers)
+{
+    static const char *const care[] = { "cross" };
+    pz_puzzle_t *full = tl_make("3x3x3", 0, 0, 0);
+    pz_puzzle_t *p = masked("3x3x3", 0, care, 1);
+    pz_state_t g;
+    oracle_t o;
+
+    ck_assert_int_eq(p->mask->cared_count, 4);
+    puzzle_goal(p, &g);
+    puzzle_mask_state(p, &g);
+    o = oracle_run(p, &g, 1 << 18);
+    ck_assert_uint_eq(o.count, 190080);
+    ck_assert_int_eq(o.max_depth, 8);
+    assert_answers(full, p, &o, "idastar", 8, 0);
+    assert_answers(full, p, &o, "astar", 2, 0);
+    oracle_free(&o);
+    puzzle_destroy(p);
+    puzzle_destroy(full);
+}
+END_TEST
+
+START_TEST(test_mask_tiles_first_row_quotient_and_answers)
+{
+    static const char *const care[] = { "1", "2", "3", "4" };
+    pz_puzzle_t *full = tl_make("tiles", 4, 4, 0);
+    pz_puzzle_t *p = masked("tiles", 4, care, 4);
+    pz_state_t g;
+    oracle_t o;
+
+    /* The blank is always kept: the tiles move by it. */
+    ck_assert_int_eq(p->mask->cared_count, 5);
+    puzzle_goal(p, &g);
+    puzzle_mask_state(p, &g);
+    o = oracle_run(p, &g, 1 << 20);
+    ck_assert_uint_eq(o.count, 524160);
+    assert_answers(full, p, &o, "idastar", 5, 0);
+    assert_answers(full, p, &o, "bibfs", 2, 0);
+    oracle_free(&o);
+    puzzle_destroy(p);
+    puzzle_destroy(full);
+}
+END_TEST
+
+START_TEST(test_mask_cube2_first_layer_quotient_and_answers)
+{
+    static const char *const care[] = { "first-layer" };
+    pz_puzzle_t *full = tl_make("2x2x2", 0, 0, 0);
+    pz_puzzle_t *p = masked("2x2x2", 0, care, 1);
+    pz_state_t g;
+    oracle_t o;
+
+    puzzle_goal(p, &g);
+    puzzle_mask_state(p, &g);
+    o = oracle_run(p, &g, 1 << 14);
+    ck_assert_uint_eq(o.count, 5670);
+    assert_answers(full, p, &o, "idastar", 12, 0);
+    assert_answers(full, p, &o, "astar", 6, 0);
+    oracle_free(&o);
+    puzzle_destroy(p);
+    puzzle_destroy(full);
+}
+END_TEST
+
+/* The xcross's quotient is larger than one database may hold: the search
+ * splits its pieces into groups, and its answer is optimal, solves the
+ * six pieces on the whole cube, and is no shorter than the cross alone. */
+START_TEST(test_mask_xcross_splits_and_solves)
+{
+    static const char *const xcross[] = { "xcross" };
+    static const char *const cross[] = { "cross" };
+    pz_puzzle_t *full = tl_make("3x3x3", 0, 0, 0);
+    pz_state_t s = tl_scrambled(full, "R U F' L2 D B' R2 U' F D2 L' B U2 R'");
+    int len[2];
+
+    for (int k = 0; k < 2; k++) {
+        pz_puzzle_t *p = masked("3x3x3", 0, k == 0 ? xcross : cross, 1);
+        pz_state_t ms = s;
+        pz_state_t mg;
+        pz_state_t end;
+        solve_spec_t spec;
+        pz_solution_t sol;
+
+        ck_assert_int_eq(p->mask->cared_count, k == 0 ? 6 : 4);
+        puzzle_goal(full, &mg);
+        puzzle_mask_state(p, &mg);
+        puzzle_mask_state(p, &ms);
+        spec = tl_spec(p, &ms, &mg);
+        sol = tl_solve_spec(&spec, "idastar", "mask-pdb", 1.0, NULL);
+        ck_assert(sol.optimal);
+        ck_assert_int_eq(puzzle_replay(full, &s, sol.moves, sol.length, &end),
+                         PZ_OK);
+        puzzle_mask_state(p, &end);
+        ck_assert(puzzle_equal(p, &end, &mg));
+        len[k] = sol.length;
+        puzzle_destroy(p);
+    }
+    ck_assert_int_ge(len[0], len[1]);
+    puzzle_destroy(full);
+}
+END_TEST
+
+START_TEST(test_mask_names_and_refusals)
+{
+    static const char *const bad[] = { "DF", "QQ" };
+    static const char *const two[] = { "DF", "urf" };
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, 0);
+    pz_puzzle_t *pyr = tl_make("pyraminx", 0, 0, 0);
+    pz_diag_t d;
+
+    pz_diag_clear(&d);
+    ck_assert_int_eq(puzzle_mask_care(p, bad, 2, &d), PZ_EINVAL);
+    ck_assert_ptr_nonnull(strstr(d.detail, "QQ"));
+    ck_assert_ptr_null(p->mask);
+    ck_assert_int_eq(puzzle_mask_care(p, two, 2, &d), PZ_OK);
+    ck_assert_int_eq(p->mask->cared_count, 2);
+    ck_assert_ptr_nonnull(heuristic_find(p, "mask-pdb"));
+    ck_assert_int_eq(puzzle_mask_care(pyr, two, 1, &d), PZ_EUNSUPPORTED);
+    ck_assert_ptr_null(heuristic_find(pyr, "mask-pdb"));
+    puzzle_destroy(p);
+    puzzle_destroy(pyr);
+}
+END_TEST
+
+/* A database that cannot be built within the budget ends the run with
+ * memory_limit, and everything drawn is given back. */
+START_TEST(test_mask_pdb_respects_the_budget)
+{
+    static const char *const care[] = { "cross" };
+    pz_puzzle_t *full = tl_make("3x3x3", 0, 0, 0);
+    pz_puzzle_t *p = masked("3x3x3", 0, care, 1);
+    pz_state_t s = tl_scrambled(full, "R U F' L2 D B' R2");
+    solve_spec_t spec;
+    solve_run_t run;
+
+    puzzle_mask_state(p, &s);
+    spec = tl_spec(p, &s, NULL);
+    puzzle_mask_state(p, &spec.goal);
+    spec.limits.memory_bytes = 2048;
+    ck_assert_int_eq(tl_run(&spec, "idastar", "mask-pdb", 1.0, NULL, &run),
+                     PZ_OK);
+    ck_assert_int_eq(run.solution.status, PZ_STATUS_MEMORY_LIMIT);
+    /* A small budget still answers, from a smaller database. */
+    spec.limits.memory_bytes = (size_t)1 << 20;
+    ck_assert_int_eq(tl_run(&spec, "idastar", "mask-pdb", 1.0, NULL, &run),
+                     PZ_OK);
+    ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
+    ck_assert(run.solution.optimal);
+    puzzle_destroy(p);
+    puzzle_destroy(full);
+}
+END_TEST
+
+static Suite *
+mask_suite(void)
+{
+    Suite *s = suite_create("mask");
+    TCase *tc = tcase_create("mask");
+
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_mask_cross_quotient_and_answers);
+    tcase_add_test(tc, test_mask_tiles_first_row_quotient_and_answers);
+    tcase_add_test(tc, test_mask_cube2_first_layer_quotient_and_answers);
+    tcase_add_test(tc, test_mask_xcross_splits_and_solves);
+    tcase_add_test(tc, test_mask_names_and_refusals);
+    tcase_add_test(tc, test_mask_pdb_respects_the_budget);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *sr = srunner_create(mask_suite());
+    int failed;
+
+    srunner_run_all(sr, CK_ENV);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
