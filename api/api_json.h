@@ -35,6 +35,13 @@ int api_solve_parse(const cJSON *body,
  */
 int api_json_parse(const char *buf, size_t len, cJSON **out, pz_diag_t *d);
 
+/* api_json_parse with a limit of max bytes instead of API_BODY_MAX. */
+int api_json_parse_max(const char *buf,
+                       size_t len,
+                       size_t max,
+                       cJSON **out,
+                       pz_diag_t *d);
+
 /*
  * Converts a JSON state (a string, or an array of integers nested up to 3
  * deep) into *in. Integers go to ints (caller-provided, cap entries).

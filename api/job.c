@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "api_json.h"
+#include "batch.h"
 #include "tablelist.h"
 
 cJSON *
@@ -393,6 +394,50 @@ write_warnings(jsonout_t *w, const api_solve_request_t *req)
     jsonout_end(w, ']');
 }
 
+/* A batch job: its progress and the results of the items done, in
+ * order, each the item's own job or problem. */
+static int
+write_batch(jsonout_t *w, const char *key, const api_job_info_t *job)
+{
+    const api_solve_request_t *req = job->req;
+    const api_batch_t *b = req->batch;
+    int status = api_job_status(job);
+    int done = atomic_load_explicit(&b->done, memory_order_acquire);
+    int solved = 0;
+
+    for (int i = 0; i < done; i++) {
+        solved += b->status[i] == PZ_STATUS_SOLVED;
+    }
+    jsonout_begin(w, key, '{');
+    if (job->id != NULL) {
+        jsonout_string(w, "id", job->id);
+    }
+    jsonout_string(w, "kind", "batch");
+    jsonout_string(w, "status", pz_status_name(status));
+    write_time(w, "created_at", job->created_ms);
+    write_time(w, "started_at", job->started_ms);
+    write_time(w, "finished_at", job->finished_ms);
+    jsonout_string(w, "puzzle", req->puzzle->id);
+    if (req->puzzle->size[0] != '\0') {
+        jsonout_string(w, "size", req->puzzle->size);
+    }
+    jsonout_string(w, "metric", req->puzzle->metric_name);
+    jsonout_string(w, "requested_engine", req->requested[0]);
+    jsonout_double(w, "items_total", b->n);
+    jsonout_double(w, "items_done", done);
+    jsonout_double(w, "items_solved", solved);
+    if (status == PZ_STATUS_PREPARING) {
+        write_tables(w, req);
+    }
+    jsonout_begin(w, "items", '[');
+    for (int i = 0; i < done; i++) {
+        jsonout_raw(w, NULL, b->results[i]);
+    }
+    jsonout_end(w, ']');
+    jsonout_end(w, '}');
+    return status;
+}
+
 int
 api_job_write(jsonout_t *w, const char *key, const api_job_info_t *job)
 {
@@ -400,9 +445,15 @@ api_job_write(jsonout_t *w, const char *key, const api_job_info_t *job)
     int best = api_job_best_run(job);
     int status = api_job_status(job);
 
+    if (req->batch != NULL) {
+        return write_batch(w, key, job);
+    }
     jsonout_begin(w, key, '{');
     if (job->id != NULL) {
         jsonout_string(w, "id", job->id);
+    }
+    if (job->in_batch) {
+        jsonout_double(w, "item", job->item);
     }
     jsonout_string(w, "status", pz_status_name(status));
     write_time(w, "created_at", job->created_ms);

@@ -134,6 +134,16 @@ json_strict(const char *s, size_t len, int *rc)
 int
 api_json_parse(const char *buf, size_t len, cJSON **out, pz_diag_t *d)
 {
+    return api_json_parse_max(buf, len, API_BODY_MAX, out, d);
+}
+
+int
+api_json_parse_max(const char *buf,
+                   size_t len,
+                   size_t max,
+                   cJSON **out,
+                   pz_diag_t *d)
+{
     const char *end = NULL;
     char *copy;
     cJSON *root;
@@ -141,10 +151,10 @@ api_json_parse(const char *buf, size_t len, cJSON **out, pz_diag_t *d)
     int rc;
 
     *out = NULL;
-    if (len > API_BODY_MAX) {
+    if (len > max) {
         return pz_diag_set(d, PZ_ETOO_LARGE,
-                           "the body has %zu bytes; the limit is %d", len,
-                           API_BODY_MAX);
+                           "the body has %zu bytes; the limit is %zu", len,
+                           max);
     }
     /* cJSON reads one byte past the given length, so hand it a private
      * NUL-terminated copy and the length including the NUL. */

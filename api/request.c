@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "batch.h"
 #include "complete.h"
 #include "request_internal.h"
 
@@ -29,6 +30,7 @@ api_policy_default(api_policy_t *pol)
     pol->table_builds = API_TABLE_BUILDS_INLINE;
     pol->default_tables_wait_ms = 300000;
     pol->max_tables_wait_ms = 3600000;
+    pol->max_batch = API_BATCH_ITEMS_DEFAULT;
 }
 
 /* --- puzzle parameters --- */
@@ -262,39 +264,7 @@ add_run(api_solve_request_t *req,
     }
     if (strcmp(name, "auto") == 0) {
         engine_auto(req->puzzle, &req->spec.goal, req->optimal, &choice);
-        /* A masked goal: IDA* on the pattern databases it builds. */
-        if (req->puzzle->mask != NULL) {
-            choice.engine = engine_find_for(req->puzzle, "idastar");
-            choice.heuristic = "mask-pdb";
-            choice.weight = 1.0;
-            choice.missing = NULL;
-        }
-        /* A move subset needs an engine that keeps to it: the optimal
-         * choice, else IDA* with the puzzle's default heuristic. */
-        if (req->puzzle->subset != 0 && !choice.engine->subsets) {
-            engine_auto(req->puzzle, &req->spec.goal, true, &choice);
-            if (!choice.engine->subsets) {
-                choice.engine = engine_find_for(req->puzzle, "idastar");
-                choice.heuristic = puzzle_default_heuristic(req->puzzle);
-                choice.weight = 1.0;
-                choice.missing = NULL;
-            }
-        }
-        /* Several solutions: IDA*, with the exact distances where a
-         * complete table has them. */
-        if (req->want_solutions != 0 && !choice.engine->several) {
-            const heuristic_ops_t *x = heuristic_find(req->puzzle, "exact");
-
-            if (!choice.engine->uses_heuristic) {
-                choice.heuristic = puzzle_default_heuristic(req->puzzle);
-            }
-            if (choice.engine == engine_find("table") && x != NULL &&
-                (x->supports == NULL || x->supports(req->puzzle))) {
-                choice.heuristic = x->name;
-            }
-            choice.engine = engine_find_for(req->puzzle, "idastar");
-            choice.weight = 1.0;
-        }
+        request__auto_restricted(req, &choice);
         /* A short scramble bounds the optimum: where auto would trade
          * length for speed with a weighted search, A* with the same
          * admissible heuristic proves an answer at most that long in
@@ -748,6 +718,8 @@ api_solve_cleanup(api_solve_request_t *req)
         return;
     }
     puzzle_destroy(req->puzzle);
+    api__batch_free(req->batch);
+    req->batch = NULL;
     solutions_free(req->solutions);
     free(req->solutions);
     req->solutions = NULL;
@@ -772,9 +744,20 @@ api_solve_parse_text(const char *buf,
                      pz_diag_t *d)
 {
     cJSON *root = NULL;
-    int rc = api_json_parse(buf, len, &root, d);
+    int rc = api_json_parse_max(buf, len, API_BATCH_BODY_MAX, &root, d);
 
-    if (rc == PZ_OK) {
+    /* A batch (POST /v1/solve/batch) has "items"; a single request is at
+     * most API_BODY_MAX bytes. */
+    if (rc == PZ_OK && cJSON_IsObject(root) &&
+        cJSON_GetObjectItemCaseSensitive(root, "items") != NULL) {
+        pz_diag_clear(d);
+        rc = api_batch_parse(root, pol, req, d);
+    } else if (rc == PZ_OK && len > API_BODY_MAX) {
+        memset(req, 0, sizeof(*req));
+        rc = pz_diag_set(d, PZ_ETOO_LARGE,
+                         "the body has %zu bytes; the limit is %d", len,
+                         API_BODY_MAX);
+    } else if (rc == PZ_OK) {
         rc = api_solve_parse(root, pol, req, d);
     }
     cJSON_Delete(root);

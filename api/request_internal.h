@@ -107,13 +107,17 @@ int request__scramble_moves(const api_solve_request_t *req);
  * or God's number for two-phase runs (request_short.c). */
 void request__default_target(const cJSON *body, api_solve_request_t *req);
 
+/* Adjusts "auto"'s choice for a masked goal, a move subset or several
+ * solutions (request_moves.c). */
+void request__auto_restricted(const api_solve_request_t *req,
+                              engine_choice_t *choice);
+
 /* Reads the member "care" (a preset name, or a list of piece and preset
  * names) and masks req's puzzle, start and goal (puzzle_mask_care),
  * keeping the unmasked states in start_full and goal_full. PZ_OK, or
  * PZ_ETYPE, PZ_EINVAL or PZ_EUNSUPPORTED with d filled (field /care). */
-int request__parse_care(const cJSON *body,
-                        api_solve_request_t *req,
-                        pz_diag_t *d);
+int
+request__parse_care(const cJSON *body, api_solve_request_t *req, pz_diag_t *d);
 
 /*
  * Reads the member "moves" (a list of move or face names) and restricts

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* request_moves.c - the solve request's members that change the puzzle
  * searched: "care" (a goal that cares about some pieces only) and
- * "moves" (a subset of the moves). request.c calls them once the start
- * and goal are known, "care" first. */
+ * "moves" (a subset of the moves), and what "auto" picks for such a
+ * restricted request. request.c calls them once the start and goal are
+ * known, "care" first. */
 #include <stdio.h>
 
 #include "request_internal.h"
@@ -93,4 +94,53 @@ request__parse_care(const cJSON *body, api_solve_request_t *req, pz_diag_t *d)
     puzzle_mask_state(req->puzzle, &req->spec.start);
     puzzle_mask_state(req->puzzle, &req->spec.goal);
     return PZ_OK;
+}
+
+/*
+ * What "auto" becomes for a restricted request: a masked goal runs IDA*
+ * on the pattern databases it builds; a move subset needs an engine that
+ * keeps to it (the optimal choice, else IDA* with the default
+ * heuristic); several solutions come from IDA* (with the exact
+ * distances where the choice was the table walk).
+ */
+void
+request__auto_restricted(const api_solve_request_t *req,
+                         engine_choice_t *choice_out)
+{
+    engine_choice_t choice = *choice_out;
+
+    /* A masked goal: IDA* on the pattern databases it builds. */
+    if (req->puzzle->mask != NULL) {
+        choice.engine = engine_find_for(req->puzzle, "idastar");
+        choice.heuristic = "mask-pdb";
+        choice.weight = 1.0;
+        choice.missing = NULL;
+    }
+    /* A move subset needs an engine that keeps to it: the optimal
+     * choice, else IDA* with the puzzle's default heuristic. */
+    if (req->puzzle->subset != 0 && !choice.engine->subsets) {
+        engine_auto(req->puzzle, &req->spec.goal, true, &choice);
+        if (!choice.engine->subsets) {
+            choice.engine = engine_find_for(req->puzzle, "idastar");
+            choice.heuristic = puzzle_default_heuristic(req->puzzle);
+            choice.weight = 1.0;
+            choice.missing = NULL;
+        }
+    }
+    /* Several solutions: IDA*, with the exact distances where a
+     * complete table has them. */
+    if (req->want_solutions != 0 && !choice.engine->several) {
+        const heuristic_ops_t *x = heuristic_find(req->puzzle, "exact");
+
+        if (!choice.engine->uses_heuristic) {
+            choice.heuristic = puzzle_default_heuristic(req->puzzle);
+        }
+        if (choice.engine == engine_find("table") && x != NULL &&
+            (x->supports == NULL || x->supports(req->puzzle))) {
+            choice.heuristic = x->name;
+        }
+        choice.engine = engine_find_for(req->puzzle, "idastar");
+        choice.weight = 1.0;
+    }
+    *choice_out = choice;
 }

@@ -168,6 +168,24 @@ await check('job list last page', 'GET', '/v1/jobs?limit=100&offset=3', { expect
 await check('cancel', 'DELETE', `/v1/jobs/${id}`, { expect: 202 });
 await check('cancelled', 'GET', `/v1/jobs/${id}?wait_ms=2000`, { expect: 200 });
 await check('cancel ended', 'DELETE', `/v1/jobs/${id}`, { expect: 200 });
+const { text: batch } = await check('batch', 'POST', '/v1/solve/batch', {
+  body: '{"puzzle":"8-puzzle","wait_ms":20000,"items":["R D","D R U L",{"state":"1 2 3 / 4 0 6 / 7 5 8"}]}',
+  expect: 200 });
+await check('batch job', 'GET', `/v1/jobs/${JSON.parse(batch).id}`, { expect: 200 });
+await check('batch bad item', 'POST', '/v1/solve/batch', {
+  body: '{"puzzle":"8-puzzle","items":["R D","L"]}', expect: 422 });
+await check('batch without items', 'POST', '/v1/solve/batch', {
+  body: '{"puzzle":"8-puzzle","scramble":"R"}', expect: 400 });
+await check('subset', 'POST', '/v1/solve', {
+  body: '{"puzzle":"2x2x2","scramble":"R U R\' U\'","moves":["R","U"]}', expect: 200 });
+await check('subset unreachable', 'POST', '/v1/solve', {
+  body: '{"puzzle":"2x2x2","scramble":"R U F","moves":["R","U"]}', expect: 422 });
+await check('several solutions', 'POST', '/v1/solve', {
+  body: '{"puzzle":"8-puzzle","state":"1 2 3 / 4 0 6 / 7 5 8","solutions":3}', expect: 200 });
+await check('all optimal', 'POST', '/v1/solve', {
+  body: '{"puzzle":"2x2x2","scramble":"R U F R2","all_optimal":true}', expect: 200 });
+await check('partial goal', 'POST', '/v1/solve', {
+  body: '{"puzzle":"2x2x2","scramble":"R U F R2 U\'","care":"first-layer"}', expect: 200 });
 await check('catalogue', 'GET', '/v1/puzzles', { expect: 200 });
 await check('healthz', 'GET', '/healthz', { expect: 200 });
 await check('readyz', 'GET', '/readyz', { expect: 200 });

@@ -93,6 +93,8 @@ static const opt_t options[] = {
     { "max-tables-wait-ms", "PUZZLED_MAX_TABLES_WAIT_MS", OPT_I64,
       POLICY(max_tables_wait_ms), 0, INT64_C(1) << 40,
       "longest tables_wait_ms a request may ask (default 3600000)" },
+    { "max-batch", "PUZZLED_MAX_BATCH", OPT_INT, POLICY(max_batch), 1, 1000000,
+      "items one POST /v1/solve/batch may hold (default 1000)" },
     { "openapi", "PUZZLED_OPENAPI", OPT_STRING, FIELD(openapi), 0, 0,
       "serve this file at /openapi.yaml (default: the built-in copy)" },
     { "web", "PUZZLED_WEB", OPT_STRING, FIELD(web), 0, 0,

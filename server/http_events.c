@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* http_events.c - GET /v1/jobs/{id}/events: a job's progress as
- * Server-Sent Events.
+ * Server-Sent Events; and POST /v1/solve/batch's results as NDJSON, one
+ * line per item as it ends, read the same way.
  *
  * The reply is a stream MHD reads from events_read. After each event the
  * reader registers the connection as a waiter of the job, with a deadline
@@ -14,6 +15,7 @@
 
 #include <microhttpd.h>
 
+#include "batch.h"
 #include "http_internal.h"
 #include "jsonout.h"
 
@@ -24,7 +26,43 @@ typedef struct http_events {
     size_t off;
     bool waited;   /* the tick after the last event is over */
     bool finished; /* the last event is in buf */
+    bool ndjson;   /* a batch's item results, one line each */
+    int next_item; /* ndjson: the first item not sent yet */
 } http_events_t;
+
+/* Puts the batch results that ended since the last call in e->buf, one
+ * line each; the stream ends with the batch. */
+static bool
+next_lines(http_conn_t *c, http_events_t *e)
+{
+    jsonout_t w;
+    size_t len;
+    char *json;
+    bool ended;
+    char *lines;
+
+    (void)jobs_refresh(c->http->deps.jobs, &c->job);
+    jsonout_init(&w);
+    ended = pz_status_terminal(jobs_write(&w, NULL, c->job));
+    json = jsonout_finish(&w, &len);
+    if (json == NULL) {
+        return false;
+    }
+    lines = api_batch_lines_json(json, e->next_item, &e->next_item, &len);
+    free(json);
+    if (lines == NULL) {
+        return false;
+    }
+    free(e->buf);
+    e->buf = lines;
+    e->len = len;
+    e->off = 0;
+    if (ended) {
+        jobs_delivered(c->http->deps.jobs, c->job);
+    }
+    e->finished = ended || http__draining(c);
+    return true;
+}
 
 /* Puts the next event in e->buf: the job as it is now, named "end" once
  * it has ended. While the server drains, the stream ends after this
@@ -33,6 +71,10 @@ static bool
 next_event(http_conn_t *c, http_events_t *e)
 {
     jsonout_t w;
+
+    if (e->ndjson) {
+        return next_lines(c, e);
+    }
     size_t len;
     char *json;
     bool ended;
@@ -118,6 +160,34 @@ http__send_events(http_conn_t *c)
     MHD_add_response_header(r, "X-Accel-Buffering", "no");
     rep.status = 200;
     rep.ctype = "text/event-stream; charset=utf-8";
+    return http__queue_response(c, r, &rep);
+}
+
+enum MHD_Result
+http__send_ndjson(http_conn_t *c, int status)
+{
+    http_reply_t rep = { 0 };
+    struct MHD_Response *r;
+    char location[64];
+
+    c->events = calloc(1, sizeof(*c->events));
+    if (c->events == NULL) {
+        return http__send_problem(c, PZ_ENOMEM, "out of memory");
+    }
+    c->events->ndjson = true;
+    if (!next_event(c, c->events)) {
+        return http__send_problem(c, PZ_ENOMEM, "out of memory");
+    }
+    r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, events_read,
+                                          c, NULL);
+    if (r == NULL) {
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    snprintf(location, sizeof(location), "/v1/jobs/%s", jobs_id(c->job));
+    rep.location = location;
+    rep.status = status;
+    rep.ctype = "application/x-ndjson";
     return http__queue_response(c, r, &rep);
 }
 

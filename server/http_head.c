@@ -9,6 +9,7 @@
 
 #include <microhttpd.h>
 
+#include "batch.h"
 #include "http_internal.h"
 
 /* The longest request target and request head served (414, 431). */
@@ -150,6 +151,8 @@ solve_precheck(http_conn_t *c, enum MHD_Result *ret)
 {
     const char *cl = header(c, MHD_HTTP_HEADER_CONTENT_LENGTH);
     const char *te = header(c, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+    int max = (c->route->flags & HTTP_ROUTE_BATCH) != 0 ? API_BATCH_BODY_MAX
+                                                        : API_BODY_MAX;
     int64_t len = 0;
     pz_diag_t d;
 
@@ -170,7 +173,7 @@ solve_precheck(http_conn_t *c, enum MHD_Result *ret)
             return true;
         }
         cl = NULL;
-        len = API_BODY_MAX;
+        len = max;
         c->chunked = true;
     } else if (cl == NULL) {
         *ret = http__send_problem(c, PZ_ELENGTH,
@@ -183,10 +186,10 @@ solve_precheck(http_conn_t *c, enum MHD_Result *ret)
             http__send_problem(c, PZ_ELENGTH, "Content-Length is not a number");
         return true;
     }
-    if (len > API_BODY_MAX) {
+    if (len > max) {
         *ret = http__send_problem(
             c, PZ_ETOO_LARGE, "the body has %" PRId64 " bytes; the limit is %d",
-            len, API_BODY_MAX);
+            len, max);
         return true;
     }
     if (!is_json_type(header(c, MHD_HTTP_HEADER_CONTENT_TYPE))) {

@@ -34,6 +34,8 @@ enum {
     HTTP_ROUTE_PROBE = 4,     /* a health probe: served on a reserved place */
     HTTP_ROUTE_CACHEABLE = 8, /* its reply may be cached (no "no-store") */
     HTTP_ROUTE_EVENTS = 16,   /* an id route whose path ends in "/events" */
+    HTTP_ROUTE_BATCH = 32,    /* with SOLVE: a batch, up to
+                                 API_BATCH_BODY_MAX bytes */
 };
 
 /* One route: where it is, what it allows, and the handler that answers
@@ -93,7 +95,8 @@ typedef struct conn_ctx {
     size_t len;
     size_t cap;
     struct api_scramble *scramble; /* GET /v1/scramble: the one made */
-    struct http_events *events;    /* GET /v1/jobs/{id}/events: the stream */
+    struct http_events *events;    /* GET /v1/jobs/{id}/events, or a batch's
+                                      NDJSON: the stream */
     job_t *job;                    /* referenced job, or NULL */
     bool is_solve;                 /* the wait answers 202 when unfinished */
     job_waiter_t waiter;
@@ -186,6 +189,10 @@ enum MHD_Result http__send_job(http_conn_t *c, int unfinished_status);
 
 /* Answers GET /v1/jobs/{id}/events for c->job with an event stream. */
 enum MHD_Result http__send_events(http_conn_t *c);
+
+/* Answers with the results of c->job's batch items as NDJSON, one line
+ * per item as it ends, status status, until the batch ends. */
+enum MHD_Result http__send_ndjson(http_conn_t *c, int status);
 
 /* Frees the stream's state (on_completed). */
 void http__events_free(http_conn_t *c);

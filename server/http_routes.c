@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch.h"
 #include "http_internal.h"
 #include "render.h"
 #include "rng.h"
@@ -20,11 +21,21 @@
 #define HTTP_LIST_MAX     100
 
 static enum MHD_Result send_submit_error(http_conn_t *c, int rc);
+
+/* True when the client asks for NDJSON (Accept: application/x-ndjson). */
+static bool
+wants_ndjson(http_conn_t *c)
+{
+    const char *a = MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND,
+                                                MHD_HTTP_HEADER_ACCEPT);
+
+    return a != NULL && strstr(a, "application/x-ndjson") != NULL;
+}
 static enum MHD_Result
 send_parse_error(http_conn_t *c, int rc, const pz_diag_t *d);
 
 static enum MHD_Result
-handle_solve(http_conn_t *c, const char *url)
+handle_solve_any(http_conn_t *c, bool batch)
 {
     http_t *h = c->http;
     api_solve_request_t req;
@@ -33,7 +44,6 @@ handle_solve(http_conn_t *c, const char *url)
     int64_t wait_ms;
     int rc;
 
-    (void)url;
     pz_diag_clear(&d);
     if (c->overflow) {
         return http__send_problem(c, PZ_ETOO_LARGE,
@@ -42,12 +52,21 @@ handle_solve(http_conn_t *c, const char *url)
                                              : "the body is longer than its "
                                                "Content-Length or than %d "
                                                "bytes",
-                                  API_BODY_MAX);
+                                  batch ? API_BATCH_BODY_MAX : API_BODY_MAX);
     }
     rc = api_solve_parse_text(c->body != NULL ? c->body : "", c->len,
                               &h->deps.cfg->policy, &req, &d);
     if (rc != PZ_OK) {
         return send_parse_error(c, rc, &d);
+    }
+    if ((req.batch != NULL) != batch) {
+        api_solve_cleanup(&req);
+        pz_diag_set(&d, batch ? PZ_EMISSING : PZ_EUNKNOWN_FIELD,
+                    batch ? "a batch gives its scrambles or states in 'items'"
+                          : "'items' makes a batch: POST it to "
+                            "/v1/solve/batch");
+        pz_diag_field(&d, "/items");
+        return send_parse_error(c, d.rc, &d);
     }
     wait_ms = req.wait_ms;
     /* A job that only walks down a loaded table ends in microseconds:
@@ -60,10 +79,27 @@ handle_solve(http_conn_t *c, const char *url)
     }
     c->job = job;
     c->is_solve = true;
+    if (batch && wants_ndjson(c)) {
+        return http__send_ndjson(c, 200);
+    }
     if (wait_ms > 0 && !jobs_ended(job) && http__start_wait(c, wait_ms)) {
         return MHD_YES;
     }
     return http__send_job(c, 202);
+}
+
+static enum MHD_Result
+handle_solve(http_conn_t *c, const char *url)
+{
+    (void)url;
+    return handle_solve_any(c, false);
+}
+
+static enum MHD_Result
+handle_solve_batch(http_conn_t *c, const char *url)
+{
+    (void)url;
+    return handle_solve_any(c, true);
 }
 
 /* The problem of a request jobs_submit refused with rc. */
@@ -573,6 +609,8 @@ static const http_route_t routes[] = {
       NULL },
     { "/v1/solve", HTTP_M_POST, "POST, OPTIONS", HTTP_ROUTE_SOLVE, handle_solve,
       NULL },
+    { "/v1/solve/batch", HTTP_M_POST, "POST, OPTIONS",
+      HTTP_ROUTE_SOLVE | HTTP_ROUTE_BATCH, handle_solve_batch, NULL },
     { "/v1/jobs", GET_HEAD, GET_HEAD_ALLOW, 0, handle_list, NULL },
     { HTTP_JOB_PREFIX, HTTP_M_GET, "GET, OPTIONS",
       HTTP_ROUTE_ID | HTTP_ROUTE_EVENTS, handle_events,

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "batch.h"
 #include "complete.h"
 #include "job.h"
 #include "jobs_internal.h"
@@ -297,6 +298,7 @@ jobs__start_locked(jobs_t *jobs, job_t *job)
         }
         total_ms += job->req.spec.limits.time_ms;
     }
+    total_ms *= job->req.batch != NULL ? (uint64_t)job->req.batch->n : 1;
     job->deadline_mono = total_ms == 0 ? 0
                                        : jobs_now_ms() + (int64_t)total_ms +
                                              JOBS_DEADLINE_SLACK_MS;
@@ -357,7 +359,7 @@ jobs__admit(jobs_t *jobs, job_t *job)
 static bool
 instant(const api_solve_request_t *req)
 {
-    if (req->nruns < 1) {
+    if (req->nruns < 1 || req->batch != NULL) {
         return false;
     }
     for (int i = 0; i < req->nruns; i++) {
@@ -503,12 +505,12 @@ jobs__waiter_resume(jobs_t *jobs, job_waiter_t *w)
 static void
 info_of(const job_t *job, api_job_info_t *info)
 {
+    memset(info, 0, sizeof(*info));
     info->id = job->id;
     info->created_ms = job->created_ms;
     info->started_ms = atomic_load(&job->started_ms);
     info->finished_ms = atomic_load(&job->finished_ms);
-    /* Done first, with acquire: a run counted done has its result
-     * written; reading started second keeps started >= done. */
+    /* Done first (acquire: its results are written), then started. */
     info->runs_done =
         atomic_load_explicit(&job->runs_done, memory_order_acquire);
     info->runs_started =

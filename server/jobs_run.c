@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "batch.h"
 #include "jobs_internal.h"
 #include "log.h"
 #include "tables.h"
@@ -195,7 +196,20 @@ jobs_run(jobs_t *jobs, job_t *job)
     int i;
 
     log_job_start(job);
-    for (i = 0; i < req->nruns; i++) {
+    if (req->batch != NULL) {
+        atomic_store_explicit(&job->runs_started, req->nruns,
+                              memory_order_release);
+        api_batch_run(req, &job->cancel);
+        if (atomic_load(&job->deadline_hit) &&
+            !atomic_load(&job->cancel_requested)) {
+            for (int r = 0; r < req->nruns; r++) {
+                req->runs[r].solution.status = PZ_STATUS_TIMEOUT;
+            }
+        }
+        atomic_store_explicit(&job->runs_done, req->nruns,
+                              memory_order_release);
+    }
+    for (i = req->batch != NULL ? req->nruns : 0; i < req->nruns; i++) {
         solve_run_t *run = &req->runs[i];
 
         if (atomic_load(&job->cancel)) {

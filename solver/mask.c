@@ -61,7 +61,7 @@ care_piece(const pz_puzzle_t *p, const char *name, uint64_t *cared)
 static bool
 care_preset(const pz_puzzle_t *p, const char *name, uint64_t *cared)
 {
-    for (const puzzle_preset_t *q = p->ops->presets; q != NULL && q->name;
+    for (const puzzle_preset_t *q = puzzle_presets(p); q != NULL && q->name;
          q++) {
         const char *t = q->pieces;
 
@@ -328,7 +328,7 @@ pdb_build(const pz_puzzle_t *p,
         }
     }
     {
-        size_t slot;
+        size_t slot = 0;
 
         pdb_key(p, d, goal, d->keys);
         (void)pdb_find(d, d->keys, &slot);
@@ -350,7 +350,7 @@ pdb_build(const pz_puzzle_t *p,
             int m = __builtin_ctzll(todo);
             pz_state_t y;
             uint8_t key[PZ_STATE_MAX];
-            size_t slot;
+            size_t slot = 0;
 
             if (!puzzle_apply(p, &x, m, &y)) {
                 continue;

@@ -626,10 +626,68 @@ ht_check_table(const cJSON *t)
     return NULL;
 }
 
-/* Validates j as the schema Job of openapi.yaml; NULL when it conforms. */
+/* Validates j as the schema BatchJob of openapi.yaml: its members, and
+ * each item as a Job; NULL when it conforms. */
+static const char *
+ht_check_batch(const cJSON *j)
+{
+    static const char *const known[] = {
+        "id",           "kind",
+        "status",       "created_at",
+        "started_at",   "finished_at",
+        "puzzle",       "size",
+        "metric",       "requested_engine",
+        "items_total",  "items_done",
+        "items_solved", "tables",
+        "items",        NULL,
+    };
+    static const char *const req[] = {
+        "id",          "kind",       "status",
+        "created_at",  "started_at", "finished_at",
+        "puzzle",      "metric",     "requested_engine",
+        "items_total", "items_done", "items_solved",
+        "items",       NULL,
+    };
+    const char *why = ht_check_members(j, "batch job", known, req);
+    const cJSON *items = cJSON_GetObjectItemCaseSensitive(j, "items");
+
+    if (why != NULL) {
+        return why;
+    }
+    if (!cJSON_IsArray(items) ||
+        cJSON_GetArraySize(items) !=
+            cJSON_GetObjectItemCaseSensitive(j, "items_done")->valueint) {
+        return "batch job: 'items' does not hold items_done results";
+    }
+    for (const cJSON *it = items->child; it != NULL; it = it->next) {
+        const char *st = ht_jstr(it, "status");
+
+        /* An item is a job, or the placeholder of one that never ran. */
+        if (cJSON_GetObjectItemCaseSensitive(it, "puzzle") != NULL) {
+            /* An item is a Job without an id of its own. */
+            cJSON *one = cJSON_Duplicate(it, true);
+
+            cJSON_AddStringToObject(one, "id", "item");
+            why = ht_check_job(one);
+            cJSON_Delete(one);
+            if (why != NULL) {
+                return why;
+            }
+        } else if (strcmp(st, "cancelled") != 0 && strcmp(st, "failed") != 0) {
+            return "batch job: an item is neither a job nor cancelled";
+        }
+    }
+    return NULL;
+}
+
+/* Validates j as the schema Job of openapi.yaml (or BatchJob when its
+ * kind is "batch"); NULL when it conforms. */
 const char *
 ht_check_job(const cJSON *j)
 {
+    if (strcmp(ht_jstr(j, "kind"), "batch") == 0) {
+        return ht_check_batch(j);
+    }
     static const char *const known[] = {
         "id",
         "status",
@@ -656,6 +714,10 @@ ht_check_job(const cJSON *j)
         "runs",
         "tables",
         "warnings",
+        "moves",
+        "care",
+        "solutions",
+        "item",
         NULL,
     };
     static const char *const req[] = {

@@ -18,6 +18,8 @@ typedef struct api_job_info {
     int runs_done;       /* runs whose results may be read (acquire) */
     bool cancelled;      /* cancel requested before the job ended */
     bool preparing;      /* waiting for its tables (req->tables) */
+    bool in_batch;       /* an item of a batch: written with "item" */
+    int item;            /* with in_batch: its index in the batch */
     const api_solve_request_t *req; /* borrowed */
 } api_job_info_t;
 

@@ -34,6 +34,7 @@ typedef struct api_policy {
     int table_builds; /* API_TABLE_BUILDS_*: who prepares tables */
     int64_t default_tables_wait_ms; /* how long a job may prepare */
     int64_t max_tables_wait_ms;
+    int max_batch; /* items per batch (POST /v1/solve/batch) */
 } api_policy_t;
 
 /* Who gets a request's tables ready (api_policy_t's table_builds). */
@@ -96,6 +97,8 @@ typedef struct api_solve_request {
     int want_solutions;        /* several solutions: how many to keep, or 0 */
     bool all_optimal;          /* every optimal solution, counted */
     pz_solutions_t *solutions; /* owned, for runs[0], or NULL */
+    struct api_batch *batch;   /* owned: a batch's items and results
+                                  (batch.h), or NULL */
     pz_state_t start_full;     /* with "care": the start and goal as */
     pz_state_t goal_full;      /* given, before masking */
     int tables_mode;           /* API_TABLES_*: the "tables" member */

@@ -396,6 +396,13 @@ void puzzle_destroy(pz_puzzle_t *p);
 
 /* --- move subsets (subset.c) --- */
 
+/* The presets of goals p offers (puzzle_preset_t), or NULL. */
+static inline const puzzle_preset_t *
+puzzle_presets(const pz_puzzle_t *p)
+{
+    return p->ops->presets;
+}
+
 /* The kinds of pieces p declares (puzzle_pieces_t), or NULL. */
 static inline const puzzle_pieces_t *
 puzzle_pieces(const pz_puzzle_t *p)
