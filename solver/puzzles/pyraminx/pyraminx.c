@@ -1099,11 +1099,20 @@ static const puzzle_solving_t pyraminx_solving = {
 
 /* Kinds of pieces for reachability checks (puzzle_pieces_t). */
 static const puzzle_pieces_t pyraminx_pieces[] = {
-    { .name = "edges", .offset = 0, .count = 6, .orientations = 2,
+    { .name = "edges",
+      .offset = 0,
+      .count = 6,
+      .orientations = 2,
       .rigid = true },
-    { .name = "axials", .offset = 6, .count = 4, .orientations = 3,
+    { .name = "axials",
+      .offset = 6,
+      .count = 4,
+      .orientations = 3,
       .rigid = true },
-    { .name = "tips", .offset = 10, .count = 4, .orientations = 3,
+    { .name = "tips",
+      .offset = 10,
+      .count = 4,
+      .orientations = 3,
       .rigid = true },
     { .name = NULL },
 };

@@ -647,9 +647,15 @@ static const puzzle_random_t skewb_random = {
 
 /* Kinds of pieces for reachability checks (puzzle_pieces_t). */
 static const puzzle_pieces_t skewb_pieces[] = {
-    { .name = "centres", .offset = 0, .count = 6, .orientations = 1,
+    { .name = "centres",
+      .offset = 0,
+      .count = 6,
+      .orientations = 1,
       .rigid = true },
-    { .name = "corners", .offset = 6, .count = 8, .orientations = 3,
+    { .name = "corners",
+      .offset = 6,
+      .count = 8,
+      .orientations = 3,
       .rigid = true },
     { .name = NULL },
 };

@@ -672,8 +672,12 @@ static const puzzle_solving_t tiles_solving = {
 /* Kinds of pieces for reachability checks (puzzle_pieces_t). */
 static const puzzle_pieces_t tiles_pieces[] = {
     /* Cells, then the blank's cell (not a piece). */
-    { .name = "tiles", .offset = 0, .count = 0, .orientations = 1,
-      .rigid = false, .tail = 1 },
+    { .name = "tiles",
+      .offset = 0,
+      .count = 0,
+      .orientations = 1,
+      .rigid = false,
+      .tail = 1 },
     { .name = NULL },
 };
 
