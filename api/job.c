@@ -294,18 +294,23 @@ write_time(jsonout_t *w, const char *key, int64_t ms)
     jsonout_string(w, key, buf);
 }
 
-/* The pieces a masked goal cares about, by name. */
+/* The pieces a masked goal cares about, by name ("~" before those it
+ * cares about for their orientation only). */
 static void
 write_care(jsonout_t *w, const pz_puzzle_t *p)
 {
     const puzzle_pieces_t *runs = puzzle_pieces(p);
-    char name[16];
+    const puzzle_care_t *care = &p->mask->care;
+    char name[20];
 
     jsonout_begin(w, "care", '[');
     for (int r = 0; runs[r].name != NULL && r < PUZZLE_RUNS_MAX; r++) {
         for (int q = 0; q < 64; q++) {
-            if (p->mask->cared[r] >> q & 1) {
-                puzzle_piece_name(p, r, q, name, sizeof(name));
+            bool cls = care->classed[r] >> q & 1;
+
+            if ((care->full[r] >> q & 1) || cls) {
+                name[0] = '~';
+                puzzle_piece_name(p, r, q, name + cls, sizeof(name) - 1);
                 jsonout_string(w, NULL, name);
             }
         }

@@ -705,6 +705,7 @@ api_solve_parse(const cJSON *body,
         goto fail;
     }
     request__default_target(body, req);
+    request__known_solution(req);
     return PZ_OK;
 fail:
     api_solve_cleanup(req);

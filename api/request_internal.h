@@ -96,6 +96,10 @@ int request__plan_tables(const api_policy_t *pol,
  * (docs/twophase.md). */
 #define REQUEST_SHORT_SCRAMBLE 12
 
+/* Gives req's runs the inverse of a scramble of plain moves from the
+ * default goal as a known solution (solve_spec_t known). */
+void request__known_solution(api_solve_request_t *req);
+
 /*
  * The number of moves of req's scramble when every token of it is one of
  * the puzzle's moves and it was played from the default goal (its inverse

@@ -128,8 +128,14 @@ request__auto_restricted(const api_solve_request_t *req,
         }
     }
     /* Several solutions: IDA*, with the exact distances where a
-     * complete table has them. */
-    if (req->want_solutions != 0 && !choice.engine->several) {
+     * complete table has them. The table walk and bidirectional BFS list
+     * every optimal one, but not the longer ones the N shortest may need;
+     * two-phase lists the N best it found (not for all_optimal). */
+    if (req->want_solutions != 0 &&
+        (!choice.engine->several ||
+         (req->all_optimal && !choice.engine->optimal) ||
+         (!req->all_optimal && choice.engine->optimal &&
+          !choice.engine->uses_heuristic))) {
         const heuristic_ops_t *x = heuristic_find(req->puzzle, "exact");
 
         if (!choice.engine->uses_heuristic) {

@@ -79,3 +79,46 @@ request__default_target(const cJSON *body, api_solve_request_t *req)
         }
     }
 }
+
+/*
+ * A scramble of plain moves played from the default goal has a known
+ * solution, its inverse: the runs get it (solve_spec_t known), and an
+ * engine whose answer is longer answers with it instead. So a short
+ * scramble never gets a longer answer, whatever the engine.
+ */
+void
+request__known_solution(api_solve_request_t *req)
+{
+    int n = request__scramble_moves(req);
+    const char *t = req->scramble;
+    uint8_t moves[PZ_KNOWN_MAX];
+    int k = 0;
+
+    req->spec.known_length = 0;
+    if (n <= 0 || n > PZ_KNOWN_MAX) {
+        return;
+    }
+    while (*t != '\0' && k < n) {
+        char token[16];
+        size_t len;
+        int m;
+
+        t += strspn(t, " \t\r\n");
+        len = strcspn(t, " \t\r\n");
+        if (len == 0 || len >= sizeof(token)) {
+            return;
+        }
+        memcpy(token, t, len);
+        token[len] = '\0';
+        if ((m = puzzle_move_index(req->puzzle, token)) < 0) {
+            return;
+        }
+        moves[k++] = (uint8_t)m;
+        t += len;
+    }
+    for (int i = 0; i < k; i++) {
+        req->spec.known[i] =
+            (uint8_t)puzzle_inverse(req->puzzle, moves[k - 1 - i]);
+    }
+    req->spec.known_length = k;
+}

@@ -66,7 +66,11 @@ request__plan_solutions(api_solve_request_t *req, pz_diag_t *d)
         return PZ_ECONFLICT;
     }
     h = heuristic_find(req->puzzle, run->heuristic);
-    if (!run->engine->several || (h != NULL && !h->admissible)) {
+    /* The table walk lists solutions where the table ranks whole states
+     * (not the pyraminx's, whose tips it leaves out). */
+    if (!run->engine->several || (h != NULL && !h->admissible) ||
+        (req->all_optimal && !run->engine->optimal) ||
+        (!run->engine->uses_heuristic && puzzle_rank_partial(req->puzzle))) {
         pz_diag_set(d, PZ_EUNSUPPORTED,
                     "engine '%s' with heuristic '%s' cannot list several "
                     "solutions; idastar with an admissible heuristic can",

@@ -202,6 +202,14 @@ engine_run(const engine_ops_t *e, search_ctx_t *ctx, pz_solution_t *out)
     if (hp != NULL && hp->release != NULL) {
         hp->release(ctx->heuristic, ctx->budget);
     }
+    /* A solution known before the search that is shorter than the
+     * engine's answer is the answer (replayed below like any other). */
+    if (rc == PZ_OK && out->status == PZ_STATUS_SOLVED &&
+        ctx->known_length > 0 && ctx->known_length < out->length &&
+        ctx->solutions == NULL && ctx->puzzle->subset == 0) {
+        out->length = ctx->known_length;
+        memcpy(out->moves, ctx->known, (size_t)ctx->known_length);
+    }
     if (rc == PZ_OK && out->status == PZ_STATUS_SOLVED) {
         /* Every answer is replayed: an engine bug must never reach a
          * client as a wrong move list. */

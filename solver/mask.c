@@ -35,12 +35,15 @@ puzzle_piece_name(const pz_puzzle_t *p,
     }
 }
 
-/* Adds the piece named name (any kind) to cared; false when none is. */
+/* Adds the piece named name (any kind) to care: its bit in full, or with
+ * a leading '~' in classed (its orientation only). False when none is. */
 static bool
-care_piece(const pz_puzzle_t *p, const char *name, uint64_t *cared)
+care_piece(const pz_puzzle_t *p, const char *name, puzzle_care_t *care)
 {
     const puzzle_pieces_t *runs = puzzle_pieces(p);
+    bool oriented = name[0] == '~';
 
+    name += oriented;
     for (int r = 0; runs[r].name != NULL; r++) {
         int n = (int)puzzle_run_bytes(p, &runs[r]);
 
@@ -49,7 +52,11 @@ care_piece(const pz_puzzle_t *p, const char *name, uint64_t *cared)
 
             puzzle_piece_name(p, r, k, buf, sizeof(buf));
             if (strcasecmp(buf, name) == 0) {
-                cared[r] |= UINT64_C(1) << k;
+                if (oriented && runs[r].orientations > 1) {
+                    care->classed[r] |= UINT64_C(1) << k;
+                } else {
+                    care->full[r] |= UINT64_C(1) << k;
+                }
                 return true;
             }
         }
@@ -59,7 +66,7 @@ care_piece(const pz_puzzle_t *p, const char *name, uint64_t *cared)
 
 /* Adds the pieces of preset name; false when p has no such preset. */
 static bool
-care_preset(const pz_puzzle_t *p, const char *name, uint64_t *cared)
+care_preset(const pz_puzzle_t *p, const char *name, puzzle_care_t *care)
 {
     for (const puzzle_preset_t *q = puzzle_presets(p); q != NULL && q->name;
          q++) {
@@ -73,7 +80,7 @@ care_preset(const pz_puzzle_t *p, const char *name, uint64_t *cared)
             size_t len = strcspn(t, " ");
 
             snprintf(piece, sizeof(piece), "%.*s", (int)len, t);
-            if (len > 0 && !care_piece(p, piece, cared)) {
+            if (len > 0 && !care_piece(p, piece, care)) {
                 return false; /* a preset naming no piece: a bug */
             }
             t += len;
@@ -84,13 +91,58 @@ care_preset(const pz_puzzle_t *p, const char *name, uint64_t *cared)
     return false;
 }
 
+/*
+ * The renaming of care into m->code: a piece cared about in full keeps
+ * its byte; the pieces cared about for their orientation only become the
+ * lowest of them, with their orientation; every other piece becomes the
+ * lowest of those, without orientation. Sliding pieces' blank is always
+ * kept whole. Sets m->care.
+ */
+static void
+fill_code(const pz_puzzle_t *p, const puzzle_care_t *care, puzzle_mask_t *m)
+{
+    const puzzle_pieces_t *runs = puzzle_pieces(p);
+
+    for (size_t i = 0; i < PZ_STATE_MAX; i++) {
+        for (int v = 0; v < 256; v++) {
+            m->code[i][v] = (uint8_t)v;
+        }
+    }
+    m->care = *care;
+    for (int r = 0; runs[r].name != NULL && r < PUZZLE_RUNS_MAX; r++) {
+        const puzzle_pieces_t *run = &runs[r];
+        int npieces = (int)puzzle_run_bytes(p, run);
+        int k = run->orientations;
+        uint64_t full = care->full[r] | (run->rigid ? 0 : 1);
+        uint64_t cls = care->classed[r] & ~full;
+        uint64_t rest = ~(full | cls);
+        int rep = cls != 0 ? __builtin_ctzll(cls) : -1;
+        int wild = rest != 0 ? __builtin_ctzll(rest) : -1;
+
+        m->care.full[r] = full;
+        m->care.classed[r] = cls;
+        for (int i = 0; i < npieces; i++) {
+            for (int v = 0; v < npieces * k && v < 256; v++) {
+                int piece = v / k;
+
+                if (cls >> piece & 1) {
+                    m->code[run->offset + i][v] = (uint8_t)(rep * k + v % k);
+                } else if (!(full >> piece & 1) && wild >= 0) {
+                    m->code[run->offset + i][v] = (uint8_t)(wild * k);
+                }
+            }
+        }
+    }
+}
+
 int
 puzzle_mask_care(pz_puzzle_t *p, const char *const *names, int n, pz_diag_t *d)
 {
     const puzzle_pieces_t *runs = puzzle_pieces(p);
-    uint64_t cared[PUZZLE_RUNS_MAX] = { 0 };
+    puzzle_care_t care;
     puzzle_mask_t *m;
 
+    memset(&care, 0, sizeof(care));
     for (int r = 0; runs != NULL && runs[r].name != NULL; r++) {
         /* Pieces named only by their bytes' values, such as twists kept
          * in place, cannot be told apart: no mask. */
@@ -105,8 +157,8 @@ puzzle_mask_care(pz_puzzle_t *p, const char *const *names, int n, pz_diag_t *d)
                            p->id);
     }
     for (int i = 0; i < n; i++) {
-        if (!care_piece(p, names[i], cared) &&
-            !care_preset(p, names[i], cared)) {
+        if (!care_piece(p, names[i], &care) &&
+            !care_preset(p, names[i], &care)) {
             return pz_diag_set(d, PZ_EINVAL,
                                "'%.40s' is neither a piece nor a preset of "
                                "the %s; GET /v1/puzzles lists them",
@@ -117,38 +169,10 @@ puzzle_mask_care(pz_puzzle_t *p, const char *const *names, int n, pz_diag_t *d)
     if (m == NULL) {
         return pz_diag_set(d, PZ_ENOMEM, "out of memory");
     }
-    for (size_t i = 0; i < PZ_STATE_MAX; i++) {
-        for (int v = 0; v < 256; v++) {
-            m->code[i][v] = (uint8_t)v;
-        }
-    }
-    for (int r = 0; runs[r].name != NULL && r < PUZZLE_RUNS_MAX; r++) {
-        const puzzle_pieces_t *run = &runs[r];
-        int npieces = (int)puzzle_run_bytes(p, run);
-        int k = run->orientations;
-        int wild = -1;
-
-        /* Sliding pieces move by the blank: it is always kept. */
-        if (!run->rigid) {
-            cared[r] |= 1;
-        }
-        for (int q = 0; q < npieces && q < 64; q++) {
-            if (cared[r] >> q & 1) {
-                m->cared_count++;
-            } else if (wild < 0) {
-                wild = q;
-            }
-        }
-        m->cared[r] = cared[r];
-        for (int i = 0; i < npieces; i++) {
-            for (int v = 0; v < npieces * k && v < 256; v++) {
-                int piece = v / k;
-
-                if (!(cared[r] >> piece & 1)) {
-                    m->code[run->offset + i][v] = (uint8_t)(wild * k);
-                }
-            }
-        }
+    fill_code(p, &care, m);
+    for (int r = 0; r < PUZZLE_RUNS_MAX; r++) {
+        m->cared_count += __builtin_popcountll(m->care.full[r]) +
+                          __builtin_popcountll(m->care.classed[r]);
     }
     free(p->mask);
     p->mask = m;
@@ -273,18 +297,17 @@ pdb_free(mask_pdb_t *d, pz_budget_t *b)
     memset(d, 0, sizeof(*d));
 }
 
-/* Breadth-first search of the group cared[] from goal into d, polling
- * the limits of ctx. PZ_STATUS_RUNNING when built, a terminal status, or
+/* Breadth-first search of the group care from goal into d, polling the
+ * limits of ctx. PZ_STATUS_RUNNING when built, a terminal status, or
  * PZ_ENOMEM. */
 static int
 pdb_build(const pz_puzzle_t *p,
           const search_ctx_t *ctx,
           const pz_state_t *goal,
-          const uint64_t *cared,
+          const puzzle_care_t *care,
           size_t cap,
           mask_pdb_t *d)
 {
-    const puzzle_pieces_t *runs = puzzle_pieces(p);
     uint64_t moves = puzzle_allowed_after(p, -1);
     size_t slots = 1;
     uint64_t polls = 0;
@@ -306,27 +329,8 @@ pdb_build(const pz_puzzle_t *p,
         d->slots == NULL) {
         return PZ_ENOMEM;
     }
-    /* The group's renaming: the goal's, with the pieces outside the
-     * group renamed as well. */
-    *d->mask = *p->mask;
-    for (int r = 0; runs[r].name != NULL && r < PUZZLE_RUNS_MAX; r++) {
-        const puzzle_pieces_t *run = &runs[r];
-        int n = (int)puzzle_run_bytes(p, run);
-        int k = run->orientations;
-        int wild = -1;
-        uint64_t keep = cared[r] | (run->rigid ? 0 : 1);
-
-        for (int q = 0; q < n && wild < 0; q++) {
-            wild = (keep >> q & 1) ? -1 : q;
-        }
-        for (int i = 0; i < n && wild >= 0; i++) {
-            for (int v = 0; v < n * k && v < 256; v++) {
-                if (!(keep >> (v / k) & 1)) {
-                    d->mask->code[run->offset + i][v] = (uint8_t)(wild * k);
-                }
-            }
-        }
-    }
+    /* The group's renaming, applied after the goal's. */
+    fill_code(p, care, d->mask);
     {
         size_t slot = 0;
 
@@ -381,19 +385,25 @@ pdb_build(const pz_puzzle_t *p,
     return PZ_STATUS_RUNNING;
 }
 
-/* States of the quotient that cares about cared[] (an upper bound). */
+/* States of the quotient that care makes (an upper bound): the pieces
+ * cared about in full are told apart, those of a class are not. */
 static double
-group_size(const pz_puzzle_t *p, const uint64_t *cared)
+group_size(const pz_puzzle_t *p, const puzzle_care_t *care)
 {
     const puzzle_pieces_t *runs = puzzle_pieces(p);
     double size = 1;
 
     for (int r = 0; runs[r].name != NULL && r < PUZZLE_RUNS_MAX; r++) {
         int n = (int)puzzle_run_bytes(p, &runs[r]);
-        int k = __builtin_popcountll(cared[r] | (runs[r].rigid ? 0 : 1));
+        uint64_t full = care->full[r] | (runs[r].rigid ? 0 : 1);
+        int k = __builtin_popcountll(full);
+        int c = __builtin_popcountll(care->classed[r] & ~full);
 
         for (int i = 0; i < k; i++) {
             size *= (double)(n - i) * runs[r].orientations;
+        }
+        for (int i = 0; i < c; i++) {
+            size *= (double)(n - k - i) / (i + 1) * runs[r].orientations;
         }
     }
     return size;
@@ -404,36 +414,45 @@ mask_prepare(const pz_heuristic_t *h, const search_ctx_t *ctx)
 {
     const pz_puzzle_t *p = h->puzzle;
     const puzzle_pieces_t *runs = puzzle_pieces(p);
+    const puzzle_care_t *all = &p->mask->care;
     mask_h_t *c = h->ctx;
-    uint64_t groups[PDB_MAX][PUZZLE_RUNS_MAX];
+    puzzle_care_t groups[PDB_MAX];
     int ngroups = 0;
     size_t per = (p->state_size + 1 + 8);
     size_t cap;
 
     memset(groups, 0, sizeof(groups));
-    if (group_size(p, p->mask->cared) <= PDB_ENTRIES_MAX) {
-        memcpy(groups[ngroups++], p->mask->cared, sizeof(groups[0]));
+    if (group_size(p, all) <= PDB_ENTRIES_MAX) {
+        groups[ngroups++] = *all;
     } else {
+        /* Each kind's class whole (a part of it is no coarser view),
+         * then its pieces cared about in full, a few at a time. */
         for (int r = 0; runs[r].name != NULL && r < PUZZLE_RUNS_MAX; r++) {
-            uint64_t left =
-                p->mask->cared[r] & ~(runs[r].rigid ? UINT64_C(0) : 1);
+            uint64_t left = all->full[r] & ~(runs[r].rigid ? UINT64_C(0) : 1);
+            puzzle_care_t one;
 
+            memset(&one, 0, sizeof(one));
+            one.classed[r] = all->classed[r];
+            if (one.classed[r] != 0 && group_size(p, &one) <= PDB_ENTRIES_MAX &&
+                ngroups < PDB_MAX) {
+                groups[ngroups++] = one;
+            }
             while (left != 0 && ngroups < PDB_MAX) {
-                uint64_t one[PUZZLE_RUNS_MAX] = { 0 };
                 int taken = 0;
 
-                one[r] = left;
-                if (group_size(p, one) > PDB_ENTRIES_MAX) {
-                    one[r] = 0;
+                memset(&one, 0, sizeof(one));
+                one.full[r] = left;
+                if (group_size(p, &one) > PDB_ENTRIES_MAX) {
+                    one.full[r] = 0;
                     while (left != 0 && taken < GROUP_PIECES) {
-                        one[r] |= left & -left;
+                        one.full[r] |= left & -left;
                         left &= left - 1;
                         taken++;
                     }
                 } else {
                     left = 0;
                 }
-                memcpy(groups[ngroups++], one, sizeof(groups[0]));
+                groups[ngroups++] = one;
             }
         }
     }
@@ -443,8 +462,8 @@ mask_prepare(const pz_heuristic_t *h, const search_ctx_t *ctx)
         return PZ_STATUS_MEMORY_LIMIT;
     }
     for (int g = 0; g < ngroups; g++) {
-        double want = group_size(p, groups[g]) + 1;
-        int rc = pdb_build(p, ctx, &c->goal, groups[g],
+        double want = group_size(p, &groups[g]) + 1;
+        int rc = pdb_build(p, ctx, &c->goal, &groups[g],
                            want < (double)cap ? (size_t)want : cap, &c->pdb[g]);
 
         c->npdb = g + 1;

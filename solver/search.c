@@ -267,3 +267,49 @@ solutions_add(pz_solutions_t *s, const uint8_t *moves, int n)
     s->kept++;
     return true;
 }
+
+void
+solutions_push_latest(pz_solutions_t *s, const uint8_t *moves, int n)
+{
+    if (s->kept == s->want && s->kept > 0) {
+        size_t drop = s->length[0];
+
+        memmove(s->moves, s->moves + drop, s->used - drop);
+        s->used -= drop;
+        for (int i = 1; i < s->kept; i++) {
+            s->length[i - 1] = s->length[i];
+            s->offset[i - 1] = (uint32_t)(s->offset[i] - drop);
+        }
+        s->kept--;
+        s->found--;
+    }
+    (void)solutions_add(s, moves, n);
+}
+
+void
+solutions_reverse(pz_solutions_t *s)
+{
+    uint8_t *copy = malloc(s->used > 0 ? s->used : 1);
+    size_t at = 0;
+
+    if (copy == NULL) {
+        return; /* left in order of finding: still every one kept */
+    }
+    for (int i = s->kept - 1; i >= 0; i--) {
+        memcpy(copy + at, s->moves + s->offset[i], s->length[i]);
+        at += s->length[i];
+    }
+    memcpy(s->moves, copy, s->used);
+    free(copy);
+    for (int i = 0, j = s->kept - 1; i < j; i++, j--) {
+        uint16_t t = s->length[i];
+
+        s->length[i] = s->length[j];
+        s->length[j] = t;
+    }
+    at = 0;
+    for (int i = 0; i < s->kept; i++) {
+        s->offset[i] = (uint32_t)at;
+        at += s->length[i];
+    }
+}

@@ -75,6 +75,8 @@ solve_execute(const solve_spec_t *spec,
     ctx.goal = spec->goal;
     ctx.weight = run->weight;
     ctx.target_length = spec->target_length;
+    ctx.known_length = spec->known_length;
+    memcpy(ctx.known, spec->known, sizeof(ctx.known));
     ctx.threads = spec->threads;
     ctx.limits = spec->limits;
     ctx.budget = &budget;

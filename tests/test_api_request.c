@@ -795,6 +795,58 @@ START_TEST(test_api_solve_parse_care)
 }
 END_TEST
 
+/* A scramble of plain moves is answered no longer than itself, whatever
+ * the engine: the Master Pyraminx's phase solver and weighted A* on the
+ * 24-puzzle give longer answers for some short scrambles; the scramble's
+ * inverse, known before the search, is the answer then. */
+START_TEST(test_api_solve_short_scramble_never_longer)
+{
+    static const char *const puzzles[] = { "mpyraminx", "24-puzzle", "3x3x3" };
+    pz_rng_t rng;
+    int checked = 0;
+
+    pz_rng_seed(&rng, 12);
+    for (int p = 0; p < 3; p++) {
+        pz_params_t prm = { 0, 0, 0 };
+        pz_puzzle_t *puz = NULL;
+        pz_diag_t d;
+        pz_state_t goal;
+
+        ck_assert_int_eq(puzzle_create(puzzles[p], &prm, &puz, &d), PZ_OK);
+        puzzle_goal(puz, &goal);
+        for (int k = 0; k < 6; k++) {
+            uint8_t mv[16];
+            char text[256];
+            char body[512];
+            api_solve_request_t req;
+            int n = 8 + k % 5;
+
+            ck_assert_int_eq(
+                puzzle_random_moves(puz, &goal, n, pz_rng_next, &rng, mv),
+                PZ_OK);
+            ck_assert_int_ge(
+                puzzle_format_moves(puz, mv, n, text, sizeof(text)), 0);
+            snprintf(body, sizeof(body),
+                     "{\"puzzle\":\"%s\",\"scramble\":\"%s\"%s}", puzzles[p],
+                     text, p == 1 ? ",\"engine\":\"wastar\",\"weight\":5" : "");
+            ck_assert_msg(parse_text(body, &req, &d) == PZ_OK, "%s: %s", body,
+                          d.detail);
+            ck_assert_int_eq(req.spec.known_length, n);
+            ck_assert_int_eq(solve_execute(&req.spec, &req.runs[0], NULL),
+                             PZ_OK);
+            ck_assert_int_eq(req.runs[0].solution.status, PZ_STATUS_SOLVED);
+            ck_assert_msg(req.runs[0].solution.length <= n,
+                          "%s: %d moves for a %d-move scramble", body,
+                          req.runs[0].solution.length, n);
+            checked++;
+            api_solve_cleanup(&req);
+        }
+        puzzle_destroy(puz);
+    }
+    ck_assert_int_eq(checked, 18);
+}
+END_TEST
+
 static Suite *
 api_request_suite(void)
 {
@@ -832,6 +884,7 @@ api_request_suite(void)
     tcase_add_test(tc, test_api_solve_parse_move_subsets);
     tcase_add_test(tc, test_api_solve_parse_several_solutions);
     tcase_add_test(tc, test_api_solve_parse_care);
+    tcase_add_test(tc, test_api_solve_short_scramble_never_longer);
     suite_add_tcase(s, tc);
     return s;
 }

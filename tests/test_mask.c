@@ -256,6 +256,72 @@ START_TEST(test_mask_xcross_splits_and_solves)
 }
 END_TEST
 
+/* Orientation only: "eo" makes every edge one class, oriented; its
+ * quotient is the 2^11 = 2,048 flip patterns. "oll" keeps the first two
+ * layers and orients the last: sampled last-layer cases are solved with
+ * the first two layers in place and the last layer oriented. */
+START_TEST(test_mask_orientation_classes)
+{
+    static const char *const eo[] = { "eo" };
+    static const char *const oll[] = { "oll" };
+    pz_puzzle_t *full = tl_make("3x3x3", 0, 0, 0);
+    pz_puzzle_t *p = masked("3x3x3", 0, eo, 1);
+    pz_puzzle_t *q = masked("3x3x3", 0, oll, 1);
+    static const char *const cases[] = {
+        "R U R' U R U2 R'",
+        "F R U R' U' F'",
+        "R U2 R2 U' R2 U' R2 U2 R",
+        "F R U R' U' F' U F R U R' U' F'",
+    };
+    pz_state_t g;
+    oracle_t o;
+
+    puzzle_goal(p, &g);
+    puzzle_mask_state(p, &g);
+    o = oracle_run(p, &g, 1 << 12);
+    ck_assert_uint_eq(o.count, 2048);
+    assert_answers(full, p, &o, "idastar", 8, 0);
+    oracle_free(&o);
+    ck_assert_int_eq(q->mask->cared_count, 20);
+    for (int i = 0; i < 4; i++) {
+        pz_state_t s = tl_scrambled(full, cases[i]);
+        pz_state_t ms = s;
+        pz_state_t mg;
+        pz_state_t end;
+        solve_spec_t spec;
+        pz_solution_t sol;
+
+        puzzle_goal(full, &mg);
+        puzzle_mask_state(q, &mg);
+        puzzle_mask_state(q, &ms);
+        spec = tl_spec(q, &ms, &mg);
+        sol = tl_solve_spec(&spec, "idastar", "mask-pdb", 1.0, NULL);
+        ck_assert(sol.optimal);
+        ck_assert_int_le(sol.length, 14);
+        ck_assert_int_eq(puzzle_replay(full, &s, sol.moves, sol.length, &end),
+                         PZ_OK);
+        /* First two layers home; the last layer's U stickers up. */
+        for (int c = 4; c < 8; c++) {
+            ck_assert_int_eq(end.b[c], c * 3);
+        }
+        for (int e = 4; e < 12; e++) {
+            ck_assert_int_eq(end.b[8 + e], e * 2);
+        }
+        for (int c = 0; c < 4; c++) {
+            ck_assert_int_eq(end.b[c] % 3, 0);
+            ck_assert_int_lt(end.b[c] / 3, 4);
+        }
+        for (int e = 0; e < 4; e++) {
+            ck_assert_int_eq(end.b[8 + e] % 2, 0);
+            ck_assert_int_lt(end.b[8 + e] / 2, 4);
+        }
+    }
+    puzzle_destroy(q);
+    puzzle_destroy(p);
+    puzzle_destroy(full);
+}
+END_TEST
+
 START_TEST(test_mask_names_and_refusals)
 {
     static const char *const bad[] = { "DF", "QQ" };
@@ -318,6 +384,7 @@ mask_suite(void)
     tcase_add_test(tc, test_mask_tiles_first_row_quotient_and_answers);
     tcase_add_test(tc, test_mask_cube2_first_layer_quotient_and_answers);
     tcase_add_test(tc, test_mask_xcross_splits_and_solves);
+    tcase_add_test(tc, test_mask_orientation_classes);
     tcase_add_test(tc, test_mask_names_and_refusals);
     tcase_add_test(tc, test_mask_pdb_respects_the_budget);
     suite_add_tcase(s, tc);

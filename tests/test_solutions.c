@@ -63,6 +63,7 @@ count_of_length(const pz_puzzle_t *p, const pz_state_t *start, int len)
 static pz_solutions_t
 solve_several(const pz_puzzle_t *p,
               const pz_state_t *start,
+              const char *engine,
               const char *heuristic,
               int want,
               bool all,
@@ -73,7 +74,7 @@ solve_several(const pz_puzzle_t *p,
     solve_run_t run;
 
     ck_assert_int_eq(solutions_init(&sols, want, all), PZ_OK);
-    solve_run_init(&run, engine_find_for(p, "idastar"), heuristic, 1.0);
+    solve_run_init(&run, engine_find_for(p, engine), heuristic, 1.0);
     run.solutions = &sols;
     ck_assert_int_eq(solve_execute(&spec, &run, NULL), PZ_OK);
     ck_assert_msg(run.solution.status == PZ_STATUS_SOLVED, "%s",
@@ -126,7 +127,8 @@ START_TEST(test_solutions_all_optimal_counts_match_brute_force)
             int len;
 
             tl_scramble(p, &goal, c->moves, &rng, &s);
-            sols = solve_several(p, &s, c->heuristic, 1000, true, &first);
+            sols = solve_several(p, &s, "idastar", c->heuristic, 1000, true,
+                                 &first);
             len = first.length;
             for (int shorter = 0; shorter < len; shorter++) {
                 ck_assert_uint_eq(count_of_length(p, &s, shorter), 0);
@@ -147,6 +149,34 @@ START_TEST(test_solutions_all_optimal_counts_match_brute_force)
                 }
             }
             multi += brute > 1;
+            /* Bidirectional BFS, and the table walk where the puzzle
+             * has a whole-state table, list the same solutions. */
+            for (int e = 0; e < 2; e++) {
+                pz_solution_t tfirst;
+                pz_solutions_t t;
+
+                if (e == 1 && strcmp(c->heuristic, "exact") != 0 &&
+                    strcmp(c->heuristic, "manhattan") != 0) {
+                    continue;
+                }
+                t = solve_several(p, &s, e == 0 ? "bibfs" : "table", "none",
+                                  1000, true, &tfirst);
+
+                ck_assert_uint_eq(t.found, brute);
+                ck_assert(t.complete);
+                ck_assert_int_eq(t.kept, sols.kept);
+                for (int a = 0; a < t.kept; a++) {
+                    bool same = false;
+
+                    for (int b = 0; b < sols.kept && !same; b++) {
+                        same =
+                            memcmp(solutions_moves(&t, a),
+                                   solutions_moves(&sols, b), (size_t)len) == 0;
+                    }
+                    ck_assert(same);
+                }
+                solutions_free(&t);
+            }
             solutions_free(&sols);
         }
         puzzle_destroy(p);
@@ -172,7 +202,8 @@ START_TEST(test_solutions_n_shortest_match_brute_force)
 
         puzzle_goal(p, &goal);
         tl_scramble(p, &goal, c->moves, &rng, &s);
-        sols = solve_several(p, &s, c->heuristic, want, false, &first);
+        sols =
+            solve_several(p, &s, "idastar", c->heuristic, want, false, &first);
         ck_assert_int_eq(sols.kept, want);
         /* Length by length: every length before the last one listed is
          * complete, and the last is filled from its solutions. */
@@ -209,7 +240,7 @@ START_TEST(test_solutions_solved_start_and_limits)
     solve_run_t run;
 
     puzzle_goal(p, &goal);
-    sols = solve_several(p, &goal, "seed", 5, true, &first);
+    sols = solve_several(p, &goal, "idastar", "seed", 5, true, &first);
     ck_assert_int_eq(first.length, 0);
     ck_assert_int_eq(sols.kept, 1);
     ck_assert_uint_eq(sols.found, 1);

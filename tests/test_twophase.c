@@ -462,6 +462,43 @@ START_TEST(test_twophase_solve_random_states_within_20)
 }
 END_TEST
 
+/* Several solutions: the N best two-phase found on its way down to the
+ * target, shortest first, each a different answer that engine_run
+ * replayed; none is claimed optimal or complete. */
+START_TEST(test_twophase_solve_lists_the_best_it_found)
+{
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
+    pz_rng_t rng;
+    int lists = 0;
+
+    pz_rng_seed(&rng, 77);
+    for (int i = 0; i < 6; i++) {
+        pz_state_t s = tl_random_state(p, &rng);
+        solve_spec_t spec = spec_for(p, &s, 18);
+        pz_solutions_t sols;
+        solve_run_t run;
+
+        ck_assert_int_eq(solutions_init(&sols, 3, false), PZ_OK);
+        spec.limits.time_ms = 2000;
+        solve_run_init(&run, engine_find_for(p, "twophase"), "none", 1.0);
+        run.solutions = &sols;
+        ck_assert_int_eq(solve_execute(&spec, &run, NULL), PZ_OK);
+        ck_assert_int_eq(run.solution.status, PZ_STATUS_SOLVED);
+        ck_assert(!run.solution.optimal && !sols.complete);
+        ck_assert_int_ge(sols.kept, 1);
+        ck_assert_int_le(sols.kept, 3);
+        ck_assert_int_eq(sols.length[0], run.solution.length);
+        for (int k = 1; k < sols.kept; k++) {
+            ck_assert_int_gt(sols.length[k], sols.length[k - 1]);
+        }
+        lists += sols.kept > 1;
+        solutions_free(&sols);
+    }
+    ck_assert_int_gt(lists, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_twophase_solve_superflip_not_below_20)
 {
     pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
@@ -952,6 +989,7 @@ twophase_suite(void)
     tcase_set_timeout(tc_solve, 60);
     tcase_add_test(tc_solve, test_twophase_solve_solved_cube_is_empty);
     tcase_add_test(tc_solve, test_twophase_solve_random_states_within_20);
+    tcase_add_test(tc_solve, test_twophase_solve_lists_the_best_it_found);
     tcase_add_test(tc_solve, test_twophase_solve_superflip_not_below_20);
     tcase_add_test(tc_solve, test_twophase_solve_superflip_target_20_exact);
     tcase_add_test(tc_solve,

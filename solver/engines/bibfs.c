@@ -27,6 +27,7 @@
  * Layers stay complete for the reason given in astar.c.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "engine_internal.h"
 #include "nodeset.h"
@@ -201,6 +202,88 @@ add_root(side_t *side, const search_ctx_t *ctx, const pz_state_t *root)
     return nodeset_add(&side->set, root, nodeset_hash(&side->set, root), &r);
 }
 
+/*
+ * Every optimal solution, once the sides met with an optimum of len
+ * moves: forward holds every state within fwd.depth of the start and
+ * backward every state within bwd.depth of the goal, at their exact
+ * distances (node g), and len = fwd.depth + bwd.depth + 1. A state at
+ * position k of an optimal path is at distance k from the start and
+ * len - k from the goal, so a walk from the start over the allowed moves
+ * that keeps to those distances (forward up to fwd.depth, backward after)
+ * meets exactly the optimal paths. Returns RUNNING to go on, SOLVED when
+ * the collector wants no more, or a limit's status.
+ */
+static int
+walk_optimal(bibfs_t *b,
+             const pz_state_t *s,
+             int k,
+             int prev,
+             int len,
+             uint8_t *moves)
+{
+    pz_solutions_t *sols = b->ctx->solutions;
+    uint64_t todo = puzzle_allowed_after(b->p, prev);
+    int status;
+
+    if (k == len) {
+        bool kept = solutions_add(sols, moves, len);
+
+        return sols->all_optimal || (kept && sols->kept < sols->want)
+                   ? PZ_STATUS_RUNNING
+                   : PZ_STATUS_SOLVED;
+    }
+    if ((status = search_tick(b->ctx, &b->meter)) != PZ_STATUS_RUNNING) {
+        return status;
+    }
+    while (todo != 0) {
+        int m = __builtin_ctzll(todo);
+        bool ahead = k + 1 <= b->fwd.depth;
+        const side_t *side = ahead ? &b->fwd : &b->bwd;
+        pz_state_t c;
+        uint32_t i;
+
+        todo &= todo - 1;
+        if (!puzzle_apply(b->p, s, m, &c)) {
+            continue;
+        }
+        i = nodeset_find(&side->set, &c, nodeset_hash(&side->set, &c));
+        if (i == NODESET_NONE ||
+            nodeset_node(&side->set, i)->g != (ahead ? k + 1 : len - k - 1)) {
+            continue;
+        }
+        moves[k] = (uint8_t)m;
+        status = walk_optimal(b, &c, k + 1, m, len, moves);
+        if (status != PZ_STATUS_RUNNING) {
+            return status;
+        }
+    }
+    return PZ_STATUS_RUNNING;
+}
+
+/* Several solutions after the meeting that found out: every optimal one
+ * (the N shortest are those of the optimal length here). out becomes the
+ * first listed. */
+static int
+collect_optimal(bibfs_t *b, pz_solution_t *out)
+{
+    pz_solutions_t *sols = b->ctx->solutions;
+    uint8_t moves[PZ_SOLUTION_MAX];
+    int status;
+
+    solutions_reset(sols);
+    status = walk_optimal(b, &b->ctx->start, 0, -1, out->length, moves);
+    if (status == PZ_STATUS_RUNNING || status == PZ_STATUS_SOLVED) {
+        sols->complete = status == PZ_STATUS_RUNNING;
+    } else {
+        sols->stopped = status;
+    }
+    if (sols->kept > 0) {
+        out->length = sols->length[0];
+        memcpy(out->moves, solutions_moves(sols, 0), (size_t)out->length);
+    }
+    return PZ_STATUS_SOLVED;
+}
+
 /* The search proper; the caller frees. Returns a terminal status or a
  * negative error code. */
 static int
@@ -216,6 +299,11 @@ run(bibfs_t *b, pz_solution_t *out)
 
     if (puzzle_equal(b->p, &ctx->start, &ctx->goal)) {
         out->length = 0;
+        if (ctx->solutions != NULL) {
+            solutions_reset(ctx->solutions);
+            solutions_add(ctx->solutions, out->moves, 0);
+            ctx->solutions->complete = true;
+        }
         return PZ_STATUS_SOLVED;
     }
     rc = add_root(&b->fwd, ctx, &ctx->start);
@@ -243,7 +331,7 @@ run(bibfs_t *b, pz_solution_t *out)
         status = expand_layer(b, ff <= fb, &mt);
         if (status == PZ_STATUS_SOLVED) {
             build_path(b, &mt, out);
-            return status;
+            return ctx->solutions != NULL ? collect_optimal(b, out) : status;
         }
         if (status != PZ_STATUS_RUNNING) {
             return status;
@@ -285,5 +373,6 @@ const engine_ops_t engine__bibfs = {
     .optimal = true,
     .uses_heuristic = false,
     .subsets = true,
+    .several = true,
     .solve = solve,
 };

@@ -161,17 +161,27 @@ typedef struct puzzle_preset {
 /*
  * A goal that cares about some pieces only. Every piece it does not care
  * about is renamed to one wildcard piece of its kind, without its
- * orientation: code[i][v] is what byte i holding v becomes. Moves act on
+ * orientation, and the pieces it cares about for their orientation only
+ * to one piece of their class, with it: code[i][v] is what byte i holding
+ * v becomes. Moves act on
  * places, so renaming commutes with them: the renamed states form a
  * smaller puzzle (a quotient) whose goal is one state, and a solution of
  * it is exactly a solution of the partial goal. A masked instance renames
  * after every move (puzzle_apply), so every engine searches the quotient
  * unchanged.
  */
+typedef struct puzzle_care {
+    uint64_t full[PUZZLE_RUNS_MAX];    /* per kind of piece, bit per piece:
+                                          place and orientation */
+    uint64_t classed[PUZZLE_RUNS_MAX]; /* orientation only: these pieces
+                                          are one class, any of them may
+                                          stand in any of their places */
+} puzzle_care_t;
+
 typedef struct puzzle_mask {
     uint8_t code[PZ_STATE_MAX][256];
-    uint64_t cared[PUZZLE_RUNS_MAX]; /* per kind of piece, bit per piece */
-    int cared_count;                 /* pieces cared about */
+    puzzle_care_t care; /* what the goal cares about */
+    int cared_count;    /* pieces cared about, in full or classed */
 } puzzle_mask_t;
 
 /* Symmetries that fix a search's start and goal, to prune its root. */
@@ -437,7 +447,9 @@ int puzzle_restrict(pz_puzzle_t *p, uint64_t moves, pz_diag_t *d);
  * Makes p a masked instance whose goal cares about the pieces names lists
  * only: piece names of p's kinds of pieces (puzzle_pieces_t names, or
  * numbers), or preset names (puzzle_ops_t presets), each adding its
- * pieces. Orientation counts for the pieces it cares about. A piece that
+ * pieces; a name with a leading '~' cares about the piece's orientation
+ * only (the '~' pieces of a kind are interchangeable: OLL's last layer).
+ * Orientation counts for the pieces it cares about. A piece that
  * must always be kept (the tiles' blank, piece 0 of a kind without
  * orientations that is not rigid) is added. Then rename start and goal
  * with puzzle_mask_state. PZ_OK; PZ_EUNSUPPORTED when p declares no

@@ -50,6 +50,9 @@ typedef struct pz_limits {
     int max_depth;       /* longest solution searched for, in moves */
 } pz_limits_t;
 
+/* Longest solution known before a search (search_ctx_t known). */
+#define PZ_KNOWN_MAX 32
+
 /* Longest best-so-far solution the live statistics carry. */
 #define PZ_BEST_MOVES_MAX 64
 
@@ -172,6 +175,14 @@ void solutions_free(pz_solutions_t *s);
  * true when it was kept. Thread: the searching thread. */
 bool solutions_add(pz_solutions_t *s, const uint8_t *moves, int n);
 
+/* Keeps moves[0..n) as the newest solution, dropping the oldest kept one
+ * when s is full: for anytime engines, whose answers only get shorter.
+ * Thread: the searching thread. */
+void solutions_push_latest(pz_solutions_t *s, const uint8_t *moves, int n);
+
+/* Reverses the order of the kept solutions (newest, shortest, first). */
+void solutions_reverse(pz_solutions_t *s);
+
 /* The moves of kept solution i (solutions_length of them). */
 static inline const uint8_t *
 solutions_moves(const pz_solutions_t *s, int i)
@@ -199,6 +210,11 @@ typedef struct search_ctx {
     /* NULL: one solution. Else engines that say several collect into
      * it, and out gets the first (shortest) one. Borrowed. */
     pz_solutions_t *solutions;
+    /* A solution known before the search (a short scramble's inverse),
+     * known_length moves, or known_length 0: engine_run answers with it
+     * when the engine's answer is longer. */
+    int known_length;
+    uint8_t known[PZ_KNOWN_MAX];
 } search_ctx_t;
 
 /*

@@ -15,7 +15,9 @@ typedef struct solve_spec {
     pz_state_t goal;
     pz_limits_t limits;
     int target_length; /* anytime engines; 0 = none */
-    int threads;       /* engines that split; >= 1 */
+    int known_length;  /* a solution known already (search_ctx_t known) */
+    uint8_t known[PZ_KNOWN_MAX];
+    int threads; /* engines that split; >= 1 */
 } solve_spec_t;
 
 /* One engine's row of a job: its choice, live statistics and result. */

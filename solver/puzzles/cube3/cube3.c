@@ -671,6 +671,14 @@ static const puzzle_preset_t cube3_presets[] = {
       "the first two layers: the cross, the D corners and the E edges" },
     { "2x2x2-block", "DBL DL DB BL", "the Petrus block at DBL" },
     { "first-block", "DL FL BL DLF DBL", "Roux's first block, on L" },
+    { "eo", "~UR ~UF ~UL ~UB ~DR ~DF ~DL ~DB ~FR ~FL ~BL ~BR",
+      "every edge oriented (F and B quarter turns flip edges)" },
+    { "eoline", "~UR ~UF ~UL ~UB ~DR ~DL ~FR ~FL ~BL ~BR DF DB",
+      "ZZ's start: the edges oriented, DF and DB solved" },
+    { "oll",
+      "DF DR DB DL DFR DLF DBL DRB FR FL BL BR ~URF ~UFL ~ULB ~UBR ~UR ~UF "
+      "~UL ~UB",
+      "the first two layers solved and the last layer oriented" },
     { NULL, NULL, NULL },
 };
 

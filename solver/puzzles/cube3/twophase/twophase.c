@@ -293,11 +293,18 @@ twophase__record(twophase_worker_t *w, const uint8_t *moves, int n, int length)
         sh->nmoves = n;
         sh->found = 1;
         atomic_store(&sh->best, length);
-        if (sh->ctx->stats != NULL) {
+        if (sh->ctx->stats != NULL || sh->ctx->solutions != NULL) {
             uint8_t best[4 * TWOPHASE_DEPTH_MAX];
+            int nbest = puzzle_moves(sh, best);
 
-            atomic_store(&sh->ctx->stats->best_length, length);
-            stats_publish_best(sh->ctx->stats, best, puzzle_moves(sh, best));
+            if (sh->ctx->stats != NULL) {
+                atomic_store(&sh->ctx->stats->best_length, length);
+                stats_publish_best(sh->ctx->stats, best, nbest);
+            }
+            /* Several solutions: the last ones it improved through. */
+            if (sh->ctx->solutions != NULL) {
+                solutions_push_latest(sh->ctx->solutions, best, nbest);
+            }
         }
         if (sh->target > 0 && length <= sh->target) {
             int zero = 0;
@@ -479,6 +486,9 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
         out->status = PZ_STATUS_CANCELLED;
         return PZ_OK;
     }
+    if (ctx->solutions != NULL) {
+        solutions_reset(ctx->solutions);
+    }
     w = budget_calloc(ctx->budget, wbytes);
     if (w == NULL) {
         out->status = PZ_STATUS_MEMORY_LIMIT;
@@ -536,6 +546,11 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
     } else if (sh.found) {
         out->status = PZ_STATUS_SOLVED;
         write_solution(&sh, out);
+        /* The answers it improved through, shortest first: the best it
+         * found, not proven the shortest (complete stays false). */
+        if (ctx->solutions != NULL) {
+            solutions_reverse(ctx->solutions);
+        }
     } else if (stop != 0 && stop != PZ_STATUS_SOLVED) {
         out->status = stop;
     } else {
@@ -566,6 +581,7 @@ const engine_ops_t cube3_twophase_engine = {
                "target_length",
     .optimal = false,
     .uses_heuristic = false,
+    .several = true,
     .solve = solve,
     .tables = twophase_tables,
 };
