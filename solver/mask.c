@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* mask.c - goals that care about some pieces only: the masked instance,
  * and the pattern databases its searches build for themselves. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "heuristic.h"
 #include "puzzle.h"
 #include "search.h"
+#include "tables.h"
 
 /* --- the masked instance --- */
 
@@ -232,7 +234,113 @@ typedef struct mask_h {
     pz_state_t goal;
     int npdb;
     mask_pdb_t pdb[PDB_MAX];
+    bool shared[PDB_MAX]; /* pdb[g] is the cache's, not the budget's */
 } mask_h_t;
+
+/* --- the cache of databases --- */
+
+/*
+ * A database depends on the puzzle instance (its moves, the goal's mask),
+ * the goal and the group: that is its key. Once built in full, or as
+ * large as a database may be, a copy is kept for the life of the process
+ * (like a shared table, never changed, read without locks) when the
+ * tables' memory cap allows (tables_account); later searches for the
+ * same key use it at no cost to their budget.
+ */
+typedef struct cache_key {
+    char puzzle[24];
+    char size[16];
+    int metric;
+    uint64_t subset;
+    puzzle_care_t mask; /* the goal's */
+    puzzle_care_t group;
+    uint8_t goal[PZ_STATE_MAX];
+} cache_key_t;
+
+typedef struct cache_entry {
+    cache_key_t key;
+    mask_pdb_t pdb; /* malloc'd arrays */
+    struct cache_entry *next;
+} cache_entry_t;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static cache_entry_t *cache_head;
+
+static void
+cache_key_of(const pz_puzzle_t *p,
+             const pz_state_t *goal,
+             const puzzle_care_t *group,
+             cache_key_t *k)
+{
+    memset(k, 0, sizeof(*k));
+    snprintf(k->puzzle, sizeof(k->puzzle), "%s", p->id);
+    snprintf(k->size, sizeof(k->size), "%s", p->size);
+    k->metric = p->metric;
+    k->subset = p->subset;
+    k->mask = p->mask->care;
+    k->group = *group;
+    memcpy(k->goal, goal->b, p->state_size);
+}
+
+/* The cached database of k, or NULL. */
+static const mask_pdb_t *
+cache_find(const cache_key_t *k)
+{
+    const cache_entry_t *e;
+
+    pthread_mutex_lock(&cache_lock);
+    for (e = cache_head; e != NULL; e = e->next) {
+        if (memcmp(&e->key, k, sizeof(*k)) == 0) {
+            break;
+        }
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return e != NULL ? &e->pdb : NULL;
+}
+
+/* Keeps a copy of d under k when the tables' cap allows. */
+static void
+cache_keep(const cache_key_t *k, const mask_pdb_t *d)
+{
+    size_t slots = (d->slots_mask + 1) * sizeof(*d->slots);
+    size_t bytes = sizeof(cache_entry_t) + sizeof(*d->mask) +
+                   d->count * d->len + d->count + slots;
+    cache_entry_t *e;
+
+    if (cache_find(k) != NULL || !tables_account(bytes)) {
+        return;
+    }
+    e = calloc(1, sizeof(*e));
+    if (e != NULL) {
+        e->key = *k;
+        e->pdb = *d;
+        e->pdb.cap = d->count;
+        e->pdb.mask = malloc(sizeof(*d->mask));
+        e->pdb.keys = malloc(d->count * d->len);
+        e->pdb.dist = malloc(d->count);
+        e->pdb.slots = malloc(slots);
+    }
+    if (e == NULL || e->pdb.mask == NULL || e->pdb.keys == NULL ||
+        e->pdb.dist == NULL || e->pdb.slots == NULL) {
+        if (e != NULL) {
+            free(e->pdb.mask);
+            free(e->pdb.keys);
+            free(e->pdb.dist);
+            free(e->pdb.slots);
+            free(e);
+        }
+        tables_unaccount(bytes);
+        return;
+    }
+    memcpy(e->pdb.mask, d->mask, sizeof(*d->mask));
+    memcpy(e->pdb.keys, d->keys, d->count * d->len);
+    memcpy(e->pdb.dist, d->dist, d->count);
+    memcpy(e->pdb.slots, d->slots, slots);
+    pthread_mutex_lock(&cache_lock);
+    e->next = cache_head;
+    cache_head = e;
+    pthread_mutex_unlock(&cache_lock);
+}
 
 static uint64_t
 key_hash(const uint8_t *b, size_t len)
@@ -463,15 +571,30 @@ mask_prepare(const pz_heuristic_t *h, const search_ctx_t *ctx)
     }
     for (int g = 0; g < ngroups; g++) {
         double want = group_size(p, &groups[g]) + 1;
-        int rc = pdb_build(p, ctx, &c->goal, &groups[g],
-                           want < (double)cap ? (size_t)want : cap, &c->pdb[g]);
+        cache_key_t key;
+        const mask_pdb_t *kept;
+        int rc;
 
+        cache_key_of(p, &c->goal, &groups[g], &key);
+        if ((kept = cache_find(&key)) != NULL) {
+            c->pdb[g] = *kept;
+            c->shared[g] = true;
+            c->npdb = g + 1;
+            continue;
+        }
+        rc = pdb_build(p, ctx, &c->goal, &groups[g],
+                       want < (double)cap ? (size_t)want : cap, &c->pdb[g]);
+        c->shared[g] = false;
         c->npdb = g + 1;
         if (rc == PZ_ENOMEM) {
             return PZ_STATUS_MEMORY_LIMIT;
         }
         if (rc != PZ_STATUS_RUNNING) {
             return rc;
+        }
+        /* Kept when this budget did not cut it short. */
+        if (c->pdb[g].depth == 255 || c->pdb[g].cap == PDB_ENTRIES_MAX) {
+            cache_keep(&key, &c->pdb[g]);
         }
     }
     return PZ_STATUS_RUNNING;
@@ -483,7 +606,9 @@ mask_release(const pz_heuristic_t *h, pz_budget_t *b)
     mask_h_t *c = h->ctx;
 
     for (int g = 0; g < c->npdb; g++) {
-        pdb_free(&c->pdb[g], b);
+        if (!c->shared[g]) {
+            pdb_free(&c->pdb[g], b);
+        }
     }
     c->npdb = 0;
 }

@@ -704,7 +704,7 @@ START_TEST(test_api_solve_parse_several_solutions)
                   "\"solutions\":1001}",
                   PZ_ERANGE, "/solutions");
     expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R U\","
-                  "\"solutions\":3,\"engine\":\"bibfs\"}",
+                  "\"solutions\":3,\"engine\":\"wastar\"}",
                   PZ_EUNSUPPORTED, "/engine");
     expect_reject("{\"puzzle\":\"3x3x3\",\"scramble\":\"R U\","
                   "\"all_optimal\":true,\"engine\":\"twophase\"}",

@@ -7,6 +7,7 @@
 #include <check.h>
 
 #include "puzzle.h"
+#include "tables.h"
 #include "testlib.h"
 
 /*
@@ -322,6 +323,57 @@ START_TEST(test_mask_orientation_classes)
 }
 END_TEST
 
+/* A database built in full is kept for the process, within the tables'
+ * memory cap: the next search for the same goal builds nothing (its
+ * budget's peak stays small); past the cap nothing is kept. */
+START_TEST(test_mask_databases_are_cached)
+{
+    static const char *const cross[] = { "cross" };
+    static const char *const block[] = { "2x2x2-block" };
+    pz_puzzle_t *full = tl_make("3x3x3", 0, 0, 0);
+    pz_puzzle_t *p = masked("3x3x3", 0, cross, 1);
+    pz_puzzle_t *q = masked("3x3x3", 0, block, 1);
+    pz_state_t s = tl_scrambled(full, "R U F' L2 D B' R2 U' F D2");
+    size_t before = tables_memory_bytes();
+    size_t peak[2];
+    size_t kept;
+
+    for (int k = 0; k < 2; k++) {
+        pz_stats_view_t v;
+        pz_state_t ms = s;
+        solve_spec_t spec;
+
+        puzzle_mask_state(p, &ms);
+        spec = tl_spec(p, &ms, NULL);
+        puzzle_mask_state(p, &spec.goal);
+        (void)tl_solve_spec(&spec, "idastar", "mask-pdb", 1.0, &v);
+        peak[k] = v.peak_memory;
+    }
+    kept = tables_memory_bytes() - before;
+    ck_assert_uint_gt(kept, (size_t)190080 * 20);
+    ck_assert_uint_gt(peak[0], (size_t)190080 * 20);
+    ck_assert_uint_lt(peak[1], (size_t)64 << 10);
+    /* At the cap: built for the search, not kept. */
+    tables_set_memory_limit(tables_memory_bytes());
+    for (int k = 0; k < 2; k++) {
+        pz_stats_view_t v;
+        pz_state_t ms = s;
+        solve_spec_t spec;
+
+        puzzle_mask_state(q, &ms);
+        spec = tl_spec(q, &ms, NULL);
+        puzzle_mask_state(q, &spec.goal);
+        (void)tl_solve_spec(&spec, "idastar", "mask-pdb", 1.0, &v);
+        ck_assert_uint_gt(v.peak_memory, (size_t)1 << 20);
+    }
+    ck_assert_uint_eq(tables_memory_bytes() - before, kept);
+    tables_set_memory_limit(0);
+    puzzle_destroy(q);
+    puzzle_destroy(p);
+    puzzle_destroy(full);
+}
+END_TEST
+
 START_TEST(test_mask_names_and_refusals)
 {
     static const char *const bad[] = { "DF", "QQ" };
@@ -385,6 +437,7 @@ mask_suite(void)
     tcase_add_test(tc, test_mask_cube2_first_layer_quotient_and_answers);
     tcase_add_test(tc, test_mask_xcross_splits_and_solves);
     tcase_add_test(tc, test_mask_orientation_classes);
+    tcase_add_test(tc, test_mask_databases_are_cached);
     tcase_add_test(tc, test_mask_names_and_refusals);
     tcase_add_test(tc, test_mask_pdb_respects_the_budget);
     suite_add_tcase(s, tc);

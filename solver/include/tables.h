@@ -168,6 +168,14 @@ void tables_set_memory_limit(size_t bytes);
  * memory). Thread: any. */
 size_t tables_memory_bytes(void);
 
+/* Counts bytes of other shared, read-only memory (a cache of tables a
+ * search built for itself) among the tables' memory, when the cap allows:
+ * true when counted, false when it would pass the cap. Thread: any. */
+bool tables_account(size_t bytes);
+
+/* Gives back bytes counted by tables_account. Thread: any. */
+void tables_unaccount(size_t bytes);
+
 /* Unloads every table and empties the cache. Only when no other thread
  * can be using a table: tests, or the end of a process. Thread: any. */
 void tables_unload_all(void);

@@ -236,6 +236,29 @@ tables_memory_bytes(void)
 }
 
 void
+tables_unaccount(size_t bytes)
+{
+    atomic_fetch_sub(&memory_bytes, bytes);
+}
+
+bool
+tables_account(size_t bytes)
+{
+    size_t held = atomic_load(&memory_bytes);
+
+    for (;;) {
+        size_t limit = atomic_load(&memory_limit);
+
+        if (limit != 0 && (bytes > limit || held > limit - bytes)) {
+            return false;
+        }
+        if (atomic_compare_exchange_weak(&memory_bytes, &held, held + bytes)) {
+            return true;
+        }
+    }
+}
+
+void
 tables__log(int level, const char *table, const char *fmt, ...)
 {
     tables_log_fn fn;
