@@ -374,6 +374,54 @@ START_TEST(test_mask_databases_are_cached)
 }
 END_TEST
 
+/* The skewb's first layer (the D centre and corners): 6 * 7 * 6 * 5 *
+ * 4 * 3^4 arrangements at most (the UFR corner never moves), searched by
+ * the oracle; answers equal its depths. */
+START_TEST(test_mask_skewb_first_layer)
+{
+    static const char *const care[] = { "first-layer" };
+    pz_puzzle_t *full = tl_make("skewb", 0, 0, 0);
+    pz_puzzle_t *p = masked("skewb", 0, care, 1);
+    pz_state_t g;
+    oracle_t o;
+
+    ck_assert_int_eq(p->mask->cared_count, 5);
+    puzzle_goal(p, &g);
+    puzzle_mask_state(p, &g);
+    o = oracle_run(p, &g, 1 << 20);
+    ck_assert_uint_gt(o.count, 1000);
+    ck_assert_uint_le(o.count, 6 * 7 * 6 * 5 * 4 * 81);
+    assert_answers(full, p, &o, "idastar", 6, 0);
+    assert_answers(full, p, &o, "bibfs", 3, 0);
+    oracle_free(&o);
+    puzzle_destroy(p);
+    puzzle_destroy(full);
+}
+END_TEST
+
+/* Building the databases counts against the search's time: a time limit
+ * shorter than the build ends the run at it, with nothing left drawn. */
+START_TEST(test_mask_pdb_build_keeps_the_time_limit)
+{
+    static const char *const care[] = { "f2l" };
+    pz_puzzle_t *full = tl_make("3x3x3", 0, 0, 0);
+    pz_puzzle_t *p = masked("3x3x3", 0, care, 1);
+    pz_state_t s = tl_scrambled(full, "R U F' L2 D B' R2 U' F D2 L' B U2");
+    solve_spec_t spec;
+    solve_run_t run;
+
+    puzzle_mask_state(p, &s);
+    spec = tl_spec(p, &s, NULL);
+    puzzle_mask_state(p, &spec.goal);
+    spec.limits.time_ms = 30;
+    ck_assert_int_eq(tl_run(&spec, "idastar", "mask-pdb", 1.0, NULL, &run),
+                     PZ_OK);
+    ck_assert_int_eq(run.solution.status, PZ_STATUS_TIMEOUT);
+    puzzle_destroy(p);
+    puzzle_destroy(full);
+}
+END_TEST
+
 START_TEST(test_mask_names_and_refusals)
 {
     static const char *const bad[] = { "DF", "QQ" };
@@ -438,6 +486,8 @@ mask_suite(void)
     tcase_add_test(tc, test_mask_xcross_splits_and_solves);
     tcase_add_test(tc, test_mask_orientation_classes);
     tcase_add_test(tc, test_mask_databases_are_cached);
+    tcase_add_test(tc, test_mask_skewb_first_layer);
+    tcase_add_test(tc, test_mask_pdb_build_keeps_the_time_limit);
     tcase_add_test(tc, test_mask_names_and_refusals);
     tcase_add_test(tc, test_mask_pdb_respects_the_budget);
     suite_add_tcase(s, tc);

@@ -645,19 +645,37 @@ static const puzzle_random_t skewb_random = {
     .state = skewb_random_state,
 };
 
-/* Kinds of pieces for reachability checks (puzzle_pieces_t). */
+static const char *const skewb_centre_names[] = {
+    "U", "R", "F", "D", "L", "B"
+};
+
+static const char *const skewb_corner_names[] = {
+    "UFR", "UFL", "UBL", "UBR", "DFR", "DFL", "DBL", "DBR",
+};
+
+/* Kinds of pieces for reachability checks and partial goals
+ * (puzzle_pieces_t). */
 static const puzzle_pieces_t skewb_pieces[] = {
     { .name = "centres",
       .offset = 0,
       .count = 6,
       .orientations = 1,
-      .rigid = true },
+      .rigid = true,
+      .names = skewb_centre_names },
     { .name = "corners",
       .offset = 6,
       .count = 8,
       .orientations = 3,
-      .rigid = true },
+      .rigid = true,
+      .names = skewb_corner_names },
     { .name = NULL },
+};
+
+/* Goals that care about some pieces only. */
+static const puzzle_preset_t skewb_presets[] = {
+    { "first-layer", "D DFR DFL DBL DBR",
+      "the D face: its centre and its four corners" },
+    { NULL, NULL, NULL },
 };
 
 const puzzle_ops_t puzzle__skewb = {
@@ -678,4 +696,5 @@ const puzzle_ops_t puzzle__skewb = {
     .solving = &skewb_solving,
     .draw = &skewb_draw,
     .pieces = skewb_pieces,
+    .presets = skewb_presets,
 };
