@@ -308,6 +308,10 @@ write_care(jsonout_t *w, const pz_puzzle_t *p)
         for (int q = 0; q < 64; q++) {
             bool cls = care->classed[r] >> q & 1;
 
+            /* A free blank is not among what the goal cares about. */
+            if (q == 0 && !runs[r].rigid && p->mask->free_blank) {
+                continue;
+            }
             if ((care->full[r] >> q & 1) || cls) {
                 name[0] = '~';
                 puzzle_piece_name(p, r, q, name + cls, sizeof(name) - 1);

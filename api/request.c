@@ -309,6 +309,15 @@ add_run(api_solve_request_t *req,
         }
         req->requested[i] = e->name;
     }
+    if (req->puzzle->mask != NULL && req->puzzle->mask->free_blank &&
+        strcmp(e->name, "bibfs") == 0) {
+        pz_diag_set(d, PZ_EUNSUPPORTED,
+                    "bibfs searches back from one goal state; with the "
+                    "blank free the goal is many (name tile 0 in 'care' to "
+                    "fix its cell, or use idastar or astar)");
+        pz_diag_field(d, ptr);
+        return PZ_EUNSUPPORTED;
+    }
     if ((req->puzzle->subset != 0 || req->puzzle->mask != NULL) &&
         !e->subsets) {
         pz_diag_set(d, PZ_EUNSUPPORTED,

@@ -147,7 +147,7 @@ solutions_replay(const search_ctx_t *ctx, const pz_solution_t *out)
         if ((i > 0 && s->length[i] < s->length[i - 1]) ||
             puzzle_replay(ctx->puzzle, &ctx->start, one.moves, one.length,
                           &end) != PZ_OK ||
-            !puzzle_equal(ctx->puzzle, &end, &ctx->goal) ||
+            !puzzle_is_goal(ctx->puzzle, &end, &ctx->goal) ||
             !within_subset(ctx->puzzle, &one)) {
             return false;
         }
@@ -216,7 +216,7 @@ engine_run(const engine_ops_t *e, search_ctx_t *ctx, pz_solution_t *out)
         if (out->length < 0 || out->length > PZ_SOLUTION_MAX ||
             puzzle_replay(ctx->puzzle, &ctx->start, out->moves, out->length,
                           &end) != PZ_OK ||
-            !puzzle_equal(ctx->puzzle, &end, &ctx->goal) ||
+            !puzzle_is_goal(ctx->puzzle, &end, &ctx->goal) ||
             !within_subset(ctx->puzzle, out) || !solutions_replay(ctx, out)) {
             out->status = PZ_STATUS_FAILED;
             out->length = -1;

@@ -123,6 +123,7 @@ fill_code(const pz_puzzle_t *p, const puzzle_care_t *care, puzzle_mask_t *m)
 
         m->care.full[r] = full;
         m->care.classed[r] = cls;
+        m->wild_code[r] = wild >= 0 ? wild * k : -1;
         for (int i = 0; i < npieces; i++) {
             for (int v = 0; v < npieces * k && v < 256; v++) {
                 int piece = v / k;
@@ -172,6 +173,13 @@ puzzle_mask_care(pz_puzzle_t *p, const char *const *names, int n, pz_diag_t *d)
         return pz_diag_set(d, PZ_ENOMEM, "out of memory");
     }
     fill_code(p, &care, m);
+    /* A blank the request did not name may end anywhere the goal does
+     * not care about. */
+    for (int r = 0; runs[r].name != NULL && r < PUZZLE_RUNS_MAX; r++) {
+        if (!runs[r].rigid && !(care.full[r] & 1) && m->wild_code[r] >= 0) {
+            m->free_blank = true;
+        }
+    }
     for (int r = 0; r < PUZZLE_RUNS_MAX; r++) {
         m->cared_count += __builtin_popcountll(m->care.full[r]) +
                           __builtin_popcountll(m->care.classed[r]);
@@ -179,6 +187,41 @@ puzzle_mask_care(pz_puzzle_t *p, const char *const *names, int n, pz_diag_t *d)
     free(p->mask);
     p->mask = m;
     return PZ_OK;
+}
+
+bool
+puzzle_mask_free_equal(const pz_puzzle_t *p,
+                       const puzzle_mask_t *m,
+                       const uint8_t *a,
+                       const uint8_t *b)
+{
+    const puzzle_pieces_t *runs = puzzle_pieces(p);
+    size_t done = 0;
+
+    for (int r = 0; runs[r].name != NULL && r < PUZZLE_RUNS_MAX; r++) {
+        const puzzle_pieces_t *run = &runs[r];
+        size_t n = puzzle_run_bytes(p, run);
+        int wild = m->wild_code[r];
+
+        if (run->rigid) {
+            continue;
+        }
+        /* The run's cells: a blank and a wildcard count alike; the bytes
+         * after it (the blank's cell) do not count. */
+        if (memcmp(a, b, run->offset) != 0) {
+            return false;
+        }
+        for (size_t i = run->offset; i < run->offset + n; i++) {
+            bool fa = a[i] == 0 || a[i] == wild;
+            bool fb = b[i] == 0 || b[i] == wild;
+
+            if (a[i] != b[i] && !(fa && fb)) {
+                return false;
+            }
+        }
+        done = run->offset + n + run->tail;
+    }
+    return memcmp(a + done, b + done, p->state_size - done) == 0;
 }
 
 void
@@ -252,6 +295,7 @@ typedef struct cache_key {
     char size[16];
     int metric;
     uint64_t subset;
+    bool free_blank;
     puzzle_care_t mask; /* the goal's */
     puzzle_care_t group;
     uint8_t goal[PZ_STATE_MAX];
@@ -278,6 +322,7 @@ cache_key_of(const pz_puzzle_t *p,
     k->metric = p->metric;
     k->subset = p->subset;
     k->mask = p->mask->care;
+    k->free_blank = p->mask->free_blank;
     k->group = *group;
     memcpy(k->goal, goal->b, p->state_size);
 }
@@ -416,6 +461,7 @@ pdb_build(const pz_puzzle_t *p,
           size_t cap,
           mask_pdb_t *d)
 {
+    const puzzle_pieces_t *runs = puzzle_pieces(p);
     uint64_t moves = puzzle_allowed_after(p, -1);
     size_t slots = 1;
     uint64_t polls = 0;
@@ -448,7 +494,39 @@ pdb_build(const pz_puzzle_t *p,
         d->dist[0] = 0;
         d->count = 1;
     }
-    level_end = 1;
+    /* A free blank: the goal with the blank in any cell the goal does
+     * not care about is a goal too, at distance 0 (for the tiles, the
+     * byte after the cells holds the blank's cell). */
+    for (int r = 0; runs[r].name != NULL && p->mask->free_blank; r++) {
+        size_t n = puzzle_run_bytes(p, &runs[r]);
+        size_t off = runs[r].offset;
+        int wild = d->mask->wild_code[r];
+        uint8_t g[PZ_STATE_MAX];
+
+        if (runs[r].rigid || runs[r].tail != 1 || wild < 0) {
+            continue;
+        }
+        memcpy(g, d->keys, d->len);
+        for (size_t i = off; i < off + n && d->count < d->cap; i++) {
+            uint8_t key[PZ_STATE_MAX];
+            size_t slot = 0;
+
+            if (g[i] != wild) {
+                continue;
+            }
+            memcpy(key, g, d->len);
+            key[off + g[off + n]] = (uint8_t)wild;
+            key[i] = 0;
+            key[off + n] = (uint8_t)(i - off);
+            if (pdb_find(d, key, &slot) >= 0) {
+                continue;
+            }
+            memcpy(d->keys + d->count * d->len, key, d->len);
+            d->dist[d->count] = 0;
+            d->slots[slot] = (uint32_t)++d->count;
+        }
+    }
+    level_end = d->count;
     for (size_t q = 0; q < d->count; q++) {
         pz_state_t x;
 

@@ -245,7 +245,7 @@ expand(astar_t *a, uint32_t i, const pz_state_t *s)
          * at g <= f is optimal now, and the rest of the last f layer need
          * not be expanded. */
         if (a->scale == 1.0 && g <= (int)n->key &&
-            puzzle_equal(a->p, &child, &a->ctx->goal)) {
+            puzzle_is_goal(a->p, &child, &a->ctx->goal)) {
             a->goal = r.index;
             return PZ_OK;
         }
@@ -293,7 +293,7 @@ run(astar_t *a, pz_solution_t *out)
         n->flags = NODE_CLOSED;
         a->open_live--;
         nodeset_load(&a->set, i, &s);
-        if (puzzle_equal(a->p, &s, &ctx->goal)) {
+        if (puzzle_is_goal(a->p, &s, &ctx->goal)) {
             build_path(a, i, out);
             return PZ_STATUS_SOLVED;
         }

@@ -282,7 +282,7 @@ dfs(worker_t *w, int root, int split)
             continue;
         }
         w->moves[d] = (uint8_t)m;
-        if ((hc == 0 || check_all) && puzzle_equal(p, &f[d + 1].s, goal)) {
+        if ((hc == 0 || check_all) && puzzle_is_goal(p, &f[d + 1].s, goal)) {
             w->length = d + 1;
             if (sh->collect == NULL) {
                 status = PZ_STATUS_SOLVED;
@@ -644,7 +644,7 @@ idastar_solve_with(const search_ctx_t *ctx,
     if (ctx->solutions != NULL) {
         solutions_reset(ctx->solutions);
     }
-    if (puzzle_equal(ctx->puzzle, &ctx->start, &ctx->goal)) {
+    if (puzzle_is_goal(ctx->puzzle, &ctx->start, &ctx->goal)) {
         out->length = 0;
         out->status = PZ_STATUS_SOLVED;
         if (ctx->solutions != NULL) {

@@ -182,6 +182,11 @@ typedef struct puzzle_mask {
     uint8_t code[PZ_STATE_MAX][256];
     puzzle_care_t care; /* what the goal cares about */
     int cared_count;    /* pieces cared about, in full or classed */
+    /* The sliding blank's cell is free in the goal (the request did not
+     * name it): any state that differs from the goal only in where the
+     * blank and the wildcard pieces stand is a goal (puzzle_is_goal). */
+    bool free_blank;
+    int wild_code[PUZZLE_RUNS_MAX]; /* the byte of a wildcard, or -1 */
 } puzzle_mask_t;
 
 /* Symmetries that fix a search's start and goal, to prune its root. */
@@ -562,6 +567,27 @@ static inline bool
 puzzle_equal(const pz_puzzle_t *p, const pz_state_t *a, const pz_state_t *b)
 {
     return state_equal(a, b, p->state_size);
+}
+
+/* True when a and b are alike but for where the blank and the wildcards
+ * stand, under mask m (mask.c). */
+bool puzzle_mask_free_equal(const pz_puzzle_t *p,
+                            const puzzle_mask_t *m,
+                            const uint8_t *a,
+                            const uint8_t *b);
+
+/* True when s reaches goal: the same state, or for a masked goal whose
+ * blank is free, the same but for the blank's cell. Engines test goals
+ * with it. */
+static inline bool
+puzzle_is_goal(const pz_puzzle_t *p,
+               const pz_state_t *s,
+               const pz_state_t *goal)
+{
+    if (p->mask != NULL && p->mask->free_blank) {
+        return puzzle_mask_free_equal(p, p->mask, s->b, goal->b);
+    }
+    return state_equal(s, goal, p->state_size);
 }
 
 static inline uint64_t
