@@ -801,12 +801,14 @@ END_TEST
  * inverse, known before the search, is the answer then. */
 START_TEST(test_api_solve_short_scramble_never_longer)
 {
-    static const char *const puzzles[] = { "mpyraminx", "24-puzzle", "3x3x3" };
+    /* (Two-phase's target is the scramble's length: test_twophase.c,
+     * where its tables are built.) */
+    static const char *const puzzles[] = { "mpyraminx", "24-puzzle" };
     pz_rng_t rng;
     int checked = 0;
 
     pz_rng_seed(&rng, 12);
-    for (int p = 0; p < 3; p++) {
+    for (int p = 0; p < 2; p++) {
         pz_params_t prm = { 0, 0, 0 };
         pz_puzzle_t *puz = NULL;
         pz_diag_t d;
@@ -843,7 +845,7 @@ START_TEST(test_api_solve_short_scramble_never_longer)
         }
         puzzle_destroy(puz);
     }
-    ck_assert_int_eq(checked, 18);
+    ck_assert_int_eq(checked, 12);
 }
 END_TEST
 
