@@ -1318,11 +1318,17 @@ END_TEST
 
 /* The 3x3x3 and the Master Pyraminx name their own choice (puzzle ops
  * auto_fast_engine, auto_optimal_heuristic): IDA* with their pattern
- * databases for an optimum, the two-phase engine otherwise. */
+ * databases for an optimum, the two-phase engine otherwise. With no
+ * table built, the 3x3x3 names its 0.9 GB set (the strongest present
+ * otherwise). */
 START_TEST(test_tables_engine_auto_large_puzzles_use_their_choice)
 {
     static const char *const large[] = { "3x3x3", "master-pyraminx" };
     engine_choice_t c;
+    char dir[256];
+
+    tmpdir_make(dir, sizeof(dir), "pz-auto-choice");
+    ck_assert_int_eq(tables_set_dir(dir), PZ_OK);
 
     for (int i = 0; i < 2; i++) {
         pz_puzzle_t *p = tl_make(large[i], 0, 0, 0);
@@ -1334,6 +1340,8 @@ START_TEST(test_tables_engine_auto_large_puzzles_use_their_choice)
         ck_assert_str_eq(c.engine->name, "twophase");
         puzzle_destroy(p);
     }
+    ck_assert_int_eq(tables_set_dir(NULL), PZ_OK);
+    tmpdir_remove(dir);
 }
 END_TEST
 
