@@ -356,23 +356,6 @@ lines_finish(lines_t *l, size_t *len)
 }
 
 char *
-api_batch_lines(const api_solve_request_t *req,
-                int from,
-                int *next,
-                size_t *len)
-{
-    const api_batch_t *b = req->batch;
-    int done = atomic_load_explicit(&b->done, memory_order_acquire);
-    lines_t l = { 0 };
-
-    for (int i = from; i < done; i++) {
-        lines_add(&l, b->results[i]);
-    }
-    *next = done > from ? done : from;
-    return lines_finish(&l, len);
-}
-
-char *
 api_batch_lines_json(const char *json, int from, int *next, size_t *len)
 {
     cJSON *root = NULL;

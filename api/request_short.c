@@ -11,10 +11,11 @@
  * the puzzle's moves and it was played from the default goal: then the
  * scramble's inverse is a solution of that length. 0 otherwise (no
  * scramble, another goal, or tokens such as wide turns, slices or
- * rotations that are not one move of the puzzle's metric).
+ * rotations that are not one move of the puzzle's metric). The first max
+ * move ids go to moves (may be NULL when max is 0).
  */
-int
-request__scramble_moves(const api_solve_request_t *req)
+static int
+plain_moves(const api_solve_request_t *req, uint8_t *moves, int max)
 {
     const char *t = req->scramble;
     pz_state_t goal;
@@ -30,6 +31,7 @@ request__scramble_moves(const api_solve_request_t *req)
     while (*t != '\0') {
         char token[16];
         size_t len;
+        int m;
 
         t += strspn(t, " \t\r\n");
         len = strcspn(t, " \t\r\n");
@@ -41,13 +43,22 @@ request__scramble_moves(const api_solve_request_t *req)
         }
         memcpy(token, t, len);
         token[len] = '\0';
-        if (puzzle_move_index(req->puzzle, token) < 0) {
+        if ((m = puzzle_move_index(req->puzzle, token)) < 0) {
             return 0;
+        }
+        if (n < max) {
+            moves[n] = (uint8_t)m;
         }
         n++;
         t += len;
     }
     return n;
+}
+
+int
+request__scramble_moves(const api_solve_request_t *req)
+{
+    return plain_moves(req, NULL, 0);
 }
 
 /*
@@ -89,36 +100,16 @@ request__default_target(const cJSON *body, api_solve_request_t *req)
 void
 request__known_solution(api_solve_request_t *req)
 {
-    int n = request__scramble_moves(req);
-    const char *t = req->scramble;
     uint8_t moves[PZ_KNOWN_MAX];
-    int k = 0;
+    int n = plain_moves(req, moves, PZ_KNOWN_MAX);
 
     req->spec.known_length = 0;
     if (n <= 0 || n > PZ_KNOWN_MAX) {
         return;
     }
-    while (*t != '\0' && k < n) {
-        char token[16];
-        size_t len;
-        int m;
-
-        t += strspn(t, " \t\r\n");
-        len = strcspn(t, " \t\r\n");
-        if (len == 0 || len >= sizeof(token)) {
-            return;
-        }
-        memcpy(token, t, len);
-        token[len] = '\0';
-        if ((m = puzzle_move_index(req->puzzle, token)) < 0) {
-            return;
-        }
-        moves[k++] = (uint8_t)m;
-        t += len;
-    }
-    for (int i = 0; i < k; i++) {
+    for (int i = 0; i < n; i++) {
         req->spec.known[i] =
-            (uint8_t)puzzle_inverse(req->puzzle, moves[k - 1 - i]);
+            (uint8_t)puzzle_inverse(req->puzzle, moves[n - 1 - i]);
     }
-    req->spec.known_length = k;
+    req->spec.known_length = n;
 }

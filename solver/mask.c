@@ -387,22 +387,11 @@ cache_keep(const cache_key_t *k, const mask_pdb_t *d)
     pthread_mutex_unlock(&cache_lock);
 }
 
-static uint64_t
-key_hash(const uint8_t *b, size_t len)
-{
-    uint64_t h = 0x9e3779b97f4a7c15u;
-
-    for (size_t i = 0; i < len; i++) {
-        h = (h ^ b[i]) * 0x100000001b3u;
-    }
-    return h ^ h >> 31;
-}
-
 /* Index of key in d, or -1. */
 static int64_t
 pdb_find(const mask_pdb_t *d, const uint8_t *key, size_t *slot)
 {
-    size_t i = key_hash(key, d->len) & d->slots_mask;
+    size_t i = state_hash_packed(key, d->len) & d->slots_mask;
 
     while (d->slots[i] != 0) {
         size_t k = d->slots[i] - 1;

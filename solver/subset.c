@@ -102,22 +102,11 @@ typedef struct reach_set {
     uint8_t *values; /* count * len bytes */
 } reach_set_t;
 
-static uint64_t
-hash_bytes(const uint8_t *b, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325u;
-
-    for (size_t i = 0; i < len; i++) {
-        h = (h ^ b[i]) * 0x100000001b3u;
-    }
-    return h ^ h >> 29;
-}
-
 /* Adds v; 1 when added, 0 when present, -1 when full. */
 static int
 reach_add(reach_set_t *s, const uint8_t *v)
 {
-    size_t i = hash_bytes(v, s->len) & s->mask;
+    size_t i = state_hash_packed(v, s->len) & s->mask;
 
     while (s->slots[i] != 0) {
         if (memcmp(s->values + (size_t)(s->slots[i] - 1) * s->len, v, s->len) ==

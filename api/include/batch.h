@@ -54,17 +54,11 @@ void api_batch_run(api_solve_request_t *req, const atomic_bool *cancel);
 /* Largest job JSON text a stored batch snapshot is read back from. */
 #define API_JOB_JSON_MAX (64 * 1024 * 1024)
 
-/* The results of the items done so far, from item from on, one JSON text
- * per line ("\n" after each); *next gets the index after the last.
- * Owned text (*len bytes), or NULL when out of memory. Thread: any
- * (reads what the worker published). */
-char *api_batch_lines(const api_solve_request_t *req,
-                      int from,
-                      int *next,
-                      size_t *len);
-
-/* The same from a batch job's JSON text (a stored snapshot). NULL when
- * json does not parse or memory runs out. Thread: any. */
+/* The results of a batch job's items from item from on, read from its
+ * JSON text (the job as rendered, or a stored snapshot), one JSON text
+ * per line ("\n" after each); *next gets the index after the last. Owned
+ * text (*len bytes), or NULL when json does not parse or memory runs
+ * out. Thread: any. */
 char *api_batch_lines_json(const char *json, int from, int *next, size_t *len);
 
 /* Frees a batch (api_solve_cleanup calls it). */

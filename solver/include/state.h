@@ -35,6 +35,20 @@ state_equal(const pz_state_t *a, const pz_state_t *b, size_t size)
     return memcmp(a->b, b->b, size) == 0;
 }
 
+/* 64-bit hash of len bytes of p, read one at a time (no padding needed):
+ * for keys packed back to back (the reachability and pattern-database
+ * sets of move subsets and masked goals). */
+static inline uint64_t
+state_hash_packed(const uint8_t *p, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+
+    for (size_t i = 0; i < len; i++) {
+        h = (h ^ p[i]) * 0x100000001b3u;
+    }
+    return h ^ h >> 29;
+}
+
 /*
  * 64-bit hash of the first size bytes of p (size <= PZ_STATE_MAX). Words are
  * read whole; the caller guarantees the bytes up to the next multiple of 8
