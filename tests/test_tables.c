@@ -785,6 +785,65 @@ START_TEST(test_tables_pdb_admissible_for_a_blank_first_goal)
 }
 END_TEST
 
+/* The dual lookups on every solvable 8-puzzle state, for goals with the
+ * blank in a corner, on an edge and in the centre: never above the
+ * breadth-first distance, never below "pdb", and above it on many
+ * states (so the dual boards carry information the regular lookups do
+ * not). */
+START_TEST(test_tables_pdb_dual_admissible_on_3x3)
+{
+    static const uint8_t goals[3][N9] = {
+        { 1, 2, 3, 4, 5, 6, 7, 8, 0 },
+        { 1, 0, 2, 3, 4, 5, 6, 7, 8 },
+        { 1, 2, 3, 4, 0, 5, 6, 7, 8 },
+    };
+    pz_puzzle_t *p = tl_make("8-puzzle", 0, 0, 0);
+
+    for (int g = 0; g < 3; g++) {
+        uint8_t *dist = bfs9(goals[g]);
+        pz_heuristic_t *dual = NULL;
+        pz_heuristic_t *pdb = NULL;
+        pz_state_t goal;
+        long over = 0;
+        long below = 0;
+        long raised = 0;
+        long states = 0;
+
+        board_to_state(goals[g], &goal);
+        ck_assert_int_eq(heuristic_create(p, "pdb-dual", &goal, &dual, NULL),
+                         PZ_OK);
+        ck_assert_int_eq(heuristic_create(p, "pdb", &goal, &pdb, NULL), PZ_OK);
+        for (int i = 0; i < FACT9; i++) {
+            uint8_t b[N9];
+            pz_state_t s;
+            int hd;
+            int hp;
+
+            if (dist[i] == UNSEEN8) {
+                continue;
+            }
+            unlehmer9(i, b);
+            board_to_state(b, &s);
+            hd = heuristic_eval(dual, &s);
+            hp = heuristic_eval(pdb, &s);
+            states++;
+            over += hd > dist[i];
+            below += hd < hp;
+            raised += hd > hp;
+        }
+        ck_assert_int_eq(states, FACT9 / 2);
+        ck_assert_msg(over == 0, "goal %d: %ld states overestimated", g, over);
+        ck_assert_int_eq(below, 0);
+        fprintf(stderr, "goal %d: %ld of %ld raised\n", g, raised, states);
+        ck_assert_msg(raised > states / 40, "goal %d: %ld raised", g, raised);
+        heuristic_destroy(dual);
+        heuristic_destroy(pdb);
+        free(dist);
+    }
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_tables_pdb_idastar_optimal_on_2x4)
 {
     pz_puzzle_t *p = tl_make("tiles", 2, 4, 0);
@@ -1553,6 +1612,7 @@ tables_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_tables_pdb_equals_pattern_bfs_on_3x3);
     tcase_add_test(tc, test_tables_pdb_admissible_for_a_blank_first_goal);
+    tcase_add_test(tc, test_tables_pdb_dual_admissible_on_3x3);
     tcase_add_test(tc, test_tables_pdb_idastar_optimal_on_2x4);
     tcase_add_test(tc, test_tables_pdb_threaded_build_matches_sequential);
     tcase_add_test(tc, test_tables_pdb_build_reports_every_layer);

@@ -18,6 +18,15 @@
  * per class of moves that symmetries of the start and goal exchange), and
  * fewer second moves after each (root_next_moves).
  *
+ * With an admissible heuristic, estimates travel both ways along the
+ * path (bidirectional pathmax): a child is at least its parent's h - 1
+ * from the goal and a parent at least its child's h - 1, since every
+ * move is undone by one move. A child that raises its parent past the
+ * bound cuts the parent's remaining children unseen. This pays for
+ * heuristics that are not consistent (the tiles' pattern databases,
+ * whose estimate can change by three in one move, and their dual
+ * lookups); for a consistent one neither rule ever fires.
+ *
  * Frames are drawn from the budget and grown when the bound grows: a path
  * never exceeds the bound (h >= 0), so bound + 2 frames always suffice.
  *
@@ -245,6 +254,7 @@ dfs(worker_t *w, int root, int split)
     const pz_heuristic_t *h = sh->h;
     const pz_state_t *goal = &sh->ctx->goal;
     bool check_all = sh->check_all;
+    bool bpmx = !check_all; /* pathmax both ways needs admissible h */
     int bound = sh->bound;
     frame_t *f = w->frames;
     uint64_t generated = w->meter.generated;
@@ -263,6 +273,16 @@ dfs(worker_t *w, int root, int split)
                 break;
             }
             d--;
+            /* Pathmax upwards from a node whose children raised its h. */
+            if (bpmx && f[d + 1].h - 1 > f[d].h) {
+                f[d].h = f[d + 1].h - 1;
+                if (d + f[d].h > bound) {
+                    f[d].todo = 0;
+                    if (d + f[d].h < next) {
+                        next = d + f[d].h;
+                    }
+                }
+            }
             continue;
         }
         m = __builtin_ctzll(todo);
@@ -274,8 +294,21 @@ dfs(worker_t *w, int root, int split)
         /* Above bound - (d + 1) the child is cut whatever its exact h. */
         hc = heuristic_update_limit(h, &f[d].s, f[d].h, m, &f[d + 1].s,
                                     bound - d - 1);
+        if (bpmx && hc < f[d].h - 1) {
+            hc = f[d].h - 1;
+        }
         fc = d + 1 + hc;
         if (fc > bound) {
+            /* A child more than one above its parent raises the parent:
+             * when that cuts the parent, its other children are skipped
+             * (each is at least the raised h - 1 from the goal). */
+            if (bpmx && hc - 1 > f[d].h) {
+                f[d].h = hc - 1;
+                if (d + f[d].h > bound) {
+                    f[d].todo = 0;
+                    fc = d + f[d].h;
+                }
+            }
             if (fc < next) {
                 next = fc;
             }

@@ -509,8 +509,13 @@ static const heuristic_ops_t tiles_linear_conflict = {
 };
 
 static const heuristic_ops_t *const tiles_heuristics[] = {
-    &tiles_misplaced,     &tiles_manhattan,          &tiles_linear_conflict,
-    &tiles_pdb_heuristic, &complete_heuristic_exact, NULL,
+    &tiles_misplaced,
+    &tiles_manhattan,
+    &tiles_linear_conflict,
+    &tiles_pdb_heuristic,
+    &tiles_pdb_dual_heuristic,
+    &complete_heuristic_exact,
+    NULL,
 };
 
 /* ------------------------------------------------------------------------ */

@@ -14,7 +14,10 @@
  * heuristic is admissible, and consistent (a move changes one term by at
  * most one). On square boards the partition reflected about the main
  * diagonal gives a second sum over other groupings of the same tiles;
- * the larger sum is used (Korf and Felner 2002).
+ * the larger sum is used (Korf and Felner 2002). Every move takes the
+ * blank to a square of the other colour of a chessboard, so a distance
+ * has the parity of the blank's Manhattan distance to its goal cell; an
+ * estimate of the other parity is raised by one.
  *
  * A table depends only on the pattern's home cells and on where the blank
  * may start (the connected free region holding the blank's goal cell), so
@@ -354,7 +357,7 @@ typedef struct source {
     int blank;
 } source_t;
 
-#define SOURCES_MAX 64
+#define SOURCES_MAX 256
 
 static source_t sources[SOURCES_MAX];
 static atomic_int nsources;
@@ -1136,6 +1139,7 @@ typedef struct lookup {
     const uint8_t *data;
     int k;
     uint8_t tile[PAT_MAX];  /* the pattern's tiles in the table's order */
+    uint8_t cell[PAT_MAX];  /* their home cells, in the same order */
     uint8_t map[CELLS_MAX]; /* board cell -> table frame cell */
 } lookup_t;
 
@@ -1149,8 +1153,11 @@ typedef struct part {
 
 typedef struct pdb_ctx {
     int n;
+    int z; /* the goal's blank cell */
     int nparts;
     part_t part[2];
+    uint8_t home[CELLS_MAX]; /* tile -> its goal cell */
+    uint8_t odd[CELLS_MAX];  /* blank cell -> parity of every distance */
 } pdb_ctx_t;
 
 bool
@@ -1172,13 +1179,79 @@ goal_blank(const pz_puzzle_t *p, const pz_state_t *goal)
     return goal == NULL ? n - 1 : goal->b[n] < n ? goal->b[n] : -1;
 }
 
+/* Binds lk to the table of the pattern on cells mask whose blank ends in
+ * the region of cell z, getting the table (built if allowed). Slots are
+ * ordered by the home cells' ranks in the table's frame; lk->tile is
+ * left for the caller. */
 static int
-pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
+bind_lookup(const board_t *b, uint64_t mask, int z, lookup_t *lk)
 {
-    pdb_ctx_t *h = ctx;
-    partition_t parts[2];
-    uint8_t home[CELLS_MAX];
-    board_t b;
+    tables_def_t def;
+    tables_view_t t;
+    canon_t c;
+    int rc;
+
+    canonical(b, mask, z, &c);
+    if (!pdb_def(b, &c, &def)) {
+        return PZ_ENOMEM;
+    }
+    rc = tables_get(&def, &t, NULL);
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    lk->data = t.data;
+    lk->k = perm_bits(c.mask);
+    memcpy(lk->map, c.map, sizeof(lk->map));
+    for (uint64_t m = mask; m != 0; m &= m - 1) {
+        int cell = __builtin_ctzll(m);
+        int hc = c.map[cell];
+
+        lk->cell[perm_bits(c.mask & ((UINT64_C(1) << hc) - 1))] = (uint8_t)cell;
+    }
+    return PZ_OK;
+}
+
+/* Binds the lookups of the partitions for a goal with the blank at z,
+ * each tile numbered by home[]. */
+static int
+bind_parts(pdb_ctx_t *h,
+           const board_t *b,
+           const partition_t *parts,
+           const pz_state_t *goal)
+{
+    for (int pi = 0; pi < h->nparts; pi++) {
+        part_t *pt = &h->part[pi];
+
+        pt->npat = parts[pi].npat;
+        memset(pt->owner, -1, sizeof(pt->owner));
+        for (int i = 0; i < pt->npat; i++) {
+            lookup_t *lk = &pt->pat[i];
+            int rc = bind_lookup(b, parts[pi].pat[i], h->z, lk);
+
+            if (rc != PZ_OK) {
+                return rc;
+            }
+            for (int t = 0; t < lk->k; t++) {
+                int v = goal->b[lk->cell[t]];
+
+                lk->tile[t] = (uint8_t)v;
+                pt->owner[v] = (int8_t)i;
+                pt->slot[v] = (uint8_t)t;
+            }
+        }
+    }
+    return PZ_OK;
+}
+
+/* The goal's numbering (tile -> home cell) and blank cell in h, checked;
+ * then the board and the partitions. */
+static int
+init_goal(const pz_puzzle_t *p,
+          const pz_state_t *goal,
+          pdb_ctx_t *h,
+          board_t *b,
+          partition_t parts[2])
+{
     int n = p->params.rows * p->params.cols;
     int z;
 
@@ -1193,51 +1266,31 @@ pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
         if (goal->b[i] >= n) {
             return PZ_EINVAL;
         }
-        home[goal->b[i]] = (uint8_t)i;
+        h->home[goal->b[i]] = (uint8_t)i;
     }
-    board_init(&b, p->params.rows, p->params.cols);
+    board_init(b, p->params.rows, p->params.cols);
     h->n = n;
-    h->nparts = partitions(p->params.rows, p->params.cols, z, parts);
-    for (int pi = 0; pi < h->nparts; pi++) {
-        part_t *pt = &h->part[pi];
-
-        pt->npat = parts[pi].npat;
-        memset(pt->owner, -1, sizeof(pt->owner));
-        for (int i = 0; i < pt->npat; i++) {
-            lookup_t *lk = &pt->pat[i];
-            tables_def_t def;
-            tables_view_t t;
-            canon_t c;
-            int rc;
-
-            canonical(&b, parts[pi].pat[i], z, &c);
-            if (!pdb_def(&b, &c, &def)) {
-                return PZ_ENOMEM;
-            }
-            rc = tables_get(&def, &t, NULL);
-            if (rc != PZ_OK) {
-                return rc;
-            }
-            lk->data = t.data;
-            lk->k = perm_bits(c.mask);
-            memcpy(lk->map, c.map, sizeof(lk->map));
-            /* Slot of a tile: the rank of its home cell, in the table's
-             * frame, among the pattern's cells there. */
-            for (int v = 1; v < n; v++) {
-                uint64_t at = UINT64_C(1) << home[v];
-
-                if (parts[pi].pat[i] & at) {
-                    int hc = c.map[home[v]];
-
-                    pt->owner[v] = (int8_t)i;
-                    pt->slot[v] =
-                        (uint8_t)perm_bits(c.mask & ((UINT64_C(1) << hc) - 1));
-                    lk->tile[pt->slot[v]] = (uint8_t)v;
-                }
-            }
-        }
+    h->z = z;
+    /* Every move takes the blank to a cell of the other colour of a
+     * chessboard: a distance has the parity of the blank's. */
+    for (int i = 0; i < n; i++) {
+        h->odd[i] =
+            (uint8_t)((i / b->cols + i % b->cols + z / b->cols + z % b->cols) &
+                      1);
     }
+    h->nparts = partitions(p->params.rows, p->params.cols, z, parts);
     return PZ_OK;
+}
+
+static int
+pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
+{
+    pdb_ctx_t *h = ctx;
+    partition_t parts[2];
+    board_t b;
+    int rc = init_goal(p, goal, h, &b, parts);
+
+    return rc != PZ_OK ? rc : bind_parts(h, &b, parts, goal);
 }
 
 static int
@@ -1344,7 +1397,7 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
             best = sum;
         }
     }
-    return best;
+    return best + ((best ^ h->odd[s->b[h->n]]) & 1);
 }
 
 const heuristic_ops_t tiles_pdb_heuristic = {
@@ -1359,6 +1412,222 @@ const heuristic_ops_t tiles_pdb_heuristic = {
     .eval = pdb_eval,
     .update = NULL,
     .tables = pdb_tables,
+    .supports = tiles_pdb_supported,
+    .unavailable = "pattern databases exist for boards of up to 12 cells, "
+                   "4x4 and 5x5",
+};
+
+/* ------------------------------------------------------------------------ */
+/* Dual lookups */
+
+/*
+ * Number every tile by its home cell (the blank by its goal cell z):
+ * a state is then a permutation s of the cells (cell -> number) and the
+ * goal is the identity. If the blank's path b = p0, p1, ..., pk = z
+ * solves s, then s = t_k ... t_1, where t_i exchanges the contents of
+ * p(i-1) and p(i), and the inverse permutation is solved by the same
+ * exchanges in reverse order. Before t_i the inverse's partial product
+ * t_1 ... t_i holds number b at cell p(i): every exchange moves number b
+ * to a neighbouring cell. So the inverse, read as a board on which
+ * number b is the blank (at cell z at the start, at cell b at the end),
+ * is a position of the same puzzle exactly as far from the identity as
+ * s is, and any admissible estimate of it is one of s.
+ *
+ * The pattern databases estimate that dual board when two things hold:
+ * no pattern contains number b (its moves are the blank's, not pattern
+ * moves), so the pattern holding it is looked up in the table of its
+ * other tiles; and each table is the one whose blank ends in the region
+ * of cell b (the free cells joined to b when the pattern is home). So
+ * the lookups depend on b: per partition and blank cell, one table per
+ * pattern, most shared with the regular lookups, the others one tile
+ * smaller or with the blank's region on the other side of a pattern.
+ * Number c is at cell s(c) of the dual board, the home of the tile at
+ * cell c: a lookup reads the homes of the tiles on its pattern's cells.
+ * The estimate is the largest of the regular and the dual sums; the
+ * dual sums are read only when the regular ones do not already cut the
+ * child (update_limit). Admissible, not consistent: IDA* does not need
+ * consistency.
+ */
+
+typedef struct dual_ctx {
+    pdb_ctx_t reg;
+    /* [partition][blank cell][pattern]: the dual lookups, cell[] the
+     * pattern's cells (the numbers whose dual places are read) */
+    lookup_t dual[2][CELLS_MAX][PATS_MAX];
+} dual_ctx_t;
+
+static int
+dual_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
+{
+    dual_ctx_t *h = ctx;
+    partition_t parts[2];
+    board_t b;
+    int rc = init_goal(p, goal, &h->reg, &b, parts);
+
+    if (rc == PZ_OK) {
+        rc = bind_parts(&h->reg, &b, parts, goal);
+    }
+    for (int pi = 0; rc == PZ_OK && pi < h->reg.nparts; pi++) {
+        for (int c = 0; rc == PZ_OK && c < h->reg.n; c++) {
+            for (int i = 0; rc == PZ_OK && i < parts[pi].npat; i++) {
+                uint64_t m = parts[pi].pat[i] & ~(UINT64_C(1) << c);
+
+                rc = bind_lookup(&b, m, c, &h->dual[pi][c][i]);
+            }
+        }
+    }
+    return rc;
+}
+
+/* The dual tables of every blank cell, deduplicated, appended to names
+ * after the n already there. */
+static int
+dual_tables(const pz_puzzle_t *p,
+            const pz_state_t *goal,
+            const char **names,
+            int max)
+{
+    partition_t parts[2];
+    board_t b;
+    int n = pdb_tables(p, goal, names, max);
+    int nparts;
+    int z;
+
+    if (n <= 0) {
+        return n;
+    }
+    z = goal_blank(p, goal);
+    board_init(&b, p->params.rows, p->params.cols);
+    nparts = partitions(p->params.rows, p->params.cols, z, parts);
+    for (int pi = 0; pi < nparts; pi++) {
+        for (int c = 0; c < b.n; c++) {
+            for (int i = 0; i < parts[pi].npat; i++) {
+                uint64_t m = parts[pi].pat[i] & ~(UINT64_C(1) << c);
+                tables_def_t def;
+                const char *name = NULL;
+                bool seen = false;
+                canon_t cn;
+
+                canonical(&b, m, c, &cn);
+                if (pdb_def(&b, &cn, &def)) {
+                    name = tables_register(&def);
+                }
+                for (int j = 0; j < n && j < max; j++) {
+                    seen =
+                        seen || (name != NULL && strcmp(names[j], name) == 0);
+                }
+                if (name == NULL || seen) {
+                    continue;
+                }
+                if (n < max) {
+                    names[n] = name;
+                }
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+/* The larger dual partition sum of s. */
+EVAL_CLONES static int
+dual_eval_only(const dual_ctx_t *h, const pz_state_t *s)
+{
+    const pdb_ctx_t *r = &h->reg;
+    uint64_t idx[2][PATS_MAX];
+    int bc = s->b[r->n];
+    int best = 0;
+
+    for (int pi = 0; pi < r->nparts; pi++) {
+        for (int j = 0; j < r->part[pi].npat; j++) {
+            const lookup_t *lk = &h->dual[pi][bc][j];
+            uint64_t used = 0;
+            uint64_t x = 0;
+
+            for (int t = 0; t < lk->k; t++) {
+                int c = lk->map[r->home[s->b[lk->cell[t]]]];
+
+                x = x * (uint64_t)(r->n - t) +
+                    (uint64_t)(c - __builtin_popcountll(
+                                       used & ((UINT64_C(1) << c) - 1)));
+                used |= UINT64_C(1) << c;
+            }
+            idx[pi][j] = x;
+        }
+    }
+    for (int pi = 0; pi < r->nparts; pi++) {
+        int sum = 0;
+
+        for (int j = 0; j < r->part[pi].npat; j++) {
+            sum += h->dual[pi][bc][j].data[idx[pi][j]];
+        }
+        if (sum > best) {
+            best = sum;
+        }
+    }
+    return best + ((best ^ r->odd[bc]) & 1);
+}
+
+static int
+dual_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
+{
+    const dual_ctx_t *h = ctx;
+    int reg = pdb_eval(p, &h->reg, s);
+    int dual = dual_eval_only(h, s);
+
+    return dual > reg ? dual : reg;
+}
+
+static int
+dual_update_limit(const pz_puzzle_t *p,
+                  const void *ctx,
+                  const pz_state_t *parent,
+                  int h_parent,
+                  int move,
+                  const pz_state_t *child,
+                  int limit)
+{
+    const dual_ctx_t *h = ctx;
+    int reg = pdb_eval(p, &h->reg, child);
+    int dual;
+
+    (void)parent;
+    (void)h_parent;
+    (void)move;
+    if (reg > limit) {
+        return reg;
+    }
+    dual = dual_eval_only(h, child);
+    return dual > reg ? dual : reg;
+}
+
+static int
+dual_update(const pz_puzzle_t *p,
+            const void *ctx,
+            const pz_state_t *parent,
+            int h_parent,
+            int move,
+            const pz_state_t *child)
+{
+    (void)parent;
+    (void)h_parent;
+    (void)move;
+    return dual_eval(p, ctx, child);
+}
+
+const heuristic_ops_t tiles_pdb_dual_heuristic = {
+    .name = "pdb-dual",
+    .summary = "\"pdb\" and the same databases read on the dual board (the "
+               "inverse permutation, on which the tile numbered by the "
+               "blank's cell is the blank), the largest sum; more tables, "
+               "one tile smaller (see GET /v1/tables)",
+    .admissible = true,
+    .ctx_bytes = sizeof(dual_ctx_t),
+    .init = dual_init,
+    .eval = dual_eval,
+    .update = dual_update,
+    .update_limit = dual_update_limit,
+    .tables = dual_tables,
     .supports = tiles_pdb_supported,
     .unavailable = "pattern databases exist for boards of up to 12 cells, "
                    "4x4 and 5x5",

@@ -15,6 +15,10 @@
  * sum winning. Listed by tiles. */
 extern const heuristic_ops_t tiles_pdb_heuristic;
 
+/* "pdb-dual": the largest of "pdb"'s sums and the same partitions read
+ * on the dual board (tiles_pdb.c); more tables. Listed by tiles. */
+extern const heuristic_ops_t tiles_pdb_dual_heuristic;
+
 /* True when "pdb" supports p's board size. Thread: any. */
 bool tiles_pdb_supported(const pz_puzzle_t *p);
 
