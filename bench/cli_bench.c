@@ -7,9 +7,12 @@
  * solved by A* (seed heuristic), bidirectional BFS and IDA* (seed
  * heuristic). Each solve is repeated and the median time reported.
  *
- * tiles: IDA* on Korf's 15-puzzle instances (bench/data/korf100.txt, goal
- * with the blank first) with a chosen heuristic: per-instance length,
- * nodes, time and generated nodes per second, and the totals.
+ * tiles: IDA* on Korf's 15-puzzle instances (bench/data/korf100.txt) or
+ * Korf and Felner's 24-puzzle instances (bench/data/korf-felner24.txt),
+ * goal with the blank first, with a chosen heuristic, a time limit per
+ * instance and threads on each: per-instance status, length against the
+ * published one, nodes, time and generated nodes per second, and the
+ * totals.
  *
  * cube3: the two-phase engine on random 3x3x3 states, in
  * cli_bench_cube3.c. */
@@ -179,45 +182,104 @@ bench_cube2(int per_length, int repeat, uint64_t seed)
     return CLI_EXIT_OK;
 }
 
-/* Reads up to max Korf instances; returns how many. */
+#define TILES_MAX_INSTANCES 100
+#define TILES_MAX_CELLS     25
+
+/* Instances of a benchmark file: per line the tiles in row-major order
+ * (0 = blank), then the published optimal length; every line with as
+ * many numbers as the first. */
+typedef struct tiles_data {
+    int cells; /* 16 or 25 */
+    int n;
+    int tiles[TILES_MAX_INSTANCES][TILES_MAX_CELLS];
+    int length[TILES_MAX_INSTANCES];
+} tiles_data_t;
+
+/* Reads path into *td; returns the instance count, -1 when the file is
+ * missing or holds no square board of 16 or 25 cells. */
 static int
-read_korf(const char *path, int tiles[][16], int *lengths, int max)
+read_tiles_data(const char *path, tiles_data_t *td)
 {
     FILE *f = fopen(path, "r");
     char line[512];
-    int n = 0;
 
+    td->n = 0;
+    td->cells = 0;
     if (f == NULL) {
         return -1;
     }
-    while (n < max && fgets(line, sizeof(line), f) != NULL) {
-        int *t = tiles[n];
+    while (td->n < TILES_MAX_INSTANCES &&
+           fgets(line, sizeof(line), f) != NULL) {
+        int v[TILES_MAX_CELLS + 1];
+        int k = 0;
+        char *at = line;
+        char *end;
 
-        if (line[0] == '#' ||
-            sscanf(line, "%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d",
-                   &t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7],
-                   &t[8], &t[9], &t[10], &t[11], &t[12], &t[13], &t[14], &t[15],
-                   &lengths[n]) != 17) {
+        if (line[0] == '#') {
             continue;
         }
-        n++;
+        while (k < TILES_MAX_CELLS + 1) {
+            long x = strtol(at, &end, 10);
+
+            if (end == at) {
+                break;
+            }
+            v[k++] = (int)x;
+            at = end;
+        }
+        if (k != 17 && k != 26) {
+            continue;
+        }
+        if (td->cells == 0) {
+            td->cells = k - 1;
+        }
+        if (k - 1 != td->cells) {
+            continue;
+        }
+        memcpy(td->tiles[td->n], v, (size_t)td->cells * sizeof(int));
+        td->length[td->n++] = v[td->cells];
     }
     fclose(f);
-    return n;
+    return td->n > 0 ? td->n : -1;
+}
+
+/* Whether instance k (1-based) is in the comma-separated list only (NULL:
+ * every instance). */
+static bool
+tiles_selected(const char *only, int k)
+{
+    const char *at = only;
+
+    if (only == NULL) {
+        return true;
+    }
+    while (*at != '\0') {
+        char *end;
+        long x = strtol(at, &end, 10);
+
+        if (end == at) {
+            return false;
+        }
+        if (x == k) {
+            return true;
+        }
+        at = *end == ',' ? end + 1 : end;
+    }
+    return false;
 }
 
 static int
 bench_tiles(const char *data,
             int first,
             int count,
+            const char *only,
             const char *engine,
             const char *heuristic,
             uint64_t time_ms,
             int threads)
 {
-    static int tiles[100][16];
-    static int lengths[100];
-    int goal_ints[16];
+    static tiles_data_t td;
+    int goal_ints[TILES_MAX_CELLS];
     pz_puzzle_t *p = NULL;
     pz_diag_t d;
     solve_spec_t spec = { 0 };
@@ -225,26 +287,33 @@ bench_tiles(const char *data,
     uint64_t total_gen = 0;
     uint64_t total_exp = 0;
     double total_ms = 0;
-    double rates[100];
+    double rates[TILES_MAX_INSTANCES];
     int nrates = 0;
     int wrong = 0;
-    int n = read_korf(data, tiles, lengths, 100);
+    int solved = 0;
+    int ran = 0;
+    int n = read_tiles_data(data, &td);
+    const char *name;
 
     if (n <= 0) {
-        fprintf(stderr, "puzzled: cannot read %s\n", data);
+        fprintf(stderr,
+                "puzzled: cannot read %s (16 or 25 tiles and a "
+                "length per line)\n",
+                data);
         return CLI_EXIT_INPUT;
     }
-    if (puzzle_create("15-puzzle", NULL, &p, &d) != PZ_OK) {
+    name = td.cells == 16 ? "15-puzzle" : "24-puzzle";
+    if (puzzle_create(name, NULL, &p, &d) != PZ_OK) {
         fprintf(stderr, "puzzled: %s\n", d.detail);
         return CLI_EXIT_INTERNAL;
     }
-    for (int i = 0; i < 16; i++) {
+    for (int i = 0; i < td.cells; i++) {
         goal_ints[i] = i;
     }
     in.ints = goal_ints;
-    in.nints = 16;
+    in.nints = (size_t)td.cells;
     in.ndims = 1;
-    in.shape[0] = 16;
+    in.shape[0] = (size_t)td.cells;
     puzzle_parse_state(p, &in, &spec.goal, &d);
     spec.puzzle = p;
     spec.threads = threads;
@@ -266,25 +335,35 @@ bench_tiles(const char *data,
                heuristic, (double)(pz_now_ns() - t0) / 1e9,
                (double)tables_memory_bytes() / (1 << 20));
     }
-    printf("# Korf 15-puzzle instances %d..%d, %s + %s, goal blank first, "
-           "%d thread(s)\n",
-           first, first + count - 1, engine, heuristic, threads);
-    printf("%-10s %-8s %-7s %3s %12s %12s %10s %8s %9s\n", "instance", "engine",
-           "status", "len", "expanded", "generated", "ms", "Mnodes/s",
-           "peak MiB");
+    printf("# %s, %s instances %d..%d%s%s, %s + %s, goal blank first, "
+           "%d thread(s), %.0f s per instance\n",
+           name, data, first, first + count - 1, only ? ", only " : "",
+           only ? only : "", engine, heuristic, threads, (double)time_ms / 1e3);
+    printf("%-10s %-8s %-10s %3s %4s %14s %14s %11s %8s %9s\n", "instance",
+           "engine", "status", "len", "pub", "expanded", "generated", "ms",
+           "Mnodes/s", "peak MiB");
     for (int k = first; k < first + count && k <= n; k++) {
         bench_result_t r = { 0 };
-        char label[32];
 
-        in.ints = tiles[k - 1];
+        if (!tiles_selected(only, k)) {
+            continue;
+        }
+        in.ints = td.tiles[k - 1];
         puzzle_parse_state(p, &in, &spec.start, &d);
         bench_solve(&spec, engine, heuristic, 1, &r);
-        snprintf(label, sizeof(label), "korf%d", k);
-        print_row(label, engine, &r);
-        if (r.status == PZ_STATUS_SOLVED && r.length != lengths[k - 1]) {
-            printf("  WRONG: expected %d\n", lengths[k - 1]);
+        printf("%-10d %-8s %-10s %3d %4d %14llu %14llu %11.1f %8.2f %9.1f\n", k,
+               engine, pz_status_name(r.status),
+               r.status == PZ_STATUS_SOLVED ? r.length : 0, td.length[k - 1],
+               (unsigned long long)r.expanded, (unsigned long long)r.generated,
+               r.ms, r.ms > 0 ? (double)r.generated / r.ms / 1e3 : 0,
+               (double)r.peak_memory / (1 << 20));
+        fflush(stdout);
+        if (r.status == PZ_STATUS_SOLVED && r.length != td.length[k - 1]) {
+            printf("  WRONG: expected %d\n", td.length[k - 1]);
             wrong++;
         }
+        ran++;
+        solved += r.status == PZ_STATUS_SOLVED;
         total_gen += r.generated;
         total_exp += r.expanded;
         total_ms += r.ms;
@@ -292,10 +371,11 @@ bench_tiles(const char *data,
             rates[nrates++] = (double)r.generated / r.ms / 1e3;
         }
     }
-    printf("\n# total %.3f s, %llu expanded, %llu generated, %.2f M nodes/s "
-           "overall, median per instance %.2f M nodes/s, %d wrong lengths\n",
-           total_ms / 1e3, (unsigned long long)total_exp,
-           (unsigned long long)total_gen,
+    printf("\n# %d of %d solved; total %.3f s, %llu expanded, %llu generated "
+           "(%.0f per instance), %.2f M nodes/s overall, median per instance "
+           "%.2f M nodes/s, %d wrong lengths\n",
+           solved, ran, total_ms / 1e3, (unsigned long long)total_exp,
+           (unsigned long long)total_gen, ran > 0 ? (double)total_gen / ran : 0,
            total_ms > 0 ? (double)total_gen / total_ms / 1e3 : 0,
            nrates ? median(rates, nrates) : 0, wrong);
     puzzle_destroy(p);
@@ -308,8 +388,8 @@ usage(FILE *f)
     fprintf(f, "usage: puzzled bench cube2 [--per-length N] [--repeat R] "
                "[--seed S]\n"
                "       puzzled bench tiles [--data FILE] [--first K] "
-               "[--count N] [--engine E] [--heuristic H] [--time-ms T] "
-               "[--threads N]\n"
+               "[--count N] [--only K,K...] [--engine E] [--heuristic H]\n"
+               "                           [--time-ms T] [--threads N]\n"
                "       puzzled bench cube3 [--count N] [--seed S] "
                "[--target N] [--time-ms T] [--threads N] [--qtm]\n"
                "                           [--optimal N] "
@@ -330,6 +410,7 @@ cli_bench(int argc, char **argv)
         { "data", required_argument, NULL, 'd' },
         { "first", required_argument, NULL, 'f' },
         { "count", required_argument, NULL, 'c' },
+        { "only", required_argument, NULL, 'N' },
         { "engine", required_argument, NULL, 'e' },
         { "heuristic", required_argument, NULL, 'H' },
         { "time-ms", required_argument, NULL, 't' },
@@ -358,6 +439,7 @@ cli_bench(int argc, char **argv)
      * state. */
     bool passes = true;
     const char *data = "bench/data/korf100.txt";
+    const char *only = NULL;
     const char *engine = "idastar";
     const char *heuristic = "manhattan";
     const char *states_in = NULL;
@@ -446,6 +528,9 @@ cli_bench(int argc, char **argv)
         case 'd':
             data = optarg;
             break;
+        case 'N':
+            only = optarg;
+            break;
         case 'e':
             engine = optarg;
             break;
@@ -503,8 +588,8 @@ cli_bench(int argc, char **argv)
             fprintf(stderr, "puzzled: unknown engine '%s'\n", engine);
             return CLI_EXIT_INPUT;
         }
-        return bench_tiles(data, (int)first, (int)count, engine, heuristic,
-                           (uint64_t)time_ms, (int)threads);
+        return bench_tiles(data, (int)first, (int)count, only, engine,
+                           heuristic, (uint64_t)time_ms, (int)threads);
     }
     usage(stderr);
     return CLI_EXIT_INPUT;

@@ -69,6 +69,8 @@ typedef struct frame {
     pz_state_t s;  /* the state at this depth */
     uint64_t todo; /* moves still to try from s */
     int h;         /* heuristic of s */
+    /* With a heuristic's children op: the children's h, by move */
+    int16_t hs[PZ_MOVES_MAX];
 } frame_t;
 
 /* A subtree root handed to a thread. */
@@ -255,6 +257,7 @@ dfs(worker_t *w, int root, int split)
     const pz_state_t *goal = &sh->ctx->goal;
     bool check_all = sh->check_all;
     bool bpmx = !check_all; /* pathmax both ways needs admissible h */
+    bool kids = h != NULL && h->ops->children != NULL;
     int bound = sh->bound;
     frame_t *f = w->frames;
     uint64_t generated = w->meter.generated;
@@ -262,6 +265,10 @@ dfs(worker_t *w, int root, int split)
     int status = PZ_STATUS_RUNNING;
     int d = root;
 
+    if (kids) {
+        h->ops->children(p, h->ctx, &f[d].s, f[d].h, f[d].todo, bound - d - 1,
+                         f[d].hs);
+    }
     for (;;) {
         uint64_t todo = f[d].todo;
         int m;
@@ -292,8 +299,9 @@ dfs(worker_t *w, int root, int split)
         }
         generated++;
         /* Above bound - (d + 1) the child is cut whatever its exact h. */
-        hc = heuristic_update_limit(h, &f[d].s, f[d].h, m, &f[d + 1].s,
-                                    bound - d - 1);
+        hc = kids ? f[d].hs[m]
+                  : heuristic_update_limit(h, &f[d].s, f[d].h, m, &f[d + 1].s,
+                                           bound - d - 1);
         if (bpmx && hc < f[d].h - 1) {
             hc = f[d].h - 1;
         }
@@ -340,6 +348,10 @@ dfs(worker_t *w, int root, int split)
         d++;
         f[d].h = hc;
         f[d].todo = todo_after(sh, d, m);
+        if (kids && f[d].todo != 0) {
+            h->ops->children(p, h->ctx, &f[d].s, hc, f[d].todo, bound - d - 1,
+                             f[d].hs);
+        }
         if (++w->meter.expanded >= w->meter.next_poll) {
             w->meter.generated = generated;
             status = worker_poll(w);

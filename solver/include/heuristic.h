@@ -51,6 +51,19 @@ struct heuristic_ops {
                         int move,
                         const pz_state_t *child,
                         int limit);
+    /* Optional: update_limit for every child of parent at once, the
+     * children reached by the moves whose bits are set in todo, into
+     * out[move] (moves the puzzle refuses from parent are skipped). Lets
+     * a heuristic share the parent's work among the children and issue
+     * all their table reads before it waits on any. NULL: engines call
+     * update_limit per child. */
+    void (*children)(const pz_puzzle_t *p,
+                     const void *ctx,
+                     const pz_state_t *parent,
+                     int h_parent,
+                     uint64_t todo,
+                     int limit,
+                     int16_t *out);
     /* Optional: the shared tables init will need for p and goal, by the
      * names the tables module knows them (tables_status), so that a
      * daemon can have them ready before a search starts. Writes at most

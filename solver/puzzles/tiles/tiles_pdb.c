@@ -1400,6 +1400,125 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
     return best + ((best ^ h->odd[s->b[h->n]]) & 1);
 }
 
+/* A child for the children op: the cell the blank moves to, the tile that
+ * slides out of it, and the child's table indices, by partition. */
+typedef struct kid {
+    int move;
+    int tile;
+    int blank; /* the child's blank cell (where the tile was) */
+    uint64_t idx[2];
+} kid_t;
+
+/* Index of lookup lk when tile moved sits on cell to and every other tile
+ * where cell[] says. */
+static inline uint64_t
+moved_index(const lookup_t *lk, const uint8_t *cell, int n, int moved, int to)
+{
+    uint64_t used = 0;
+    uint64_t x = 0;
+
+    for (int t = 0; t < lk->k; t++) {
+        int v = lk->tile[t];
+        int c = lk->map[v == moved ? to : cell[v]];
+
+        x = x * (uint64_t)(n - t) +
+            (uint64_t)(c -
+                       __builtin_popcountll(used & ((UINT64_C(1) << c) - 1)));
+        used |= UINT64_C(1) << c;
+    }
+    return x;
+}
+
+/*
+ * The children op: a move slides one tile, which belongs to one pattern
+ * of each partition, so a child's sum is its parent's with that
+ * pattern's entry replaced. The parent's entries are read once (they
+ * were read when it was a child, so they are cached), each child's new
+ * index is computed, and then all the children's entries are read
+ * together, their cache misses overlapping.
+ */
+EVAL_CLONES static int
+pdb_kids(const pz_puzzle_t *p,
+         const pdb_ctx_t *h,
+         const pz_state_t *s,
+         uint64_t todo,
+         kid_t *kid,
+         int *out)
+{
+    uint8_t cell[CELLS_MAX];
+    int sum[2] = { 0, 0 };
+    int val[2][PATS_MAX];
+    int bz = s->b[h->n];
+    int nk = 0;
+
+    for (int i = 0; i < h->n; i++) {
+        cell[s->b[i]] = (uint8_t)i;
+    }
+    for (int pi = 0; pi < h->nparts; pi++) {
+        for (int j = 0; j < h->part[pi].npat; j++) {
+            const lookup_t *lk = &h->part[pi].pat[j];
+
+            val[pi][j] = lk->data[moved_index(lk, cell, h->n, -1, 0)];
+            sum[pi] += val[pi][j];
+        }
+    }
+    for (; todo != 0; todo &= todo - 1) {
+        int m = __builtin_ctzll(todo);
+        pz_state_t c;
+        kid_t *k = &kid[nk];
+
+        if (!puzzle_apply(p, s, m, &c)) {
+            continue;
+        }
+        k->move = m;
+        k->blank = c.b[h->n];
+        k->tile = s->b[k->blank];
+        for (int pi = 0; pi < h->nparts; pi++) {
+            const part_t *pt = &h->part[pi];
+
+            const lookup_t *lk = &pt->pat[pt->owner[k->tile]];
+
+            k->idx[pi] = moved_index(lk, cell, h->n, k->tile, bz);
+            __builtin_prefetch(&lk->data[k->idx[pi]]);
+        }
+        nk++;
+    }
+    for (int i = 0; i < nk; i++) {
+        const kid_t *k = &kid[i];
+        int best = 0;
+
+        for (int pi = 0; pi < h->nparts; pi++) {
+            const part_t *pt = &h->part[pi];
+            int j = pt->owner[k->tile];
+            int v = sum[pi] - val[pi][j] + pt->pat[j].data[k->idx[pi]];
+
+            best = v > best ? v : best;
+        }
+        out[i] = best + ((best ^ h->odd[k->blank]) & 1);
+    }
+    return nk;
+}
+
+static void
+pdb_children(const pz_puzzle_t *p,
+             const void *ctx,
+             const pz_state_t *parent,
+             int h_parent,
+             uint64_t todo,
+             int limit,
+             int16_t *out)
+{
+    kid_t kid[PZ_MOVES_MAX];
+    int hs[PZ_MOVES_MAX];
+    int nk = pdb_kids(p, ctx, parent, todo, kid, hs);
+
+    (void)h_parent;
+    (void)limit;
+    for (int i = 0; i < nk; i++) {
+        out[kid[i].move] = (int16_t)hs[i];
+    }
+}
+
 const heuristic_ops_t tiles_pdb_heuristic = {
     .name = "pdb",
     .summary = "additive disjoint pattern databases (4x4: 7-8, 5x5: "
@@ -1411,6 +1530,7 @@ const heuristic_ops_t tiles_pdb_heuristic = {
     .init = pdb_init,
     .eval = pdb_eval,
     .update = NULL,
+    .children = pdb_children,
     .tables = pdb_tables,
     .supports = tiles_pdb_supported,
     .unavailable = "pattern databases exist for boards of up to 12 cells, "
@@ -1615,6 +1735,38 @@ dual_update(const pz_puzzle_t *p,
     return dual_eval(p, ctx, child);
 }
 
+/* The children op: the regular sums as "pdb"'s, then the dual sums of
+ * the children they do not cut. */
+static void
+dual_children(const pz_puzzle_t *p,
+              const void *ctx,
+              const pz_state_t *parent,
+              int h_parent,
+              uint64_t todo,
+              int limit,
+              int16_t *out)
+{
+    const dual_ctx_t *h = ctx;
+    kid_t kid[PZ_MOVES_MAX];
+    int hs[PZ_MOVES_MAX];
+    int nk = pdb_kids(p, &h->reg, parent, todo, kid, hs);
+
+    (void)h_parent;
+    for (int i = 0; i < nk; i++) {
+        int v = hs[i];
+
+        if (v <= limit) {
+            pz_state_t c;
+            int dual;
+
+            puzzle_apply(p, parent, kid[i].move, &c);
+            dual = dual_eval_only(h, &c);
+            v = dual > v ? dual : v;
+        }
+        out[kid[i].move] = (int16_t)v;
+    }
+}
+
 const heuristic_ops_t tiles_pdb_dual_heuristic = {
     .name = "pdb-dual",
     .summary = "\"pdb\" and the same databases read on the dual board (the "
@@ -1627,6 +1779,7 @@ const heuristic_ops_t tiles_pdb_dual_heuristic = {
     .eval = dual_eval,
     .update = dual_update,
     .update_limit = dual_update_limit,
+    .children = dual_children,
     .tables = dual_tables,
     .supports = tiles_pdb_supported,
     .unavailable = "pattern databases exist for boards of up to 12 cells, "
