@@ -241,6 +241,13 @@ write_stats(jsonout_t *w, const solve_run_t *run)
     jsonout_double(w, "iterations", v.iterations);
     jsonout_double(w, "heuristic_at_start", v.heuristic_at_start);
     jsonout_double(w, "best_length", v.best_length);
+    jsonout_double(w, "lower_bound", v.lower_bound);
+    if (v.best_length > 0 && v.lower_bound > 0) {
+        jsonout_double(
+            w, "suboptimality",
+            (double)(int64_t)((double)v.best_length / v.lower_bound * 10000) /
+                10000);
+    }
     jsonout_double(w, "elapsed_ms",
                    (double)(int64_t)(v.elapsed_ms * 1000) / 1000);
     jsonout_u64(w, "nodes_per_second", (uint64_t)v.nodes_per_second);

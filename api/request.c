@@ -367,7 +367,9 @@ add_run(api_solve_request_t *req,
         h = &heuristic_none;
     }
     if (weight == 0) {
-        weight = strcmp(e->name, "wastar") == 0 ? 1.5 : 1.0;
+        weight = strcmp(e->name, "wastar") == 0    ? 1.5
+                 : strcmp(e->name, "anytime") == 0 ? 3.0
+                                                   : 1.0;
     }
     solve_run_init(&req->runs[i], e, h->name, weight);
     req->nruns++;

@@ -337,8 +337,9 @@ bench_tiles(const char *data,
     }
     printf("# %s, %s instances %d..%d%s%s, %s + %s, goal blank first, "
            "%d thread(s), %.0f s per instance\n",
-           name, data, first, first + count - 1, only ? ", only " : "",
-           only ? only : "", engine, heuristic, threads, (double)time_ms / 1e3);
+           name, data, first, first + count - 1 < n ? first + count - 1 : n,
+           only ? ", only " : "", only ? only : "", engine, heuristic, threads,
+           (double)time_ms / 1e3);
     printf("%-10s %-8s %-10s %3s %4s %14s %14s %11s %8s %9s\n", "instance",
            "engine", "status", "len", "pub", "expanded", "generated", "ms",
            "Mnodes/s", "peak MiB");

@@ -157,6 +157,9 @@ await check('solve compare', 'POST', '/v1/solve', {
   expect: 200 });
 await check('solve text state', 'POST', '/v1/solve', {
   body: '{"puzzle":"tiles","size":"3x3","state":"1 2 3 / 4 5 6 / 7 0 8","engine":"wastar","weight":2}', expect: 200 });
+await check('solve anytime', 'POST', '/v1/solve', {
+  body: '{"puzzle":"15-puzzle","state":[14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3],"goal":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15],"engine":"anytime","heuristic":"linear-conflict","time_ms":200}',
+  expect: 200 });
 await check('node limit', 'POST', '/v1/solve', {
   body: '{"puzzle":"8-puzzle","state":[8,6,7,2,5,4,3,0,1],"engine":"astar","heuristic":"none","max_nodes":10}',
   expect: 200 });

@@ -9,8 +9,9 @@
 #include "engine_internal.h"
 
 static const engine_ops_t *const registry[] = {
-    &engine__astar,   &engine__wastar, &engine__bibfs,
-    &engine__idastar, &engine__table,  NULL,
+    &engine__astar, &engine__wastar,  &engine__anytime,
+    &engine__bibfs, &engine__idastar, &engine__table,
+    NULL,
 };
 
 const engine_ops_t *const *
@@ -223,7 +224,7 @@ engine_run(const engine_ops_t *e, search_ctx_t *ctx, pz_solution_t *out)
             rc = PZ_EINTERNAL;
         } else {
             out->optimal =
-                e->optimal && ctx->weight == 1.0 &&
+                ((e->optimal && ctx->weight == 1.0) || out->proven) &&
                 (!e->uses_heuristic || heuristic_admissible(ctx->heuristic));
         }
     } else if (rc != PZ_OK) {

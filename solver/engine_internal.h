@@ -7,6 +7,7 @@
 
 extern const engine_ops_t engine__astar;   /* engines/astar.c */
 extern const engine_ops_t engine__wastar;  /* engines/astar.c */
+extern const engine_ops_t engine__anytime; /* engines/astar.c */
 extern const engine_ops_t engine__bibfs;   /* engines/bibfs.c */
 extern const engine_ops_t engine__idastar; /* engines/idastar.c */
 extern const engine_ops_t engine__table;   /* engines/table.c */

@@ -59,6 +59,7 @@ stats_init(pz_stats_t *s)
     atomic_init(&s->iterations, 0);
     atomic_init(&s->heuristic_at_start, -1);
     atomic_init(&s->best_length, -1);
+    atomic_init(&s->lower_bound, -1);
     atomic_init(&s->start_ns, 0);
     atomic_init(&s->end_ns, 0);
     atomic_init(&s->best_seq, 0);
@@ -130,6 +131,7 @@ stats_read(const pz_stats_t *s, pz_stats_view_t *out)
     out->iterations = LOAD_(iterations);
     out->heuristic_at_start = LOAD_(heuristic_at_start);
     out->best_length = LOAD_(best_length);
+    out->lower_bound = LOAD_(lower_bound);
     out->elapsed_ms = 0;
     out->nodes_per_second = 0;
     if (start != 0) {
@@ -150,6 +152,7 @@ solution_clear(pz_solution_t *sol)
     sol->status = PZ_STATUS_FAILED;
     sol->length = -1;
     sol->optimal = false;
+    sol->proven = false;
 }
 
 /* Next expansion count at which to poll: one interval on, but never past

@@ -406,7 +406,17 @@ check_stats(const cJSON *o)
         "heuristic_at_start", "best_length",
         "elapsed_ms",         NULL,
     };
-    const char *why = ht_check_members(o, "stats", all, all);
+    static const char *const known[] = {
+        "nodes_expanded",     "nodes_generated",
+        "duplicates",         "open_size",
+        "frontier_forward",   "frontier_backward",
+        "peak_memory_bytes",  "nodes_per_second",
+        "depth_bound",        "iterations",
+        "heuristic_at_start", "best_length",
+        "elapsed_ms",         "lower_bound",
+        "suboptimality",      NULL,
+    };
+    const char *why = ht_check_members(o, "stats", known, all);
     const cJSON *e;
 
     if (why != NULL) {
@@ -429,6 +439,14 @@ check_stats(const cJSON *o)
     e = cJSON_GetObjectItemCaseSensitive(o, "elapsed_ms");
     if (!cJSON_IsNumber(e) || e->valuedouble < 0) {
         return vfail("stats.elapsed_ms is not a number >= 0");
+    }
+    e = cJSON_GetObjectItemCaseSensitive(o, "lower_bound");
+    if (e != NULL && (!ht_is_int(e) || e->valuedouble < -1)) {
+        return vfail("stats.lower_bound is not an integer >= -1");
+    }
+    e = cJSON_GetObjectItemCaseSensitive(o, "suboptimality");
+    if (e != NULL && (!cJSON_IsNumber(e) || e->valuedouble < 1)) {
+        return vfail("stats.suboptimality is not a number >= 1");
     }
     return NULL;
 }

@@ -488,6 +488,7 @@ typedef struct job {
     pz_limits_t limits;
     const atomic_bool *cancel;
     int threads; /* 0: 1 */
+    int target;  /* anytime: stop at <= target moves; 0: none */
 } job_t;
 
 /* Runs j through engine_run with a fresh budget and stats, checks that
@@ -515,6 +516,7 @@ run_job(const job_t *j, pz_solution_t *sol, pz_stats_view_t *view)
     ctx.budget = &budget;
     ctx.stats = &stats;
     ctx.cancel = j->cancel;
+    ctx.target_length = j->target;
     rc = engine_run(e, &ctx, sol);
     stats_read(&stats, view);
     ck_assert_msg(atomic_load(&budget.used) == 0, "%s kept %zu budget bytes",
@@ -925,6 +927,124 @@ START_TEST(test_engines_wastar_within_weight_bound)
             ck_assert(!sol.optimal);
         }
     }
+    free(dist);
+}
+END_TEST
+
+/* Anytime weighted A* without limits runs on until it proves its best
+ * optimal: the breadth-first optimum, marked optimal, with the lower
+ * bound at it. */
+START_TEST(test_engines_anytime_ends_proven_optimal)
+{
+    static const double weights[] = { 1.0, 2.0, 3.0, 5.0 };
+    pz_puzzle_t p;
+    pz_heuristic_t gap;
+    pz_state_t goal;
+    pz_rng_t rng;
+    uint8_t *dist;
+
+    toy_setup(&p, &pancake_ops, 8, 7, &pk8_cfg);
+    gap = heur_bind(&gap_ops, &p, NULL);
+    dist = pk_bfs(&p);
+    puzzle_goal(&p, &goal);
+    pz_rng_seed(&rng, 23);
+    for (int c = 0; c < 30; c++) {
+        pz_state_t s;
+        int opt;
+
+        pk_random(&p, &rng, &s);
+        opt = dist[pk_rank(&s, 8)];
+        for (int w = 0; w < 4; w++) {
+            job_t j = { .engine = "anytime",
+                        .puzzle = &p,
+                        .heuristic = &gap,
+                        .start = &s,
+                        .goal = &goal,
+                        .weight = weights[w] };
+            pz_solution_t sol;
+            pz_stats_view_t view;
+
+            ck_assert_int_eq(run_job(&j, &sol, &view), PZ_OK);
+            ck_assert_int_eq(sol.status, PZ_STATUS_SOLVED);
+            ck_assert_msg(sol.length == opt && sol.optimal,
+                          "case %d w %.1f: length %d optimal %d, optimum %d", c,
+                          weights[w], sol.length, sol.optimal, opt);
+            ck_assert_int_eq(view.lower_bound, opt);
+            ck_assert_int_eq(view.best_length, opt);
+        }
+    }
+    free(dist);
+}
+END_TEST
+
+/* Cut short by a node limit, the anytime engine answers with its best so
+ * far, not marked optimal, with a lower bound at most the optimum; before
+ * its first answer the limit is the status. A target length ends it at
+ * the first answer short enough. */
+START_TEST(test_engines_anytime_limits_and_target)
+{
+    pz_puzzle_t p;
+    pz_heuristic_t gap;
+    pz_state_t goal;
+    pz_rng_t rng;
+    uint8_t *dist;
+    int cut_short = 0;
+    int before_first = 0;
+
+    toy_setup(&p, &pancake_ops, 8, 7, &pk8_cfg);
+    gap = heur_bind(&gap_ops, &p, NULL);
+    dist = pk_bfs(&p);
+    puzzle_goal(&p, &goal);
+    pz_rng_seed(&rng, 24);
+    for (int c = 0; c < 30; c++) {
+        pz_state_t s;
+        int opt;
+
+        pk_random(&p, &rng, &s);
+        opt = dist[pk_rank(&s, 8)];
+        for (uint64_t nodes = 1; nodes <= 64; nodes *= 2) {
+            job_t j = { .engine = "anytime",
+                        .puzzle = &p,
+                        .heuristic = &gap,
+                        .start = &s,
+                        .goal = &goal,
+                        .weight = 5.0 };
+            pz_solution_t sol;
+            pz_stats_view_t view;
+
+            j.limits.max_nodes = nodes;
+            ck_assert_int_eq(run_job(&j, &sol, &view), PZ_OK);
+            if (sol.status != PZ_STATUS_SOLVED) {
+                ck_assert_int_eq(sol.status, PZ_STATUS_NODE_LIMIT);
+                ck_assert_int_eq(view.best_length, -1);
+                before_first++;
+                continue;
+            }
+            ck_assert(sol.length >= opt);
+            ck_assert(view.lower_bound >= 0 && view.lower_bound <= opt);
+            if (sol.length > opt) {
+                ck_assert(!sol.optimal);
+                cut_short++;
+            }
+        }
+        {
+            job_t j = { .engine = "anytime",
+                        .puzzle = &p,
+                        .heuristic = &gap,
+                        .start = &s,
+                        .goal = &goal,
+                        .weight = 5.0,
+                        .target = 2 * opt };
+            pz_solution_t sol;
+            pz_stats_view_t view;
+
+            ck_assert_int_eq(run_job(&j, &sol, &view), PZ_OK);
+            ck_assert_int_eq(sol.status, PZ_STATUS_SOLVED);
+            ck_assert(sol.length >= opt && sol.length <= 2 * opt);
+        }
+    }
+    ck_assert_int_gt(cut_short, 0);
+    ck_assert_int_gt(before_first, 0);
     free(dist);
 }
 END_TEST
@@ -1531,6 +1651,8 @@ engines_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_engines_wastar_within_weight_bound);
     tcase_add_test(tc, test_engines_wastar_weight_one_is_optimal);
+    tcase_add_test(tc, test_engines_anytime_ends_proven_optimal);
+    tcase_add_test(tc, test_engines_anytime_limits_and_target);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("limits");

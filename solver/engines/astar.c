@@ -23,7 +23,19 @@
  * the move recorded for its predecessor, because merging a same-face pair
  * would give a shorter path and swapping an out-of-order commuting pair
  * strictly raises the face order of the last move, which cannot go on.
+ *
+ * The anytime engine (anytime weighted A*; Hansen and Zhou, JAIR 28,
+ * 2007) runs the weighted search on past its first answer: each goal
+ * generated shorter than the best so far becomes the best (published to
+ * the live statistics), and a node whose g + h reaches the best is
+ * dropped, when generated or popped. With reopening, as long as the best
+ * is not optimal some open node on an optimal path has its optimal g, so
+ * the least g + h on the open list (counts kept per value) is a lower
+ * bound on the optimum, also published: best / bound is the answer's
+ * proven suboptimality. When the open list runs out the best is proven
+ * optimal; a limit ends the search with the best so far.
  */
+#include <limits.h>
 #include <stdint.h>
 
 #include "engine_internal.h"
@@ -39,6 +51,10 @@
 /* Keys past this are refused (memory_limit): the bucket array would be
  * absurd, and only absurd weights or heuristics produce them. */
 #define KEY_MAX (UINT32_C(1) << 26)
+
+/* Anytime: g + h values counted exactly below this; larger ones count
+ * here (a lower bound taken from them is only lower). */
+#define FCOUNT_MAX 4096
 
 typedef struct bucket {
     uint32_t *items; /* node indices, a stack */
@@ -69,6 +85,11 @@ typedef struct astar {
     uint32_t goal;      /* goal node found while generating, or
                            NODESET_NONE */
     search_meter_t meter;
+    /* Anytime only (fcount != NULL): */
+    pz_solution_t *out; /* holds the best answer so far */
+    int best;           /* its length, INT_MAX before the first */
+    int lower;          /* proven lower bound on the optimum */
+    uint32_t *fcount;   /* open nodes per g + h, FCOUNT_MAX counters */
 } astar_t;
 
 static void
@@ -158,6 +179,13 @@ node_key(const astar_t *a, int g, int h)
     return (uint32_t)(((double)g + a->weight * h) * a->scale + 0.5);
 }
 
+/* The counter of g + h value f. */
+static inline int
+fslot(int f)
+{
+    return f < FCOUNT_MAX ? f : FCOUNT_MAX - 1;
+}
+
 /* Sets g, h, parent, move and key of node i and puts it on the open list. */
 static int
 open_node(astar_t *a, uint32_t i, int g, int h)
@@ -165,6 +193,12 @@ open_node(astar_t *a, uint32_t i, int g, int h)
     nodeset_node_t *n = nodeset_node(&a->set, i);
     int rc;
 
+    if (a->fcount != NULL) {
+        if (n->flags & NODE_OPEN) {
+            a->fcount[fslot(n->g + n->h)]--;
+        }
+        a->fcount[fslot(g + (h > UINT16_MAX ? UINT16_MAX : h))]++;
+    }
     n->g = (uint16_t)g;
     n->h = (uint16_t)(h > UINT16_MAX ? UINT16_MAX : h);
     n->key = node_key(a, g, n->h);
@@ -192,6 +226,44 @@ build_path(const astar_t *a, uint32_t i, pz_solution_t *out)
         out->moves[k] = n->move;
         i = n->parent;
     }
+}
+
+/* Anytime: raises the lower bound to the least g + h on the open list
+ * (or the best, when nothing below it is open) and publishes it. */
+static void
+anytime_publish_lower(astar_t *a)
+{
+    int top = a->best < FCOUNT_MAX ? a->best : FCOUNT_MAX - 1;
+    int f = a->lower > 0 ? a->lower : 0;
+
+    while (f < top && a->fcount[f] == 0) {
+        f++;
+    }
+    if (f == top && a->best < FCOUNT_MAX) {
+        f = a->best;
+    }
+    if (f > a->lower) {
+        a->lower = f;
+    }
+    if (a->ctx->stats != NULL) {
+        atomic_store_explicit(&a->ctx->stats->lower_bound, a->lower,
+                              memory_order_relaxed);
+    }
+}
+
+/* Anytime: node i (a goal) is the best answer so far. */
+static void
+anytime_best(astar_t *a, uint32_t i)
+{
+    build_path(a, i, a->out);
+    a->best = a->out->length;
+    a->out->status = PZ_STATUS_SOLVED;
+    if (a->ctx->stats != NULL) {
+        stats_publish_best(a->ctx->stats, a->out->moves, a->out->length);
+        atomic_store_explicit(&a->ctx->stats->best_length, a->best,
+                              memory_order_relaxed);
+    }
+    anytime_publish_lower(a);
 }
 
 /* Generates the successors of node i (state s, already loaded). */
@@ -234,6 +306,31 @@ expand(astar_t *a, uint32_t i, const pz_state_t *s)
         }
         c->parent = i;
         c->move = (uint8_t)m;
+        if (a->fcount != NULL) {
+            int hc =
+                r.added ? heuristic_update(a->h, s, h_parent, m, &child) : c->h;
+
+            if (g < a->best && puzzle_is_goal(a->p, &child, &a->ctx->goal)) {
+                c->g = (uint16_t)g;
+                anytime_best(a, r.index);
+            }
+            if (g + hc >= a->best) {
+                /* Cannot beat the best: kept seen at this g, not open. */
+                if (c->flags & NODE_OPEN) {
+                    a->fcount[fslot(c->g + c->h)]--;
+                    a->open_live--;
+                }
+                c->g = (uint16_t)g;
+                c->h = (uint16_t)(hc > UINT16_MAX ? UINT16_MAX : hc);
+                c->flags = NODE_CLOSED;
+                continue;
+            }
+            rc = open_node(a, r.index, g, hc);
+            if (rc != PZ_OK) {
+                return rc;
+            }
+            continue;
+        }
         rc = open_node(a, r.index, g,
                        r.added ? heuristic_update(a->h, s, h_parent, m, &child)
                                : c->h);
@@ -284,6 +381,12 @@ run(astar_t *a, pz_solution_t *out)
         int status;
 
         if (!bqueue_pop(&a->open, &i, &key)) {
+            if (a->fcount != NULL && a->best != INT_MAX) {
+                /* Nothing left that could be shorter. */
+                a->lower = a->best;
+                out->proven = !a->depth_cut;
+                return PZ_STATUS_SOLVED;
+            }
             return a->depth_cut ? PZ_STATUS_DEPTH_LIMIT : PZ_STATUS_UNREACHABLE;
         }
         n = nodeset_node(&a->set, i);
@@ -292,8 +395,21 @@ run(astar_t *a, pz_solution_t *out)
         }
         n->flags = NODE_CLOSED;
         a->open_live--;
+        if (a->fcount != NULL) {
+            a->fcount[fslot(n->g + n->h)]--;
+            if (n->g + n->h >= a->best) {
+                continue;
+            }
+        }
         nodeset_load(&a->set, i, &s);
         if (puzzle_is_goal(a->p, &s, &ctx->goal)) {
+            if (a->fcount != NULL) {
+                anytime_best(a, i);
+                if (a->best <= ctx->target_length) {
+                    return PZ_STATUS_SOLVED;
+                }
+                continue;
+            }
             build_path(a, i, out);
             return PZ_STATUS_SOLVED;
         }
@@ -305,10 +421,16 @@ run(astar_t *a, pz_solution_t *out)
             (a->meter.expanded & (PZ_POLL_INTERVAL - 1)) == 0) {
             atomic_store_explicit(&ctx->stats->open_size, a->open_live,
                                   memory_order_relaxed);
+            if (a->fcount != NULL) {
+                anytime_publish_lower(a);
+            }
         }
         rc = expand(a, i, &s);
         if (rc != PZ_OK) {
             return rc;
+        }
+        if (a->fcount != NULL && a->best <= ctx->target_length) {
+            return PZ_STATUS_SOLVED; /* short enough for the caller */
         }
         if (a->goal != NODESET_NONE) {
             build_path(a, a->goal, out);
@@ -318,12 +440,25 @@ run(astar_t *a, pz_solution_t *out)
 }
 
 static int
-solve_weighted(const search_ctx_t *ctx, double weight, pz_solution_t *out)
+solve_weighted(const search_ctx_t *ctx,
+               double weight,
+               bool anytime,
+               pz_solution_t *out)
 {
     astar_t a;
     int status;
 
     memset(&a, 0, sizeof(a));
+    a.best = INT_MAX;
+    if (anytime) {
+        a.fcount = budget_calloc(ctx->budget, FCOUNT_MAX * sizeof(*a.fcount));
+        if (a.fcount == NULL) {
+            out->status = PZ_STATUS_MEMORY_LIMIT;
+            return PZ_OK;
+        }
+        a.out = out;
+        a.lower = heuristic_eval(ctx->heuristic, &ctx->start);
+    }
     a.ctx = ctx;
     a.p = ctx->puzzle;
     a.h = ctx->heuristic;
@@ -339,6 +474,16 @@ solve_weighted(const search_ctx_t *ctx, double weight, pz_solution_t *out)
     status = run(&a, out);
     if (status == PZ_ENOMEM) {
         status = PZ_STATUS_MEMORY_LIMIT;
+    }
+    if (anytime) {
+        /* A limit after the first answer ends with the best so far. */
+        if (a.best != INT_MAX && status != PZ_STATUS_SOLVED && status >= 0) {
+            status = PZ_STATUS_SOLVED;
+        }
+        if (a.best != INT_MAX) {
+            anytime_publish_lower(&a);
+        }
+        budget_free(ctx->budget, a.fcount, FCOUNT_MAX * sizeof(*a.fcount));
     }
     /* Publish the final counts; the limit verdict no longer matters. */
     (void)search_poll(ctx, &a.meter);
@@ -359,13 +504,21 @@ solve_weighted(const search_ctx_t *ctx, double weight, pz_solution_t *out)
 static int
 solve_astar(const search_ctx_t *ctx, pz_solution_t *out)
 {
-    return solve_weighted(ctx, 1.0, out);
+    return solve_weighted(ctx, 1.0, false, out);
 }
 
 static int
 solve_wastar(const search_ctx_t *ctx, pz_solution_t *out)
 {
-    return solve_weighted(ctx, ctx->weight >= 1.0 ? ctx->weight : 1.0, out);
+    return solve_weighted(ctx, ctx->weight >= 1.0 ? ctx->weight : 1.0, false,
+                          out);
+}
+
+static int
+solve_anytime(const search_ctx_t *ctx, pz_solution_t *out)
+{
+    return solve_weighted(ctx, ctx->weight >= 1.0 ? ctx->weight : 1.0, true,
+                          out);
 }
 
 const engine_ops_t engine__astar = {
@@ -387,4 +540,16 @@ const engine_ops_t engine__wastar = {
     .uses_heuristic = true,
     .subsets = true,
     .solve = solve_wastar,
+};
+
+const engine_ops_t engine__anytime = {
+    .name = "anytime",
+    .summary = "anytime weighted A*: weighted A*'s first answer (weight 3 "
+               "unless given), then better ones until the time limit or a "
+               "proof of optimality; stats carry the best length and a "
+               "proven lower bound",
+    .optimal = false,
+    .uses_heuristic = true,
+    .subsets = true,
+    .solve = solve_anytime,
 };

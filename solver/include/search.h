@@ -73,8 +73,9 @@ typedef struct pz_stats {
     atomic_int iterations;                /* IDA*: iterations started */
     atomic_int heuristic_at_start;        /* h(start), or -1 */
     atomic_int best_length;               /* anytime: best so far, or -1 */
-    atomic_uint_fast64_t start_ns;        /* monotonic; 0 before the start */
-    atomic_uint_fast64_t end_ns;          /* monotonic; 0 while running */
+    atomic_int lower_bound;        /* anytime: no answer is shorter, or -1 */
+    atomic_uint_fast64_t start_ns; /* monotonic; 0 before the start */
+    atomic_uint_fast64_t end_ns;   /* monotonic; 0 while running */
     /* Anytime engines: the moves of the best solution so far, written
      * under a sequence count (stats_publish_best, stats_read_best). */
     atomic_uint best_seq;
@@ -95,6 +96,7 @@ typedef struct pz_stats_view {
     int iterations;
     int heuristic_at_start;
     int best_length;
+    int lower_bound;
     double elapsed_ms;       /* so far, or in total once ended */
     double nodes_per_second; /* generated per second of elapsed time */
 } pz_stats_view_t;
@@ -124,6 +126,10 @@ typedef struct pz_solution {
     int length;                     /* number of moves, -1 when none */
     uint8_t moves[PZ_SOLUTION_MAX]; /* move ids of the puzzle */
     bool optimal;                   /* proven shortest (set by engine_run) */
+    /* Set by an engine that is not optimal in general when its search
+     * proved this answer shortest (the anytime engine's open list ran
+     * out): engine_run then marks it optimal. */
+    bool proven;
 } pz_solution_t;
 
 /* Empties sol: status failed, length -1. */
