@@ -23,9 +23,9 @@
  * from the goal and a parent at least its child's h - 1, since every
  * move is undone by one move. A child that raises its parent past the
  * bound cuts the parent's remaining children unseen. This pays for
- * heuristics that are not consistent (the tiles' pattern databases,
- * whose estimate can change by three in one move, and their dual
- * lookups); for a consistent one neither rule ever fires.
+ * heuristics that are not consistent (maxima of several databases
+ * raised to a parity can change by three in one move; dual lookups);
+ * for a consistent one neither rule ever fires.
  *
  * Frames are drawn from the budget and grown when the bound grows: a path
  * never exceeds the bound (h >= 0), so bound + 2 frames always suffice.
@@ -257,7 +257,7 @@ dfs(worker_t *w, int root, int split)
     const pz_state_t *goal = &sh->ctx->goal;
     bool check_all = sh->check_all;
     bool bpmx = !check_all; /* pathmax both ways needs admissible h */
-    bool kids = h != NULL && h->ops->children != NULL;
+    bool kids = heuristic_has_children(h);
     int bound = sh->bound;
     frame_t *f = w->frames;
     uint64_t generated = w->meter.generated;
@@ -266,8 +266,8 @@ dfs(worker_t *w, int root, int split)
     int d = root;
 
     if (kids) {
-        h->ops->children(p, h->ctx, &f[d].s, f[d].h, f[d].todo, bound - d - 1,
-                         f[d].hs);
+        heuristic_children(h, &f[d].s, f[d].h, f[d].todo, bound - d - 1,
+                           f[d].hs);
     }
     for (;;) {
         uint64_t todo = f[d].todo;
@@ -349,8 +349,8 @@ dfs(worker_t *w, int root, int split)
         f[d].h = hc;
         f[d].todo = todo_after(sh, d, m);
         if (kids && f[d].todo != 0) {
-            h->ops->children(p, h->ctx, &f[d].s, hc, f[d].todo, bound - d - 1,
-                             f[d].hs);
+            heuristic_children(h, &f[d].s, hc, f[d].todo, bound - d - 1,
+                               f[d].hs);
         }
         if (++w->meter.expanded >= w->meter.next_poll) {
             w->meter.generated = generated;

@@ -162,6 +162,25 @@ heuristic_update_limit(const pz_heuristic_t *h,
     return heuristic_update(h, parent, h_parent, move, child);
 }
 
+/* Whether h computes all of a node's children at once (children op). */
+static inline bool
+heuristic_has_children(const pz_heuristic_t *h)
+{
+    return h != NULL && h->ops->children != NULL;
+}
+
+/* The children op: update_limit for every move in todo into out[move]. */
+static inline void
+heuristic_children(const pz_heuristic_t *h,
+                   const pz_state_t *parent,
+                   int h_parent,
+                   uint64_t todo,
+                   int limit,
+                   int16_t *out)
+{
+    h->ops->children(h->puzzle, h->ctx, parent, h_parent, todo, limit, out);
+}
+
 /* True when h never overestimates; NULL (h = 0) is admissible. */
 static inline bool
 heuristic_admissible(const pz_heuristic_t *h)
