@@ -859,12 +859,16 @@ START_TEST(test_tables_pdb_idastar_optimal_on_2x4)
         pz_solution_t b;
 
         puzzle_random_state(p, pz_rng_next, &rng, &s);
-        ck_assert_int_eq(run(p, &s, &goal, "idastar", "pdb", 1u << 20, &a),
-                         PZ_OK);
         ck_assert_int_eq(run(p, &s, &goal, "bibfs", "none", 1u << 28, &b),
                          PZ_OK);
-        bad +=
-            a.status != PZ_STATUS_SOLVED || !a.optimal || a.length != b.length;
+        /* The dual lookups too, with pathmax and the children op. */
+        for (int k = 0; k < 2; k++) {
+            ck_assert_int_eq(run(p, &s, &goal, "idastar",
+                                 k == 0 ? "pdb" : "pdb-dual", 1u << 20, &a),
+                             PZ_OK);
+            bad += a.status != PZ_STATUS_SOLVED || !a.optimal ||
+                   a.length != b.length;
+        }
     }
     ck_assert_int_eq(bad, 0);
     puzzle_destroy(p);
@@ -1457,13 +1461,18 @@ START_TEST(test_tables_pdb_15puzzle_korf_instances_optimal)
         pz_solution_t sol;
 
         ck_assert_int_eq(tl_parse_ints(p, tiles[i], 16, &s, NULL), PZ_OK);
-        ck_assert_int_eq(run(p, &s, &goal, "idastar", "pdb", 1u << 20, &sol),
-                         PZ_OK);
-        if (sol.status != PZ_STATUS_SOLVED || !sol.optimal ||
-            sol.length != lengths[i]) {
-            fprintf(stderr, "korf %d: %s length %d, published %d\n", i + 1,
-                    pz_status_name(sol.status), sol.length, lengths[i]);
-            bad++;
+        for (int k = 0; k < 2; k++) {
+            const char *heur = k == 0 ? "pdb" : "pdb-dual";
+
+            ck_assert_int_eq(run(p, &s, &goal, "idastar", heur, 1u << 20, &sol),
+                             PZ_OK);
+            if (sol.status != PZ_STATUS_SOLVED || !sol.optimal ||
+                sol.length != lengths[i]) {
+                fprintf(stderr, "korf %d %s: %s length %d, published %d\n",
+                        i + 1, heur, pz_status_name(sol.status), sol.length,
+                        lengths[i]);
+                bad++;
+            }
         }
     }
     ck_assert_int_eq(bad, 0);
