@@ -41,7 +41,7 @@ usage(FILE *f)
             "  --goal S            target state (default: solved)\n"
             "  --size RxC          board size for tiles\n"
             "  --metric M          htm | qtm (cubes)\n"
-            "  --engine E          auto, astar, wastar, bibfs, idastar\n"
+            "  --engine E          auto, astar, wastar, anytime, bibfs, idastar\n"
             "  --engines E1,E2     compare several engines\n"
             "  --heuristic H       none, misplaced, manhattan, "
             "linear-conflict, seed, ...\n"

@@ -1649,14 +1649,12 @@ dual_tables(const pz_puzzle_t *p,
     return n;
 }
 
-/* The larger dual partition sum of s. */
-EVAL_CLONES static int
-dual_eval_only(const dual_ctx_t *h, const pz_state_t *s)
+/* The dual indices of s into idx, each entry prefetched. */
+EVAL_CLONES static void
+dual_index(const dual_ctx_t *h, const pz_state_t *s, uint64_t idx[2][PATS_MAX])
 {
     const pdb_ctx_t *r = &h->reg;
-    uint64_t idx[2][PATS_MAX];
     int bc = s->b[r->n];
-    int best = 0;
 
     for (int pi = 0; pi < r->nparts; pi++) {
         for (int j = 0; j < r->part[pi].npat; j++) {
@@ -1673,8 +1671,19 @@ dual_eval_only(const dual_ctx_t *h, const pz_state_t *s)
                 used |= UINT64_C(1) << c;
             }
             idx[pi][j] = x;
+            __builtin_prefetch(&lk->data[x]);
         }
     }
+}
+
+/* The larger dual partition sum of a state with the blank on cell bc
+ * whose indices are idx. */
+static int
+dual_sum(const dual_ctx_t *h, int bc, uint64_t idx[2][PATS_MAX])
+{
+    const pdb_ctx_t *r = &h->reg;
+    int best = 0;
+
     for (int pi = 0; pi < r->nparts; pi++) {
         int sum = 0;
 
@@ -1686,6 +1695,16 @@ dual_eval_only(const dual_ctx_t *h, const pz_state_t *s)
         }
     }
     return best + ((best ^ r->odd[bc]) & 1);
+}
+
+/* The larger dual partition sum of s. */
+static int
+dual_eval_only(const dual_ctx_t *h, const pz_state_t *s)
+{
+    uint64_t idx[2][PATS_MAX];
+
+    dual_index(h, s, idx);
+    return dual_sum(h, s->b[h->reg.n], idx);
 }
 
 static int
@@ -1751,16 +1770,25 @@ dual_children(const pz_puzzle_t *p,
     int hs[PZ_MOVES_MAX];
     int nk = pdb_kids(p, &h->reg, parent, todo, kid, hs);
 
+    uint64_t idx[PZ_MOVES_MAX][2][PATS_MAX];
+
     (void)h_parent;
+    /* All the dual entries the uncut children need are prefetched before
+     * any is read. */
+    for (int i = 0; i < nk; i++) {
+        if (hs[i] <= limit) {
+            pz_state_t c;
+
+            puzzle_apply(p, parent, kid[i].move, &c);
+            dual_index(h, &c, idx[i]);
+        }
+    }
     for (int i = 0; i < nk; i++) {
         int v = hs[i];
 
         if (v <= limit) {
-            pz_state_t c;
-            int dual;
+            int dual = dual_sum(h, kid[i].blank, idx[i]);
 
-            puzzle_apply(p, parent, kid[i].move, &c);
-            dual = dual_eval_only(h, &c);
             v = dual > v ? dual : v;
         }
         out[kid[i].move] = (int16_t)v;
