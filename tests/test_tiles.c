@@ -109,6 +109,62 @@ bfs_3x3(const pz_puzzle_t *p)
 
 /* ---- init ---- */
 
+/* The quick answer: for boards of every shape up to 8x8 and random goals
+ * (a walk of 600 moves from one), an answer that replays onto the goal
+ * exactly when the goal's blank is in a corner, none otherwise; never
+ * shorter than the optimum on the 3x3 board. */
+START_TEST(test_tiles_quick_solve_replays_onto_corner_goals)
+{
+    static const int sizes[][2] = { { 2, 2 }, { 2, 3 }, { 3, 2 },
+                                    { 3, 3 }, { 4, 4 }, { 3, 5 },
+                                    { 5, 5 }, { 6, 4 }, { 8, 8 } };
+    pz_rng_t rng;
+    int corners = 0;
+    int others = 0;
+
+    pz_rng_seed(&rng, 77);
+    for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+        pz_puzzle_t *p = tl_make("tiles", sizes[k][0], sizes[k][1], 0);
+        int rows = sizes[k][0];
+        int cols = sizes[k][1];
+        int n = rows * cols;
+
+        for (int i = 0; i < 12; i++) {
+            static uint8_t walk[600];
+            static uint8_t moves[PZ_SOLUTION_MAX];
+            pz_state_t goal;
+            pz_state_t start;
+            pz_state_t end;
+            int z;
+            bool corner;
+            int len;
+
+            puzzle_random_state(p, pz_rng_next, &rng, &goal);
+            z = goal.b[n];
+            corner = (z / cols == 0 || z / cols == rows - 1) &&
+                     (z % cols == 0 || z % cols == cols - 1);
+            puzzle_random_moves(p, &goal, 600, pz_rng_next, &rng, walk);
+            puzzle_replay(p, &goal, walk, 600, &start);
+            len = puzzle_quick_solve(p, &start, &goal, moves, PZ_SOLUTION_MAX);
+            if (!corner) {
+                ck_assert_int_eq(len, -1);
+                others++;
+                continue;
+            }
+            corners++;
+            ck_assert_msg(len >= 0, "%dx%d case %d: no answer", rows, cols, i);
+            ck_assert_int_eq(puzzle_replay(p, &start, moves, len, &end), PZ_OK);
+            ck_assert_msg(puzzle_is_goal(p, &end, &goal),
+                          "%dx%d case %d: the answer misses the goal", rows,
+                          cols, i);
+        }
+        puzzle_destroy(p);
+    }
+    ck_assert_int_gt(corners, 20);
+    ck_assert_int_gt(others, 10);
+}
+END_TEST
+
 START_TEST(test_tiles_create_default_is_3x3)
 {
     pz_puzzle_t *p = tl_make("tiles", 0, 0, 0);
@@ -1118,6 +1174,10 @@ tiles_suite(void)
     tcase_add_test(tc, test_tiles_check_pair_agrees_with_inversion_rule);
     tcase_add_test(tc, test_tiles_random_state_solvable);
     tcase_add_test(tc, test_tiles_random_state_uniform_on_2x2);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("quick_solve");
+    tcase_add_test(tc, test_tiles_quick_solve_replays_onto_corner_goals);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("parse_state");

@@ -471,6 +471,25 @@ solve_weighted(const search_ctx_t *ctx,
             : PZ_SOLUTION_MAX;
     a.open.budget = ctx->budget;
     search_meter_init(ctx, &a.meter);
+    if (anytime) {
+        /* A quick answer of the puzzle's own, where it has one, is the
+         * first best: an answer at once, and a bound from the start. */
+        out->length = puzzle_quick_solve(ctx->puzzle, &ctx->start, &ctx->goal,
+                                         out->moves, PZ_SOLUTION_MAX);
+        if (out->length >= 0 && ctx->limits.max_depth > 0 &&
+            out->length > ctx->limits.max_depth) {
+            out->length = -1; /* too long for the request */
+        }
+        if (out->length >= 0) {
+            a.best = out->length;
+            out->status = PZ_STATUS_SOLVED;
+            if (ctx->stats != NULL) {
+                stats_publish_best(ctx->stats, out->moves, out->length);
+                atomic_store(&ctx->stats->best_length, a.best);
+                atomic_store(&ctx->stats->lower_bound, a.lower);
+            }
+        }
+    }
     status = run(&a, out);
     if (status == PZ_ENOMEM) {
         status = PZ_STATUS_MEMORY_LIMIT;

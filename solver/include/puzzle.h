@@ -257,6 +257,15 @@ typedef struct puzzle_solving {
      * default (quick to prove for p). NULL: where a complete table can
      * be had. */
     bool (*optimal_by_default)(const pz_puzzle_t *p);
+    /* Optional: a quick answer from start to goal, not optimal (the
+     * tiles: placed a few tiles at a time), into moves (room for max);
+     * returns its length, or -1 when there is none. Reached through
+     * puzzle_quick_solve. */
+    int (*quick_solve)(const pz_puzzle_t *p,
+                       const pz_state_t *start,
+                       const pz_state_t *goal,
+                       uint8_t *moves,
+                       int max);
 } puzzle_solving_t;
 
 /* Most corners of one shape of a picture. */
@@ -605,6 +614,23 @@ static inline const puzzle_solving_t *
 puzzle_solving(const pz_puzzle_t *p)
 {
     return p->ops->solving != NULL ? p->ops->solving : &puzzle_solving_none;
+}
+
+/* A quick answer from start to goal (puzzle_solving_t quick_solve), or
+ * -1: none for the puzzle, for a restricted instance or a masked goal. */
+static inline int
+puzzle_quick_solve(const pz_puzzle_t *p,
+                   const pz_state_t *start,
+                   const pz_state_t *goal,
+                   uint8_t *moves,
+                   int max)
+{
+    const puzzle_solving_t *s = puzzle_solving(p);
+
+    if (s->quick_solve == NULL || p->subset != 0 || p->mask != NULL) {
+        return -1;
+    }
+    return s->quick_solve(p, start, goal, moves, max);
 }
 
 /* The name of the heuristic p uses when a request names none. */

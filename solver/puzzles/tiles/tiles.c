@@ -672,6 +672,7 @@ static const puzzle_solving_t tiles_solving = {
     .named_tables = tiles_named_tables,
     .auto_choice = tiles_auto_choice,
     .optimal_by_default = tiles_optimal_by_default,
+    .quick_solve = tiles__quick_solve,
 };
 
 /* Kinds of pieces for reachability checks (puzzle_pieces_t). */

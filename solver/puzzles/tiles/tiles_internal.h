@@ -29,6 +29,14 @@ typedef struct tiles_priv {
                                            cell, or -1 when off the board */
 } tiles_priv_t;
 
+/* A quick answer for any board whose goal has the blank in a corner
+ * (tiles_quick.c; puzzle_solving_t quick_solve). */
+int tiles__quick_solve(const pz_puzzle_t *p,
+                       const pz_state_t *start,
+                       const pz_state_t *goal,
+                       uint8_t *moves,
+                       int max);
+
 /* Move names by move id. */
 extern const char *const tiles__move_names[TILES_MOVES];
 
