@@ -213,12 +213,18 @@ open_node(astar_t *a, uint32_t i, int g, int h)
     return PZ_OK;
 }
 
-/* Writes the moves from the root to node i into out. */
+/* Writes the moves from the root to node i into out. The path follows
+ * the parent links: a node reopened with a shorter path leaves its
+ * descendants' g stale, so the length is counted, not read from g. */
 static void
 build_path(const astar_t *a, uint32_t i, pz_solution_t *out)
 {
-    int len = nodeset_node(&a->set, i)->g;
+    int len = 0;
 
+    for (uint32_t j = i; nodeset_node(&a->set, j)->parent != NODESET_NONE;
+         j = nodeset_node(&a->set, j)->parent) {
+        len++;
+    }
     out->length = len;
     for (int k = len - 1; k >= 0; k--) {
         const nodeset_node_t *n = nodeset_node(&a->set, i);
@@ -236,14 +242,20 @@ anytime_publish_lower(astar_t *a)
     int top = a->best < FCOUNT_MAX ? a->best : FCOUNT_MAX - 1;
     int f = a->lower > 0 ? a->lower : 0;
 
+    if (!heuristic_admissible(a->h)) {
+        return; /* no bound from an estimate that may overestimate */
+    }
     while (f < top && a->fcount[f] == 0) {
         f++;
     }
-    if (f == top && a->best < FCOUNT_MAX) {
-        f = a->best;
+    if (f == top && a->best == INT_MAX) {
+        return; /* nothing open and no answer: nothing to say */
     }
     if (f > a->lower) {
         a->lower = f;
+    }
+    if (a->lower > a->best) {
+        a->lower = a->best;
     }
     if (a->ctx->stats != NULL) {
         atomic_store_explicit(&a->ctx->stats->lower_bound, a->lower,
@@ -311,6 +323,11 @@ expand(astar_t *a, uint32_t i, const pz_state_t *s)
                 r.added ? heuristic_update(a->h, s, h_parent, m, &child) : c->h;
 
             if (g < a->best && puzzle_is_goal(a->p, &child, &a->ctx->goal)) {
+                if (c->flags & NODE_OPEN) {
+                    a->fcount[fslot(c->g + c->h)]--;
+                    a->open_live--;
+                    c->flags = NODE_CLOSED;
+                }
                 c->g = (uint16_t)g;
                 anytime_best(a, r.index);
             }
@@ -379,6 +396,7 @@ run(astar_t *a, pz_solution_t *out)
         uint32_t key;
         nodeset_node_t *n;
         int status;
+        int fc;
 
         if (!bqueue_pop(&a->open, &i, &key)) {
             if (a->fcount != NULL && a->best != INT_MAX) {
@@ -395,15 +413,17 @@ run(astar_t *a, pz_solution_t *out)
         }
         n->flags = NODE_CLOSED;
         a->open_live--;
-        if (a->fcount != NULL) {
-            a->fcount[fslot(n->g + n->h)]--;
-            if (n->g + n->h >= a->best) {
-                continue;
-            }
+        /* Anytime: the node's count stays until it is expanded, so a
+         * bound published meanwhile (or at a limit) still sees it. */
+        fc = (int)n->g + n->h;
+        if (a->fcount != NULL && fc >= a->best) {
+            a->fcount[fslot(fc)]--;
+            continue;
         }
         nodeset_load(&a->set, i, &s);
         if (puzzle_is_goal(a->p, &s, &ctx->goal)) {
             if (a->fcount != NULL) {
+                a->fcount[fslot(fc)]--;
                 anytime_best(a, i);
                 if (a->best <= ctx->target_length) {
                     return PZ_STATUS_SOLVED;
@@ -421,13 +441,16 @@ run(astar_t *a, pz_solution_t *out)
             (a->meter.expanded & (PZ_POLL_INTERVAL - 1)) == 0) {
             atomic_store_explicit(&ctx->stats->open_size, a->open_live,
                                   memory_order_relaxed);
-            if (a->fcount != NULL) {
-                anytime_publish_lower(a);
-            }
         }
         rc = expand(a, i, &s);
         if (rc != PZ_OK) {
             return rc;
+        }
+        if (a->fcount != NULL) {
+            a->fcount[fslot(fc)]--;
+            if ((a->meter.expanded & (PZ_POLL_INTERVAL - 1)) == 0) {
+                anytime_publish_lower(a);
+            }
         }
         if (a->fcount != NULL && a->best <= ctx->target_length) {
             return PZ_STATUS_SOLVED; /* short enough for the caller */
