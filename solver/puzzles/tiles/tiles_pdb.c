@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* tiles_pdb.c - additive disjoint pattern databases for the sliding tiles.
- * Size: one database: build and lookup share the board and the ranks. */
+ * Size: one database: build, lookups and dual lookups share the board,
+ * the ranks and the tables. */
 
 /*
  * Design. The tiles except the blank are split into disjoint patterns
@@ -1293,6 +1294,39 @@ pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
     return rc != PZ_OK ? rc : bind_parts(h, &b, parts, goal);
 }
 
+/* Appends the name of the table of the pattern on cells mask whose blank
+ * ends in the region of cell z to names[0..n) unless it is there (names
+ * past max are counted, not written); returns the new count. */
+static int
+list_table(const board_t *b,
+           uint64_t mask,
+           int z,
+           const char **names,
+           int n,
+           int max)
+{
+    tables_def_t def;
+    const char *name = NULL;
+    canon_t c;
+
+    canonical(b, mask, z, &c);
+    if (pdb_def(b, &c, &def)) {
+        name = tables_register(&def);
+    }
+    if (name == NULL) {
+        return n;
+    }
+    for (int j = 0; j < n && j < max; j++) {
+        if (strcmp(names[j], name) == 0) {
+            return n;
+        }
+    }
+    if (n < max) {
+        names[n] = name;
+    }
+    return n + 1;
+}
+
 static int
 pdb_tables(const pz_puzzle_t *p,
            const pz_state_t *goal,
@@ -1316,28 +1350,30 @@ pdb_tables(const pz_puzzle_t *p,
     nparts = partitions(p->params.rows, p->params.cols, z, parts);
     for (int pi = 0; pi < nparts; pi++) {
         for (int i = 0; i < parts[pi].npat; i++) {
-            tables_def_t def;
-            const char *name = NULL;
-            canon_t c;
-            bool seen = false;
-
-            canonical(&b, parts[pi].pat[i], z, &c);
-            if (pdb_def(&b, &c, &def)) {
-                name = tables_register(&def);
-            }
-            for (int j = 0; j < n && j < max; j++) {
-                seen = seen || (name != NULL && strcmp(names[j], name) == 0);
-            }
-            if (name == NULL || seen) {
-                continue;
-            }
-            if (n < max) {
-                names[n] = name;
-            }
-            n++;
+            n = list_table(&b, parts[pi].pat[i], z, names, n, max);
         }
     }
     return n;
+}
+
+/* Index of lookup lk when tile moved sits on cell to and every other tile
+ * where cell[] says. */
+static inline uint64_t
+moved_index(const lookup_t *lk, const uint8_t *cell, int n, int moved, int to)
+{
+    uint64_t used = 0;
+    uint64_t x = 0;
+
+    for (int t = 0; t < lk->k; t++) {
+        int v = lk->tile[t];
+        int c = lk->map[v == moved ? to : cell[v]];
+
+        x = x * (uint64_t)(n - t) +
+            (uint64_t)(c -
+                       __builtin_popcountll(used & ((UINT64_C(1) << c) - 1)));
+        used |= UINT64_C(1) << c;
+    }
+    return x;
 }
 
 /* pdb_eval's rank: place_rank with the processor's population count
@@ -1371,19 +1407,7 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
         const part_t *pt = &h->part[pi];
 
         for (int j = 0; j < pt->npat; j++) {
-            const lookup_t *lk = &pt->pat[j];
-            uint64_t used = 0;
-            uint64_t x = 0;
-
-            for (int t = 0; t < lk->k; t++) {
-                int c = lk->map[cell[lk->tile[t]]];
-
-                x = x * (uint64_t)(h->n - t) +
-                    (uint64_t)(c - __builtin_popcountll(
-                                       used & ((UINT64_C(1) << c) - 1)));
-                used |= UINT64_C(1) << c;
-            }
-            idx[pi][j] = x;
+            idx[pi][j] = moved_index(&pt->pat[j], cell, h->n, -1, 0);
         }
     }
     for (int pi = 0; pi < h->nparts; pi++) {
@@ -1408,26 +1432,6 @@ typedef struct kid {
     int blank; /* the child's blank cell (where the tile was) */
     uint64_t idx[2];
 } kid_t;
-
-/* Index of lookup lk when tile moved sits on cell to and every other tile
- * where cell[] says. */
-static inline uint64_t
-moved_index(const lookup_t *lk, const uint8_t *cell, int n, int moved, int to)
-{
-    uint64_t used = 0;
-    uint64_t x = 0;
-
-    for (int t = 0; t < lk->k; t++) {
-        int v = lk->tile[t];
-        int c = lk->map[v == moved ? to : cell[v]];
-
-        x = x * (uint64_t)(n - t) +
-            (uint64_t)(c -
-                       __builtin_popcountll(used & ((UINT64_C(1) << c) - 1)));
-        used |= UINT64_C(1) << c;
-    }
-    return x;
-}
 
 /*
  * The children op: a move slides one tile, which belongs to one pattern
@@ -1623,26 +1627,8 @@ dual_tables(const pz_puzzle_t *p,
         for (int c = 0; c < b.n; c++) {
             for (int i = 0; i < parts[pi].npat; i++) {
                 uint64_t m = parts[pi].pat[i] & ~(UINT64_C(1) << c);
-                tables_def_t def;
-                const char *name = NULL;
-                bool seen = false;
-                canon_t cn;
 
-                canonical(&b, m, c, &cn);
-                if (pdb_def(&b, &cn, &def)) {
-                    name = tables_register(&def);
-                }
-                for (int j = 0; j < n && j < max; j++) {
-                    seen =
-                        seen || (name != NULL && strcmp(names[j], name) == 0);
-                }
-                if (name == NULL || seen) {
-                    continue;
-                }
-                if (n < max) {
-                    names[n] = name;
-                }
-                n++;
+                n = list_table(&b, m, c, names, n, max);
             }
         }
     }
