@@ -418,6 +418,9 @@ pdb_def(const board_t *b, const canon_t *c, tables_def_t *def)
     def->kind = TABLES_KIND_PATTERN;
     def->bits = 8;
     def->entries = place_count(k, b->n);
+    /* Every node reads entries at random: 4 KiB pages would miss the TLB
+     * on nearly every probe of a table of more than a few megabytes. */
+    def->huge = def->entries >= ((uint64_t)4 << 20);
     def->build = pdb_build;
     def->arg = (void *)(uintptr_t)src; /* the build only reads it */
     return true;
@@ -1142,6 +1145,7 @@ typedef struct lookup {
     uint8_t tile[PAT_MAX];  /* the pattern's tiles in the table's order */
     uint8_t cell[PAT_MAX];  /* their home cells, in the same order */
     uint8_t map[CELLS_MAX]; /* board cell -> table frame cell */
+    uint64_t w[PAT_MAX];    /* weight of each slot's digit in the rank */
 } lookup_t;
 
 /* One partition: its patterns and, per tile, which pattern and slot. */
@@ -1203,6 +1207,10 @@ bind_lookup(const board_t *b, uint64_t mask, int z, lookup_t *lk)
     lk->data = t.data;
     lk->k = perm_bits(c.mask);
     memcpy(lk->map, c.map, sizeof(lk->map));
+    lk->w[lk->k - 1] = 1;
+    for (int i = lk->k - 2; i >= 0; i--) {
+        lk->w[i] = lk->w[i + 1] * (uint64_t)(b->n - i - 1);
+    }
     for (uint64_t m = mask; m != 0; m &= m - 1) {
         int cell = __builtin_ctzll(m);
         int hc = c.map[cell];
@@ -1424,6 +1432,65 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
     return best + ((best ^ h->odd[s->b[h->n]]) & 1);
 }
 
+/*
+ * A pattern's rank at a node with what its children's ranks are derived
+ * from. The rank is a mixed-radix number whose digit at slot t is the
+ * tile's frame cell less the cells of the tiles ahead of it below that
+ * cell. A move takes one tile from cell a to a neighbouring cell b: its
+ * own digit is recomputed, and a later tile's digit changes by one only
+ * when its cell lies strictly between a and b, which a move along a
+ * frame row never leaves room for and a move across one does for at
+ * most a row's width of cells.
+ */
+typedef struct rank {
+    uint64_t x;                 /* the rank */
+    uint64_t all;               /* the pattern's frame cells */
+    uint64_t ahead[PAT_MAX];    /* frame cells of the slots before each */
+    uint8_t digit[PAT_MAX];     /* each slot's digit */
+    int8_t slot_at[CELLS_MAX];  /* frame cell -> slot (cells in all only) */
+} rank_t;
+
+/* lk's rank with each tile where cell[] says. */
+static inline __attribute__((always_inline)) void
+rank_of(const lookup_t *lk, const uint8_t *cell, rank_t *r)
+{
+    uint64_t used = 0;
+    uint64_t x = 0;
+
+    for (int t = 0; t < lk->k; t++) {
+        int c = lk->map[cell[lk->tile[t]]];
+        int d = c - __builtin_popcountll(used & ((UINT64_C(1) << c) - 1));
+
+        x += (uint64_t)d * lk->w[t];
+        r->ahead[t] = used;
+        r->digit[t] = (uint8_t)d;
+        r->slot_at[c] = (int8_t)t;
+        used |= UINT64_C(1) << c;
+    }
+    r->x = x;
+    r->all = used;
+}
+
+/* lk's rank (at r) after the tile of slot t moves from frame cell a to
+ * the empty frame cell b. */
+static inline __attribute__((always_inline)) uint64_t
+rank_moved(const lookup_t *lk, const rank_t *r, int t, int a, int b)
+{
+    uint64_t ahead = r->ahead[t];
+    int d = b - __builtin_popcountll(ahead & ((UINT64_C(1) << b) - 1));
+    uint64_t x = r->x + (uint64_t)(int64_t)(d - r->digit[t]) * lk->w[t];
+    int lo = a < b ? a : b;
+    int hi = a ^ b ^ lo;
+    uint64_t between = r->all & ~ahead & ((UINT64_C(1) << hi) - 1) &
+                       ~((UINT64_C(2) << lo) - 1);
+    uint64_t shift = 0;
+
+    for (; between != 0; between &= between - 1) {
+        shift += lk->w[r->slot_at[__builtin_ctzll(between)]];
+    }
+    return a < b ? x + shift : x - shift;
+}
+
 /* A child for the children op: the cell the blank moves to, the tile that
  * slides out of it, and the child's table indices, by partition. */
 typedef struct kid {
@@ -1436,10 +1503,11 @@ typedef struct kid {
 /*
  * The children op: a move slides one tile, which belongs to one pattern
  * of each partition, so a child's sum is its parent's with that
- * pattern's entry replaced. The parent's entries are read once (they
- * were read when it was a child, so they are cached), each child's new
- * index is computed, and then all the children's entries are read
- * together, their cache misses overlapping.
+ * pattern's entry replaced and its rank derived from the parent's
+ * (rank_moved). The parent's entries are read once (they were read when
+ * it was a child, so they are cached), each child's new index is
+ * computed, and then all the children's entries are read together, their
+ * cache misses overlapping.
  */
 EVAL_CLONES static int
 pdb_kids(const pz_puzzle_t *p,
@@ -1450,6 +1518,7 @@ pdb_kids(const pz_puzzle_t *p,
          int *out)
 {
     uint8_t cell[CELLS_MAX];
+    rank_t rk[2][PATS_MAX];
     int sum[2] = { 0, 0 };
     int val[2][PATS_MAX];
     int bz = s->b[h->n];
@@ -1462,7 +1531,8 @@ pdb_kids(const pz_puzzle_t *p,
         for (int j = 0; j < h->part[pi].npat; j++) {
             const lookup_t *lk = &h->part[pi].pat[j];
 
-            val[pi][j] = lk->data[moved_index(lk, cell, h->n, -1, 0)];
+            rank_of(lk, cell, &rk[pi][j]);
+            val[pi][j] = lk->data[rk[pi][j].x];
             sum[pi] += val[pi][j];
         }
     }
@@ -1479,10 +1549,11 @@ pdb_kids(const pz_puzzle_t *p,
         k->tile = s->b[k->blank];
         for (int pi = 0; pi < h->nparts; pi++) {
             const part_t *pt = &h->part[pi];
+            int j = pt->owner[k->tile];
+            const lookup_t *lk = &pt->pat[j];
 
-            const lookup_t *lk = &pt->pat[pt->owner[k->tile]];
-
-            k->idx[pi] = moved_index(lk, cell, h->n, k->tile, bz);
+            k->idx[pi] = rank_moved(lk, &rk[pi][j], pt->slot[k->tile],
+                                    lk->map[k->blank], lk->map[bz]);
             __builtin_prefetch(&lk->data[k->idx[pi]]);
         }
         nk++;
