@@ -1443,11 +1443,11 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
  * most a row's width of cells.
  */
 typedef struct rank {
-    uint64_t x;                 /* the rank */
-    uint64_t all;               /* the pattern's frame cells */
-    uint64_t ahead[PAT_MAX];    /* frame cells of the slots before each */
-    uint8_t digit[PAT_MAX];     /* each slot's digit */
-    int8_t slot_at[CELLS_MAX];  /* frame cell -> slot (cells in all only) */
+    uint64_t x;                /* the rank */
+    uint64_t all;              /* the pattern's frame cells */
+    uint64_t ahead[PAT_MAX];   /* frame cells of the slots before each */
+    uint8_t digit[PAT_MAX];    /* each slot's digit */
+    int8_t slot_at[CELLS_MAX]; /* frame cell -> slot (cells in all only) */
 } rank_t;
 
 /* lk's rank with each tile where cell[] says. */
