@@ -785,11 +785,35 @@ START_TEST(test_tables_pdb_admissible_for_a_blank_first_goal)
 }
 END_TEST
 
+/* Whether h's children op (every move, no limit) gives any child of s
+ * (h value hs) another estimate than evaluating the child does. */
+static bool
+children_differ(const pz_puzzle_t *p,
+                const pz_heuristic_t *h,
+                const pz_state_t *s,
+                int hs)
+{
+    uint64_t todo = (UINT64_C(1) << p->nmoves) - 1;
+    int16_t out[PZ_MOVES_MAX];
+
+    ck_assert(heuristic_has_children(h));
+    heuristic_children(h, s, hs, todo, 1000, out);
+    for (int m = 0; m < p->nmoves; m++) {
+        pz_state_t c;
+
+        if (puzzle_apply(p, s, m, &c) && out[m] != heuristic_eval(h, &c)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The dual lookups on every solvable 8-puzzle state, for goals with the
  * blank in a corner, on an edge and in the centre: never above the
  * breadth-first distance, never below "pdb", and above it on many
  * states (so the dual boards carry information the regular lookups do
- * not). */
+ * not); the children ops of both give what evaluating each child
+ * gives. */
 START_TEST(test_tables_pdb_dual_admissible_on_3x3)
 {
     static const uint8_t goals[3][N9] = {
@@ -808,6 +832,7 @@ START_TEST(test_tables_pdb_dual_admissible_on_3x3)
         long below = 0;
         long raised = 0;
         long states = 0;
+        long kids_wrong = 0;
 
         board_to_state(goals[g], &goal);
         ck_assert_int_eq(heuristic_create(p, "pdb-dual", &goal, &dual, NULL),
@@ -827,6 +852,8 @@ START_TEST(test_tables_pdb_dual_admissible_on_3x3)
             hd = heuristic_eval(dual, &s);
             hp = heuristic_eval(pdb, &s);
             states++;
+            kids_wrong += children_differ(p, pdb, &s, hp);
+            kids_wrong += children_differ(p, dual, &s, hd);
             over += hd > dist[i];
             below += hd < hp;
             raised += hd > hp;
@@ -834,6 +861,7 @@ START_TEST(test_tables_pdb_dual_admissible_on_3x3)
         ck_assert_int_eq(states, FACT9 / 2);
         ck_assert_msg(over == 0, "goal %d: %ld states overestimated", g, over);
         ck_assert_int_eq(below, 0);
+        ck_assert_int_eq(kids_wrong, 0);
         fprintf(stderr, "goal %d: %ld of %ld raised\n", g, raised, states);
         ck_assert_msg(raised > states / 40, "goal %d: %ld raised", g, raised);
         heuristic_destroy(dual);

@@ -1628,27 +1628,24 @@ const heuristic_ops_t tiles_pdb_heuristic = {
  * is a position of the same puzzle exactly as far from the identity as
  * s is, and any admissible estimate of it is one of s.
  *
- * The pattern databases estimate that dual board when two things hold:
- * no pattern contains number b (its moves are the blank's, not pattern
- * moves), so the pattern holding it is looked up in the table of its
- * other tiles; and each table is the one whose blank ends in the region
- * of cell b (the free cells joined to b when the pattern is home). So
- * the lookups depend on b: per partition and blank cell, one table per
- * pattern, most shared with the regular lookups, the others one tile
- * smaller or with the blank's region on the other side of a pattern.
- * Number c is at cell s(c) of the dual board, the home of the tile at
- * cell c: a lookup reads the homes of the tiles on its pattern's cells.
- * The estimate is the largest of the regular and the dual sums; the
- * dual sums are read only when the regular ones do not already cut the
- * child (update_limit). Admissible, not consistent: IDA* does not need
- * consistency.
+ * The dual board is estimated by the databases of a goal whose blank is
+ * on cell b, the partitions that goal's own rule gives (the tables are
+ * shared between goals wherever a board symmetry maps one pattern and
+ * blank region onto another), with number z a tile like any other. One
+ * such goal per blank cell; number c sits at cell s(c) of the dual
+ * board, the home of the tile on cell c. The estimate is the largest of
+ * the regular and the dual sums; the dual sums are read only for the
+ * children the regular ones do not cut. Admissible, not consistent:
+ * IDA* does not need consistency.
  */
+
+/* The cells of the largest board with databases. */
+#define DUAL_CELLS 25
 
 typedef struct dual_ctx {
     pdb_ctx_t reg;
-    /* [partition][blank cell][pattern]: the dual lookups, cell[] the
-     * pattern's cells (the numbers whose dual places are read) */
-    lookup_t dual[2][CELLS_MAX][PATS_MAX];
+    /* blank cell b -> the databases of the goal with the blank on b */
+    pdb_ctx_t goal[DUAL_CELLS];
 } dual_ctx_t;
 
 static int
@@ -1658,24 +1655,35 @@ dual_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
     partition_t parts[2];
     board_t b;
     int rc = init_goal(p, goal, &h->reg, &b, parts);
+    int n = b.n;
+    int z = h->reg.z;
 
-    if (rc == PZ_OK) {
-        rc = bind_parts(&h->reg, &b, parts, goal);
+    if (rc != PZ_OK) {
+        return rc;
     }
-    for (int pi = 0; rc == PZ_OK && pi < h->reg.nparts; pi++) {
-        for (int c = 0; rc == PZ_OK && c < h->reg.n; c++) {
-            for (int i = 0; rc == PZ_OK && i < parts[pi].npat; i++) {
-                uint64_t m = parts[pi].pat[i] & ~(UINT64_C(1) << c);
+    if (n > DUAL_CELLS) {
+        return PZ_EUNSUPPORTED;
+    }
+    rc = bind_parts(&h->reg, &b, parts, goal);
+    for (int bc = 0; rc == PZ_OK && bc < n; bc++) {
+        /* The goal with the blank on bc, number z taking the tile of
+         * number bc. */
+        pz_state_t g = *goal;
 
-                rc = bind_lookup(&b, m, c, &h->dual[pi][c][i]);
-            }
+        for (int c = 0; c < n; c++) {
+            g.b[c] = c == bc ? 0 : c == z ? goal->b[bc] : goal->b[c];
+        }
+        g.b[n] = (uint8_t)bc;
+        rc = init_goal(p, &g, &h->goal[bc], &b, parts);
+        if (rc == PZ_OK) {
+            rc = bind_parts(&h->goal[bc], &b, parts, &g);
         }
     }
     return rc;
 }
 
-/* The dual tables of every blank cell, deduplicated, appended to names
- * after the n already there. */
+/* The tables of every blank cell's goal, deduplicated, appended to
+ * names after the n already there. */
 static int
 dual_tables(const pz_puzzle_t *p,
             const pz_state_t *goal,
@@ -1685,83 +1693,81 @@ dual_tables(const pz_puzzle_t *p,
     partition_t parts[2];
     board_t b;
     int n = pdb_tables(p, goal, names, max);
-    int nparts;
-    int z;
 
-    if (n <= 0) {
+    if (n <= 0 || p->params.rows * p->params.cols > DUAL_CELLS) {
         return n;
     }
-    z = goal_blank(p, goal);
     board_init(&b, p->params.rows, p->params.cols);
-    nparts = partitions(p->params.rows, p->params.cols, z, parts);
-    for (int pi = 0; pi < nparts; pi++) {
-        for (int c = 0; c < b.n; c++) {
-            for (int i = 0; i < parts[pi].npat; i++) {
-                uint64_t m = parts[pi].pat[i] & ~(UINT64_C(1) << c);
+    for (int bc = 0; bc < b.n; bc++) {
+        int nparts = partitions(b.rows, b.cols, bc, parts);
 
-                n = list_table(&b, m, c, names, n, max);
+        for (int pi = 0; pi < nparts; pi++) {
+            for (int i = 0; i < parts[pi].npat; i++) {
+                n = list_table(&b, parts[pi].pat[i], bc, names, n, max);
             }
         }
     }
     return n;
 }
 
-/* The dual indices of s into idx, each entry prefetched. */
-EVAL_CLONES static void
+/* The indices of the dual board of s into idx, each entry prefetched;
+ * returns the databases they index. A lookup's tiles are numbered by
+ * their home cells c in its goal (lk->cell), and the dual board holds
+ * number c on the home of s's tile on cell c. */
+EVAL_CLONES static const pdb_ctx_t *
 dual_index(const dual_ctx_t *h, const pz_state_t *s, uint64_t idx[2][PATS_MAX])
 {
     const pdb_ctx_t *r = &h->reg;
-    int bc = s->b[r->n];
+    const pdb_ctx_t *g = &h->goal[s->b[r->n]];
 
-    for (int pi = 0; pi < r->nparts; pi++) {
-        for (int j = 0; j < r->part[pi].npat; j++) {
-            const lookup_t *lk = &h->dual[pi][bc][j];
+    for (int pi = 0; pi < g->nparts; pi++) {
+        for (int j = 0; j < g->part[pi].npat; j++) {
+            const lookup_t *lk = &g->part[pi].pat[j];
             uint64_t used = 0;
             uint64_t x = 0;
 
             for (int t = 0; t < lk->k; t++) {
                 int c = lk->map[r->home[s->b[lk->cell[t]]]];
 
-                x = x * (uint64_t)(r->n - t) +
-                    (uint64_t)(c - __builtin_popcountll(
-                                       used & ((UINT64_C(1) << c) - 1)));
+                x += lk->w[t] *
+                     (uint64_t)(c - __builtin_popcountll(
+                                        used & ((UINT64_C(1) << c) - 1)));
                 used |= UINT64_C(1) << c;
             }
             idx[pi][j] = x;
             __builtin_prefetch(&lk->data[x]);
         }
     }
+    return g;
 }
 
-/* The larger dual partition sum of a state with the blank on cell bc
- * whose indices are idx. */
+/* The larger partition sum of g at the indices idx. */
 static int
-dual_sum(const dual_ctx_t *h, int bc, uint64_t idx[2][PATS_MAX])
+dual_sum(const pdb_ctx_t *g, uint64_t idx[2][PATS_MAX])
 {
-    const pdb_ctx_t *r = &h->reg;
     int best = 0;
 
-    for (int pi = 0; pi < r->nparts; pi++) {
+    for (int pi = 0; pi < g->nparts; pi++) {
         int sum = 0;
 
-        for (int j = 0; j < r->part[pi].npat; j++) {
-            sum += h->dual[pi][bc][j].data[idx[pi][j]];
+        for (int j = 0; j < g->part[pi].npat; j++) {
+            sum += g->part[pi].pat[j].data[idx[pi][j]];
         }
-        if (sum > best) {
-            best = sum;
-        }
+        best = sum > best ? sum : best;
     }
-    return best + ((best ^ r->odd[bc]) & 1);
+    return best;
 }
 
-/* The larger dual partition sum of s. */
+/* The dual estimate of s. */
 static int
 dual_eval_only(const dual_ctx_t *h, const pz_state_t *s)
 {
     uint64_t idx[2][PATS_MAX];
+    const pdb_ctx_t *g = dual_index(h, s, idx);
+    int best = dual_sum(g, idx);
 
-    dual_index(h, s, idx);
-    return dual_sum(h, s->b[h->reg.n], idx);
+    /* The dual board's distance has the parity of s's. */
+    return best + ((best ^ h->reg.odd[s->b[h->reg.n]]) & 1);
 }
 
 static int
@@ -1812,7 +1818,8 @@ dual_update(const pz_puzzle_t *p,
 }
 
 /* The children op: the regular sums as "pdb"'s, then the dual sums of
- * the children they do not cut. */
+ * the children they do not cut, all their entries prefetched before
+ * any is read. */
 static void
 dual_children(const pz_puzzle_t *p,
               const void *ctx,
@@ -1826,26 +1833,25 @@ dual_children(const pz_puzzle_t *p,
     kid_t kid[PZ_MOVES_MAX];
     int hs[PZ_MOVES_MAX];
     int nk = pdb_kids(p, &h->reg, parent, todo, kid, hs);
-
     uint64_t idx[PZ_MOVES_MAX][2][PATS_MAX];
+    const pdb_ctx_t *g[PZ_MOVES_MAX];
 
     (void)h_parent;
-    /* All the dual entries the uncut children need are prefetched before
-     * any is read. */
     for (int i = 0; i < nk; i++) {
         if (hs[i] <= limit) {
             pz_state_t c;
 
             puzzle_apply(p, parent, kid[i].move, &c);
-            dual_index(h, &c, idx[i]);
+            g[i] = dual_index(h, &c, idx[i]);
         }
     }
     for (int i = 0; i < nk; i++) {
         int v = hs[i];
 
         if (v <= limit) {
-            int dual = dual_sum(h, kid[i].blank, idx[i]);
+            int dual = dual_sum(g[i], idx[i]);
 
+            dual += (dual ^ h->reg.odd[kid[i].blank]) & 1;
             v = dual > v ? dual : v;
         }
         out[kid[i].move] = (int16_t)v;
