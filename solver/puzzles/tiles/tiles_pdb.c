@@ -1860,10 +1860,10 @@ dual_children(const pz_puzzle_t *p,
 
 const heuristic_ops_t tiles_pdb_dual_heuristic = {
     .name = "pdb-dual",
-    .summary = "\"pdb\" and the same databases read on the dual board (the "
-               "inverse permutation, on which the tile numbered by the "
-               "blank's cell is the blank), the largest sum; more tables, "
-               "one tile smaller (see GET /v1/tables)",
+    .summary = "\"pdb\" and the dual board (the inverse permutation, on "
+               "which the tile numbered by the blank's cell is the blank) "
+               "read with the databases of the goal whose blank is there, "
+               "the largest sum; more tables (see GET /v1/tables)",
     .admissible = true,
     .ctx_bytes = sizeof(dual_ctx_t),
     .init = dual_init,

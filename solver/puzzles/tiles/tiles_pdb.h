@@ -15,8 +15,9 @@
  * sum winning. Listed by tiles. */
 extern const heuristic_ops_t tiles_pdb_heuristic;
 
-/* "pdb-dual": the largest of "pdb"'s sums and the same partitions read
- * on the dual board (tiles_pdb.c); more tables. Listed by tiles. */
+/* "pdb-dual": the largest of "pdb"'s sums and those of the dual board,
+ * read with the partitions of the goal whose blank is on the state's
+ * blank cell (tiles_pdb.c); more tables. Listed by tiles. */
 extern const heuristic_ops_t tiles_pdb_dual_heuristic;
 
 /* True when "pdb" supports p's board size. Thread: any. */
