@@ -1049,6 +1049,74 @@ START_TEST(test_engines_anytime_limits_and_target)
 }
 END_TEST
 
+/* The anytime engine shortens each answer: on 15-puzzles a walk of 300
+ * moves from the goal, the first answer (the quick answer, shortened
+ * before the search; the target makes it the result) is never longer
+ * than the quick answer, shorter on half or more, replays onto the goal, and
+ * has no stretch of the last length the shortening tried (16 moves, from
+ * every eighth move) that bidirectional BFS can shorten. */
+START_TEST(test_engines_anytime_shortens_its_answers)
+{
+    pz_puzzle_t *p = tl_make("tiles", 4, 4, 0);
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    pz_rng_t rng;
+    int shorter = 0;
+
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(heuristic_create(p, "manhattan", &goal, &h, NULL), PZ_OK);
+    pz_rng_seed(&rng, 5);
+    for (int c = 0; c < 8; c++) {
+        static uint8_t walk[300];
+        static uint8_t quick[PZ_SOLUTION_MAX];
+        job_t j = { .engine = "anytime",
+                    .puzzle = p,
+                    .heuristic = h,
+                    .goal = &goal,
+                    .weight = 3.0,
+                    .target = PZ_SOLUTION_MAX };
+        pz_state_t s;
+        pz_state_t at;
+        pz_solution_t sol;
+        pz_stats_view_t view;
+        int qlen;
+
+        puzzle_random_moves(p, &goal, 300, pz_rng_next, &rng, walk);
+        puzzle_replay(p, &goal, walk, 300, &s);
+        qlen = puzzle_quick_solve(p, &s, &goal, quick, PZ_SOLUTION_MAX);
+        ck_assert_int_gt(qlen, 0);
+        j.start = &s;
+        ck_assert_int_eq(run_job(&j, &sol, &view), PZ_OK);
+        ck_assert_int_eq(sol.status, PZ_STATUS_SOLVED);
+        ck_assert_int_le(sol.length, qlen);
+        shorter += sol.length < qlen;
+        ck_assert_int_eq(puzzle_replay(p, &s, sol.moves, sol.length, &at),
+                         PZ_OK);
+        ck_assert(puzzle_is_goal(p, &at, &goal));
+        for (int i = 0; i + 2 <= sol.length; i += 8) {
+            int e = i + 16 < sol.length ? i + 16 : sol.length;
+            job_t b = { .engine = "bibfs", .puzzle = p, .goal = &at };
+            pz_state_t from;
+            pz_state_t to;
+            pz_solution_t part;
+
+            puzzle_replay(p, &s, sol.moves, i, &from);
+            puzzle_replay(p, &s, sol.moves, e, &to);
+            b.start = &from;
+            b.goal = &to;
+            b.limits.max_depth = e - i - 1;
+            ck_assert_int_eq(run_job(&b, &part, &view), PZ_OK);
+            ck_assert_msg(part.status == PZ_STATUS_DEPTH_LIMIT,
+                          "case %d: moves %d..%d shorten to %d", c, i, e,
+                          part.length);
+        }
+    }
+    ck_assert_int_ge(shorter, 4);
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_engines_wastar_weight_one_is_optimal)
 {
     pz_puzzle_t p;
@@ -1653,6 +1721,7 @@ engines_suite(void)
     tcase_add_test(tc, test_engines_wastar_weight_one_is_optimal);
     tcase_add_test(tc, test_engines_anytime_ends_proven_optimal);
     tcase_add_test(tc, test_engines_anytime_limits_and_target);
+    tcase_add_test(tc, test_engines_anytime_shortens_its_answers);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("limits");

@@ -263,11 +263,115 @@ anytime_publish_lower(astar_t *a)
     }
 }
 
-/* Anytime: node i (a goal) is the best answer so far. */
+/* The expansions one stretch's search may take. */
+#define SHORTEN_NODES 200000
+
+/*
+ * Replaces stretches of the answer out by shorter paths between the same
+ * two states where a bidirectional breadth-first search (each side about
+ * half a stretch deep) finds one, stretches of 8 moves first, overlapping
+ * by half, then longer ones up to span moves, each length until a pass
+ * shortens nothing: the short stretches take out most detours at a few
+ * hundred states a search, the longer (a few thousand) what is left. A weighted
+ * search's answer wanders: this takes out the detours. Stops at the
+ * job's deadline, cancel or memory limit, keeping what it has; the
+ * searches' expansions are counted in the job's. The result is checked
+ * to reach a goal, else out is left as it was.
+ */
 static void
-anytime_best(astar_t *a, uint32_t i)
+anytime_shorten(astar_t *a, int span)
 {
-    build_path(a, i, a->out);
+    const search_ctx_t *ctx = a->ctx;
+    const engine_ops_t *bibfs = engine_find("bibfs");
+    pz_solution_t *out = a->out;
+    size_t bytes = (size_t)(PZ_SOLUTION_MAX + 1) * sizeof(pz_state_t);
+    pz_state_t *at = budget_alloc(ctx->budget, bytes);
+    uint8_t keep[PZ_SOLUTION_MAX];
+    int keep_len = out->length;
+    bool stop = false;
+
+    if (at == NULL || bibfs == NULL || out->length < 2) {
+        budget_free(ctx->budget, at, at != NULL ? bytes : 0);
+        return;
+    }
+    memcpy(keep, out->moves, (size_t)out->length);
+    at[0] = ctx->start;
+    for (int k = 0; k < out->length; k++) {
+        puzzle_apply(a->p, &at[k], out->moves[k], &at[k + 1]);
+    }
+    for (int w = 8, shorter = 0; w <= span && !stop; w += shorter ? 0 : 4) {
+        shorter = 0;
+        for (int i = 0; i + 2 <= out->length && !stop; i += w / 2) {
+            int j = i + w < out->length ? i + w : out->length;
+            search_ctx_t sub = *ctx;
+            uint64_t nodes = SHORTEN_NODES;
+            pz_stats_t stats;
+            pz_solution_t part;
+            int tail;
+
+            /* The job's node limit holds for the searches too. */
+            if (ctx->limits.max_nodes > 0) {
+                uint64_t left = ctx->limits.max_nodes > a->meter.expanded
+                                    ? ctx->limits.max_nodes - a->meter.expanded
+                                    : 0;
+
+                if (left == 0) {
+                    stop = true;
+                    break;
+                }
+                nodes = left < nodes ? left : nodes;
+            }
+            stats_init(&stats);
+            sub.heuristic = NULL;
+            sub.start = at[i];
+            sub.goal = at[j];
+            sub.threads = 1;
+            sub.stats = &stats;
+            sub.solutions = NULL;
+            sub.known_length = 0;
+            sub.limits.max_depth = j - i - 1;
+            sub.limits.max_nodes = nodes;
+            solution_clear(&part);
+            if (bibfs->solve(&sub, &part) != PZ_OK) {
+                stop = true;
+                break;
+            }
+            a->meter.expanded += atomic_load(&stats.nodes_expanded);
+            a->meter.generated += atomic_load(&stats.nodes_generated);
+            stop = part.status != PZ_STATUS_SOLVED &&
+                   part.status != PZ_STATUS_DEPTH_LIMIT &&
+                   part.status != PZ_STATUS_NODE_LIMIT;
+            if (part.status != PZ_STATUS_SOLVED || part.length >= j - i) {
+                continue;
+            }
+            /* Splice: moves [i, j) become the part; the states from i on
+             * are recomputed. */
+            tail = out->length - j;
+            memmove(out->moves + i + part.length, out->moves + j, (size_t)tail);
+            memcpy(out->moves + i, part.moves, (size_t)part.length);
+            out->length = i + part.length + tail;
+            for (int k = i; k < out->length; k++) {
+                puzzle_apply(a->p, &at[k], out->moves[k], &at[k + 1]);
+            }
+            shorter = 1;
+        }
+    }
+    if (!puzzle_is_goal(a->p, &at[out->length], &ctx->goal)) {
+        memcpy(out->moves, keep, (size_t)keep_len);
+        out->length = keep_len;
+    }
+    budget_free(ctx->budget, at, bytes);
+}
+
+/* Anytime: out holds a new best answer; shortens and publishes it, and
+ * the lower bound when the search is under way (searching: before it
+ * starts nothing is open, which would prove nothing). */
+static void
+anytime_publish_best(astar_t *a, bool searching)
+{
+    /* Before the search, short stretches only: the search's first answer
+     * is due within milliseconds. */
+    anytime_shorten(a, searching ? 24 : 16);
     a->best = a->out->length;
     a->out->status = PZ_STATUS_SOLVED;
     if (a->ctx->stats != NULL) {
@@ -275,7 +379,20 @@ anytime_best(astar_t *a, uint32_t i)
         atomic_store_explicit(&a->ctx->stats->best_length, a->best,
                               memory_order_relaxed);
     }
-    anytime_publish_lower(a);
+    if (searching) {
+        anytime_publish_lower(a);
+    } else if (a->ctx->stats != NULL) {
+        atomic_store_explicit(&a->ctx->stats->lower_bound, a->lower,
+                              memory_order_relaxed);
+    }
+}
+
+/* Anytime: node i (a goal) is the best answer so far. */
+static void
+anytime_best(astar_t *a, uint32_t i)
+{
+    build_path(a, i, a->out);
+    anytime_publish_best(a, true);
 }
 
 /* Generates the successors of node i (state s, already loaded). */
@@ -504,13 +621,7 @@ solve_weighted(const search_ctx_t *ctx,
             out->length = -1; /* too long for the request */
         }
         if (out->length >= 0) {
-            a.best = out->length;
-            out->status = PZ_STATUS_SOLVED;
-            if (ctx->stats != NULL) {
-                stats_publish_best(ctx->stats, out->moves, out->length);
-                atomic_store(&ctx->stats->best_length, a.best);
-                atomic_store(&ctx->stats->lower_bound, a.lower);
-            }
+            anytime_publish_best(&a, false);
         }
     }
     status = run(&a, out);
