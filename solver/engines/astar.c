@@ -34,6 +34,15 @@
  * bound on the optimum, also published: best / bound is the answer's
  * proven suboptimality. When the open list runs out the best is proven
  * optimal; a limit ends the search with the best so far.
+ *
+ * Each new best restarts the search from the start with a lower weight
+ * (1 + (w - 1) / 2, down to 1), keeping the best for pruning and the
+ * lower bound (restarting weighted A*: Richter, Thayer and Ruml, "The
+ * joy of forgetting", ICAPS 2010): a high weight gives the first answer
+ * soon, and the lower ones, pruned by an ever shorter best, then come
+ * close to the optimum, where one weight kept throughout stays far from
+ * it. Every answer is shortened where a small bidirectional search finds
+ * a shorter path between two of its states (anytime_shorten).
  */
 #include <limits.h>
 #include <stdint.h>
@@ -90,7 +99,12 @@ typedef struct astar {
     int best;           /* its length, INT_MAX before the first */
     int lower;          /* proven lower bound on the optimum */
     uint32_t *fcount;   /* open nodes per g + h, FCOUNT_MAX counters */
+    uint64_t shortened; /* expansions of anytime_shorten's searches */
+    bool restart;       /* a new best: search again with a lower weight */
 } astar_t;
+
+/* Internal status of run: a->restart was set. */
+#define STATUS_RESTART PZ_STATUS_COUNT_
 
 static void
 bqueue_cleanup(bqueue_t *q)
@@ -263,8 +277,14 @@ anytime_publish_lower(astar_t *a)
     }
 }
 
-/* The expansions one stretch's search may take. */
+/* The expansions one stretch's search may take, and those all the
+ * shortening may take besides half the search's own. */
 #define SHORTEN_NODES 200000
+#define SHORTEN_FREE  20000
+/* After the search ran out of memory: the longest stretch, and the
+ * expansions one stretch's search may take then. */
+#define SHORTEN_SPAN_LAST  48
+#define SHORTEN_NODES_LAST 4000000
 
 /*
  * Replaces stretches of the answer out by shorter paths between the same
@@ -279,7 +299,7 @@ anytime_publish_lower(astar_t *a)
  * to reach a goal, else out is left as it was.
  */
 static void
-anytime_shorten(astar_t *a, int span)
+anytime_shorten(astar_t *a, int span, uint64_t stretch_nodes, bool capped)
 {
     const search_ctx_t *ctx = a->ctx;
     const engine_ops_t *bibfs = engine_find("bibfs");
@@ -304,12 +324,26 @@ anytime_shorten(astar_t *a, int span)
         for (int i = 0; i + 2 <= out->length && !stop; i += w / 2) {
             int j = i + w < out->length ? i + w : out->length;
             search_ctx_t sub = *ctx;
-            uint64_t nodes = SHORTEN_NODES;
+            uint64_t nodes = stretch_nodes;
             pz_stats_t stats;
             pz_solution_t part;
             int tail;
 
-            /* The job's node limit holds for the searches too. */
+            /* The shortening takes at most a third of the work, so the
+             * search keeps finding better answers; the job's node limit
+             * holds for it too. */
+            uint64_t own = a->meter.expanded - a->shortened;
+            uint64_t share = own / 2 + SHORTEN_FREE;
+
+            if (!capped) {
+                share = UINT64_MAX;
+            } else if (a->shortened >= share) {
+                stop = true;
+                break;
+            }
+            if (share - a->shortened < nodes) {
+                nodes = share - a->shortened;
+            }
             if (ctx->limits.max_nodes > 0) {
                 uint64_t left = ctx->limits.max_nodes > a->meter.expanded
                                     ? ctx->limits.max_nodes - a->meter.expanded
@@ -337,6 +371,7 @@ anytime_shorten(astar_t *a, int span)
                 break;
             }
             a->meter.expanded += atomic_load(&stats.nodes_expanded);
+            a->shortened += atomic_load(&stats.nodes_expanded);
             a->meter.generated += atomic_load(&stats.nodes_generated);
             stop = part.status != PZ_STATUS_SOLVED &&
                    part.status != PZ_STATUS_DEPTH_LIMIT &&
@@ -371,7 +406,7 @@ anytime_publish_best(astar_t *a, bool searching)
 {
     /* Before the search, short stretches only: the search's first answer
      * is due within milliseconds. */
-    anytime_shorten(a, searching ? 24 : 16);
+    anytime_shorten(a, searching ? 24 : 16, SHORTEN_NODES, true);
     a->best = a->out->length;
     a->out->status = PZ_STATUS_SOLVED;
     if (a->ctx->stats != NULL) {
@@ -393,6 +428,7 @@ anytime_best(astar_t *a, uint32_t i)
 {
     build_path(a, i, a->out);
     anytime_publish_best(a, true);
+    a->restart = a->weight > 1.0;
 }
 
 /* Generates the successors of node i (state s, already loaded). */
@@ -545,6 +581,9 @@ run(astar_t *a, pz_solution_t *out)
                 if (a->best <= ctx->target_length) {
                     return PZ_STATUS_SOLVED;
                 }
+                if (a->restart) {
+                    return STATUS_RESTART;
+                }
                 continue;
             }
             build_path(a, i, out);
@@ -571,6 +610,9 @@ run(astar_t *a, pz_solution_t *out)
         }
         if (a->fcount != NULL && a->best <= ctx->target_length) {
             return PZ_STATUS_SOLVED; /* short enough for the caller */
+        }
+        if (a->restart) {
+            return STATUS_RESTART;
         }
         if (a->goal != NODESET_NONE) {
             build_path(a, a->goal, out);
@@ -625,8 +667,35 @@ solve_weighted(const search_ctx_t *ctx,
         }
     }
     status = run(&a, out);
+    while (status == STATUS_RESTART) {
+        /* A new best: the same search from the start, weight lowered. */
+        bqueue_cleanup(&a.open);
+        nodeset_cleanup(&a.set);
+        memset(a.fcount, 0, FCOUNT_MAX * sizeof(*a.fcount));
+        a.open_live = 0;
+        a.depth_cut = false;
+        a.restart = false;
+        a.weight = 1.0 + (a.weight - 1.0) / 2.0;
+        if (a.weight < 1.1) {
+            a.weight = 1.0;
+        }
+        status = run(&a, out);
+    }
     if (status == PZ_ENOMEM) {
         status = PZ_STATUS_MEMORY_LIMIT;
+    }
+    if (anytime && a.best != INT_MAX && status == PZ_STATUS_MEMORY_LIMIT) {
+        /* The search's memory is spent but not its time: its nodes go,
+         * and the rest of the time shortens the best with longer
+         * stretches (the deadline or cancel ends it). */
+        bqueue_cleanup(&a.open);
+        nodeset_cleanup(&a.set);
+        anytime_shorten(&a, SHORTEN_SPAN_LAST, SHORTEN_NODES_LAST, false);
+        a.best = out->length;
+        if (ctx->stats != NULL) {
+            stats_publish_best(ctx->stats, out->moves, out->length);
+            atomic_store(&ctx->stats->best_length, a.best);
+        }
     }
     if (anytime) {
         /* A limit after the first answer ends with the best so far. */
