@@ -767,9 +767,10 @@ const engine_ops_t engine__wastar = {
 const engine_ops_t engine__anytime = {
     .name = "anytime",
     .summary = "anytime weighted A*: weighted A*'s first answer (weight 3 "
-               "unless given), then better ones until the time limit or a "
-               "proof of optimality; stats carry the best length and a "
-               "proven lower bound",
+               "unless given), then better ones, restarting with a lower "
+               "weight after each, until the time limit or a proof of "
+               "optimality; stats carry the best length and a proven lower "
+               "bound",
     .optimal = false,
     .uses_heuristic = true,
     .subsets = true,
