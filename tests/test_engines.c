@@ -1117,6 +1117,60 @@ START_TEST(test_engines_anytime_shortens_its_answers)
 }
 END_TEST
 
+/* Restarts: on 15-puzzles a walk of 60 moves from the goal, the anytime
+ * engine with weight 5 and no limit restarts with lower weights until
+ * its open list runs out, and then its answer is the optimum (IDA* with
+ * Manhattan distance), marked optimal, with the lower bound equal; with
+ * a node limit its lower bound is never above the optimum. */
+START_TEST(test_engines_anytime_restarts_end_at_the_optimum)
+{
+    pz_puzzle_t *p = tl_make("15-puzzle", 0, 0, 0);
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    pz_rng_t rng;
+
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(heuristic_create(p, "manhattan", &goal, &h, NULL), PZ_OK);
+    pz_rng_seed(&rng, 9);
+    for (int c = 0; c < 12; c++) {
+        static uint8_t walk[60];
+        job_t j = { .puzzle = p, .heuristic = h, .goal = &goal };
+        pz_state_t s;
+        pz_solution_t opt;
+        pz_solution_t sol;
+        pz_stats_view_t view;
+
+        puzzle_random_moves(p, &goal, 60, pz_rng_next, &rng, walk);
+        puzzle_replay(p, &goal, walk, 60, &s);
+        j.start = &s;
+        j.engine = "idastar";
+        ck_assert_int_eq(run_job(&j, &opt, &view), PZ_OK);
+        ck_assert(opt.optimal);
+        j.engine = "anytime";
+        j.weight = 5.0;
+        ck_assert_int_eq(run_job(&j, &sol, &view), PZ_OK);
+        ck_assert_int_eq(sol.status, PZ_STATUS_SOLVED);
+        ck_assert_msg(sol.length == opt.length && sol.optimal,
+                      "case %d: %d moves (optimal %d), marked %d", c,
+                      sol.length, opt.length, sol.optimal);
+        ck_assert_int_eq(view.lower_bound, opt.length);
+        /* Stopped after any number of expansions, before or after a
+         * restart, the bound published is never above the optimum. */
+        j.weight = 1.2; /* the bound rises above h before an answer */
+        for (uint64_t n = 1; c < 2 && n <= 3000; n++) {
+            j.limits.max_nodes = n;
+            ck_assert_int_eq(run_job(&j, &sol, &view), PZ_OK);
+            ck_assert_msg(view.lower_bound <= opt.length,
+                          "case %d, %llu nodes: bound %d, optimum %d", c,
+                          (unsigned long long)n, view.lower_bound, opt.length);
+        }
+        j.limits.max_nodes = 0;
+    }
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_engines_wastar_weight_one_is_optimal)
 {
     pz_puzzle_t p;
@@ -1722,6 +1776,7 @@ engines_suite(void)
     tcase_add_test(tc, test_engines_anytime_ends_proven_optimal);
     tcase_add_test(tc, test_engines_anytime_limits_and_target);
     tcase_add_test(tc, test_engines_anytime_shortens_its_answers);
+    tcase_add_test(tc, test_engines_anytime_restarts_end_at_the_optimum);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("limits");

@@ -254,7 +254,10 @@ static void
 anytime_publish_lower(astar_t *a)
 {
     int top = a->best < FCOUNT_MAX ? a->best : FCOUNT_MAX - 1;
-    int f = a->lower > 0 ? a->lower : 0;
+    /* From 0, not from the bound so far: an inconsistent estimate gives
+     * children a smaller g + h than their parents', and a restarted
+     * search opens the start again, both below the bound. */
+    int f = 0;
 
     if (!heuristic_admissible(a->h)) {
         return; /* no bound from an estimate that may overestimate */
