@@ -165,13 +165,13 @@ cmd_list(void)
 
     tables_dir(dir, sizeof(dir));
     printf("# table directory: %s\n", dir);
-    printf("%-28s %-10s %10s %-5s %-7s %s\n", "name", "group", "size", "built",
+    printf("%-28s %-14s %10s %-5s %-7s %s\n", "name", "group", "size", "built",
            "startup", "path");
     for (int i = 0; i < n && i < LIST_MAX; i++) {
         char size[32];
 
         show_bytes(info[i].bytes, size, sizeof(size));
-        printf("%-28s %-10s %10s %-5s %-7s %s\n", info[i].name, info[i].group,
+        printf("%-28s %-14s %10s %-5s %-7s %s\n", info[i].name, info[i].group,
                size, info[i].built ? "yes" : "no",
                info[i].startup ? "yes" : "no", info[i].path);
     }

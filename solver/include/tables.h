@@ -33,7 +33,7 @@
 #define TABLES_PATH_MAX 4096
 
 /* Most named tables tables_list reports (callers size arrays by it). */
-#define TABLES_LIST_MAX 64
+#define TABLES_LIST_MAX 128
 
 /* Severity of a log hook message. */
 typedef enum tables_level {

@@ -631,8 +631,29 @@ tiles_auto_choice(const pz_puzzle_t *p,
     return true;
 }
 
+/* Appends to out[0..n) the tables of "pdb-dual" on a rows x cols board
+ * that are not there yet; returns the new count. */
+static int
+add_dual_defs(int rows, int cols, tables_def_t *out, int n, int max)
+{
+    tables_def_t dual[64];
+    int k = tiles_pdb_dual_defs(rows, cols, dual, 64);
+
+    for (int i = 0; i < k; i++) {
+        bool dup = false;
+
+        for (int j = 0; j < n; j++) {
+            dup = dup || strcmp(out[j].name, dual[i].name) == 0;
+        }
+        if (!dup && n < max) {
+            out[n++] = dual[i];
+        }
+    }
+    return n;
+}
+
 /* The 8-puzzle's complete table and the 15- and 24-puzzle's pattern
- * databases. */
+ * databases, and the further ones of their dual lookups. */
 static int
 tiles_named_tables(tables_def_t *out, int max)
 {
@@ -643,7 +664,8 @@ tiles_named_tables(tables_def_t *out, int max)
     n += k > 0 ? k : 0;
     k = tiles_pdb_defs(5, 5, 24, out + n, max - n);
     n += k > 0 ? k : 0;
-    return n;
+    n = add_dual_defs(4, 4, out, n, max);
+    return add_dual_defs(5, 5, out, n, max);
 }
 
 /* Proving optima is quick up to the 15-puzzle. */

@@ -58,10 +58,11 @@
 
 #define CELLS_MAX 64
 
-#define PATS_MAX 4 /* patterns per partition */
-#define PAT_MAX  8 /* tiles per pattern */
-#define SYMS_MAX 8 /* symmetries of a square board */
-#define UNSEEN   0xFF
+#define PATS_MAX   4  /* patterns per partition */
+#define PAT_MAX    8  /* tiles per pattern */
+#define DUAL_CELLS 25 /* cells of the largest board with databases */
+#define SYMS_MAX   8  /* symmetries of a square board */
+#define UNSEEN     0xFF
 
 /* A partition: disjoint sets of cells (the home cells of the tiles). */
 typedef struct partition {
@@ -454,6 +455,45 @@ tiles_pdb_defs(int rows, int cols, int blank, tables_def_t *out, int max)
             }
             if (!dup && n < max) {
                 out[n++] = d;
+            }
+        }
+    }
+    return n;
+}
+
+int
+tiles_pdb_dual_defs(int rows, int cols, tables_def_t *out, int max)
+{
+    board_t b;
+    int n = 0;
+
+    if (rows * cols > DUAL_CELLS) {
+        return PZ_EUNSUPPORTED;
+    }
+    board_init(&b, rows, cols);
+    for (int bc = 0; bc < b.n; bc++) {
+        partition_t parts[2];
+        int nparts = partitions(rows, cols, bc, parts);
+
+        for (int p = 0; p < nparts; p++) {
+            for (int i = 0; i < parts[p].npat; i++) {
+                canon_t c;
+                tables_def_t d;
+                bool dup = false;
+
+                canonical(&b, parts[p].pat[i], bc, &c);
+                if (!pdb_def(&b, &c, &d)) {
+                    continue;
+                }
+                /* The group name fits: "-dual" after at most "tiles-5x5". */
+                strncat(d.group, "-dual",
+                        sizeof(d.group) - strlen(d.group) - 1);
+                for (int j = 0; j < n; j++) {
+                    dup = dup || strcmp(out[j].name, d.name) == 0;
+                }
+                if (!dup && n < max) {
+                    out[n++] = d;
+                }
             }
         }
     }
@@ -1638,9 +1678,6 @@ const heuristic_ops_t tiles_pdb_heuristic = {
  * children the regular ones do not cut. Admissible, not consistent:
  * IDA* does not need consistency.
  */
-
-/* The cells of the largest board with databases. */
-#define DUAL_CELLS 25
 
 typedef struct dual_ctx {
     pdb_ctx_t reg;

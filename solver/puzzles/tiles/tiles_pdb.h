@@ -31,4 +31,12 @@ bool tiles_pdb_supported(const pz_puzzle_t *p);
  */
 int tiles_pdb_defs(int rows, int cols, int blank, tables_def_t *out, int max);
 
+/*
+ * The distinct tables "pdb-dual" reads on a rows x cols board, those of
+ * the goals with the blank on every cell (groups "15-puzzle-dual",
+ * "24-puzzle-dual" or "tiles-RxC-dual"), regular ones included. Writes
+ * at most max and returns the count, or PZ_EUNSUPPORTED. Thread: any.
+ */
+int tiles_pdb_dual_defs(int rows, int cols, tables_def_t *out, int max);
+
 #endif
