@@ -427,16 +427,20 @@ pdb_def(const board_t *b, const canon_t *c, tables_def_t *def)
     return true;
 }
 
-int
-tiles_pdb_defs(int rows, int cols, int blank, tables_def_t *out, int max)
+/* Appends to out[0..n) the tables of the partitions of a goal with the
+ * blank at cell blank that are not there yet, their group names ending
+ * in suffix; returns the new count, or PZ_EUNSUPPORTED. */
+static int
+add_defs(const board_t *b,
+         int blank,
+         const char *suffix,
+         tables_def_t *out,
+         int n,
+         int max)
 {
     partition_t parts[2];
-    board_t b;
-    int nparts;
-    int n = 0;
+    int nparts = partitions(b->rows, b->cols, blank, parts);
 
-    board_init(&b, rows, cols);
-    nparts = partitions(rows, cols, blank, parts);
     if (nparts == 0) {
         return PZ_EUNSUPPORTED;
     }
@@ -446,10 +450,12 @@ tiles_pdb_defs(int rows, int cols, int blank, tables_def_t *out, int max)
             tables_def_t d;
             bool dup = false;
 
-            canonical(&b, parts[p].pat[i], blank, &c);
-            if (!pdb_def(&b, &c, &d)) {
+            canonical(b, parts[p].pat[i], blank, &c);
+            if (!pdb_def(b, &c, &d)) {
                 continue;
             }
+            /* The group name fits: "-dual" after at most "tiles-5x5". */
+            strncat(d.group, suffix, sizeof(d.group) - strlen(d.group) - 1);
             for (int j = 0; j < n; j++) {
                 dup = dup || strcmp(out[j].name, d.name) == 0;
             }
@@ -462,6 +468,15 @@ tiles_pdb_defs(int rows, int cols, int blank, tables_def_t *out, int max)
 }
 
 int
+tiles_pdb_defs(int rows, int cols, int blank, tables_def_t *out, int max)
+{
+    board_t b;
+
+    board_init(&b, rows, cols);
+    return add_defs(&b, blank, "", out, 0, max);
+}
+
+int
 tiles_pdb_dual_defs(int rows, int cols, tables_def_t *out, int max)
 {
     board_t b;
@@ -471,31 +486,8 @@ tiles_pdb_dual_defs(int rows, int cols, tables_def_t *out, int max)
         return PZ_EUNSUPPORTED;
     }
     board_init(&b, rows, cols);
-    for (int bc = 0; bc < b.n; bc++) {
-        partition_t parts[2];
-        int nparts = partitions(rows, cols, bc, parts);
-
-        for (int p = 0; p < nparts; p++) {
-            for (int i = 0; i < parts[p].npat; i++) {
-                canon_t c;
-                tables_def_t d;
-                bool dup = false;
-
-                canonical(&b, parts[p].pat[i], bc, &c);
-                if (!pdb_def(&b, &c, &d)) {
-                    continue;
-                }
-                /* The group name fits: "-dual" after at most "tiles-5x5". */
-                strncat(d.group, "-dual",
-                        sizeof(d.group) - strlen(d.group) - 1);
-                for (int j = 0; j < n; j++) {
-                    dup = dup || strcmp(out[j].name, d.name) == 0;
-                }
-                if (!dup && n < max) {
-                    out[n++] = d;
-                }
-            }
-        }
+    for (int bc = 0; bc < b.n && n >= 0; bc++) {
+        n = add_defs(&b, bc, "-dual", out, n, max);
     }
     return n;
 }
