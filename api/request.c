@@ -342,8 +342,18 @@ add_run(api_solve_request_t *req,
         !heuristic_available(req->puzzle, heuristic, d)) {
         return PZ_EHEURISTIC;
     }
+    if (e->heuristic != NULL && heuristic != NULL &&
+        strcasecmp(heuristic, e->heuristic) != 0) {
+        pz_diag_set(d, PZ_EHEURISTIC,
+                    "engine '%s' searches with the heuristic '%s' only; "
+                    "name that one or none",
+                    e->name, e->heuristic);
+        pz_diag_field(d, "/heuristic");
+        return PZ_EHEURISTIC;
+    }
     if (heuristic == NULL) {
-        heuristic = req->puzzle->mask != NULL
+        heuristic = e->heuristic != NULL ? e->heuristic
+                    : req->puzzle->mask != NULL
                         ? "mask-pdb"
                         : puzzle_default_heuristic(req->puzzle);
     }

@@ -309,6 +309,15 @@ bench_tiles(const char *data,
         fprintf(stderr, "puzzled: %s\n", d.detail);
         return CLI_EXIT_INTERNAL;
     }
+    if (engine_find_for(p, engine) == NULL) {
+        fprintf(stderr, "puzzled: engine '%s' cannot solve %s\n", engine, name);
+        puzzle_destroy(p);
+        return CLI_EXIT_INPUT;
+    }
+    /* An engine with its own heuristic searches with that one. */
+    if (engine_find_for(p, engine)->heuristic != NULL) {
+        heuristic = engine_find_for(p, engine)->heuristic;
+    }
     for (int i = 0; i < td.cells; i++) {
         goal_ints[i] = i;
     }
@@ -595,7 +604,7 @@ cli_bench(int argc, char **argv)
         time_ms = 600000;
     }
     if (strcmp(which, "tiles") == 0) {
-        if (engine_find(engine) == NULL) {
+        if (!engine_known(engine)) {
             fprintf(stderr, "puzzled: unknown engine '%s'\n", engine);
             return CLI_EXIT_INPUT;
         }

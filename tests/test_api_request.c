@@ -370,6 +370,29 @@ START_TEST(test_api_solve_parse_rejects_unsupported_engine)
     expect_reject("{\"puzzle\":\"15-puzzle\",\"scramble\":\"D\","
                   "\"engine\":\"bibfs\",\"heuristic\":\"exact\"}",
                   PZ_EHEURISTIC, "/heuristic");
+    /* Dual search: the tiles' own, with its one heuristic. */
+    expect_reject("{\"puzzle\":\"2x2x2\",\"scramble\":\"R\","
+                  "\"engine\":\"dida\"}",
+                  PZ_EUNSUPPORTED, "/engine");
+    expect_reject("{\"puzzle\":\"8-puzzle\",\"scramble\":\"D\","
+                  "\"engine\":\"dida\",\"heuristic\":\"pdb\"}",
+                  PZ_EHEURISTIC, "/heuristic");
+}
+END_TEST
+
+/* An engine with its own heuristic gets it when the request names none. */
+START_TEST(test_api_solve_parse_gives_dida_its_heuristic)
+{
+    api_solve_request_t req;
+    pz_diag_t d;
+
+    ck_assert_int_eq(parse_text("{\"puzzle\":\"8-puzzle\",\"scramble\":"
+                                "\"D R\",\"engine\":\"dida\"}",
+                                &req, &d),
+                     PZ_OK);
+    ck_assert_str_eq(req.runs[0].engine->name, "dida");
+    ck_assert_str_eq(req.runs[0].heuristic, "pdb-dual");
+    api_solve_cleanup(&req);
 }
 END_TEST
 
@@ -881,6 +904,7 @@ api_request_suite(void)
     tcase_add_test(tc, test_api_solve_parse_rejects_size_overflow);
     tcase_add_test(tc, test_api_solve_parse_ignores_size_and_metric_it_lacks);
     tcase_add_test(tc, test_api_solve_parse_rejects_unsupported_engine);
+    tcase_add_test(tc, test_api_solve_parse_gives_dida_its_heuristic);
     tcase_add_test(tc, test_api_solve_parse_short_scramble_is_the_target);
     tcase_add_test(tc, test_api_solve_parse_short_scramble_drops_the_weight);
     tcase_add_test(tc, test_api_solve_parse_move_subsets);

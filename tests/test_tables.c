@@ -872,6 +872,67 @@ START_TEST(test_tables_pdb_dual_admissible_on_3x3)
 }
 END_TEST
 
+/* Dual search on random 8-puzzle states for the three goals: every
+ * answer optimal (the breadth-first distance; engine_run replays it, so
+ * a path put together wrongly from the two sides fails), on one thread
+ * and on two; and its node counts differ from IDA*'s with the same
+ * estimates on some states, so it does jump. */
+START_TEST(test_tables_dida_optimal_on_3x3)
+{
+    static const uint8_t goals[3][N9] = {
+        { 1, 2, 3, 4, 5, 6, 7, 8, 0 },
+        { 1, 0, 2, 3, 4, 5, 6, 7, 8 },
+        { 1, 2, 3, 4, 0, 5, 6, 7, 8 },
+    };
+    pz_puzzle_t *p = tl_make("8-puzzle", 0, 0, 0);
+    pz_rng_t rng;
+    int bad = 0;
+    int differ = 0;
+
+    pz_rng_seed(&rng, 57);
+    for (int g = 0; g < 3; g++) {
+        uint8_t *dist = bfs9(goals[g]);
+        pz_state_t goal;
+        int n = 0;
+
+        board_to_state(goals[g], &goal);
+        while (n < 150) {
+            int i = (int)(pz_rng_next(&rng) % FACT9);
+            uint8_t b[N9];
+            pz_state_t s;
+            solve_spec_t spec;
+            solve_run_t a;
+            solve_run_t r;
+            pz_stats_view_t va;
+            pz_stats_view_t vr;
+
+            if (dist[i] == UNSEEN8) {
+                continue;
+            }
+            n++;
+            unlehmer9(i, b);
+            board_to_state(b, &s);
+            spec = tl_spec(p, &s, &goal);
+            spec.threads = 1 + n % 2;
+            ck_assert_int_eq(tl_run(&spec, "dida", "pdb-dual", 1.0, NULL, &a),
+                             PZ_OK);
+            spec.threads = 1;
+            ck_assert_int_eq(
+                tl_run(&spec, "idastar", "pdb-dual", 1.0, NULL, &r), PZ_OK);
+            bad += a.solution.status != PZ_STATUS_SOLVED ||
+                   !a.solution.optimal || a.solution.length != dist[i];
+            stats_read(&a.stats, &va);
+            stats_read(&r.stats, &vr);
+            differ += va.nodes_generated != vr.nodes_generated;
+        }
+        free(dist);
+    }
+    ck_assert_int_eq(bad, 0);
+    ck_assert_int_gt(differ, 10);
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_tables_pdb_idastar_optimal_on_2x4)
 {
     pz_puzzle_t *p = tl_make("tiles", 2, 4, 0);
@@ -889,9 +950,10 @@ START_TEST(test_tables_pdb_idastar_optimal_on_2x4)
         puzzle_random_state(p, pz_rng_next, &rng, &s);
         ck_assert_int_eq(run(p, &s, &goal, "bibfs", "none", 1u << 28, &b),
                          PZ_OK);
-        /* The dual lookups too, with pathmax and the children op. */
-        for (int k = 0; k < 2; k++) {
-            ck_assert_int_eq(run(p, &s, &goal, "idastar",
+        /* The dual lookups too, with pathmax and the children op, and
+         * dual search. */
+        for (int k = 0; k < 3; k++) {
+            ck_assert_int_eq(run(p, &s, &goal, k == 2 ? "dida" : "idastar",
                                  k == 0 ? "pdb" : "pdb-dual", 1u << 20, &a),
                              PZ_OK);
             bad += a.status != PZ_STATUS_SOLVED || !a.optimal ||
@@ -1489,16 +1551,17 @@ START_TEST(test_tables_pdb_15puzzle_korf_instances_optimal)
         pz_solution_t sol;
 
         ck_assert_int_eq(tl_parse_ints(p, tiles[i], 16, &s, NULL), PZ_OK);
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < 3; k++) {
             const char *heur = k == 0 ? "pdb" : "pdb-dual";
+            const char *engine = k == 2 ? "dida" : "idastar";
 
-            ck_assert_int_eq(run(p, &s, &goal, "idastar", heur, 1u << 20, &sol),
+            ck_assert_int_eq(run(p, &s, &goal, engine, heur, 1u << 20, &sol),
                              PZ_OK);
             if (sol.status != PZ_STATUS_SOLVED || !sol.optimal ||
                 sol.length != lengths[i]) {
-                fprintf(stderr, "korf %d %s: %s length %d, published %d\n",
-                        i + 1, heur, pz_status_name(sol.status), sol.length,
-                        lengths[i]);
+                fprintf(stderr, "korf %d %s %s: %s length %d, published %d\n",
+                        i + 1, engine, heur, pz_status_name(sol.status),
+                        sol.length, lengths[i]);
                 bad++;
             }
         }
@@ -1650,6 +1713,7 @@ tables_suite(void)
     tcase_add_test(tc, test_tables_pdb_equals_pattern_bfs_on_3x3);
     tcase_add_test(tc, test_tables_pdb_admissible_for_a_blank_first_goal);
     tcase_add_test(tc, test_tables_pdb_dual_admissible_on_3x3);
+    tcase_add_test(tc, test_tables_dida_optimal_on_3x3);
     tcase_add_test(tc, test_tables_pdb_idastar_optimal_on_2x4);
     tcase_add_test(tc, test_tables_pdb_threaded_build_matches_sequential);
     tcase_add_test(tc, test_tables_pdb_build_reports_every_layer);

@@ -56,10 +56,6 @@
 #define THREADS_MAX      64
 #define SPLIT_DEPTH_MAX  16
 #define TASKS_PER_THREAD 32
-/* With a solver's own search (idastar_dfs_fn), which keeps
- * several subtrees under way per thread, more and smaller tasks keep it
- * busy to the end of an iteration. */
-#define TASKS_PER_THREAD_OWN 64
 
 /* Internal status: another thread ended the iteration first. */
 #define STATUS_ABORTED PZ_STATUS_COUNT_
@@ -89,6 +85,7 @@ typedef struct shared {
     bool check_all;          /* compare with the goal even when h > 0 */
     bool threaded;           /* more than one worker */
     idastar_dfs_fn dfs;      /* searches the tasks, or NULL: worker_main */
+    int tasks_per_thread;    /* tasks an iteration is split into, at least */
     pz_solutions_t *collect; /* several solutions: one thread, no own
                                 search, no root symmetry; or NULL */
     int nthreads;            /* workers */
@@ -554,9 +551,7 @@ iterate_threaded(shared_t *sh,
             return status;
         }
         if (sh->ntasks == 0 ||
-            sh->ntasks >= (size_t)(sh->dfs != NULL ? TASKS_PER_THREAD_OWN
-                                                   : TASKS_PER_THREAD) *
-                              (size_t)nthreads) {
+            sh->ntasks >= (size_t)sh->tasks_per_thread * (size_t)nthreads) {
             break;
         }
     }
@@ -675,9 +670,10 @@ publish_final(const search_ctx_t *ctx, worker_t *workers, int nthreads)
 }
 
 int
-idastar_solve_with(const search_ctx_t *ctx,
-                   pz_solution_t *out,
-                   idastar_dfs_fn own_dfs)
+idastar_solve_split(const search_ctx_t *ctx,
+                    pz_solution_t *out,
+                    idastar_dfs_fn own_dfs,
+                    int tasks_per_thread)
 {
     int nthreads = ctx->threads < 1             ? 1
                    : ctx->threads > THREADS_MAX ? THREADS_MAX
@@ -724,6 +720,9 @@ idastar_solve_with(const search_ctx_t *ctx,
     }
     sh.threaded = nthreads > 1;
     sh.dfs = sh.check_all || sh.collect != NULL ? NULL : own_dfs;
+    sh.tasks_per_thread = sh.dfs != NULL && tasks_per_thread > 0
+                              ? tasks_per_thread
+                              : TASKS_PER_THREAD;
     sh.nthreads = nthreads;
     atomic_init(&sh.next_task, 0);
     atomic_init(&sh.stop, 0);

@@ -48,12 +48,30 @@ typedef int (*idastar_dfs_fn)(const pz_heuristic_t *h, idastar_job_t *job);
 /*
  * Runs IDA* on ctx as the "idastar" engine does (iterations, threads,
  * limits, statistics), handing the subtrees of every iteration to
- * own_dfs when the heuristic is admissible (more subtrees per thread,
- * also on one thread); own_dfs NULL: the engine's own search. Returns as
- * engine_ops_t solve. Thread: worker.
+ * own_dfs when the heuristic is admissible, also on one thread: each
+ * iteration is split at the first depth that gives at least
+ * tasks_per_thread subtrees per thread (1 on one thread: the start's
+ * children, for a search that gains nothing from more roots and would
+ * lose the pathmax between them). own_dfs NULL: the engine's own search.
+ * Returns as engine_ops_t solve. Thread: worker.
  */
-int idastar_solve_with(const search_ctx_t *ctx,
-                       pz_solution_t *out,
-                       idastar_dfs_fn own_dfs);
+int idastar_solve_split(const search_ctx_t *ctx,
+                        pz_solution_t *out,
+                        idastar_dfs_fn own_dfs,
+                        int tasks_per_thread);
+
+/* With a solver's own search that keeps several subtrees under way per
+ * thread, more and smaller tasks keep it busy to the end of an
+ * iteration. */
+#define IDASTAR_TASKS_OWN 64
+
+/* idastar_solve_split with IDASTAR_TASKS_OWN tasks per thread. */
+static inline int
+idastar_solve_with(const search_ctx_t *ctx,
+                   pz_solution_t *out,
+                   idastar_dfs_fn own_dfs)
+{
+    return idastar_solve_split(ctx, out, own_dfs, IDASTAR_TASKS_OWN);
+}
 
 #endif

@@ -20,6 +20,9 @@ typedef struct engine_ops {
                             with the moves it allows */
     bool several;        /* collects several solutions (search_ctx_t
                             solutions) */
+    /* The one heuristic the engine searches with (a request naming none
+     * gets it, one naming another is refused), or NULL: any. */
+    const char *heuristic;
     /*
      * Runs the search. Sets out->status to a terminal status and, when it
      * is solved, out->length and out->moves. Returns PZ_OK whenever a

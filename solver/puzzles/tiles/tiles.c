@@ -702,7 +702,13 @@ static const puzzle_ranking_t tiles_ranking = {
 
 static const puzzle_random_t tiles_random = { .state = tiles_random_state };
 
+static const engine_ops_t *const tiles_solvers[] = {
+    &tiles_dida_engine,
+    NULL,
+};
+
 static const puzzle_solving_t tiles_solving = {
+    .solvers = tiles_solvers,
     .named_tables = tiles_named_tables,
     .auto_choice = tiles_auto_choice,
     .optimal_by_default = tiles_optimal_by_default,

@@ -55,14 +55,10 @@
 #include <sys/mman.h>
 
 #include "perm.h"
+#include "tiles_lookup.h"
 
-#define CELLS_MAX 64
-
-#define PATS_MAX   4  /* patterns per partition */
-#define PAT_MAX    8  /* tiles per pattern */
-#define DUAL_CELLS 25 /* cells of the largest board with databases */
-#define SYMS_MAX   8  /* symmetries of a square board */
-#define UNSEEN     0xFF
+#define SYMS_MAX 8 /* symmetries of a square board */
+#define UNSEEN   0xFF
 
 /* A partition: disjoint sets of cells (the home cells of the tiles). */
 typedef struct partition {
@@ -1169,34 +1165,6 @@ out:
 /* ------------------------------------------------------------------------ */
 /* The heuristic */
 
-/* One pattern's lookup: its table, and where its tiles go in the table's
- * frame. */
-typedef struct lookup {
-    const uint8_t *data;
-    int k;
-    uint8_t tile[PAT_MAX];  /* the pattern's tiles in the table's order */
-    uint8_t cell[PAT_MAX];  /* their home cells, in the same order */
-    uint8_t map[CELLS_MAX]; /* board cell -> table frame cell */
-    uint64_t w[PAT_MAX];    /* weight of each slot's digit in the rank */
-} lookup_t;
-
-/* One partition: its patterns and, per tile, which pattern and slot. */
-typedef struct part {
-    int npat;
-    lookup_t pat[PATS_MAX];
-    int8_t owner[CELLS_MAX]; /* tile -> pattern, -1 for the blank */
-    uint8_t slot[CELLS_MAX]; /* tile -> position in its pattern's order */
-} part_t;
-
-typedef struct pdb_ctx {
-    int n;
-    int z; /* the goal's blank cell */
-    int nparts;
-    part_t part[2];
-    uint8_t home[CELLS_MAX]; /* tile -> its goal cell */
-    uint8_t odd[CELLS_MAX];  /* blank cell -> parity of every distance */
-} pdb_ctx_t;
-
 bool
 tiles_pdb_supported(const pz_puzzle_t *p)
 {
@@ -1671,12 +1639,6 @@ const heuristic_ops_t tiles_pdb_heuristic = {
  * IDA* does not need consistency.
  */
 
-typedef struct dual_ctx {
-    pdb_ctx_t reg;
-    /* blank cell b -> the databases of the goal with the blank on b */
-    pdb_ctx_t goal[DUAL_CELLS];
-} dual_ctx_t;
-
 static int
 dual_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
@@ -1748,43 +1710,13 @@ dual_index(const dual_ctx_t *h, const pz_state_t *s, uint64_t idx[2][PATS_MAX])
 {
     const pdb_ctx_t *r = &h->reg;
     const pdb_ctx_t *g = &h->goal[s->b[r->n]];
+    uint8_t pos[DUAL_CELLS];
 
-    for (int pi = 0; pi < g->nparts; pi++) {
-        for (int j = 0; j < g->part[pi].npat; j++) {
-            const lookup_t *lk = &g->part[pi].pat[j];
-            uint64_t used = 0;
-            uint64_t x = 0;
-
-            for (int t = 0; t < lk->k; t++) {
-                int c = lk->map[r->home[s->b[lk->cell[t]]]];
-
-                x += lk->w[t] *
-                     (uint64_t)(c - __builtin_popcountll(
-                                        used & ((UINT64_C(1) << c) - 1)));
-                used |= UINT64_C(1) << c;
-            }
-            idx[pi][j] = x;
-            __builtin_prefetch(&lk->data[x]);
-        }
+    for (int c = 0; c < r->n; c++) {
+        pos[c] = r->home[s->b[c]];
     }
+    pdb_index(g, pos, idx);
     return g;
-}
-
-/* The larger partition sum of g at the indices idx. */
-static int
-dual_sum(const pdb_ctx_t *g, uint64_t idx[2][PATS_MAX])
-{
-    int best = 0;
-
-    for (int pi = 0; pi < g->nparts; pi++) {
-        int sum = 0;
-
-        for (int j = 0; j < g->part[pi].npat; j++) {
-            sum += g->part[pi].pat[j].data[idx[pi][j]];
-        }
-        best = sum > best ? sum : best;
-    }
-    return best;
 }
 
 /* The dual estimate of s. */
@@ -1793,7 +1725,7 @@ dual_eval_only(const dual_ctx_t *h, const pz_state_t *s)
 {
     uint64_t idx[2][PATS_MAX];
     const pdb_ctx_t *g = dual_index(h, s, idx);
-    int best = dual_sum(g, idx);
+    int best = pdb_sum(g, idx);
 
     /* The dual board's distance has the parity of s's. */
     return best + ((best ^ h->reg.odd[s->b[h->reg.n]]) & 1);
@@ -1878,7 +1810,7 @@ dual_children(const pz_puzzle_t *p,
         int v = hs[i];
 
         if (v <= limit) {
-            int dual = dual_sum(g[i], idx[i]);
+            int dual = pdb_sum(g[i], idx[i]);
 
             dual += (dual ^ h->reg.odd[kid[i].blank]) & 1;
             v = dual > v ? dual : v;

@@ -20,6 +20,10 @@ extern const heuristic_ops_t tiles_pdb_heuristic;
  * blank cell (tiles_pdb.c); more tables. Listed by tiles. */
 extern const heuristic_ops_t tiles_pdb_dual_heuristic;
 
+/* "dida": dual search with "pdb-dual" (tiles_dida.c), one of the
+ * tiles' own solvers. */
+extern const struct engine_ops tiles_dida_engine;
+
 /* True when "pdb" supports p's board size. Thread: any. */
 bool tiles_pdb_supported(const pz_puzzle_t *p);
 
