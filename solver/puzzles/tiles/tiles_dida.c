@@ -43,9 +43,9 @@
  * Measured: on Korf's 100 jumping whenever the dual estimate is the
  * larger generates about 7 % more nodes than reading both estimates
  * without jumping (IDA* with "pdb-dual"); on the 24-puzzle it goes either
- * way (about 15 % more or fewer). Here a goal's databases depend on where its blank is, so the
- * dual side is read with the databases of other goals, which cut less
- * than the start goal's; with databases that ignore the blank the
+ * way (about 15 % more or fewer). Here a goal's databases depend on where its
+ * blank is, so the dual side is read with the databases of other goals, which
+ * cut less than the start goal's; with databases that ignore the blank the
  * published figures show a gain. docs/tables.md has the figures.
  */
 #include <limits.h>
@@ -54,8 +54,8 @@
 
 #include "engine.h"
 #include "engines/idastar.h"
-#include "tiles_lookup.h"
 #include "tiles_pdb.h"
+#include "tiles_pdb_internal.h"
 
 /* Subtrees per thread when the search is split over threads. */
 #define TASKS_PER_THREAD 32
