@@ -6,7 +6,7 @@
  * permutation (cell -> number) and the goal is the identity, the blank
  * being the number z of the goal's blank cell. The dual of a board is
  * its inverse permutation, read as a board on which the number of the
- * blank's cell is the blank (tiles_pdb.c's dual lookups): it is exactly
+ * blank's cell is the blank (tiles_pdb_lookup.c's dual lookups): it is exactly
  * as far from the identity, and its own regular estimate is the board's
  * dual one. Dual search (Zahavi, Felner, Holte and Schaeffer, "Duality
  * in permutation state spaces and the dual search algorithm", Artificial

@@ -17,7 +17,7 @@ extern const heuristic_ops_t tiles_pdb_heuristic;
 
 /* "pdb-dual": the largest of "pdb"'s sums and those of the dual board,
  * read with the partitions of the goal whose blank is on the state's
- * blank cell (tiles_pdb.c); more tables. Listed by tiles. */
+ * blank cell (tiles_pdb_lookup.c); more tables. Listed by tiles. */
 extern const heuristic_ops_t tiles_pdb_dual_heuristic;
 
 /* "dida": dual search with "pdb-dual" (tiles_dida.c), one of the
