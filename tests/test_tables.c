@@ -875,8 +875,8 @@ END_TEST
 /* Dual search on random 8-puzzle states for the three goals: every
  * answer optimal (the breadth-first distance; engine_run replays it, so
  * a path put together wrongly from the two sides fails), on one thread
- * and on two; and its node counts differ from IDA*'s with the same
- * estimates on some states, so it does jump. */
+ * and on two; and its node count differs from IDA*'s with the same
+ * estimates, so it does jump. */
 START_TEST(test_tables_dida_optimal_on_3x3)
 {
     static const uint8_t goals[3][N9] = {
@@ -887,7 +887,7 @@ START_TEST(test_tables_dida_optimal_on_3x3)
     pz_puzzle_t *p = tl_make("8-puzzle", 0, 0, 0);
     pz_rng_t rng;
     int bad = 0;
-    int differ = 0;
+    uint64_t sum[2] = { 0, 0 }; /* on one thread: dida, idastar */
 
     pz_rng_seed(&rng, 57);
     for (int g = 0; g < 3; g++) {
@@ -923,12 +923,21 @@ START_TEST(test_tables_dida_optimal_on_3x3)
                    !a.solution.optimal || a.solution.length != dist[i];
             stats_read(&a.stats, &va);
             stats_read(&r.stats, &vr);
-            differ += va.nodes_generated != vr.nodes_generated;
+            if (n % 2 == 0) {
+                sum[0] += va.nodes_generated;
+                sum[1] += vr.nodes_generated;
+            }
         }
         free(dist);
     }
     ck_assert_int_eq(bad, 0);
-    ck_assert_int_gt(differ, 10);
+    /* Without jumps the two searches would differ by a handful of nodes
+     * (dida's roots are the start's children); the jumps change the
+     * count by more than 5 % (about 18 % more here). */
+    ck_assert_msg(sum[0] > sum[1] + sum[1] / 20 ||
+                      sum[0] < sum[1] - sum[1] / 20,
+                  "dida %llu, idastar %llu nodes", (unsigned long long)sum[0],
+                  (unsigned long long)sum[1]);
     puzzle_destroy(p);
 }
 END_TEST
