@@ -1067,7 +1067,6 @@ START_TEST(test_engines_anytime_shortens_its_answers)
     ck_assert_int_eq(heuristic_create(p, "manhattan", &goal, &h, NULL), PZ_OK);
     pz_rng_seed(&rng, 5);
     for (int c = 0; c < 8; c++) {
-        static uint8_t walk[300];
         static uint8_t quick[PZ_SOLUTION_MAX];
         job_t j = { .engine = "anytime",
                     .puzzle = p,
@@ -1081,8 +1080,7 @@ START_TEST(test_engines_anytime_shortens_its_answers)
         pz_stats_view_t view;
         int qlen;
 
-        puzzle_random_moves(p, &goal, 300, pz_rng_next, &rng, walk);
-        puzzle_replay(p, &goal, walk, 300, &s);
+        tl_scramble(p, &goal, 300, &rng, &s);
         qlen = puzzle_quick_solve(p, &s, &goal, quick, PZ_SOLUTION_MAX);
         ck_assert_int_gt(qlen, 0);
         j.start = &s;
@@ -1133,15 +1131,13 @@ START_TEST(test_engines_anytime_restarts_end_at_the_optimum)
     ck_assert_int_eq(heuristic_create(p, "manhattan", &goal, &h, NULL), PZ_OK);
     pz_rng_seed(&rng, 9);
     for (int c = 0; c < 6; c++) {
-        static uint8_t walk[60];
         job_t j = { .puzzle = p, .heuristic = h, .goal = &goal };
         pz_state_t s;
         pz_solution_t opt;
         pz_solution_t sol;
         pz_stats_view_t view;
 
-        puzzle_random_moves(p, &goal, 60, pz_rng_next, &rng, walk);
-        puzzle_replay(p, &goal, walk, 60, &s);
+        tl_scramble(p, &goal, 60, &rng, &s);
         j.start = &s;
         j.engine = "idastar";
         ck_assert_int_eq(run_job(&j, &opt, &view), PZ_OK);
