@@ -43,10 +43,10 @@
  * Measured: on Korf's 100 jumping whenever the dual estimate is the
  * larger generates about 7 % more nodes than reading both estimates
  * without jumping (IDA* with "pdb-dual"); on the 24-puzzle it goes either
- * way (about 15 % more or fewer). Here a goal's databases depend on where its
- * blank is, so the dual side is read with the databases of other goals, which
- * cut less than the start goal's; with databases that ignore the blank the
- * published figures show a gain. docs/tables.md has the figures.
+ * way (about 15 % more or fewer). Likely because a goal's databases here
+ * depend on where its blank is, so the dual side is read with the
+ * databases of other goals; the published gains were measured with
+ * databases that ignore the blank. docs/tables.md has the figures.
  */
 #include <limits.h>
 #include <stdlib.h>
