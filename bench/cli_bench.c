@@ -295,6 +295,7 @@ bench_tiles(const char *data,
     int solved = 0;
     int ran = 0;
     int n = read_tiles_data(data, &td);
+    const engine_ops_t *e;
     const char *name;
 
     if (n <= 0) {
@@ -309,15 +310,14 @@ bench_tiles(const char *data,
         fprintf(stderr, "puzzled: %s\n", d.detail);
         return CLI_EXIT_INTERNAL;
     }
-    if (engine_find_for(p, engine) == NULL) {
+    e = engine_find_for(p, engine);
+    if (e == NULL) {
         fprintf(stderr, "puzzled: engine '%s' cannot solve %s\n", engine, name);
         puzzle_destroy(p);
         return CLI_EXIT_INPUT;
     }
     /* An engine with its own heuristic searches with that one. */
-    if (engine_find_for(p, engine)->heuristic != NULL) {
-        heuristic = engine_find_for(p, engine)->heuristic;
-    }
+    heuristic = e->heuristic != NULL ? e->heuristic : heuristic;
     for (int i = 0; i < td.cells; i++) {
         goal_ints[i] = i;
     }
