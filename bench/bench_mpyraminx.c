@@ -12,6 +12,9 @@
  *                            (default IDA* with "pdb": optimal);
  *   --random N               N uniformly random states (default engine
  *                            wastar, weight 2, "pdb");
+ *   --only I                 of those cases, case I only (the same state
+ *                            as in the whole run);
+ *   --threads N              search threads (default 1);
  *   --phases N               N uniformly random states with the fast
  *                            method (engine twophase: phases by table and
  *                            wing 3-cycles, mpyraminx_phases.c); one
@@ -43,6 +46,8 @@ typedef struct options {
     int moves;
     int count;
     uint64_t seed;
+    int threads;
+    int only; /* -1: every case, else the case of that number */
     uint64_t time_ms;
     size_t memory_mb;
 } options_t;
@@ -60,6 +65,8 @@ parse(int argc, char **argv, options_t *o)
     memset(o, 0, sizeof(*o));
     o->seed = 1;
     o->count = 5;
+    o->threads = 1;
+    o->only = -1;
     o->time_ms = 600000;
     o->memory_mb = 2048;
     for (int i = 1; i < argc; i++) {
@@ -92,6 +99,10 @@ parse(int argc, char **argv, options_t *o)
             o->seed = strtoull(v, NULL, 10);
         } else if (strcmp(a, "--time-ms") == 0) {
             o->time_ms = strtoull(v, NULL, 10);
+        } else if (strcmp(a, "--threads") == 0) {
+            o->threads = atoi(v);
+        } else if (strcmp(a, "--only") == 0) {
+            o->only = atoi(v);
         } else if (strcmp(a, "--memory-mb") == 0) {
             o->memory_mb = (size_t)atoi(v);
         } else {
@@ -106,9 +117,8 @@ static int
 run_build(void)
 {
     static const char *const names[MPYRAMINX_PDB_COUNT] = {
-        "wings",
-        "tips+axials+midges",
-        "axials+centres+midges",
+        "wings",         "tips+axials+midges",         "axials+centres+midges",
+        "wings+centres", "tips+axials+centres+midges",
     };
 
     for (int t = 0; t < MPYRAMINX_PDB_COUNT; t++) {
@@ -161,6 +171,7 @@ main(int argc, char **argv)
     double *lens;
     int n;
     int worst = 0;
+    int ran = 0;
     double total = 0;
     double total_len = 0;
     double slowest = 0;
@@ -170,7 +181,7 @@ main(int argc, char **argv)
                 "usage: %s --build | (--moves K [--count N] | --random N | "
                 "--phases N) "
                 "[--engine E] [--heuristic H] [--weight W] [--seed S] "
-                "[--time-ms N] [--memory-mb N]\n",
+                "[--only I] [--threads N] [--time-ms N] [--memory-mb N]\n",
                 argv[0]);
         return 2;
     }
@@ -240,7 +251,7 @@ main(int argc, char **argv)
         memset(&spec, 0, sizeof(spec));
         spec.puzzle = p;
         spec.goal = goal;
-        spec.threads = 1;
+        spec.threads = o.threads;
         spec.limits.time_ms = o.time_ms;
         spec.limits.memory_bytes = o.memory_mb << 20;
         if (o.random > 0) {
@@ -251,6 +262,9 @@ main(int argc, char **argv)
             puzzle_random_moves(p, &goal, o.moves, pz_rng_next, &rng, mv);
             puzzle_replay(p, &goal, mv, o.moves, &spec.start);
         }
+        if (o.only >= 0 && i != o.only) {
+            continue;
+        }
         solve_run_init(&run, engine_find_for(p, o.engine), o.heuristic,
                        o.weight);
         t = bench_now();
@@ -258,32 +272,39 @@ main(int argc, char **argv)
             fprintf(stderr, "solve failed\n");
             return 1;
         }
-        secs[i] = bench_now() - t;
-        total += secs[i];
-        slowest = secs[i] > slowest ? secs[i] : slowest;
+        secs[ran] = bench_now() - t;
+        total += secs[ran];
+        slowest = secs[ran] > slowest ? secs[ran] : slowest;
         stats_read(&run.stats, &view);
-        nodes[i] = (double)view.nodes_expanded;
-        lens[i] = run.solution.length;
+        nodes[ran] = (double)view.nodes_expanded;
+        lens[ran] = run.solution.length;
         total_len += run.solution.length;
         worst = run.solution.length > worst ? run.solution.length : worst;
         puzzle_format_moves(p, run.solution.moves, run.solution.length, moves,
                             sizeof(moves));
-        printf("%2d %-8s len %2d%s nodes %11llu %9.3f s  h0 %2d  %s\n", i,
-               pz_status_name(run.solution.status), run.solution.length,
+        printf("%2d %-8s len %2d%s nodes %11llu %9.3f s  h0 %2d  bound %2d  "
+               "%s\n",
+               i, pz_status_name(run.solution.status), run.solution.length,
                run.solution.optimal ? "*" : " ",
-               (unsigned long long)view.nodes_expanded, secs[i],
-               view.heuristic_at_start, moves);
+               (unsigned long long)view.nodes_expanded, secs[ran],
+               view.heuristic_at_start, view.depth_bound, moves);
         fflush(stdout);
+        ran++;
     }
-    printf("%s %s w=%.2f, %d cases: time median %.3f s, mean %.3f s, max "
-           "%.3f s; expanded median %.0f; length median %.1f, mean %.2f, "
-           "max %d\n",
-           o.engine, o.heuristic, o.weight, n, median(secs, n), total / n,
-           slowest, median(nodes, n), median(lens, n), total_len / n, worst);
+    if (ran == 0) {
+        fprintf(stderr, "no case numbered %d\n", o.only);
+    } else {
+        printf("%s %s w=%.2f, %d cases: time median %.3f s, mean %.3f s, max "
+               "%.3f s; expanded median %.0f; length median %.1f, mean %.2f, "
+               "max %d\n",
+               o.engine, o.heuristic, o.weight, ran, median(secs, ran),
+               total / ran, slowest, median(nodes, ran), median(lens, ran),
+               total_len / ran, worst);
+    }
     free(secs);
     free(nodes);
     free(lens);
     heuristic_destroy(warm);
     puzzle_destroy(p);
-    return 0;
+    return ran == 0 ? 2 : 0;
 }

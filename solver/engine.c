@@ -7,6 +7,8 @@
 
 #include "complete.h"
 #include "engine_internal.h"
+#include "heuristic.h"
+#include "tables.h"
 
 static const engine_ops_t *const registry[] = {
     &engine__astar, &engine__wastar,  &engine__anytime,
@@ -72,6 +74,42 @@ engine_known(const char *name)
     return false;
 }
 
+/* True when every table of heuristic name for goal is built (in memory
+ * or in a file) and those not in memory fit under the tables' memory
+ * cap. */
+static bool
+tables_present(const pz_puzzle_t *p, const char *name, const pz_state_t *goal)
+{
+    const heuristic_ops_t *h = heuristic_find(p, name);
+    const char *names[8];
+    uint64_t need = 0;
+    size_t limit = tables_memory_limit();
+    pz_state_t solved;
+    int n;
+
+    if (h == NULL || h->tables == NULL) {
+        return false;
+    }
+    if (goal == NULL) {
+        puzzle_goal(p, &solved);
+        goal = &solved;
+    }
+    n = h->tables(p, goal, names, 8);
+    if (n <= 0 || n > 8 || !tables_available(names, n, NULL)) {
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        tables_status_t st;
+
+        if (tables_status(names[i], &st) == PZ_OK && st.state != TABLES_READY) {
+            need += st.bytes;
+        }
+    }
+    return limit == 0 || need == 0 ||
+           (tables_memory_bytes() <= limit &&
+            need <= limit - tables_memory_bytes());
+}
+
 void
 engine_auto(const pz_puzzle_t *p,
             const pz_state_t *goal,
@@ -99,6 +137,14 @@ engine_auto(const pz_puzzle_t *p,
     if (optimal && sol->optimal_heuristic != NULL) {
         out->engine = engine_find_for(p, "idastar");
         out->heuristic = sol->optimal_heuristic;
+        for (int i = 0; sol->optimal_heuristics != NULL &&
+                        sol->optimal_heuristics[i] != NULL;
+             i++) {
+            if (tables_present(p, sol->optimal_heuristics[i], goal)) {
+                out->heuristic = sol->optimal_heuristics[i];
+                break;
+            }
+        }
         return;
     }
     if (!optimal && sol->fast_engine != NULL &&

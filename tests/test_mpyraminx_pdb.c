@@ -275,6 +275,86 @@ START_TEST(test_mpyraminx_pdb_small_idastar_agrees_with_pieces)
 }
 END_TEST
 
+/* The children op gives each child its exact estimate when that is at
+ * most the limit, and an admissible estimate above the limit otherwise. */
+START_TEST(test_mpyraminx_pdb_small_children_match_eval)
+{
+    pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    pz_rng_t rng;
+    int bad = 0;
+    int above = 0;
+
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(heuristic_create(p, "pdb-small", &goal, &h, NULL), PZ_OK);
+    ck_assert(heuristic_has_children(h));
+    pz_rng_seed(&rng, 5);
+    for (int i = 0; i < 200; i++) {
+        pz_state_t s;
+        int16_t out[32];
+        int limit = (int)(pz_rng_next(&rng) % 13);
+        int hp;
+
+        ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &s), PZ_OK);
+        hp = heuristic_eval(h, &s);
+        heuristic_children(h, &s, hp, UINT64_C(0xffffffff), limit, out);
+        for (int m = 0; m < 32; m++) {
+            pz_state_t c;
+            int e;
+
+            puzzle_apply(p, &s, m, &c);
+            e = heuristic_eval(h, &c);
+            if (e <= limit) {
+                bad += out[m] != e;
+            } else {
+                bad += out[m] <= limit || out[m] > e;
+                above++;
+            }
+        }
+    }
+    ck_assert_int_eq(bad, 0);
+    ck_assert_int_gt(above, 0);
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+}
+END_TEST
+
+/* With optimal, auto takes the strongest heuristic whose tables are built
+ * and fit under the tables' memory cap, else pdb. */
+START_TEST(test_mpyraminx_pdb_auto_takes_strongest_built)
+{
+    pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
+    pz_heuristic_t *h = NULL;
+    pz_state_t goal;
+    engine_choice_t c;
+    char dir[256];
+
+    tmpdir_make(dir, sizeof(dir), "pz-mpyr-auto");
+    ck_assert_int_eq(tables_set_dir(dir), PZ_OK);
+    puzzle_goal(p, &goal);
+    engine_auto(p, NULL, true, &c);
+    ck_assert_str_eq(c.heuristic, "pdb");
+    /* Builds (and saves) the two tables of pdb-small. */
+    ck_assert_int_eq(heuristic_create(p, "pdb-small", &goal, &h, NULL), PZ_OK);
+    heuristic_destroy(h);
+    engine_auto(p, NULL, true, &c);
+    ck_assert_str_eq(c.engine->name, "idastar");
+    ck_assert_str_eq(c.heuristic, "pdb-small");
+    /* Out of memory, in files: 41 MiB do not fit under a 1 MiB cap. */
+    tables_unload_all();
+    tables_set_memory_limit(1 << 20);
+    engine_auto(p, NULL, true, &c);
+    ck_assert_str_eq(c.heuristic, "pdb");
+    tables_set_memory_limit(0);
+    engine_auto(p, NULL, true, &c);
+    ck_assert_str_eq(c.heuristic, "pdb-small");
+    ck_assert_int_eq(tables_set_dir(NULL), PZ_OK);
+    tmpdir_remove(dir);
+    puzzle_destroy(p);
+}
+END_TEST
+
 /* --- slow: the wing table ------------------------------------------------ */
 
 START_TEST(test_mpyraminx_pdb_build_wings_reaches_every_rank_slow)
@@ -305,6 +385,110 @@ START_TEST(test_mpyraminx_pdb_admissible_to_depth_4_slow)
 }
 END_TEST
 
+/* --- slow: pdb-large (wings and centres; tips, axials, centres, midges) -- */
+
+START_TEST(test_mpyraminx_pdb_build_tacm_reaches_every_rank_slow)
+{
+    uint64_t counts[16] = { 0 };
+
+    /* 3^4 tips x 3^4 axials x 4!/2 centres x 6!/2 x 2^5 midges; the
+     * entries not reached by distance 13 are stored as 14. */
+    ck_assert_uint_eq(build_counts(MPYRAMINX_PDB_TACM, counts),
+                      UINT64_C(81) * 81 * 12 * 360 * 32);
+    ck_assert_uint_eq(counts[0], 1);
+    ck_assert_uint_eq(counts[1], published[1]);
+    ck_assert_uint_eq(counts[15], 0);
+}
+END_TEST
+
+START_TEST(test_mpyraminx_pdb_build_wings_centres_reaches_every_rank_slow)
+{
+    uint64_t counts[16] = { 0 };
+
+    /* 12!/2 wings x 4!/2 centres; tip moves carry neither. */
+    ck_assert_uint_eq(build_counts(MPYRAMINX_PDB_WC, counts),
+                      UINT64_C(239500800) * 12);
+    ck_assert_uint_eq(counts[0], 1);
+    ck_assert_uint_eq(counts[1], 24);
+    ck_assert_uint_eq(counts[15], 0);
+}
+END_TEST
+
+/* pdb-large is admissible and consistent to depth 4, and never below pdb
+ * (each of its tables holds the pieces of one or two of pdb's and more). */
+START_TEST(test_mpyraminx_pdb_large_admissible_and_above_pdb_slow)
+{
+    pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
+    pz_heuristic_t *large = NULL;
+    pz_heuristic_t *pdb = NULL;
+    pz_state_t goal;
+    pz_rng_t rng;
+    int h_max;
+    int below = 0;
+    int higher = 0;
+
+    puzzle_goal(p, &goal);
+    ck_assert_int_eq(heuristic_create(p, "pdb-large", &goal, &large, NULL),
+                     PZ_OK);
+    ck_assert_int_eq(heuristic_create(p, "pdb", &goal, &pdb, NULL), PZ_OK);
+    ck_assert(heuristic_admissible(large));
+    ck_assert_int_eq(bfs_check(p, large, &goal, 4, true, &h_max), 0);
+    ck_assert_int_eq(h_max, 4);
+    pz_rng_seed(&rng, 9);
+    for (int i = 0; i < 2000; i++) {
+        pz_state_t s;
+        int a;
+        int b;
+
+        ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &s), PZ_OK);
+        a = heuristic_eval(large, &s);
+        b = heuristic_eval(pdb, &s);
+        below += a < b;
+        higher += a > b;
+    }
+    ck_assert_int_eq(below, 0);
+    ck_assert_int_gt(higher, 0);
+    heuristic_destroy(large);
+    heuristic_destroy(pdb);
+    puzzle_destroy(p);
+}
+END_TEST
+
+/* IDA* with pdb-large finds the optimal lengths IDA* with pdb finds, on
+ * one and two threads. */
+START_TEST(test_mpyraminx_pdb_large_idastar_agrees_with_pdb_slow)
+{
+    pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
+    pz_rng_t rng;
+    int bad = 0;
+
+    pz_rng_seed(&rng, 13);
+    for (int i = 0; i < 6; i++) {
+        uint8_t mv[PZ_SOLUTION_MAX];
+        solve_spec_t spec;
+        solve_run_t a;
+        solve_run_t b;
+
+        memset(&spec, 0, sizeof(spec));
+        spec.puzzle = p;
+        spec.threads = 1 + i % 2;
+        spec.limits.time_ms = 0;
+        spec.limits.memory_bytes = 64 << 20;
+        puzzle_goal(p, &spec.goal);
+        puzzle_random_moves(p, &spec.goal, 10, pz_rng_next, &rng, mv);
+        puzzle_replay(p, &spec.goal, mv, 10, &spec.start);
+        solve_run_init(&a, engine_find("idastar"), "pdb-large", 1.0);
+        solve_run_init(&b, engine_find("idastar"), "pdb", 1.0);
+        ck_assert_int_eq(solve_execute(&spec, &a, NULL), PZ_OK);
+        ck_assert_int_eq(solve_execute(&spec, &b, NULL), PZ_OK);
+        ck_assert_int_eq(a.solution.status, PZ_STATUS_SOLVED);
+        bad += a.solution.length != b.solution.length || !a.solution.optimal;
+    }
+    ck_assert_int_eq(bad, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
 static Suite *
 mpyraminx_pdb_suite(void)
 {
@@ -326,6 +510,8 @@ mpyraminx_pdb_suite(void)
     tcase_add_test(tc_heur, test_mpyraminx_pdb_small_admissible_random_goal);
     tcase_add_test(tc_heur,
                    test_mpyraminx_pdb_small_idastar_agrees_with_pieces);
+    tcase_add_test(tc_heur, test_mpyraminx_pdb_small_children_match_eval);
+    tcase_add_test(tc_heur, test_mpyraminx_pdb_auto_takes_strongest_built);
     suite_add_tcase(s, tc_heur);
 
     /* The wing table takes about a minute and 300 MB, the complete
@@ -340,6 +526,15 @@ mpyraminx_pdb_suite(void)
         tcase_add_test(tc_slow,
                        test_mpyraminx_pdb_build_wings_reaches_every_rank_slow);
         tcase_add_test(tc_slow, test_mpyraminx_pdb_admissible_to_depth_4_slow);
+        tcase_add_test(tc_slow,
+                       test_mpyraminx_pdb_build_tacm_reaches_every_rank_slow);
+        tcase_add_test(
+            tc_slow,
+            test_mpyraminx_pdb_build_wings_centres_reaches_every_rank_slow);
+        tcase_add_test(tc_slow,
+                       test_mpyraminx_pdb_large_admissible_and_above_pdb_slow);
+        tcase_add_test(tc_slow,
+                       test_mpyraminx_pdb_large_idastar_agrees_with_pdb_slow);
         suite_add_tcase(s, tc_slow);
     }
     return s;

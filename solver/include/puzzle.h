@@ -253,6 +253,13 @@ typedef struct puzzle_solving {
      */
     const char *fast_engine;
     const char *optimal_heuristic;
+    /* Optional: heuristics that prove optima faster than
+     * optimal_heuristic with larger tables, strongest first,
+     * NULL-terminated. With optimal, `auto` takes the first whose tables
+     * are all built (in memory or in files) and fit under the tables'
+     * memory cap; none: optimal_heuristic, which the request then waits
+     * for or builds. */
+    const char *const *optimal_heuristics;
     /* Optional: whether a request that does not say proves optima by
      * default (quick to prove for p). NULL: where a complete table can
      * be had. */

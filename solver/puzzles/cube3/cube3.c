@@ -630,74 +630,25 @@ static const puzzle_random_t cube3_random = {
     .state = cube3_random_state,
 };
 
-/* True when every table of h for goal is built (in memory or in a file)
- * and those not in memory fit under the tables' memory cap. */
-static bool
-pdb_set_present(const pz_puzzle_t *p,
-                const heuristic_ops_t *h,
-                const pz_state_t *goal)
-{
-    const char *names[8];
-    uint64_t need = 0;
-    size_t limit = tables_memory_limit();
-    int n = h->tables(p, goal, names, 8);
-
-    if (n <= 0 || n > 8 || !tables_available(names, n, NULL)) {
-        return false;
-    }
-    for (int i = 0; i < n; i++) {
-        tables_status_t st;
-
-        if (tables_status(names[i], &st) == PZ_OK && st.state != TABLES_READY) {
-            need += st.bytes;
-        }
-    }
-    return limit == 0 || need <= limit - tables_memory_bytes() || need == 0;
-}
-
 /*
- * With optimal: IDA* on the strongest set of pattern databases present
- * (pdb-large, 5.2 GB; pdb, 0.9 GB; pdb-small, 75 MB) that the tables'
- * memory cap can hold; none present: pdb, which the request then waits
- * for or builds. Without: the generic choice (two-phase).
+ * With optimal, `auto` runs IDA* on the strongest set of pattern
+ * databases present (pdb-large, 5.2 GB; pdb, 0.9 GB; pdb-small, 75 MB)
+ * that the tables' memory cap can hold; none present: pdb, which the
+ * request then waits for or builds. Without: two-phase.
  */
-static bool
-cube3_auto_choice(const pz_puzzle_t *p,
-                  const pz_state_t *goal,
-                  bool optimal,
-                  engine_choice_t *out)
-{
-    static const heuristic_ops_t *const strongest[] = {
-        &cube3_pdb_large_heuristic,
-        &cube3_pdb_heuristic,
-        &cube3_pdb_small_heuristic,
-    };
-    pz_state_t solved;
-
-    if (!optimal) {
-        return false;
-    }
-    if (goal == NULL) {
-        puzzle_goal(p, &solved);
-        goal = &solved;
-    }
-    out->engine = engine_find_for(p, "idastar");
-    out->heuristic = cube3_pdb_heuristic.name;
-    for (size_t i = 0; i < sizeof(strongest) / sizeof(strongest[0]); i++) {
-        if (pdb_set_present(p, strongest[i], goal)) {
-            out->heuristic = strongest[i]->name;
-            break;
-        }
-    }
-    return true;
-}
+static const char *const cube3_optimal_heuristics[] = {
+    "pdb-large",
+    "pdb",
+    "pdb-small",
+    NULL,
+};
 
 static const puzzle_solving_t cube3_solving = {
     .solvers = cube3_solvers,
     .named_tables = cube3_named_tables,
-    .auto_choice = cube3_auto_choice,
     .fast_engine = "twophase",
     .optimal_heuristic = "pdb",
+    .optimal_heuristics = cube3_optimal_heuristics,
 };
 
 /* Kinds of pieces for reachability checks (puzzle_pieces_t). */

@@ -666,9 +666,13 @@ mpyr_random_state(const pz_puzzle_t *p,
 }
 
 static const heuristic_ops_t *const mpyr_heuristics[] = {
-    &mpyraminx__pieces_heuristic,    &mpyraminx__pdb_heuristic,
-    &mpyraminx__pdb_small_heuristic, &mpyraminx__seed_max_heuristic,
-    &mpyraminx__seed_heuristic,      NULL,
+    &mpyraminx__pieces_heuristic,
+    &mpyraminx__pdb_heuristic,
+    &mpyraminx__pdb_small_heuristic,
+    &mpyraminx__pdb_large_heuristic,
+    &mpyraminx__seed_max_heuristic,
+    &mpyraminx__seed_heuristic,
+    NULL,
 };
 
 static const engine_ops_t *const mpyr_solvers[] = {
@@ -755,11 +759,22 @@ static const puzzle_random_t mpyr_random = {
     .state = mpyr_random_state,
 };
 
+/* With optimal, `auto` runs IDA* with pdb-large (1.8 GB) when its tables
+ * are built and fit, else pdb (155 MiB), else pdb-small (41 MiB); none
+ * built: pdb. */
+static const char *const mpyr_optimal_heuristics[] = {
+    "pdb-large",
+    "pdb",
+    "pdb-small",
+    NULL,
+};
+
 static const puzzle_solving_t mpyr_solving = {
     .solvers = mpyr_solvers,
     .named_tables = mpyr_named_tables,
     .fast_engine = "twophase",
     .optimal_heuristic = "pdb",
+    .optimal_heuristics = mpyr_optimal_heuristics,
 };
 
 const puzzle_ops_t puzzle__mpyraminx = {

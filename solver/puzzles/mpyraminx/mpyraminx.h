@@ -15,7 +15,9 @@ enum {
     MPYRAMINX_PDB_WINGS = 0, /* the 12 wings: 239,500,800 entries */
     MPYRAMINX_PDB_TAM = 1,   /* tips, axials, midges: 75,582,720 */
     MPYRAMINX_PDB_ACM = 2,   /* axials, centres, midges: 11,197,440 */
-    MPYRAMINX_PDB_COUNT = 3,
+    MPYRAMINX_PDB_WC = 3,    /* wings, centres: 2,874,009,600 */
+    MPYRAMINX_PDB_TACM = 4,  /* tips, axials, centres, midges: 906,992,640 */
+    MPYRAMINX_PDB_COUNT = 5,
 };
 
 /* Table provider for the puzzle's named_tables: writes at most max

@@ -137,5 +137,6 @@ extern const heuristic_ops_t mpyraminx__seed_max_heuristic;
 extern const heuristic_ops_t mpyraminx__seed_heuristic;
 extern const heuristic_ops_t mpyraminx__pdb_heuristic;
 extern const heuristic_ops_t mpyraminx__pdb_small_heuristic;
+extern const heuristic_ops_t mpyraminx__pdb_large_heuristic;
 
 #endif

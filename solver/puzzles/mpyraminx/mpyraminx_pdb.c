@@ -13,16 +13,21 @@
 #include "tables/bfs.h"
 
 /*
- * Design: three pattern databases, each the exact distance (in the full
+ * Design: five pattern databases, each the exact distance (in the full
  * 32-move metric) of a projection of the puzzle onto some piece kinds:
  *
- *   wings  the 12 wings:                 12!/2           = 239,500,800
- *   tam    tips, axials and midges:      3^8 * 6!/2 * 2^5 =  75,582,720
- *   acm    axials, centres and midges:   3^4 * 12 * 11,520 = 11,197,440
+ *   wings  the 12 wings:                   12!/2            = 239,500,800
+ *   tam    tips, axials and midges:        3^8 * 6!/2 * 2^5 =  75,582,720
+ *   acm    axials, centres and midges:     3^4 * 12 * 11,520 = 11,197,440
+ *   wc     wings and centres:              12!/2 * 12      = 2,874,009,600
+ *   tacm   tips, axials, centres, midges:  3^8 * 12 * 11,520 = 906,992,640
  *
- * stored as 4-bit distances (120 MB, 38 MB and 5.6 MB), built by
- * breadth-first search over the rank space with move tables on the
- * coordinates, saved and memory-mapped through tables_blob_get.
+ * stored as 4-bit distances (120 MB, 38 MB, 5.6 MB, 1.4 GB and 453 MB),
+ * built by breadth-first search over the rank space with move tables on
+ * the coordinates, saved and memory-mapped through tables_blob_get.
+ * Heuristics: "pdb" reads wings, tam and acm; "pdb-small" tam and acm;
+ * "pdb-large" wc and tacm, each of which holds the pieces of one or two
+ * of pdb's tables and more, so it is never below pdb.
  *
  * Admissibility: a coordinate of a child depends only on the parent's
  * coordinate and the move (each move permutes the slots of a kind and adds
@@ -77,22 +82,26 @@ enum {
     T_WINGS,
     T_TAM,
     T_ACM,
+    T_WC,
+    T_TACM,
     NTABLES,
 };
 
 static const uint64_t table_entries[NTABLES] = {
-    (uint64_t)NX * NYR,
-    (uint64_t)NMIDGE *NTA,
-    (uint64_t)NMIDGE *NAX *NCEN,
+    (uint64_t)NX * NYR,          (uint64_t)NMIDGE *NTA,
+    (uint64_t)NMIDGE *NAX *NCEN, (uint64_t)NX *NCEN *NYR,
+    (uint64_t)NMIDGE *NTA *NCEN,
 };
 
 static const char *const table_names[NTABLES] = {
     "master-pyraminx-pdb-wings",
     "master-pyraminx-pdb-tips-axials-midges",
     "master-pyraminx-pdb-axials-centres-midges",
+    "master-pyraminx-pdb-wings-centres",
+    "master-pyraminx-pdb-tips-axials-centres-midges",
 };
 
-static const int table_ids[NTABLES] = { T_WINGS, T_TAM, T_ACM };
+static const int table_ids[NTABLES] = { T_WINGS, T_TAM, T_ACM, T_WC, T_TACM };
 
 void
 mpyraminx__slot_moves(const mpyr_priv_t *pv, mpyraminx_slot_moves_t *sm)
@@ -190,6 +199,7 @@ typedef struct pdb_ctx {
     int nslots[NPKINDS];
     int nstk[NPKINDS];
     const uint8_t *table[NTABLES]; /* NULL: not used */
+    mpyraminx_slot_moves_t sm;     /* for the children's pieces */
 } pdb_ctx_t;
 
 /* The renamed pieces of s: piece[kind][slot] and twist[kind][slot]. */
@@ -355,6 +365,14 @@ table_index(int t, const pieces_t *pc)
         return wing_coord(pc);
     case T_TAM:
         return (uint64_t)midge_coord(pc) * NTA + ta_coord(pc);
+    case T_WC: {
+        uint32_t w = wing_coord(pc);
+
+        return ((uint64_t)(w / NYR) * NCEN + centre_coord(pc)) * NYR + w % NYR;
+    }
+    case T_TACM:
+        return ((uint64_t)midge_coord(pc) * NTA + ta_coord(pc)) * NCEN +
+               centre_coord(pc);
     default:
         return ((uint64_t)midge_coord(pc) * NAX + ax_coord(pc)) * NCEN +
                centre_coord(pc);
@@ -438,7 +456,8 @@ ta_set(uint32_t coord, bool tips, pieces_t *pc)
  * A table as blocks: index = major * nminor + minor. One move takes every
  * entry of a major block to one major block; the minors move through
  * minor_mv (move-major order, so a block reads one row) or, for the wings,
- * through the slots of wings 6..11.
+ * through the slots of wings 6..11. With the centres, a wing block's
+ * major is X * 12 + the centres' rank, and the centres move by cen_mv.
  */
 typedef struct bfs {
     int table;
@@ -455,6 +474,8 @@ typedef struct bfs {
     uint32_t *ylist;         /* [(set * 2 + parity) * NYR + yr] -> Y */
     uint16_t *yorder;        /* [Y] -> Lehmer order of its slots */
     uint32_t *y_then;        /* [k * NX + Y] -> column of Y after move k */
+    uint32_t ncen;           /* wings with centres: NCEN, else 1 */
+    uint8_t cen_mv[NCEN * NMOVES]; /* [centres * NMOVES + m] */
     uint8_t *data;
 } bfs_t;
 
@@ -465,6 +486,8 @@ block_moves(void *arg, uint64_t major, tables_bfs_edge_t *out, void *scratch)
 {
     const bfs_t *b = arg;
     const uint32_t *ys = NULL;
+    uint64_t x = major / b->ncen;
+    uint32_t c = (uint32_t)(major % b->ncen);
 
     (void)scratch;
     if (b->minor_mv == NULL) {
@@ -472,12 +495,15 @@ block_moves(void *arg, uint64_t major, tables_bfs_edge_t *out, void *scratch)
          * wings; the slots of each (its Y) depend on the block, and a
          * move takes a Y to a Y, whose order is its column. */
         ys = b->ylist +
-             ((size_t)b->set_rank[b->xmask[major]] * 2 + b->xpar[major]) * NYR;
+             ((size_t)b->set_rank[b->xmask[x]] * 2 + b->xpar[x]) * NYR;
     }
     for (int k = 0; k < b->nmoves; k++) {
         int m = b->moves[k];
 
-        out[k].row = b->major_mv[(size_t)major * NMOVES + m];
+        out[k].row = b->major_mv[(size_t)x * NMOVES + m];
+        if (b->ncen > 1) {
+            out[k].row = out[k].row * b->ncen + b->cen_mv[c * NMOVES + m];
+        }
         if (b->minor_mv != NULL) {
             out[k].map = b->minor_mv + (size_t)m * b->nminor;
             out[k].then = NULL;
@@ -494,7 +520,19 @@ bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
 {
     pieces_t pc;
 
-    if (b->table == T_WINGS) {
+    b->ncen = 1;
+    if (b->table == T_WINGS || b->table == T_WC) {
+        if (b->table == T_WC) {
+            b->ncen = NCEN;
+            for (uint32_t c = 0; c < NCEN; c++) {
+                for (int m = 0; m < NMOVES; m++) {
+                    pieces_home(&pc);
+                    perm_even_unrank(c, 4, pc.piece[P_CENTRE]);
+                    move_pieces(sm, m, P_CENTRE, 4, 1, &pc);
+                    b->cen_mv[c * NMOVES + m] = (uint8_t)centre_coord(&pc);
+                }
+            }
+        }
         b->major_mv = malloc((size_t)NX * NMOVES * sizeof(uint32_t));
         b->xmask = malloc(NX * sizeof(uint16_t));
         b->xpar = malloc(NX);
@@ -561,12 +599,13 @@ bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
                          r / 2] = (uint32_t)perm_partial_rank(q, 12, 6);
             }
         }
-        b->nmajor = NX;
+        b->nmajor = NX * b->ncen;
         b->nminor = NYR;
         b->nmoves = 0;
         for (int m = 0; m < NMOVES; m++) {
             if (m / 2 % NKINDS != 0) {
-                b->moves[b->nmoves++] = (uint8_t)m; /* tips move no wing */
+                /* Tips move no wing and no centre. */
+                b->moves[b->nmoves++] = (uint8_t)m;
             }
         }
         b->y_then = malloc((size_t)b->nmoves * NX * sizeof(uint32_t));
@@ -583,7 +622,9 @@ bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
         return PZ_OK;
     }
     b->nmajor = NMIDGE;
-    b->nminor = b->table == T_TAM ? NTA : NAX * NCEN;
+    b->nminor = b->table == T_TAM    ? NTA
+                : b->table == T_TACM ? NTA * NCEN
+                                     : NAX * NCEN;
     b->nmoves = NMOVES;
     for (int m = 0; m < NMOVES; m++) {
         b->moves[m] = (uint8_t)m;
@@ -606,6 +647,9 @@ bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
             pieces_home(&pc);
             if (b->table == T_TAM) {
                 ta_set(c, true, &pc);
+            } else if (b->table == T_TACM) {
+                ta_set(c / NCEN, true, &pc);
+                perm_even_unrank(c % NCEN, 4, pc.piece[P_CENTRE]);
             } else {
                 ta_set(c / NCEN, false, &pc);
                 perm_even_unrank(c % NCEN, 4, pc.piece[P_CENTRE]);
@@ -614,8 +658,9 @@ bfs_tables(bfs_t *b, const mpyraminx_slot_moves_t *sm)
             move_pieces(sm, m, P_AXIAL, 4, 3, &pc);
             move_pieces(sm, m, P_CENTRE, 4, 1, &pc);
             b->minor_mv[(size_t)m * b->nminor + c] =
-                b->table == T_TAM ? ta_coord(&pc)
-                                  : ax_coord(&pc) * NCEN + centre_coord(&pc);
+                b->table == T_TAM    ? ta_coord(&pc)
+                : b->table == T_TACM ? ta_coord(&pc) * NCEN + centre_coord(&pc)
+                                     : ax_coord(&pc) * NCEN + centre_coord(&pc);
         }
     }
     return PZ_OK;
@@ -721,7 +766,7 @@ table_def(int t, tables_blob_def_t *def)
     /* The phase solver's table (5.3 MiB, 0.3 s): a daemon answers fast
      * solves and random-state scrambles from the start. */
     def->startup = t == T_ACM;
-    def->huge = t == T_WINGS;
+    def->huge = t == T_WINGS || t == T_WC || t == T_TACM;
     def->build = blob_build;
     def->arg = (void *)&table_ids[t];
 }
@@ -752,19 +797,28 @@ mpyraminx_pdb_bytes(int table)
 
 /* --- Heuristics ----------------------------------------------------------- */
 
+/* The tables each heuristic reads, as bit sets of table numbers. */
+enum {
+    SET_PDB = 1 << T_WINGS | 1 << T_TAM | 1 << T_ACM,
+    SET_SMALL = 1 << T_TAM | 1 << T_ACM,
+    SET_LARGE = 1 << T_WC | 1 << T_TACM,
+};
+
 static int
 pdb_init_tables(const pz_puzzle_t *p,
                 const pz_state_t *goal,
                 void *ctx,
-                bool wings)
+                unsigned set)
 {
     pdb_ctx_t *c = ctx;
     int rc = ctx_fill(p->priv, goal, c);
 
+    mpyraminx__slot_moves(p->priv, &c->sm);
+
     for (int t = 0; t < NTABLES && rc == PZ_OK; t++) {
         tables_blob_def_t def;
 
-        if (t == T_WINGS && !wings) {
+        if (!(set >> t & 1)) {
             continue;
         }
         table_def(t, &def);
@@ -773,14 +827,14 @@ pdb_init_tables(const pz_puzzle_t *p,
     return rc;
 }
 
-/* The tables pdb_init_tables reads, in its order. */
+/* The tables pdb_init_tables reads for set, in its order. */
 static int
-tables_of(bool wings, const char **names, int max)
+tables_of(unsigned set, const char **names, int max)
 {
     int n = 0;
 
     for (int t = 0; t < NTABLES; t++) {
-        if (t == T_WINGS && !wings) {
+        if (!(set >> t & 1)) {
             continue;
         }
         if (n < max) {
@@ -799,7 +853,7 @@ pdb_tables(const pz_puzzle_t *p,
 {
     (void)p;
     (void)goal;
-    return tables_of(true, names, max);
+    return tables_of(SET_PDB, names, max);
 }
 
 static int
@@ -810,7 +864,18 @@ pdb_small_tables(const pz_puzzle_t *p,
 {
     (void)p;
     (void)goal;
-    return tables_of(false, names, max);
+    return tables_of(SET_SMALL, names, max);
+}
+
+static int
+pdb_large_tables(const pz_puzzle_t *p,
+                 const pz_state_t *goal,
+                 const char **names,
+                 int max)
+{
+    (void)p;
+    (void)goal;
+    return tables_of(SET_LARGE, names, max);
 }
 
 int
@@ -825,13 +890,19 @@ mpyraminx_acm_table(const char **names, int max)
 static int
 pdb_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
-    return pdb_init_tables(p, goal, ctx, true);
+    return pdb_init_tables(p, goal, ctx, SET_PDB);
 }
 
 static int
 pdb_small_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
-    return pdb_init_tables(p, goal, ctx, false);
+    return pdb_init_tables(p, goal, ctx, SET_SMALL);
+}
+
+static int
+pdb_large_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
+{
+    return pdb_init_tables(p, goal, ctx, SET_LARGE);
 }
 
 static int
@@ -855,6 +926,82 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
     return h;
 }
 
+/* Tables by decreasing mean distance: the order children reads them in,
+ * so that most children are cut by their first lookup. */
+static const int stage_order[NTABLES] = { T_TACM, T_WC, T_TAM, T_WINGS, T_ACM };
+
+/*
+ * The children op: the parent's pieces are read once and each child's
+ * follow by the slot moves; then, table by table, the entries of every
+ * child still under the limit are prefetched together before any is
+ * read, so their cache misses overlap, and a child cut by one table is
+ * not looked up in the next.
+ */
+static void
+pdb_children(const pz_puzzle_t *p,
+             const void *ctx,
+             const pz_state_t *parent,
+             int h_parent,
+             uint64_t todo,
+             int limit,
+             int16_t *out)
+{
+    const pdb_ctx_t *c = ctx;
+    pieces_t base;
+    pieces_t kid[NMOVES];
+    uint64_t idx[NMOVES];
+    int move[NMOVES];
+    int n = 0;
+
+    (void)p;
+    (void)h_parent;
+    if (!read_pieces(c, parent, &base)) {
+        for (; todo != 0; todo &= todo - 1) {
+            out[__builtin_ctzll(todo)] = 0;
+        }
+        return;
+    }
+    for (; todo != 0; todo &= todo - 1) {
+        int m = __builtin_ctzll(todo);
+
+        kid[n] = base;
+        for (int kind = 0; kind < NPKINDS; kind++) {
+            move_pieces(&c->sm, m, kind, c->nslots[kind], c->nstk[kind],
+                        &kid[n]);
+        }
+        out[m] = 0;
+        move[n++] = m;
+    }
+    for (int k = 0; k < NTABLES; k++) {
+        int t = stage_order[k];
+        const uint8_t *tab = c->table[t];
+        int live = 0;
+
+        if (tab == NULL) {
+            continue;
+        }
+        for (int i = 0; i < n; i++) {
+            if (out[move[i]] <= limit) {
+                idx[i] = table_index(t, &kid[i]);
+                __builtin_prefetch(tab + (idx[i] >> 1));
+                live++;
+            }
+        }
+        if (live == 0) {
+            break;
+        }
+        for (int i = 0; i < n; i++) {
+            if (out[move[i]] <= limit) {
+                int v = nibble(tab, idx[i]);
+
+                if (v > out[move[i]]) {
+                    out[move[i]] = (int16_t)v;
+                }
+            }
+        }
+    }
+}
+
 const heuristic_ops_t mpyraminx__pdb_heuristic = {
     .name = "pdb",
     .summary = "pattern databases (wings 120 MB; tips, axials and midges "
@@ -865,6 +1012,7 @@ const heuristic_ops_t mpyraminx__pdb_heuristic = {
     .init = pdb_init,
     .eval = pdb_eval,
     .update = NULL,
+    .children = pdb_children,
     .tables = pdb_tables,
 };
 
@@ -878,5 +1026,20 @@ const heuristic_ops_t mpyraminx__pdb_small_heuristic = {
     .init = pdb_small_init,
     .eval = pdb_eval,
     .update = NULL,
+    .children = pdb_children,
     .tables = pdb_small_tables,
+};
+
+const heuristic_ops_t mpyraminx__pdb_large_heuristic = {
+    .name = "pdb-large",
+    .summary = "pattern databases (wings and centres 1.4 GB; tips, axials, "
+               "centres and midges 454 MB), the larger (admissible; shared "
+               "tables, see GET /v1/tables)",
+    .admissible = true,
+    .ctx_bytes = sizeof(pdb_ctx_t),
+    .init = pdb_large_init,
+    .eval = pdb_eval,
+    .update = NULL,
+    .children = pdb_children,
+    .tables = pdb_large_tables,
 };
