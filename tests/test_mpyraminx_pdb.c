@@ -275,9 +275,11 @@ START_TEST(test_mpyraminx_pdb_small_idastar_agrees_with_pieces)
 }
 END_TEST
 
-/* The children op gives each child its exact estimate when that is at
- * most the limit, and an admissible estimate above the limit otherwise. */
-START_TEST(test_mpyraminx_pdb_small_children_match_eval)
+/* The children op of heuristic name gives each child its exact estimate
+ * when that is at most the limit, and an admissible estimate above the
+ * limit otherwise (random states, random limits). */
+static void
+check_children_match_eval(const char *name)
 {
     pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
     pz_heuristic_t *h = NULL;
@@ -287,7 +289,7 @@ START_TEST(test_mpyraminx_pdb_small_children_match_eval)
     int above = 0;
 
     puzzle_goal(p, &goal);
-    ck_assert_int_eq(heuristic_create(p, "pdb-small", &goal, &h, NULL), PZ_OK);
+    ck_assert_int_eq(heuristic_create(p, name, &goal, &h, NULL), PZ_OK);
     ck_assert(heuristic_has_children(h));
     pz_rng_seed(&rng, 5);
     for (int i = 0; i < 200; i++) {
@@ -317,6 +319,11 @@ START_TEST(test_mpyraminx_pdb_small_children_match_eval)
     ck_assert_int_gt(above, 0);
     heuristic_destroy(h);
     puzzle_destroy(p);
+}
+
+START_TEST(test_mpyraminx_pdb_small_children_match_eval)
+{
+    check_children_match_eval("pdb-small");
 }
 END_TEST
 
@@ -454,6 +461,12 @@ START_TEST(test_mpyraminx_pdb_large_admissible_and_above_pdb_slow)
 }
 END_TEST
 
+START_TEST(test_mpyraminx_pdb_large_children_match_eval_slow)
+{
+    check_children_match_eval("pdb-large");
+}
+END_TEST
+
 /* IDA* with pdb-large finds the optimal lengths IDA* with pdb finds, on
  * one and two threads. */
 START_TEST(test_mpyraminx_pdb_large_idastar_agrees_with_pdb_slow)
@@ -514,13 +527,13 @@ mpyraminx_pdb_suite(void)
     tcase_add_test(tc_heur, test_mpyraminx_pdb_auto_takes_strongest_built);
     suite_add_tcase(s, tc_heur);
 
-    /* The wing table takes about a minute and 300 MB, the complete
-     * tips-axials-midges count a second build: only on request. */
+    /* Builds of every table in memory (the largest 1.4 GB, a few minutes
+     * on one thread) and the heuristics on the tables of the table
+     * directory ($PUZZLED_TABLES, built there once): only on request. */
     if (getenv("PZ_SLOW_TESTS") != NULL) {
         TCase *tc_slow = tcase_create("slow");
 
         tcase_set_timeout(tc_slow, 1800);
-        tcase_add_unchecked_fixture(tc_slow, dir_setup, dir_teardown);
         tcase_add_test(tc_slow,
                        test_mpyraminx_pdb_build_tam_reaches_every_rank_slow);
         tcase_add_test(tc_slow,
@@ -535,6 +548,8 @@ mpyraminx_pdb_suite(void)
                        test_mpyraminx_pdb_large_admissible_and_above_pdb_slow);
         tcase_add_test(tc_slow,
                        test_mpyraminx_pdb_large_idastar_agrees_with_pdb_slow);
+        tcase_add_test(tc_slow,
+                       test_mpyraminx_pdb_large_children_match_eval_slow);
         suite_add_tcase(s, tc_slow);
     }
     return s;
