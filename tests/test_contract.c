@@ -834,6 +834,19 @@ START_TEST(test_contract_registry_names_resolve)
         ck_assert_ptr_nonnull(
             heuristic_find(p, puzzle_solving(p)->optimal_heuristic));
     }
+    for (int i = 0; puzzle_solving(p)->optimal_heuristics != NULL &&
+                    puzzle_solving(p)->optimal_heuristics[i] != NULL;
+         i++) {
+        const char *name = puzzle_solving(p)->optimal_heuristics[i];
+        const heuristic_ops_t *h = heuristic_find(p, name);
+
+        /* auto proves optima with them once their tables are built. */
+        ck_assert_msg(h != NULL && h->admissible && h->tables != NULL,
+                      "%s: optimal heuristic '%s' unknown, inadmissible or "
+                      "without tables",
+                      label, name);
+        ck_assert_ptr_nonnull(puzzle_solving(p)->optimal_heuristic);
+    }
     if (puzzle_solving(p)->fast_engine != NULL) {
         ck_assert_ptr_nonnull(
             engine_find_for(p, puzzle_solving(p)->fast_engine));
