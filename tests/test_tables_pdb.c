@@ -406,6 +406,44 @@ START_TEST(test_tables_dida_optimal_on_3x3)
 }
 END_TEST
 
+/* Dual search takes its frames from the job's memory budget: small
+ * budgets end the search as a memory limit (never an error, everything
+ * returned), larger ones solve it. */
+START_TEST(test_tables_dida_small_budgets_end_cleanly)
+{
+    static const uint8_t board[N9] = { 8, 6, 7, 2, 5, 4, 3, 0, 1 };
+    pz_puzzle_t *p = tl_make("8-puzzle", 0, 0, 0);
+    pz_state_t s;
+    pz_state_t goal;
+    int limited = 0;
+    int solved = 0;
+
+    board_to_state(board, &s);
+    puzzle_goal(p, &goal);
+    for (size_t bytes = 256; bytes <= (size_t)1 << 20; bytes *= 2) {
+        solve_spec_t spec = tl_spec(p, &s, &goal);
+        solve_run_t r;
+
+        spec.limits.memory_bytes = bytes;
+        ck_assert_int_eq(tl_run(&spec, "dida", "pdb-dual", 1.0, NULL, &r),
+                         PZ_OK);
+        if (r.solution.status == PZ_STATUS_SOLVED) {
+            /* One of the two hardest 8-puzzle boards. */
+            ck_assert_int_eq(r.solution.length, 31);
+            solved++;
+        } else {
+            ck_assert_int_eq(r.solution.status, PZ_STATUS_MEMORY_LIMIT);
+            ck_assert_msg(solved == 0, "refused %zu bytes after solving",
+                          bytes);
+            limited++;
+        }
+    }
+    ck_assert_int_gt(limited, 0);
+    ck_assert_int_gt(solved, 0);
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_tables_pdb_idastar_optimal_on_2x4)
 {
     pz_puzzle_t *p = tl_make("tiles", 2, 4, 0);
@@ -833,6 +871,7 @@ tables_pdb_suite(void)
     tcase_add_test(tc, test_tables_pdb_admissible_for_a_blank_first_goal);
     tcase_add_test(tc, test_tables_pdb_dual_admissible_on_3x3);
     tcase_add_test(tc, test_tables_dida_optimal_on_3x3);
+    tcase_add_test(tc, test_tables_dida_small_budgets_end_cleanly);
     tcase_add_test(tc, test_tables_pdb_idastar_optimal_on_2x4);
     tcase_add_test(tc, test_tables_pdb_threaded_build_matches_sequential);
     tcase_add_test(tc, test_tables_pdb_build_reports_every_layer);

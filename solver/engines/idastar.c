@@ -448,6 +448,7 @@ own_search(worker_t *w)
     job.next_poll = &w->meter.next_poll;
     job.next = INT_MAX;
     job.moves = w->moves;
+    job.budget = sh->ctx->budget;
     status = sh->dfs(sh->h, &job);
     if (job.next < w->next) {
         w->next = job.next;

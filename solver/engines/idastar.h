@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "budget.h"
 #include "engine.h"
 
 /*
@@ -33,6 +34,10 @@ typedef struct idastar_job {
     int length;     /* out when solved: solution length */
     uint8_t *moves; /* out when solved: the solution (room for
                        PZ_SOLUTION_MAX moves) */
+    /* The job's memory budget (may be NULL: uncharged): the search takes
+     * its scratch from it (budget_alloc) and returns it before it
+     * returns; PZ_ENOMEM when the budget refuses. */
+    pz_budget_t *budget;
 } idastar_job_t;
 
 /*

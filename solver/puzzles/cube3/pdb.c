@@ -1743,8 +1743,9 @@ pdb_search(const pz_heuristic_t *h, idastar_job_t *job)
     int status = PZ_STATUS_RUNNING;
     lane_start_t start;
     /* One block per call (an iteration's share of a thread), not thread
-     * storage: every thread of a daemon would carry it. */
-    lane_t *lanes = malloc(LANES * sizeof(lane_t));
+     * storage (every thread of a daemon would carry it), from the job's
+     * budget. */
+    lane_t *lanes = budget_alloc(job->budget, LANES * sizeof(lane_t));
 
     if (lanes == NULL) {
         return PZ_ENOMEM;
@@ -1765,7 +1766,7 @@ pdb_search(const pz_heuristic_t *h, idastar_job_t *job)
             active += l->phase != LANE_DONE;
         }
     }
-    free(lanes);
+    budget_free(job->budget, lanes, LANES * sizeof(lane_t));
     return status;
 }
 

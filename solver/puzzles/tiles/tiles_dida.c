@@ -338,12 +338,15 @@ dida_dfs(const pz_heuristic_t *h, idastar_job_t *job)
     pz_state_t s;
     int depth;
     int status = PZ_STATUS_RUNNING;
+    size_t bytes;
 
     if (job->bound < 0 || job->bound >= PZ_SOLUTION_MAX) {
         return PZ_EINVAL;
     }
-    /* One block per call (a thread's share of an iteration). */
-    f = malloc(((size_t)job->bound + 2) * sizeof(frame_t));
+    /* One block per call (a thread's share of an iteration), from the
+     * job's budget. */
+    bytes = ((size_t)job->bound + 2) * sizeof(frame_t);
+    f = budget_alloc(job->budget, bytes);
     if (f == NULL) {
         return PZ_ENOMEM;
     }
@@ -351,7 +354,7 @@ dida_dfs(const pz_heuristic_t *h, idastar_job_t *job)
            job->take(job->arg, &s, &depth, job->moves)) {
         status = search(h->puzzle, h->ctx, job, f, &s, depth);
     }
-    free(f);
+    budget_free(job->budget, f, bytes);
     return status;
 }
 
