@@ -193,4 +193,34 @@ board_to_state(const uint8_t *b, pz_state_t *s)
     }
 }
 
+/* --- a table test program's main ---------------------------------------- */
+
+/*
+ * Runs suite s with the named tables registered and one temporary table
+ * directory for the tests that only read tables: each test runs in its
+ * own process, and the first to need a table builds it there for the
+ * others. Returns main's exit status.
+ */
+static inline int
+tables_test_run(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    char shared_dir[64];
+    int failed;
+
+    /* The named tables, as the program registers them. */
+    solve_register_tables();
+    snprintf(shared_dir, sizeof(shared_dir), "/tmp/pz-tables-XXXXXX");
+    if (mkdtemp(shared_dir) == NULL || tables_set_dir(shared_dir) != PZ_OK) {
+        fprintf(stderr, "cannot make a temporary table directory\n");
+        srunner_free(sr);
+        return EXIT_FAILURE;
+    }
+    srunner_run_all(sr, CK_ENV);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    tmpdir_remove(shared_dir);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
 #endif

@@ -50,10 +50,6 @@ static const uint64_t ref_pyraminx_tipless[] = {
 
 #define NREF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-/* --- the tests' shared table directory --------------------------------- */
-
-static char shared_dir[64];
-
 /* --- helpers ------------------------------------------------------------ */
 
 static void
@@ -785,23 +781,5 @@ tables_suite(void)
 int
 main(void)
 {
-    SRunner *sr = srunner_create(tables_suite());
-
-    /* The named tables, as the program registers them. */
-    solve_register_tables();
-    int failed;
-
-    /* One directory for the tests that only read tables: each test runs
-     * in its own process, and the first to need a table builds it there
-     * for the others. */
-    snprintf(shared_dir, sizeof(shared_dir), "/tmp/pz-tables-XXXXXX");
-    if (mkdtemp(shared_dir) == NULL || tables_set_dir(shared_dir) != PZ_OK) {
-        fprintf(stderr, "cannot make a temporary table directory\n");
-        return EXIT_FAILURE;
-    }
-    srunner_run_all(sr, CK_ENV);
-    failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    tmpdir_remove(shared_dir);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tables_test_run(tables_suite());
 }
