@@ -245,16 +245,29 @@ START_TEST(test_mpyraminx_pdb_small_admissible_random_goal)
 }
 END_TEST
 
-/* IDA* with pdb-small finds the same optimal lengths as IDA* with the
- * independent 'pieces' heuristic. */
-START_TEST(test_mpyraminx_pdb_small_idastar_agrees_with_pieces)
+/*
+ * IDA* with heuristic ha against IDA* with hb on count random scrambles of
+ * moves moves (seed), threads 1 or, with alternate, 1 and 2 in turn, time
+ * limit time_ms (0: none); with solved, ha's runs must end solved.
+ * Returns the scrambles where the lengths differ or ha's answer is not
+ * optimal.
+ */
+static int
+idastar_disagreements(const char *ha,
+                      const char *hb,
+                      int count,
+                      int moves,
+                      uint64_t seed,
+                      bool alternate,
+                      uint64_t time_ms,
+                      bool solved)
 {
     pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
     pz_rng_t rng;
     int bad = 0;
 
-    pz_rng_seed(&rng, 11);
-    for (int i = 0; i < 4; i++) {
+    pz_rng_seed(&rng, seed);
+    for (int i = 0; i < count; i++) {
         uint8_t mv[PZ_SOLUTION_MAX];
         solve_spec_t spec;
         solve_run_t a;
@@ -262,20 +275,32 @@ START_TEST(test_mpyraminx_pdb_small_idastar_agrees_with_pieces)
 
         memset(&spec, 0, sizeof(spec));
         spec.puzzle = p;
-        spec.threads = 1;
-        spec.limits.time_ms = 60000;
+        spec.threads = alternate ? 1 + i % 2 : 1;
+        spec.limits.time_ms = time_ms;
         spec.limits.memory_bytes = 64 << 20;
         puzzle_goal(p, &spec.goal);
-        puzzle_random_moves(p, &spec.goal, 5, pz_rng_next, &rng, mv);
-        puzzle_replay(p, &spec.goal, mv, 5, &spec.start);
-        solve_run_init(&a, engine_find("idastar"), "pdb-small", 1.0);
-        solve_run_init(&b, engine_find("idastar"), "pieces", 1.0);
+        puzzle_random_moves(p, &spec.goal, moves, pz_rng_next, &rng, mv);
+        puzzle_replay(p, &spec.goal, mv, moves, &spec.start);
+        solve_run_init(&a, engine_find("idastar"), ha, 1.0);
+        solve_run_init(&b, engine_find("idastar"), hb, 1.0);
         ck_assert_int_eq(solve_execute(&spec, &a, NULL), PZ_OK);
         ck_assert_int_eq(solve_execute(&spec, &b, NULL), PZ_OK);
+        if (solved) {
+            ck_assert_int_eq(a.solution.status, PZ_STATUS_SOLVED);
+        }
         bad += a.solution.length != b.solution.length || !a.solution.optimal;
     }
-    ck_assert_int_eq(bad, 0);
     puzzle_destroy(p);
+    return bad;
+}
+
+/* IDA* with pdb-small finds the same optimal lengths as IDA* with the
+ * independent 'pieces' heuristic. */
+START_TEST(test_mpyraminx_pdb_small_idastar_agrees_with_pieces)
+{
+    ck_assert_int_eq(idastar_disagreements("pdb-small", "pieces", 4, 5, 11,
+                                           false, 60000, false),
+                     0);
 }
 END_TEST
 
@@ -549,34 +574,8 @@ END_TEST
  * one and two threads. */
 START_TEST(test_mpyraminx_pdb_large_idastar_agrees_with_pdb_slow)
 {
-    pz_puzzle_t *p = tl_make("master-pyraminx", 0, 0, 0);
-    pz_rng_t rng;
-    int bad = 0;
-
-    pz_rng_seed(&rng, 13);
-    for (int i = 0; i < 6; i++) {
-        uint8_t mv[PZ_SOLUTION_MAX];
-        solve_spec_t spec;
-        solve_run_t a;
-        solve_run_t b;
-
-        memset(&spec, 0, sizeof(spec));
-        spec.puzzle = p;
-        spec.threads = 1 + i % 2;
-        spec.limits.time_ms = 0;
-        spec.limits.memory_bytes = 64 << 20;
-        puzzle_goal(p, &spec.goal);
-        puzzle_random_moves(p, &spec.goal, 10, pz_rng_next, &rng, mv);
-        puzzle_replay(p, &spec.goal, mv, 10, &spec.start);
-        solve_run_init(&a, engine_find("idastar"), "pdb-large", 1.0);
-        solve_run_init(&b, engine_find("idastar"), "pdb", 1.0);
-        ck_assert_int_eq(solve_execute(&spec, &a, NULL), PZ_OK);
-        ck_assert_int_eq(solve_execute(&spec, &b, NULL), PZ_OK);
-        ck_assert_int_eq(a.solution.status, PZ_STATUS_SOLVED);
-        bad += a.solution.length != b.solution.length || !a.solution.optimal;
-    }
-    ck_assert_int_eq(bad, 0);
-    puzzle_destroy(p);
+    ck_assert_int_eq(
+        idastar_disagreements("pdb-large", "pdb", 6, 10, 13, true, 0, true), 0);
 }
 END_TEST
 
