@@ -205,7 +205,7 @@ typedef struct pdb_ctx {
 /* The renamed pieces of s: piece[kind][slot] and twist[kind][slot]. */
 typedef struct pieces {
     uint8_t piece[NPKINDS][MAX_SLOTS];
-    int twist[NPKINDS][MAX_SLOTS];
+    uint8_t twist[NPKINDS][MAX_SLOTS];
 } pieces_t;
 
 /* Fills the lookup of c for goal (any legal state). */
@@ -296,7 +296,7 @@ read_pieces(const pdb_ctx_t *c, const pz_state_t *s, pieces_t *out)
                 return false;
             }
             out->piece[kind][sl] = (uint8_t)(v >> 2);
-            out->twist[kind][sl] = v & 3;
+            out->twist[kind][sl] = (uint8_t)(v & 3);
         }
     }
     return true;
@@ -409,16 +409,16 @@ move_pieces(const mpyraminx_slot_moves_t *sm,
             pieces_t *pc)
 {
     uint8_t piece[MAX_SLOTS];
-    int twist[MAX_SLOTS];
+    uint8_t twist[MAX_SLOTS];
 
     for (int s = 0; s < n; s++) {
         int t = sm->to[m][kind][s];
 
         piece[t] = pc->piece[kind][s];
-        twist[t] = (pc->twist[kind][s] + sm->add[m][kind][s]) % nstk;
+        twist[t] = (uint8_t)((pc->twist[kind][s] + sm->add[m][kind][s]) % nstk);
     }
     memcpy(pc->piece[kind], piece, (size_t)n);
-    memcpy(pc->twist[kind], twist, sizeof(int) * (size_t)n);
+    memcpy(pc->twist[kind], twist, (size_t)n);
 }
 
 /* Sets pc's midges (relative to home) from a midge coordinate. */
@@ -429,10 +429,10 @@ midge_set(uint32_t coord, pieces_t *pc)
 
     perm_even_unrank(coord / 32, 6, pc->piece[P_MIDGE]);
     for (int s = 0; s < 5; s++) {
-        pc->twist[P_MIDGE][s] = (int)(coord >> s & 1);
+        pc->twist[P_MIDGE][s] = (uint8_t)(coord >> s & 1);
         sum += pc->twist[P_MIDGE][s];
     }
-    pc->twist[P_MIDGE][5] = sum & 1;
+    pc->twist[P_MIDGE][5] = (uint8_t)(sum & 1);
 }
 
 static void
@@ -440,11 +440,11 @@ ta_set(uint32_t coord, bool tips, pieces_t *pc)
 {
     for (int v = 0; v < NVERT; v++) {
         if (tips) {
-            pc->twist[P_AXIAL][v] = (int)(coord % 3);
-            pc->twist[P_TIP][v] = (int)(coord / 3 % 3);
+            pc->twist[P_AXIAL][v] = (uint8_t)(coord % 3);
+            pc->twist[P_TIP][v] = (uint8_t)(coord / 3 % 3);
             coord /= 9;
         } else {
-            pc->twist[P_AXIAL][v] = (int)(coord % 3);
+            pc->twist[P_AXIAL][v] = (uint8_t)(coord % 3);
             coord /= 3;
         }
     }
