@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* test_contract.c - every registered puzzle against the contract of puzzle.h.
- */
+ * Size: one contract, checked op by op for every puzzle in one loop. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
