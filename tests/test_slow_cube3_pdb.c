@@ -140,7 +140,7 @@ START_TEST(test_slow_cube3_pdb_large_offset_matches_exact)
             const pz_state_t *x = k == 0 ? &s : &t;
 
             d = cube3_pdb_distance(CUBE3_PDB_CSPLIT, false, x);
-            b = cube3_pdb_offset_bound(x);
+            b = cube3_pdb_offset_bound(CUBE3_PDB_CSPLIT, x);
             bad += b != (d <= 9 ? 0 : d);
             nonzero += b != 0;
         }
@@ -500,7 +500,7 @@ main(void)
         cube3_pdb_table(CUBE3_PDB_SLICE, false, NULL) != PZ_OK ||
         cube3_pdb_table(CUBE3_PDB_SORTED, false, NULL) != PZ_OK ||
         cube3_pdb_table(CUBE3_PDB_CSPLIT, false, NULL) != PZ_OK ||
-        cube3_pdb_offset_bound(&probe) < 0 ||
+        cube3_pdb_offset_bound(CUBE3_PDB_CSPLIT, &probe) < 0 ||
         cube3_pdb_table(CUBE3_PDB_CORNERS, true, NULL) != PZ_OK ||
         cube3_pdb_table(CUBE3_PDB_SLICE, true, NULL) != PZ_OK ||
         cube3_pdb_table(CUBE3_PDB_SORTED, true, NULL) != PZ_OK) {

@@ -569,11 +569,9 @@ static const heuristic_ops_t misplaced_heuristic = {
 };
 
 static const heuristic_ops_t *const cube3_heuristics[] = {
-    &misplaced_heuristic,
-    &cube3_pdb_heuristic,
-    &cube3_pdb_small_heuristic,
-    &cube3_pdb_large_heuristic,
-    NULL,
+    &misplaced_heuristic,       &cube3_pdb_heuristic,
+    &cube3_pdb_small_heuristic, &cube3_pdb_large_heuristic,
+    &cube3_pdb_huge_heuristic,  NULL,
 };
 
 static const engine_ops_t *const cube3_solvers[] = {
@@ -632,15 +630,13 @@ static const puzzle_random_t cube3_random = {
 
 /*
  * With optimal, `auto` runs IDA* on the strongest set of pattern
- * databases present (pdb-large, 5.2 GB; pdb, 0.9 GB; pdb-small, 75 MB)
+ * databases present (pdb-huge, 7.2 GB; pdb-large, 5.2 GB; pdb, 0.9 GB;
+ * pdb-small, 75 MB)
  * that the tables' memory cap can hold; none present: pdb, which the
  * request then waits for or builds. Without: two-phase.
  */
 static const char *const cube3_optimal_heuristics[] = {
-    "pdb-large",
-    "pdb",
-    "pdb-small",
-    NULL,
+    "pdb-huge", "pdb-large", "pdb", "pdb-small", NULL,
 };
 
 static const puzzle_solving_t cube3_solving = {

@@ -81,13 +81,12 @@ static pthread_once_t g_base_once = PTHREAD_ONCE_INIT;
 static pdb_base_t *g_base;
 static int g_base_rc;
 static pthread_once_t g_slice_once[CUBE3_PDB_NKINDS] = {
-    PTHREAD_ONCE_INIT,
-    PTHREAD_ONCE_INIT,
-    PTHREAD_ONCE_INIT,
-    PTHREAD_ONCE_INIT,
+    PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+    PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
 };
 static pdb_slice_t g_slice[CUBE3_PDB_NKINDS]; /* by kind */
 static int g_slice_rc[CUBE3_PDB_NKINDS];
+static pdb_sep_t g_sep[2];    /* CUBE3_PDB_SEP, CUBE3_PDB_SEP0 */
 static atomic_size_t g_bytes; /* of the above */
 static atomic_uint_fast64_t g_next_id;
 
@@ -123,6 +122,40 @@ make_slice(int kind)
     }
 }
 
+/* The separation kinds' reduction (with and without flips). */
+static void
+make_sep(int kind)
+{
+    int i = kind - CUBE3_PDB_SEP;
+    pdb_sep_t *sp = &g_sep[i];
+
+    g_slice_rc[kind] = cube3_pdb__sep_init(sp, &g_base->co, &g_base->sy,
+                                           kind == CUBE3_PDB_SEP ? 8 : 0);
+    if (g_slice_rc[kind] == PZ_OK && sp->nclass != PDB_SEP_CLASSES) {
+        g_slice_rc[kind] = PZ_EINTERNAL;
+    }
+    if (g_slice_rc[kind] == PZ_OK) {
+        atomic_fetch_add(&g_bytes,
+                         (size_t)PDB_NSEPRAW * 5 + (size_t)sp->nclass * 12 +
+                             (size_t)PDB_NESEP *
+                                 (sizeof(*sp->emove) + sizeof(*sp->econj) +
+                                  sizeof(*sp->omove) + sizeof(*sp->oconj)) +
+                             PDB_NSYM * sizeof(*sp->twconj));
+    }
+}
+
+static void
+make_sep_sep(void)
+{
+    make_sep(CUBE3_PDB_SEP);
+}
+
+static void
+make_sep_sep0(void)
+{
+    make_sep(CUBE3_PDB_SEP0);
+}
+
 static void
 make_slice_slice(void)
 {
@@ -146,10 +179,8 @@ static int
 ensure_base(int kind)
 {
     static void (*const slice_fn[CUBE3_PDB_NKINDS])(void) = {
-        NULL,
-        make_slice_slice,
-        make_slice_sorted,
-        make_slice_csplit,
+        NULL,         make_slice_slice, make_slice_sorted, make_slice_csplit,
+        make_sep_sep, make_sep_sep0,
     };
 
     pthread_once(&g_base_once, make_base);
@@ -163,7 +194,7 @@ ensure_base(int kind)
 /* --- Table files ---------------------------------------------------------- */
 
 static int get_table(int kind, bool qtm, pdb_table_t *out);
-static void fill_offset_def(tables_blob_def_t *def);
+static void fill_offset_def(int kind, tables_blob_def_t *def);
 
 typedef struct blob_arg {
     int kind;
@@ -175,6 +206,8 @@ static const blob_arg_t g_args[CUBE3_PDB_NKINDS][2] = {
     { { CUBE3_PDB_SLICE, false }, { CUBE3_PDB_SLICE, true } },
     { { CUBE3_PDB_SORTED, false }, { CUBE3_PDB_SORTED, true } },
     { { CUBE3_PDB_CSPLIT, false }, { CUBE3_PDB_CSPLIT, true } },
+    { { CUBE3_PDB_SEP, false }, { CUBE3_PDB_SEP, true } },
+    { { CUBE3_PDB_SEP0, false }, { CUBE3_PDB_SEP0, true } },
 };
 
 static const char *const g_names[CUBE3_PDB_NKINDS][2] = {
@@ -182,6 +215,20 @@ static const char *const g_names[CUBE3_PDB_NKINDS][2] = {
     { "3x3x3-pdb-slice-htm", "3x3x3-pdb-slice-qtm" },
     { "3x3x3-pdb-sorted-htm", "3x3x3-pdb-sorted-qtm" },
     { "3x3x3-pdb-csplit-htm", "3x3x3-pdb-csplit-qtm" },
+    { "3x3x3-pdb-sep-htm", "3x3x3-pdb-sep-qtm" },
+    { "3x3x3-pdb-sep0-htm", "3x3x3-pdb-sep0-qtm" },
+};
+
+/* The tables with a base-offset copy: csplit (pdb-large's inverse
+ * lookups) and separation (pdb-huge's every lookup of it). */
+typedef struct offset_arg {
+    int kind;
+    const char *name;
+} offset_arg_t;
+
+static const offset_arg_t g_offsets[2] = {
+    { CUBE3_PDB_CSPLIT, "3x3x3-pdb-csplit-htm-offset" },
+    { CUBE3_PDB_SEP, "3x3x3-pdb-sep-htm-offset" },
 };
 
 /* What table kind/qtm is built from (ensure_base(kind) done). */
@@ -191,7 +238,13 @@ table_src(int kind, bool qtm, pdb_table_src_t *src)
     src->kind = kind;
     src->qtm = qtm;
     src->pb = g_base;
-    src->sl = kind == CUBE3_PDB_CORNERS ? NULL : &g_slice[kind];
+    src->sl = NULL;
+    src->sep = NULL;
+    if (kind == CUBE3_PDB_SEP || kind == CUBE3_PDB_SEP0) {
+        src->sep = &g_sep[kind - CUBE3_PDB_SEP];
+    } else if (kind != CUBE3_PDB_CORNERS) {
+        src->sl = &g_slice[kind];
+    }
 }
 
 /* Fills the table file's bytes (the tables module's build callback), on
@@ -241,17 +294,17 @@ cube3_pdb_table_defs(tables_blob_def_t *out, int max)
         { CUBE3_PDB_CORNERS, false }, { CUBE3_PDB_SLICE, false },
         { CUBE3_PDB_SORTED, false },  { CUBE3_PDB_CSPLIT, false },
         { CUBE3_PDB_CORNERS, true },  { CUBE3_PDB_SLICE, true },
-        { CUBE3_PDB_SORTED, true },
+        { CUBE3_PDB_SORTED, true },   { CUBE3_PDB_SEP, false },
     };
     int n = (int)(sizeof(listed) / sizeof(listed[0]));
 
     for (int i = 0; i < n && i < max; i++) {
         fill_def(listed[i].kind, listed[i].qtm, &out[i]);
     }
-    if (n < max) {
-        fill_offset_def(&out[n]);
+    for (int i = 0; i < 2 && n + i < max; i++) {
+        fill_offset_def(g_offsets[i].kind, &out[n + i]);
     }
-    return n + 1;
+    return n + 2;
 }
 
 /* Table kind/qtm from the tables module (loaded or built there, or
@@ -260,6 +313,7 @@ cube3_pdb_table_defs(tables_blob_def_t *out, int max)
 static int
 get_table(int kind, bool qtm, pdb_table_t *out)
 {
+    pdb_table_src_t src;
     tables_blob_def_t def;
     const uint8_t *data = NULL;
     int rc;
@@ -276,60 +330,83 @@ get_table(int kind, bool qtm, pdb_table_t *out)
     if (rc != PZ_OK) {
         return rc;
     }
-    return cube3_pdb__table_attach(
-        out, kind, qtm, g_base,
-        kind == CUBE3_PDB_CORNERS ? NULL : &g_slice[kind], data);
+    table_src(kind, qtm, &src);
+    return cube3_pdb__table_attach(out, &src, data);
 }
 
-/* --- The base-offset copy of the csplit table (inverse lookups) --------- */
+/* --- Base-offset copies (lookups with no path to decode along) ---------- */
 
-static const char g_offset_name[] = "3x3x3-pdb-csplit-htm-offset";
-
-/* Fills the offset table file's bytes from the csplit table (from the
- * tables module: loaded or built first when needed). */
+/* Fills the offset table file's bytes from its table (from the tables
+ * module: loaded or built first when needed). The separation copy also
+ * gets its table's trailer, so it is read without its table. */
 static int
 offset_build(void *arg, uint8_t *data, uint64_t bytes, tables_build_t *b)
 {
+    const offset_arg_t *a = arg;
     pdb_table_t t;
     int rc;
 
-    (void)arg;
-    if (bytes != cube3_pdb__blob_bytes(CUBE3_PDB_CSPLIT)) {
+    if (bytes != cube3_pdb__blob_bytes(a->kind)) {
         return PZ_EINVAL;
     }
-    rc = get_table(CUBE3_PDB_CSPLIT, false, &t);
+    rc = get_table(a->kind, false, &t);
     if (rc != PZ_OK) {
         return rc;
     }
-    return cube3_pdb__table_offset(&t, g_base, data, b);
+    rc = cube3_pdb__table_offset(&t, g_base, data, b);
+    if (rc == PZ_OK && a->kind == CUBE3_PDB_SEP) {
+        memcpy(data + t.bytes, t.data + t.bytes, (size_t)bytes - t.bytes);
+    }
+    return rc;
 }
 
 static void
-fill_offset_def(tables_blob_def_t *def)
+fill_offset_def(int kind, tables_blob_def_t *def)
 {
+    const offset_arg_t *a = &g_offsets[kind == CUBE3_PDB_SEP];
+
     memset(def, 0, sizeof(*def));
-    def->name = g_offset_name;
+    def->name = a->name;
     def->group = "3x3x3";
     def->puzzle = "3x3x3 htm";
-    def->bytes = cube3_pdb__blob_bytes(CUBE3_PDB_CSPLIT);
+    def->bytes = cube3_pdb__blob_bytes(kind);
     def->version = 1;
     def->huge = true;
     def->build = offset_build;
+    def->arg = (void *)(uintptr_t)a;
 }
 
-/* The offset copy of the HTM csplit table, described in *out: the csplit
- * table's description with the copy's entries. */
+/* The offset copy of the HTM table kind (csplit or separation),
+ * described in *out. The csplit copy takes its description from the
+ * csplit table (which pdb-large reads too); the separation copy carries
+ * its own, and its table is not loaded. */
 static int
-get_offset(pdb_table_t *out)
+get_offset(int kind, pdb_table_t *out)
 {
     tables_blob_def_t def;
     const uint8_t *data = NULL;
-    int rc = get_table(CUBE3_PDB_CSPLIT, false, out);
+    int rc;
 
+    if (kind == CUBE3_PDB_SEP) {
+        pdb_table_src_t src;
+
+        rc = ensure_base(kind);
+        if (rc != PZ_OK) {
+            return rc;
+        }
+        fill_offset_def(kind, &def);
+        rc = tables_blob_get(&def, &data, NULL);
+        if (rc != PZ_OK) {
+            return rc;
+        }
+        table_src(kind, false, &src);
+        return cube3_pdb__table_attach(out, &src, data);
+    }
+    rc = get_table(CUBE3_PDB_CSPLIT, false, out);
     if (rc != PZ_OK) {
         return rc;
     }
-    fill_offset_def(&def);
+    fill_offset_def(kind, &def);
     rc = tables_blob_get(&def, &data, NULL);
     if (rc == PZ_OK) {
         out->data = (uint8_t *)(uintptr_t)data; /* read-only */
@@ -372,10 +449,10 @@ cube3_pdb_distance(int kind, bool qtm, const pz_state_t *s)
 }
 
 int
-cube3_pdb_offset_bound(const pz_state_t *s)
+cube3_pdb_offset_bound(int kind, const pz_state_t *s)
 {
     pdb_table_t t;
-    int rc = get_offset(&t);
+    int rc = get_offset(kind, &t);
     int code;
 
     if (rc != PZ_OK) {
@@ -406,6 +483,15 @@ typedef struct pdb_ctx {
     uint8_t le[24];             /* edge byte -> byte of goal^-1 * s */
     const pdb_table_t *inv;     /* offset table for the inverse, or NULL */
     int inv_base;               /* its base value */
+    /* The lookups of the offset table, "axes": csplit's three axes of
+     * the inverse, or the separation table's inverse (0) and forward (1)
+     * lookups. For each move, the axis a child's bound is its parent's
+     * on (free, or -1), and the others in the order they are probed. */
+    bool sep;
+    int naxes;
+    int8_t free_axis[PDB_MAXMOVES];
+    uint8_t nprobe[PDB_MAXMOVES];
+    uint8_t probe[PDB_MAXMOVES][2];
     /* Left multiplication by the inverse of each puzzle move, byte by
      * byte: (m^-1 * x) has byte lm[m][x[i]] at position i (corner bytes
      * use 0..23 of the corner half, edge bytes of the edge half). */
@@ -493,6 +579,11 @@ slice_table_of(const char *heuristic, bool qtm)
 {
     if (strcmp(heuristic, "pdb-large") == 0) {
         return qtm ? CUBE3_PDB_SORTED : CUBE3_PDB_CSPLIT;
+    }
+    /* pdb-huge: the separation table is HTM only; its small forward
+     * tables decode along the path (in QTM, pdb-large's). */
+    if (strcmp(heuristic, "pdb-huge") == 0) {
+        return qtm ? CUBE3_PDB_SORTED : CUBE3_PDB_SLICE;
     }
     return strcmp(heuristic, "pdb-small") == 0 ? CUBE3_PDB_SLICE
            : strcmp(heuristic, "pdb") == 0     ? CUBE3_PDB_SORTED
@@ -600,8 +691,32 @@ init_common(const pz_puzzle_t *p,
         c->le[v] = (uint8_t)(ginv.ep[pe] * 2 + (ginv.eo[pe] ^ (v & 1)));
     }
     c->inv = NULL;
+    c->sep = strcmp(name, "pdb-huge") == 0;
+    c->naxes = c->sep ? 2 : 3;
+    for (int m = 0; m < p->nmoves; m++) {
+        int a = c->maxis[m];
+
+        if (!c->sep) {
+            c->free_axis[m] = (int8_t)a;
+            c->nprobe[m] = 2;
+            c->probe[m][0] = (uint8_t)((a + 1) % 3);
+            c->probe[m][1] = (uint8_t)((a + 2) % 3);
+        } else if (c->htm[m] % 3 == 1) {
+            /* A half turn renames pieces within their tetrads and
+             * slices and changes no orientation: the inverse's pattern
+             * is its parent's. */
+            c->free_axis[m] = 0;
+            c->nprobe[m] = 1;
+            c->probe[m][0] = 1;
+        } else {
+            c->free_axis[m] = -1;
+            c->nprobe[m] = 2;
+            c->probe[m][0] = 0;
+            c->probe[m][1] = 1;
+        }
+    }
     if (inverse && !qtm) {
-        rc = get_offset(&c->tab[2]);
+        rc = get_offset(c->sep ? CUBE3_PDB_SEP : CUBE3_PDB_CSPLIT, &c->tab[2]);
         if (rc != PZ_OK) {
             return rc;
         }
@@ -648,6 +763,13 @@ pdb_large_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 }
 
 static int
+pdb_huge_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
+{
+    /* The separation table's lookups read its base-offset copy. */
+    return init_common(p, goal, ctx, "pdb-huge", true);
+}
+
+static int
 pdb_small_init(const pz_puzzle_t *p, const pz_state_t *goal, void *ctx)
 {
     return init_common(p, goal, ctx, "pdb-small", false);
@@ -664,7 +786,10 @@ tables_of(const pz_puzzle_t *p, const char *name, const char **names, int max)
     want[n++] = g_names[CUBE3_PDB_CORNERS][qtm];
     want[n++] = g_names[slice_table_of(name, qtm)][qtm];
     if (strcmp(name, "pdb-large") == 0 && !qtm) {
-        want[n++] = g_offset_name;
+        want[n++] = g_offsets[0].name;
+    }
+    if (strcmp(name, "pdb-huge") == 0 && !qtm) {
+        want[n++] = g_offsets[1].name;
     }
     for (int i = 0; i < n && i < max; i++) {
         names[i] = want[i];
@@ -700,6 +825,16 @@ pdb_large_tables(const pz_puzzle_t *p,
 {
     (void)goal;
     return tables_of(p, "pdb-large", names, max);
+}
+
+static int
+pdb_huge_tables(const pz_puzzle_t *p,
+                const pz_state_t *goal,
+                const char **names,
+                int max)
+{
+    (void)goal;
+    return tables_of(p, "pdb-huge", names, max);
 }
 
 /* x = the state relative to the solved goal. */
@@ -801,7 +936,8 @@ inverse_bytes(const uint8_t *x, uint8_t *xi)
 }
 
 /* Offset-table index of the inverse's pattern along axis a (xi: its
- * bytes), from the fused tables psrc, pc and pe. */
+ * bytes), from the fused tables psrc, pc and pe; or of the separation
+ * pattern of the inverse (a = 0) or of the state itself (a = 1). */
 static uint64_t
 inverse_index(const pdb_ctx_t *c, const uint8_t *xi, int a)
 {
@@ -809,6 +945,16 @@ inverse_index(const pdb_ctx_t *c, const uint8_t *xi, int a)
     uint32_t cs = 0;
     uint32_t es = 0;
     int raw;
+
+    if (c->sep) {
+        uint8_t x[20];
+
+        if (a == 0) {
+            return cube3_pdb__sep_index_conj(c->inv->sep, c->pb, xi);
+        }
+        inverse_bytes(xi, x);
+        return cube3_pdb__sep_index_conj(c->inv->sep, c->pb, x);
+    }
 
     for (int j = 0; j < 8; j++) {
         cs += c->pc[a][j][xi[c->psrc[a][j]]];
@@ -829,18 +975,18 @@ inverse_code_value(const pdb_ctx_t *c, int code)
     return code == 0 ? 0 : c->inv_base + code;
 }
 
-/* The bound of the inverse's three lookups. */
+/* The bound of the offset table's lookups. */
 static int
 inverse_value(const pdb_ctx_t *c, const uint8_t *xi)
 {
     uint64_t idx[3];
     int best = 0;
 
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < c->naxes; a++) {
         idx[a] = inverse_index(c, xi, a);
         __builtin_prefetch(&c->inv->data[idx[a] >> 2]);
     }
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < c->naxes; a++) {
         int v = inverse_code_value(c, cube3_pdb__code(c->inv, idx[a]));
 
         best = v > best ? v : best;
@@ -1079,11 +1225,11 @@ finish_child(const pdb_ctx_t *c, shadow_node_t *n, int m, int limit)
         if (iv > limit) {
             n->ipart |= 1u << m;
         } else {
-            for (int a = 1; a < 3; a++) {
+            for (int a = 1; a < c->naxes; a++) {
                 iidx[a] = inverse_index(c, n->cxi[m], a);
                 __builtin_prefetch(&c->inv->data[iidx[a] >> 2]);
             }
-            for (int a = 1; a < 3; a++) {
+            for (int a = 1; a < c->naxes; a++) {
                 int v = inverse_code_value(c, cube3_pdb__code(c->inv, iidx[a]));
 
                 iv = v > iv ? v : iv;
@@ -1365,7 +1511,7 @@ lane_expand(const pz_puzzle_t *p,
     if (c->inv != NULL) {
         for (uint32_t b = l->want; b != 0; b &= b - 1) {
             int m = __builtin_ctz(b);
-            int v = f->iva[c->maxis[m]];
+            int v = c->free_axis[m] >= 0 ? f->iva[c->free_axis[m]] : 0;
 
             if (v > l->limit) {
                 l->want &= ~(1u << m);
@@ -1459,8 +1605,8 @@ lane_finish_issue(const pdb_ctx_t *c, lane_t *l, idastar_job_t *job)
                 f->cxi[m][i] = c->lme[m][f->xi[i]];
             }
             /* The move's own axis is the parent's (lane_expand); the
-             * other two are probed, the first now. */
-            l->iidx[m][0] = inverse_index(c, f->cxi[m], (c->maxis[m] + 1) % 3);
+             * others are probed, the first now. */
+            l->iidx[m][0] = inverse_index(c, f->cxi[m], c->probe[m][0]);
         }
     }
     for (uint32_t b = surv; b != 0; b &= b - 1) {
@@ -1504,13 +1650,16 @@ lane_finish_decode(const pdb_ctx_t *c,
             }
         }
         if (c->inv != NULL) {
-            int a = c->maxis[m];
+            int a = c->free_axis[m];
+            int fv = a >= 0 ? f->iva[a] : 0;
             int v =
                 inverse_code_value(c, cube3_pdb__code(c->inv, l->iidx[m][0]));
 
-            f->civa[m][a] = f->iva[a];
-            f->civa[m][(a + 1) % 3] = (uint8_t)v;
-            iv = v > f->iva[a] ? v : f->iva[a];
+            if (a >= 0) {
+                f->civa[m][a] = (uint8_t)fv;
+            }
+            f->civa[m][c->probe[m][0]] = (uint8_t)v;
+            iv = v > fv ? v : fv;
         }
         h = combine(c, f->cv[m], iv);
         if (h > l->limit) {
@@ -1518,9 +1667,9 @@ lane_finish_decode(const pdb_ctx_t *c,
             continue;
         }
         l->civ[m] = (uint8_t)iv;
-        if (c->inv != NULL) {
+        if (c->inv != NULL && c->nprobe[m] > 1) {
             l->inv2 |= 1u << m;
-            l->iidx[m][1] = inverse_index(c, f->cxi[m], (c->maxis[m] + 2) % 3);
+            l->iidx[m][1] = inverse_index(c, f->cxi[m], c->probe[m][1]);
             __builtin_prefetch(&c->inv->data[l->iidx[m][1] >> 2]);
         } else {
             f->ch[m] = (uint8_t)h;
@@ -1540,7 +1689,7 @@ lane_inv_decode(const pdb_ctx_t *c, lane_t *l, idastar_job_t *job)
         int v = inverse_code_value(c, cube3_pdb__code(c->inv, l->iidx[m][1]));
         int h;
 
-        f->civa[m][(c->maxis[m] + 2) % 3] = (uint8_t)v;
+        f->civa[m][c->probe[m][1]] = (uint8_t)v;
         iv = v > iv ? v : iv;
         h = combine(c, f->cv[m], iv);
         if (h > l->limit) {
@@ -1611,7 +1760,7 @@ lane_root(const pz_puzzle_t *p,
     inverse_bytes(x, f->xi);
     memset(f->iva, 0, sizeof(f->iva));
     if (c->inv != NULL) {
-        for (int a = 0; a < 3; a++) {
+        for (int a = 0; a < c->naxes; a++) {
             f->iva[a] = (uint8_t)inverse_code_value(
                 c, cube3_pdb__code(c->inv, inverse_index(c, f->xi, a)));
         }
@@ -1812,6 +1961,22 @@ const heuristic_ops_t cube3_pdb_large_heuristic = {
     .tables = pdb_large_tables,
 };
 
+const heuristic_ops_t cube3_pdb_huge_heuristic = {
+    .name = "pdb-huge",
+    .summary = "largest pattern database (2-bit, about 7.2 GB): corner "
+               "tetrads and twists with edge slices and flips up to whole "
+               "slices, reduced by all 48 symmetries, of the state and of "
+               "its inverse, with the small tables' corners and E-slice "
+               "places on three axes",
+    .admissible = true,
+    .ctx_bytes = sizeof(pdb_ctx_t),
+    .init = pdb_huge_init,
+    .eval = pdb_eval,
+    .update = pdb_update,
+    .update_limit = pdb_update_limit,
+    .tables = pdb_huge_tables,
+};
+
 /* IDA* with the pattern databases searching each thread's subtrees in
  * interleaved lanes (pdb_search); with any other heuristic, the generic
  * engine's own search. */
@@ -1821,7 +1986,8 @@ idastar_solve(const search_ctx_t *ctx, pz_solution_t *out)
     const heuristic_ops_t *h =
         ctx->heuristic != NULL ? ctx->heuristic->ops : NULL;
     bool pdb = h == &cube3_pdb_heuristic || h == &cube3_pdb_small_heuristic ||
-               h == &cube3_pdb_large_heuristic;
+               h == &cube3_pdb_large_heuristic ||
+               h == &cube3_pdb_huge_heuristic;
 
     return idastar_solve_with(ctx, out, pdb ? pdb_search : NULL);
 }

@@ -39,6 +39,9 @@ enum cube3_pdb_kind {
     CUBE3_PDB_SORTED,      /* E-slice places and order x flip x twist */
     CUBE3_PDB_CSPLIT,      /* E-slice places x U-corner places x flip x
                               twist, reduced */
+    CUBE3_PDB_SEP,         /* corner tetrads x edge slices x flips up to
+                              slices x twist, reduced by all 48 */
+    CUBE3_PDB_SEP0,        /* the same without flips (tests) */
     CUBE3_PDB_NKINDS,
 };
 
@@ -50,6 +53,7 @@ extern const heuristic_ops_t cube3_pdb_heuristic;
 extern const engine_ops_t cube3_idastar_engine;
 extern const heuristic_ops_t cube3_pdb_small_heuristic;
 extern const heuristic_ops_t cube3_pdb_large_heuristic;
+extern const heuristic_ops_t cube3_pdb_huge_heuristic;
 
 /* Facts about one table. */
 typedef struct cube3_pdb_info {
@@ -122,13 +126,14 @@ void cube3_pdb_root_next_moves(const pz_puzzle_t *p,
                                uint64_t *next);
 
 /*
- * What the base-offset copy of the HTM csplit table (the inverse lookups
- * of "pdb-large") says about state s: its pattern distance when that is
- * 10 or 11, 12 for 12 or more, 0 for 9 or less. Builds or loads the
- * tables if needed. Returns the value or a negative PZ_E* code. For
- * tests. Thread: any.
+ * What the base-offset copy of HTM table kind (CUBE3_PDB_CSPLIT: the
+ * inverse lookups of "pdb-large"; CUBE3_PDB_SEP: "pdb-huge"'s) says
+ * about state s: with base the table's clamp - 3, its pattern distance
+ * when that is base + 1 or base + 2, the clamp for the clamp or more, 0
+ * for base or less. Builds or loads the tables if needed. Returns the
+ * value or a negative PZ_E* code. For tests. Thread: any.
  */
-int cube3_pdb_offset_bound(const pz_state_t *s);
+int cube3_pdb_offset_bound(int kind, const pz_state_t *s);
 
 /* Bytes of the helper tables made in this process (symmetries,
  * coordinates, slice reductions); the tables themselves are the tables

@@ -28,6 +28,10 @@ enum {
     PDB_NCSPLIT = 70,    /* C(8, 4): positions of the four U-layer corners */
     PDB_NHTM = 18,
     PDB_MAXMOVES = 18,
+    PDB_NESEP = 34650,       /* 495 * 70: E-slice places, then M-slice places */
+    PDB_NSEPRAW = 2425500,   /* 70 tetrad places * PDB_NESEP */
+    PDB_SEP_CLASSES = 51198, /* their classes under the 48 symmetries */
+    PDB_SEP_CLAMP = 13,      /* the separation table's clamp */
 };
 
 /*
@@ -116,6 +120,73 @@ typedef struct pdb_slice {
     uint32_t (*move)[PDB_NHTM]; /* raw move table (owned) */
 } pdb_slice_t;
 
+/* An affine map of 8-bit vectors over GF(2): v -> add ^ (the col[i] of
+ * the bits i set in v). */
+typedef struct pdb_affine {
+    uint8_t col[8];
+    uint8_t add;
+} pdb_affine_t;
+
+static inline int
+cube3_pdb__affine(const pdb_affine_t *a, int v)
+{
+    int r = a->add;
+
+    for (unsigned b = (unsigned)v; b != 0; b &= b - 1) {
+        r ^= a->col[__builtin_ctz(b)];
+    }
+    return r;
+}
+
+/*
+ * The separation pattern (pdb_sep.c): corner tetrads and twists, edge
+ * slices and flips up to whole slices, reduced by all 48 symmetries. Its
+ * raw coordinate is t * PDB_NESEP + e (t: tetrad places, 70; e: slice
+ * places), with the twist and the flips (obits bits: 8, or 0 for the
+ * pattern without flips) as further parts.
+ */
+typedef struct pdb_sep {
+    int obits;                            /* 8, or 0 */
+    int nclass;                           /* classes of raw values */
+    uint32_t *cls;                        /* raw -> class */
+    uint8_t *sym;                         /* raw -> symmetry to its rep */
+    uint32_t *rep;                        /* class -> raw */
+    uint64_t *stab;                       /* class -> bit k: k fixes rep */
+    uint8_t tmove[PDB_NCSPLIT][PDB_NHTM]; /* tetrad places */
+    uint8_t tconj[PDB_NCSPLIT][PDB_NSYM];
+    uint16_t (*emove)[PDB_NHTM]; /* slice places */
+    uint16_t (*econj)[PDB_NSYM];
+    pdb_affine_t (*omove)[PDB_NHTM]; /* flips, by slice places */
+    pdb_affine_t (*oconj)[PDB_NSYM];
+    uint16_t (*twconj)[PDB_NCSPLIT][PDB_NTWIST]; /* [k][t][twist] */
+} pdb_sep_t;
+
+/* Builds the reduction and maps (obits 8 or 0). PZ_OK, PZ_ENOMEM or
+ * PZ_EINTERNAL (a symmetry that does not act on the pattern: a bug). */
+int cube3_pdb__sep_init(pdb_sep_t *sp,
+                        const pdb_coord_t *co,
+                        const pdb_sym_t *sy,
+                        int obits);
+void cube3_pdb__sep_free(pdb_sep_t *sp);
+
+/* Raw coordinates of state b: tetrad places, slice places, flips. */
+void cube3_pdb__sep_coords(const pdb_coord_t *co,
+                           const uint8_t *b,
+                           int obits,
+                           int *t,
+                           int *e,
+                           int *o);
+
+/* Table index of the pattern of b, through the maps (the builder's way)
+ * or by conjugating b's bytes (the search's way: no large map read).
+ * Both give the same entry. */
+uint64_t cube3_pdb__sep_index(const pdb_sep_t *sp,
+                              const pdb_coord_t *co,
+                              const uint8_t *b);
+uint64_t cube3_pdb__sep_index_conj(const pdb_sep_t *sp,
+                                   const struct pdb_base *pb,
+                                   const uint8_t *b);
+
 /* A 2-bit pattern database: entry = distance mod 3, 3 while unvisited. */
 typedef struct pdb_table {
     int kind;                 /* CUBE3_PDB_CORNERS, _SLICE or _SORTED */
@@ -127,6 +198,7 @@ typedef struct pdb_table {
     bool owned;               /* data is ours to free (else a mapped file) */
     bool loaded;              /* read from a table file, not built here */
     const pdb_slice_t *slice; /* slice kinds */
+    const pdb_sep_t *sep;     /* separation kinds */
     uint64_t solved;          /* index of the solved pattern */
     int clamp;                /* 0, or: entries at 3 mean this or more */
     int maxdepth;             /* largest distance (the clamp if any) */
@@ -216,6 +288,7 @@ typedef struct pdb_table_src {
     bool qtm;              /* quarter turns only */
     const pdb_base_t *pb;  /* borrowed */
     const pdb_slice_t *sl; /* the slice kinds' reduction, else NULL */
+    const pdb_sep_t *sep;  /* the separation kinds', else NULL */
 } pdb_table_src_t;
 
 /*
@@ -235,10 +308,7 @@ int cube3_pdb__table_build(pdb_table_t *t,
  * read-only) of kind. PZ_OK, or PZ_EINTERNAL when its trailer does not
  * match. */
 int cube3_pdb__table_attach(pdb_table_t *t,
-                            int kind,
-                            bool qtm,
-                            const pdb_base_t *pb,
-                            const pdb_slice_t *sl,
+                            const pdb_table_src_t *src,
                             const uint8_t *blob);
 void cube3_pdb__table_free(pdb_table_t *t);
 

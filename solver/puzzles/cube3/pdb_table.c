@@ -103,6 +103,101 @@ class_moves(const rows_t *rs, uint64_t c, class_moves_t *cm)
     }
 }
 
+/* What the moves of a separation row take from its class alone: the
+ * rows come class by class (256 or 1 per class). */
+typedef struct sep_moves {
+    uint64_t key;                       /* class + 1; 0: nothing yet */
+    uint64_t base[PDB_MAXMOVES];        /* target class << obits */
+    pdb_affine_t aff[PDB_MAXMOVES];     /* flips moved, then conjugated */
+    const uint16_t *then[PDB_MAXMOVES]; /* twist conjugation, or NULL */
+} sep_moves_t;
+
+/* b after a: v -> b(a(v)). */
+static void
+affine_then(const pdb_affine_t *a, const pdb_affine_t *b, pdb_affine_t *out)
+{
+    pdb_affine_t r;
+
+    r.add = (uint8_t)cube3_pdb__affine(b, a->add);
+    for (int i = 0; i < 8; i++) {
+        r.col[i] = (uint8_t)(cube3_pdb__affine(b, a->col[i]) ^ b->add);
+    }
+    *out = r;
+}
+
+static void
+sep_class_moves(const rows_t *rs, uint64_t c, sep_moves_t *sm)
+{
+    const pdb_sep_t *sp = rs->t->sep;
+    uint32_t raw = sp->rep[c];
+    int t = (int)(raw / PDB_NESEP);
+    int e = (int)(raw % PDB_NESEP);
+
+    sm->key = c + 1;
+    for (int i = 0; i < rs->nm; i++) {
+        int m = rs->moves[i];
+        int t2 = sp->tmove[t][m];
+        int e2 = sp->emove[e][m];
+        size_t raw2 = (size_t)t2 * PDB_NESEP + (size_t)e2;
+        int k = sp->sym[raw2];
+
+        sm->base[i] = (uint64_t)sp->cls[raw2] << sp->obits;
+        affine_then(&sp->omove[e][m], &sp->oconj[e2][k], &sm->aff[i]);
+        sm->then[i] = k != 0 ? sp->twconj[k][t2] : NULL;
+    }
+}
+
+/* Where each move takes a separation row: the class's targets (cached
+ * in scratch), the row's flips through the class's affine maps. */
+static void
+sep_row_moves(const rows_t *rs,
+              uint64_t row,
+              tables_bfs_edge_t *out,
+              void *scratch)
+{
+    const pdb_sep_t *sp = rs->t->sep;
+    sep_moves_t local;
+    sep_moves_t *sm = scratch != NULL ? scratch : &local;
+    uint64_t c = row >> sp->obits;
+    int o = (int)(row & ((UINT64_C(1) << sp->obits) - 1));
+
+    if (scratch == NULL || sm->key != c + 1) {
+        sep_class_moves(rs, c, sm);
+    }
+    for (int i = 0; i < rs->nm; i++) {
+        out[i].row = sm->base[i] + (uint64_t)cube3_pdb__affine(&sm->aff[i], o);
+        out[i].map = rs->co->twist_by_move[rs->moves[i]];
+        out[i].then = sm->then[i];
+    }
+}
+
+/* The images of a separation row under the symmetries (other than the
+ * identity) that fix its class's representative. */
+static int
+sep_row_twins(const rows_t *rs, uint64_t row, tables_bfs_edge_t *out)
+{
+    const pdb_sep_t *sp = rs->t->sep;
+    uint64_t c = row >> sp->obits;
+    int o = (int)(row & ((UINT64_C(1) << sp->obits) - 1));
+    uint32_t raw = sp->rep[c];
+    int t = (int)(raw / PDB_NESEP);
+    int e = (int)(raw % PDB_NESEP);
+    uint64_t stab = sp->stab[c] & ~UINT64_C(1);
+    int n = 0;
+
+    while (stab != 0) {
+        int k = __builtin_ctzll(stab);
+
+        stab &= stab - 1;
+        out[n].row =
+            (c << sp->obits) | (uint64_t)cube3_pdb__affine(&sp->oconj[e][k], o);
+        out[n].map = sp->twconj[k][t];
+        out[n].then = NULL;
+        n++;
+    }
+    return n;
+}
+
 /* Where each move takes row (the builder's moves callback): the twist
  * moved, then conjugated by the symmetry that takes the target's slice
  * coordinate to its representative (two 4 KB maps of 150 KB in all,
@@ -118,6 +213,10 @@ row_moves(void *arg, uint64_t row, tables_bfs_edge_t *out, void *scratch)
     uint64_t c = row / PDB_NFLIP;
     int f = (int)(row % PDB_NFLIP);
 
+    if (rs->t->sep != NULL) {
+        sep_row_moves(rs, row, out, scratch);
+        return;
+    }
     if (rs->t->kind == CUBE3_PDB_CORNERS) {
         for (int i = 0; i < rs->nm; i++) {
             out[i].row = co->cperm_move[row][rs->moves[i]];
@@ -156,6 +255,9 @@ row_twins(void *arg, uint64_t row, tables_bfs_edge_t *out, void *scratch)
     int n = 0;
 
     (void)scratch;
+    if (rs->t->sep != NULL) {
+        return sep_row_twins(rs, row, out);
+    }
     if (sl == NULL) {
         return 0;
     }
@@ -182,6 +284,9 @@ cube3_pdb__index(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b)
     if (t->kind == CUBE3_PDB_CORNERS) {
         return (uint64_t)cube3_pdb__cperm(b) * PDB_NTWIST +
                (uint64_t)cube3_pdb__twist(b);
+    }
+    if (t->sep != NULL) {
+        return cube3_pdb__sep_index(t->sep, co, b);
     }
     return cube3_pdb__slice_index(t, pb, cube3_pdb__raw(co, t->slice->kind, b),
                                   cube3_pdb__flip(b), cube3_pdb__twist(b));
@@ -232,6 +337,10 @@ cube3_pdb__table_rows(int kind)
         return (uint64_t)788 * PDB_NFLIP;
     case CUBE3_PDB_CSPLIT:
         return (uint64_t)2329 * PDB_NFLIP;
+    case CUBE3_PDB_SEP:
+        return (uint64_t)PDB_SEP_CLASSES << 8;
+    case CUBE3_PDB_SEP0:
+        return PDB_SEP_CLASSES;
     default:
         return 0;
     }
@@ -282,12 +391,12 @@ cube3_pdb__blob_bytes(int kind)
 
 int
 cube3_pdb__table_attach(pdb_table_t *t,
-                        int kind,
-                        bool qtm,
-                        const pdb_base_t *pb,
-                        const pdb_slice_t *sl,
+                        const pdb_table_src_t *src,
                         const uint8_t *blob)
 {
+    int kind = src->kind;
+    bool qtm = src->qtm;
+    const pdb_base_t *pb = src->pb;
     trailer_t tr;
     uint8_t solved[20];
     uint64_t entries = cube3_pdb__table_rows(kind) * PDB_NTWIST;
@@ -301,7 +410,8 @@ cube3_pdb__table_attach(pdb_table_t *t,
     memset(t, 0, sizeof(*t));
     t->kind = kind;
     t->qtm = qtm;
-    t->slice = kind == CUBE3_PDB_CORNERS ? NULL : sl;
+    t->slice = src->sl;
+    t->sep = src->sep;
     t->nrows = cube3_pdb__table_rows(kind);
     t->entries = entries;
     t->bytes = (size_t)data_bytes(entries);
@@ -336,9 +446,11 @@ search(pdb_table_t *t, const pdb_base_t *pb, tables_build_t *b)
     sp.rowlen = PDB_NTWIST;
     sp.nmoves = rs.nm;
     sp.moves = row_moves;
-    sp.moves_scratch = sizeof(class_moves_t);
-    sp.twins = t->slice != NULL ? row_twins : NULL;
-    sp.max_twins = PDB_NUDSYM - 1;
+    sp.moves_scratch = sizeof(class_moves_t) > sizeof(sep_moves_t)
+                           ? sizeof(class_moves_t)
+                           : sizeof(sep_moves_t);
+    sp.twins = t->slice != NULL || t->sep != NULL ? row_twins : NULL;
+    sp.max_twins = t->sep != NULL ? PDB_NSYM - 1 : PDB_NUDSYM - 1;
     sp.arg = &rs;
     sp.code = TABLES_BFS_MOD3;
     sp.data = t->data;
@@ -380,10 +492,13 @@ cube3_pdb__table_build(pdb_table_t *t,
      * only 0.34 % of the entries lie beyond 11. */
     t->clamp = kind == CUBE3_PDB_SORTED && !src->qtm   ? 11
                : kind == CUBE3_PDB_CSPLIT && !src->qtm ? 12
+               : kind == CUBE3_PDB_SEP                 ? PDB_SEP_CLAMP
                                                        : 0;
-    t->slice = kind == CUBE3_PDB_CORNERS ? NULL : src->sl;
-    t->nrows = kind == CUBE3_PDB_CORNERS
-                   ? PDB_NCPERM
+    t->slice = src->sl;
+    t->sep = src->sep;
+    t->nrows = kind == CUBE3_PDB_CORNERS ? PDB_NCPERM
+               : src->sep != NULL
+                   ? (uint64_t)src->sep->nclass << src->sep->obits
                    : (uint64_t)src->sl->nclass * PDB_NFLIP;
     if (t->nrows != cube3_pdb__table_rows(kind)) {
         return PZ_EINTERNAL;
@@ -552,7 +667,7 @@ static bool
 push_neighbours(const rows_t *rs, uint64_t i, int want, sink_t *out)
 {
     tables_bfs_edge_t edge[PDB_MAXMOVES];
-    tables_bfs_edge_t twin[PDB_NUDSYM];
+    tables_bfs_edge_t twin[PDB_NSYM];
     int tw = (int)(i % PDB_NTWIST);
 
     row_moves((void *)(uintptr_t)rs, i / PDB_NTWIST, edge, NULL);
