@@ -50,7 +50,7 @@ sep8(void)
 {
     static pdb_sep_t sp;
 
-    if (sp.cls == NULL) {
+    if (sp.cs == NULL) {
         ck_assert_int_eq(cube3_pdb__sep_init(&sp, &base()->co, &base()->sy, 8),
                          PZ_OK);
     }
@@ -120,7 +120,7 @@ START_TEST(test_cube3_pdb_sep_orbits_partition_raw_values)
         ck_assert_int_eq(sp->stab[c] & 1u, 1u); /* the identity */
         ck_assert_int_eq(PDB_NSYM % fixed, 0);
         total += (uint64_t)(PDB_NSYM / fixed);
-        ck_assert_uint_eq(sp->cls[sp->rep[c]], (uint32_t)c);
+        ck_assert_uint_eq(cube3_pdb__sep_class(sp, sp->rep[c]), (uint32_t)c);
     }
     ck_assert_uint_eq(total, PDB_NSEPRAW);
     ck_assert_uint_eq(cube3_pdb__table_rows(CUBE3_PDB_SEP) * PDB_NTWIST,

@@ -135,12 +135,12 @@ make_sep(int kind)
         g_slice_rc[kind] = PZ_EINTERNAL;
     }
     if (g_slice_rc[kind] == PZ_OK) {
-        atomic_fetch_add(&g_bytes,
-                         (size_t)PDB_NSEPRAW * 5 + (size_t)sp->nclass * 12 +
-                             (size_t)PDB_NESEP *
-                                 (sizeof(*sp->emove) + sizeof(*sp->econj) +
-                                  sizeof(*sp->omove) + sizeof(*sp->oconj)) +
-                             PDB_NSYM * sizeof(*sp->twconj));
+        atomic_fetch_add(
+            &g_bytes,
+            (size_t)PDB_NSEPRAW * sizeof(*sp->cs) + (size_t)sp->nclass * 12 +
+                (size_t)PDB_NESEP * (sizeof(*sp->emove) + sizeof(*sp->econj) +
+                                     sizeof(*sp->omove) + sizeof(*sp->oconj)) +
+                PDB_NSYM * sizeof(*sp->twconj));
     }
 }
 
@@ -414,24 +414,33 @@ get_offset(int kind, pdb_table_t *out)
     return rc;
 }
 
+/* Describes t in *out (may be NULL). */
+static void
+fill_info(const pdb_table_t *t, cube3_pdb_info_t *out)
+{
+    if (out == NULL) {
+        return;
+    }
+    memset(out, 0, sizeof(*out));
+    out->entries = t->entries;
+    out->bytes = t->bytes;
+    out->max_depth = t->maxdepth;
+    out->clamp = t->clamp;
+    memcpy(out->counts, t->counts, sizeof(out->counts));
+    out->build_seconds = t->build_seconds;
+    out->loaded = t->loaded;
+}
+
 int
 cube3_pdb_table(int kind, bool qtm, cube3_pdb_info_t *out)
 {
     pdb_table_t t;
     int rc = get_table(kind, qtm, &t);
 
-    if (rc != PZ_OK || out == NULL) {
-        return rc;
+    if (rc == PZ_OK) {
+        fill_info(&t, out);
     }
-    memset(out, 0, sizeof(*out));
-    out->entries = t.entries;
-    out->bytes = t.bytes;
-    out->max_depth = t.maxdepth;
-    out->clamp = t.clamp;
-    memcpy(out->counts, t.counts, sizeof(out->counts));
-    out->build_seconds = t.build_seconds;
-    out->loaded = t.loaded;
-    return PZ_OK;
+    return rc;
 }
 
 int
@@ -745,8 +754,19 @@ cube3_pdb_heuristic_table(const char *heuristic,
                           cube3_pdb_info_t *out)
 {
     int kind = slice_table_of(heuristic, qtm);
+    pdb_table_t t;
+    int rc;
 
-    return kind < 0 ? PZ_EINVAL : cube3_pdb_table(kind, qtm, out);
+    if (kind < 0 || strcmp(heuristic, "pdb-huge") != 0 || qtm) {
+        return kind < 0 ? PZ_EINVAL : cube3_pdb_table(kind, qtm, out);
+    }
+    /* pdb-huge: the separation table's offset copy, which it reads (its
+     * mod-3 table is only built from). */
+    rc = get_offset(CUBE3_PDB_SEP, &t);
+    if (rc == PZ_OK) {
+        fill_info(&t, out);
+    }
+    return rc;
 }
 
 static int
@@ -1485,6 +1505,8 @@ typedef struct lane {
     uint8_t civ[PDB_MAXMOVES];
     uint64_t idx[PDB_MAXMOVES][NLOOK];
     uint64_t iidx[PDB_MAXMOVES][2]; /* the inverse's two probes */
+    uint32_t sraw[PDB_MAXMOVES][2]; /* separation: their raw values */
+    uint8_t fwd[PDB_MAXMOVES][20];  /* and the children (not inverted) */
     uint8_t moves[PZ_SOLUTION_MAX]; /* from the start */
     lane_frame_t f[LANE_DEPTH];     /* f[d - root] */
 } lane_t;
@@ -1522,7 +1544,8 @@ lane_expand(const pz_puzzle_t *p,
     memset(l->known, 0, sizeof(l->known));
     memset(l->pmax, 0, sizeof(l->pmax));
     memset(f->cv, 0, sizeof(f->cv));
-    l->nstage = stage_order(c, f->v, l->limit, l->order);
+    /* The separation table's probes come first (lane_sep_issue). */
+    l->nstage = c->sep ? 0 : stage_order(c, f->v, l->limit, l->order);
     l->st = 0;
 }
 
@@ -1701,6 +1724,136 @@ lane_inv_decode(const pdb_ctx_t *c, lane_t *l, idastar_job_t *job)
     }
 }
 
+/*
+ * pdb-huge's rounds. Its offset table cuts most children, so it is read
+ * first: round one probes each child's first separation lookup (the
+ * forward pattern for a half turn, whose inverse bound is the parent's;
+ * else the inverse's), round two the survivors' second one and their
+ * four small lookups, whose exact values decode their own children. A
+ * separation index needs the class entry of the raw coordinate (a 9.7 MB
+ * array) before the table's address is known: both children's raw
+ * values are computed and their class entries prefetched before any
+ * index.
+ */
+static uint32_t
+lane_sep_issue(const pdb_ctx_t *c, lane_t *l)
+{
+    lane_frame_t *f = &l->f[l->d - l->root];
+    const pdb_sep_t *sp = c->inv->sep;
+    const pdb_coord_t *co = &c->pb->co;
+
+    for (uint32_t b = l->want; b != 0; b &= b - 1) {
+        int m = __builtin_ctz(b);
+
+        for (int i = 0; i < 8; i++) {
+            f->cxi[m][i] = c->lmc[m][f->xi[i]];
+        }
+        for (int i = 8; i < 20; i++) {
+            f->cxi[m][i] = c->lme[m][f->xi[i]];
+        }
+        if (c->probe[m][0] == 0) {
+            l->sraw[m][0] = cube3_pdb__sep_raw(co, f->cxi[m]);
+        } else {
+            inverse_bytes(f->cxi[m], l->fwd[m]);
+            l->sraw[m][0] = cube3_pdb__sep_raw(co, l->fwd[m]);
+        }
+        __builtin_prefetch(&sp->cs[l->sraw[m][0]]);
+    }
+    for (uint32_t b = l->want; b != 0; b &= b - 1) {
+        int m = __builtin_ctz(b);
+
+        l->iidx[m][0] = cube3_pdb__sep_index_at(
+            sp, c->pb, c->probe[m][0] == 0 ? f->cxi[m] : l->fwd[m],
+            l->sraw[m][0]);
+        __builtin_prefetch(&c->inv->data[l->iidx[m][0] >> 2]);
+    }
+    return l->want;
+}
+
+/* Decodes round one; the survivors get their small lookups and their
+ * forward pattern's probe (a quarter turn's second) prefetched. */
+static void
+lane_sep_decode(const pdb_ctx_t *c,
+                lane_t *l,
+                uint32_t surv,
+                idastar_job_t *job)
+{
+    lane_frame_t *f = &l->f[l->d - l->root];
+    const pdb_sep_t *sp = c->inv->sep;
+    uint32_t second = 0;
+
+    l->inv2 = 0;
+    f->next = 0;
+    for (uint32_t b = surv; b != 0; b &= b - 1) {
+        int m = __builtin_ctz(b);
+        int a = c->free_axis[m];
+        int fv = a >= 0 ? f->iva[a] : 0;
+        int v = inverse_code_value(c, cube3_pdb__code(c->inv, l->iidx[m][0]));
+        int iv = v > fv ? v : fv;
+
+        if (a >= 0) {
+            f->civa[m][a] = (uint8_t)fv;
+        }
+        f->civa[m][c->probe[m][0]] = (uint8_t)v;
+        if (iv > l->limit) {
+            job->next = l->d + 1 + iv < job->next ? l->d + 1 + iv : job->next;
+            continue;
+        }
+        l->civ[m] = (uint8_t)iv;
+        l->inv2 |= 1u << m;
+        if (c->nprobe[m] > 1) {
+            second |= 1u << m;
+            inverse_bytes(f->cxi[m], l->fwd[m]);
+            l->sraw[m][1] = cube3_pdb__sep_raw(&c->pb->co, l->fwd[m]);
+            __builtin_prefetch(&sp->cs[l->sraw[m][1]]);
+        }
+        for (int k = 0; k < NLOOK; k++) {
+            l->idx[m][k] = move_index(c, &f->c, m, k, &f->cc[m]);
+            __builtin_prefetch(&table_of(c, k)->data[l->idx[m][k] >> 2]);
+        }
+    }
+    for (uint32_t b = second; b != 0; b &= b - 1) {
+        int m = __builtin_ctz(b);
+
+        l->iidx[m][1] =
+            cube3_pdb__sep_index_at(sp, c->pb, l->fwd[m], l->sraw[m][1]);
+        __builtin_prefetch(&c->inv->data[l->iidx[m][1] >> 2]);
+    }
+}
+
+static void
+lane_sep_decode2(const pdb_ctx_t *c, lane_t *l, idastar_job_t *job)
+{
+    lane_frame_t *f = &l->f[l->d - l->root];
+
+    for (uint32_t b = l->inv2; b != 0; b &= b - 1) {
+        int m = __builtin_ctz(b);
+        int iv = l->civ[m];
+        int h;
+
+        for (int k = 0; k < NLOOK; k++) {
+            const pdb_table_t *t = table_of(c, k);
+
+            lane_set(l, f, m, k,
+                     decode(t, cube3_pdb__code(t, l->idx[m][k]), f->v[k]));
+        }
+        if (c->nprobe[m] > 1) {
+            int v =
+                inverse_code_value(c, cube3_pdb__code(c->inv, l->iidx[m][1]));
+
+            f->civa[m][c->probe[m][1]] = (uint8_t)v;
+            iv = v > iv ? v : iv;
+        }
+        h = combine(c, f->cv[m], iv);
+        if (h > l->limit) {
+            job->next = l->d + 1 + h < job->next ? l->d + 1 + h : job->next;
+            continue;
+        }
+        f->ch[m] = (uint8_t)h;
+        f->next |= 1u << m;
+    }
+}
+
 /* The start of the search (values found once per call of pdb_search). */
 typedef struct lane_start {
     bool set;
@@ -1814,7 +1967,8 @@ lane_step(const pz_puzzle_t *p,
                 }
             }
             l->phase = LANE_FINISH;
-            l->stage = lane_finish_issue(c, l, job);
+            l->stage =
+                c->sep ? lane_sep_issue(c, l) : lane_finish_issue(c, l, job);
             return PZ_STATUS_RUNNING;
         case LANE_STAGE:
             lane_stage_decode(c, l);
@@ -1827,7 +1981,11 @@ lane_step(const pz_puzzle_t *p,
             l->stage = lane_finish_issue(c, l, job);
             return PZ_STATUS_RUNNING;
         case LANE_FINISH:
-            lane_finish_decode(c, l, l->stage, job);
+            if (c->sep) {
+                lane_sep_decode(c, l, l->stage, job);
+            } else {
+                lane_finish_decode(c, l, l->stage, job);
+            }
             if (l->inv2 != 0) {
                 l->phase = LANE_INV;
                 return PZ_STATUS_RUNNING;
@@ -1835,7 +1993,11 @@ lane_step(const pz_puzzle_t *p,
             l->phase = LANE_VISIT;
             break;
         case LANE_INV:
-            lane_inv_decode(c, l, job);
+            if (c->sep) {
+                lane_sep_decode2(c, l, job);
+            } else {
+                lane_inv_decode(c, l, job);
+            }
             l->phase = LANE_VISIT;
             break;
         case LANE_VISIT:

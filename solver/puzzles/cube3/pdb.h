@@ -79,8 +79,10 @@ int cube3_pdb_table(int kind, bool qtm, cube3_pdb_info_t *out);
 
 /*
  * The same for the slice table heuristic name ("pdb-small", "pdb" or
- * "pdb-large") reads in the metric (in QTM "pdb-large" reads the sorted
- * table). PZ_EINVAL for another name.
+ * "pdb-large") reads in the metric (in QTM "pdb-large" and "pdb-huge"
+ * read the sorted table), or for "pdb-huge" in HTM the separation
+ * table's base-offset copy (its counts are the separation table's).
+ * PZ_EINVAL for another name.
  */
 int cube3_pdb_heuristic_table(const char *heuristic,
                               bool qtm,

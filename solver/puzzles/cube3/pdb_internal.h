@@ -146,12 +146,11 @@ cube3_pdb__affine(const pdb_affine_t *a, int v)
  * pattern without flips) as further parts.
  */
 typedef struct pdb_sep {
-    int obits;                            /* 8, or 0 */
-    int nclass;                           /* classes of raw values */
-    uint32_t *cls;                        /* raw -> class */
-    uint8_t *sym;                         /* raw -> symmetry to its rep */
-    uint32_t *rep;                        /* class -> raw */
-    uint64_t *stab;                       /* class -> bit k: k fixes rep */
+    int obits;      /* 8, or 0 */
+    int nclass;     /* classes of raw values */
+    uint32_t *cs;   /* raw -> class << 6 | a symmetry taking raw to its rep */
+    uint32_t *rep;  /* class -> raw */
+    uint64_t *stab; /* class -> bit k: k fixes rep */
     uint8_t tmove[PDB_NCSPLIT][PDB_NHTM]; /* tetrad places */
     uint8_t tconj[PDB_NCSPLIT][PDB_NSYM];
     uint16_t (*emove)[PDB_NHTM]; /* slice places */
@@ -168,6 +167,18 @@ int cube3_pdb__sep_init(pdb_sep_t *sp,
                         const pdb_sym_t *sy,
                         int obits);
 void cube3_pdb__sep_free(pdb_sep_t *sp);
+
+static inline uint32_t
+cube3_pdb__sep_class(const pdb_sep_t *sp, size_t raw)
+{
+    return sp->cs[raw] >> 6;
+}
+
+static inline int
+cube3_pdb__sep_sym(const pdb_sep_t *sp, size_t raw)
+{
+    return (int)(sp->cs[raw] & 63u);
+}
 
 /* Raw coordinates of state b: tetrad places, slice places, flips. */
 void cube3_pdb__sep_coords(const pdb_coord_t *co,
@@ -186,6 +197,14 @@ uint64_t cube3_pdb__sep_index(const pdb_sep_t *sp,
 uint64_t cube3_pdb__sep_index_conj(const pdb_sep_t *sp,
                                    const struct pdb_base *pb,
                                    const uint8_t *b);
+
+/* The search's way in two steps: raw = cube3_pdb__sep_raw(co, b), then
+ * (after a prefetch of sp->cs[raw], say) the index of b. */
+uint32_t cube3_pdb__sep_raw(const pdb_coord_t *co, const uint8_t *b);
+uint64_t cube3_pdb__sep_index_at(const pdb_sep_t *sp,
+                                 const struct pdb_base *pb,
+                                 const uint8_t *b,
+                                 uint32_t raw);
 
 /* A 2-bit pattern database: entry = distance mod 3, 3 while unvisited. */
 typedef struct pdb_table {

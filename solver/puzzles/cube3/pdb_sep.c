@@ -220,8 +220,7 @@ cube3_pdb__sep_free(pdb_sep_t *sp)
     if (sp == NULL) {
         return;
     }
-    free(sp->cls);
-    free(sp->sym);
+    free(sp->cs);
     free(sp->rep);
     free(sp->stab);
     free(sp->emove);
@@ -301,12 +300,15 @@ cube3_pdb__sep_init(pdb_sep_t *sp,
                     int obits)
 {
     size_t nraw = PDB_NSEPRAW;
+    uint8_t *sym = NULL;
+    uint32_t *cls = NULL;
     int rc;
 
     memset(sp, 0, sizeof(*sp));
     sp->obits = obits;
-    sp->cls = malloc(nraw * sizeof(*sp->cls));
-    sp->sym = malloc(nraw);
+    sym = malloc(nraw);
+    cls = malloc(nraw * sizeof(*cls));
+    sp->cs = malloc(nraw * sizeof(*sp->cs));
     sp->rep = malloc(nraw * sizeof(*sp->rep));
     sp->stab = malloc(nraw * sizeof(*sp->stab));
     sp->emove = malloc(PDB_NESEP * sizeof(*sp->emove));
@@ -314,26 +316,24 @@ cube3_pdb__sep_init(pdb_sep_t *sp,
     sp->omove = malloc(PDB_NESEP * sizeof(*sp->omove));
     sp->oconj = malloc(PDB_NESEP * sizeof(*sp->oconj));
     sp->twconj = malloc(PDB_NSYM * sizeof(*sp->twconj));
-    if (sp->cls == NULL || sp->sym == NULL || sp->rep == NULL ||
+    if (sym == NULL || cls == NULL || sp->cs == NULL || sp->rep == NULL ||
         sp->stab == NULL || sp->emove == NULL || sp->econj == NULL ||
         sp->omove == NULL || sp->oconj == NULL || sp->twconj == NULL) {
+        free(sym);
+        free(cls);
         cube3_pdb__sep_free(sp);
         return PZ_ENOMEM;
     }
     rc = fill_maps(sp, co, sy);
-    if (rc != PZ_OK) {
-        cube3_pdb__sep_free(sp);
-        return rc;
-    }
     /* Classes: the smallest raw value of each is its representative;
      * every raw value records a symmetry that takes it there. */
-    memset(sp->sym, PDB_UNSET, nraw);
-    for (size_t r = 0; r < nraw; r++) {
+    memset(sym, PDB_UNSET, nraw);
+    for (size_t r = 0; r < nraw && rc == PZ_OK; r++) {
         int t = (int)(r / PDB_NESEP);
         int e = (int)(r % PDB_NESEP);
         uint32_t c;
 
-        if (sp->sym[r] != PDB_UNSET) {
+        if (sym[r] != PDB_UNSET) {
             continue;
         }
         c = (uint32_t)sp->nclass++;
@@ -345,23 +345,28 @@ cube3_pdb__sep_init(pdb_sep_t *sp,
             if (img == r) {
                 sp->stab[c] |= UINT64_C(1) << k;
             }
-            if (sp->sym[img] == PDB_UNSET) {
-                sp->cls[img] = c;
-                sp->sym[img] = sy->inv[k];
+            if (sym[img] == PDB_UNSET) {
+                cls[img] = c;
+                sym[img] = sy->inv[k];
             }
         }
     }
-    for (size_t r = 0; r < nraw; r++) {
-        int k = sp->sym[r];
+    for (size_t r = 0; r < nraw && rc == PZ_OK; r++) {
+        int k = sym[r];
         size_t img = (size_t)sp->tconj[r / PDB_NESEP][k] * PDB_NESEP +
                      sp->econj[r % PDB_NESEP][k];
 
-        if (img != sp->rep[sp->cls[r]]) {
-            cube3_pdb__sep_free(sp);
-            return PZ_EINTERNAL;
+        if (img != sp->rep[cls[r]]) {
+            rc = PZ_EINTERNAL;
         }
+        sp->cs[r] = cls[r] << 6 | (uint32_t)k;
     }
-    return PZ_OK;
+    free(sym);
+    free(cls);
+    if (rc != PZ_OK) {
+        cube3_pdb__sep_free(sp);
+    }
+    return rc;
 }
 
 uint64_t
@@ -378,11 +383,65 @@ cube3_pdb__sep_index(const pdb_sep_t *sp,
 
     cube3_pdb__sep_coords(co, b, sp->obits, &t, &e, &o);
     raw = (size_t)t * PDB_NESEP + (size_t)e;
-    k = sp->sym[raw];
-    return (((uint64_t)sp->cls[raw] << sp->obits) |
+    k = cube3_pdb__sep_sym(sp, raw);
+    return (((uint64_t)cube3_pdb__sep_class(sp, raw) << sp->obits) |
             (uint64_t)cube3_pdb__affine(&sp->oconj[e][k], o)) *
                PDB_NTWIST +
            sp->twconj[k][t][tw];
+}
+
+uint32_t
+cube3_pdb__sep_raw(const pdb_coord_t *co, const uint8_t *b)
+{
+    unsigned cm = 0;
+    unsigned em = 0;
+    unsigned mm = 0;
+    int k = 0;
+
+    for (int i = 0; i < 8; i++) {
+        cm |= (TETRAD_A >> (b[i] / 3) & 1u) << i;
+    }
+    for (int j = 0; j < 12; j++) {
+        int s = edge_slice(b[8 + j]);
+
+        if (s == 0) {
+            em |= 1u << j;
+        } else {
+            mm |= (unsigned)(s == 1) << k++;
+        }
+    }
+    return (uint32_t)co->csplit_rank[cm] * PDB_NESEP +
+           (uint32_t)co->comb_rank[em] * PDB_NCSPLIT + co->csplit_rank[mm];
+}
+
+uint64_t
+cube3_pdb__sep_index_at(const pdb_sep_t *sp,
+                        const pdb_base_t *pb,
+                        const uint8_t *b,
+                        uint32_t raw)
+{
+    uint32_t cs = sp->cs[raw];
+    uint8_t x[20];
+    unsigned bits[3] = { 0, 0, 0 };
+    unsigned first[3] = { 0, 0, 0 };
+    int cnt[3] = { 0, 0, 0 };
+    uint64_t o;
+
+    cube3_pdb__map(&pb->sy.conj[cs & 63u], b, x);
+    for (int j = 0; j < 12 && sp->obits != 0; j++) {
+        int s = edge_slice(x[8 + j]);
+        unsigned f = (unsigned)x[8 + j] & 1u;
+
+        if (cnt[s] == 0) {
+            first[s] = f;
+        } else {
+            bits[s] |= (f ^ first[s]) << (cnt[s] - 1);
+        }
+        cnt[s]++;
+    }
+    o = bits[0] | bits[1] << 3 | (bits[2] & 3u) << 6;
+    return (((uint64_t)(cs >> 6) << sp->obits) | o) * PDB_NTWIST +
+           (uint64_t)cube3_pdb__twist(x);
 }
 
 uint64_t
@@ -390,17 +449,5 @@ cube3_pdb__sep_index_conj(const pdb_sep_t *sp,
                           const pdb_base_t *pb,
                           const uint8_t *b)
 {
-    const pdb_coord_t *co = &pb->co;
-    uint8_t x[20];
-    int t;
-    int e;
-    int o;
-    size_t raw;
-
-    cube3_pdb__sep_coords(co, b, 0, &t, &e, &o);
-    raw = (size_t)t * PDB_NESEP + (size_t)e;
-    cube3_pdb__map(&pb->sy.conj[sp->sym[raw]], b, x);
-    cube3_pdb__sep_coords(co, x, sp->obits, &t, &e, &o);
-    return (((uint64_t)sp->cls[raw] << sp->obits) | (uint64_t)o) * PDB_NTWIST +
-           (uint64_t)cube3_pdb__twist(x);
+    return cube3_pdb__sep_index_at(sp, pb, b, cube3_pdb__sep_raw(&pb->co, b));
 }

@@ -139,9 +139,9 @@ sep_class_moves(const rows_t *rs, uint64_t c, sep_moves_t *sm)
         int t2 = sp->tmove[t][m];
         int e2 = sp->emove[e][m];
         size_t raw2 = (size_t)t2 * PDB_NESEP + (size_t)e2;
-        int k = sp->sym[raw2];
+        int k = cube3_pdb__sep_sym(sp, raw2);
 
-        sm->base[i] = (uint64_t)sp->cls[raw2] << sp->obits;
+        sm->base[i] = (uint64_t)cube3_pdb__sep_class(sp, raw2) << sp->obits;
         affine_then(&sp->omove[e][m], &sp->oconj[e2][k], &sm->aff[i]);
         sm->then[i] = k != 0 ? sp->twconj[k][t2] : NULL;
     }
@@ -777,6 +777,21 @@ cube3_pdb__table_offset(const pdb_table_t *t,
      * other residues). */
     if (!list_push(&cur, t->solved)) {
         rc = PZ_ENOMEM;
+    }
+    /* The solved pattern itself (with its twins) when 0 is not base's
+     * residue. */
+    if (rc == PZ_OK && base % 3 != 0) {
+        tables_bfs_edge_t twin[PDB_NSYM];
+        sink_t sink = { NULL, out };
+        int tw = (int)(t->solved % PDB_NTWIST);
+        int n = row_twins(&rs, t->solved / PDB_NTWIST, twin, NULL);
+
+        sink_put(&sink, t->solved);
+        for (int o = 0; o < n; o++) {
+            const uint16_t *map = twin[o].map;
+
+            sink_put(&sink, twin[o].row * PDB_NTWIST + map[tw]);
+        }
     }
     for (int d = 0; d + 1 < base && rc == PZ_OK; d++) {
         int want = (d + 1) % 3;
