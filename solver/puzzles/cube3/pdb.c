@@ -273,7 +273,7 @@ fill_def(int kind, bool qtm, tables_blob_def_t *def)
 {
     memset(def, 0, sizeof(*def));
     def->name = g_names[kind][qtm];
-    def->group = "3x3x3";
+    def->group = kind == CUBE3_PDB_SEP ? "3x3x3-huge" : "3x3x3";
     def->puzzle = qtm ? "3x3x3 qtm" : "3x3x3 htm";
     def->bytes = cube3_pdb__blob_bytes(kind);
     def->version = 1;
@@ -287,9 +287,10 @@ fill_def(int kind, bool qtm, tables_blob_def_t *def)
 int
 cube3_pdb_table_defs(tables_blob_def_t *out, int max)
 {
-    /* The tables a 'puzzled tables build 3x3x3' makes: every one the
-     * heuristics read (the QTM csplit table is never read, see
-     * slice_table_of). */
+    /* The tables 'puzzled tables build 3x3x3' and '... 3x3x3-huge' make:
+     * every one the heuristics read (the QTM csplit table is never read,
+     * see slice_table_of), the separation table and its copy in a group
+     * of their own (14.3 GB of files; building them holds both). */
     static const blob_arg_t listed[] = {
         { CUBE3_PDB_CORNERS, false }, { CUBE3_PDB_SLICE, false },
         { CUBE3_PDB_SORTED, false },  { CUBE3_PDB_CSPLIT, false },
@@ -367,7 +368,7 @@ fill_offset_def(int kind, tables_blob_def_t *def)
 
     memset(def, 0, sizeof(*def));
     def->name = a->name;
-    def->group = "3x3x3";
+    def->group = kind == CUBE3_PDB_SEP ? "3x3x3-huge" : "3x3x3";
     def->puzzle = "3x3x3 htm";
     def->bytes = cube3_pdb__blob_bytes(kind);
     def->version = 1;

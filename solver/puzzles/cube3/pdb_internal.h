@@ -198,6 +198,23 @@ uint64_t cube3_pdb__sep_index_conj(const pdb_sep_t *sp,
                                    const struct pdb_base *pb,
                                    const uint8_t *b);
 
+/* The breadth-first builder's callbacks for a separation table (rows:
+ * class << obits | flips; tables/bfs.h): where the moves (HTM ids, nm
+ * of them) take row, with scratch of cube3_pdb__sep_scratch_bytes()
+ * bytes or NULL; and the row's twins (returns how many, at most 47). */
+struct tables_bfs_edge;
+void cube3_pdb__sep_row_moves(const pdb_sep_t *sp,
+                              const pdb_coord_t *co,
+                              const int *moves,
+                              int nm,
+                              uint64_t row,
+                              struct tables_bfs_edge *out,
+                              void *scratch);
+int cube3_pdb__sep_row_twins(const pdb_sep_t *sp,
+                             uint64_t row,
+                             struct tables_bfs_edge *out);
+size_t cube3_pdb__sep_scratch_bytes(void);
+
 /* The search's way in two steps: raw = cube3_pdb__sep_raw(co, b), then
  * (after a prefetch of sp->cs[raw], say) the index of b. */
 uint32_t cube3_pdb__sep_raw(const pdb_coord_t *co, const uint8_t *b);

@@ -40,6 +40,7 @@
 
 #include "cube3.h"
 #include "pdb_internal.h"
+#include "tables/bfs.h"
 
 /* Corner pieces of the first tetrad: URF, ULB, DLF, DRB. */
 #define TETRAD_A 0xA5u
@@ -450,4 +451,113 @@ cube3_pdb__sep_index_conj(const pdb_sep_t *sp,
                           const uint8_t *b)
 {
     return cube3_pdb__sep_index_at(sp, pb, b, cube3_pdb__sep_raw(&pb->co, b));
+}
+
+/* --- The breadth-first builder's callbacks (pdb_table.c) ------------ */
+
+/* What the moves of a separation row take from its class alone: the
+ * rows come class by class (256 or 1 per class). */
+typedef struct sep_moves {
+    uint64_t key;                       /* class + 1; 0: nothing yet */
+    uint64_t base[PDB_MAXMOVES];        /* target class << obits */
+    pdb_affine_t aff[PDB_MAXMOVES];     /* flips moved, then conjugated */
+    const uint16_t *then[PDB_MAXMOVES]; /* twist conjugation, or NULL */
+} sep_moves_t;
+
+/* b after a: v -> b(a(v)). */
+static void
+affine_then(const pdb_affine_t *a, const pdb_affine_t *b, pdb_affine_t *out)
+{
+    pdb_affine_t r;
+
+    r.add = (uint8_t)cube3_pdb__affine(b, a->add);
+    for (int i = 0; i < 8; i++) {
+        r.col[i] = (uint8_t)(cube3_pdb__affine(b, a->col[i]) ^ b->add);
+    }
+    *out = r;
+}
+
+static void
+sep_class_moves(const pdb_sep_t *sp,
+                const int *moves,
+                int nm,
+                uint64_t c,
+                sep_moves_t *sm)
+{
+    uint32_t raw = sp->rep[c];
+    int t = (int)(raw / PDB_NESEP);
+    int e = (int)(raw % PDB_NESEP);
+
+    sm->key = c + 1;
+    for (int i = 0; i < nm; i++) {
+        int m = moves[i];
+        int t2 = sp->tmove[t][m];
+        int e2 = sp->emove[e][m];
+        size_t raw2 = (size_t)t2 * PDB_NESEP + (size_t)e2;
+        int k = cube3_pdb__sep_sym(sp, raw2);
+
+        sm->base[i] = (uint64_t)cube3_pdb__sep_class(sp, raw2) << sp->obits;
+        affine_then(&sp->omove[e][m], &sp->oconj[e2][k], &sm->aff[i]);
+        sm->then[i] = k != 0 ? sp->twconj[k][t2] : NULL;
+    }
+}
+
+/* Where each move takes a separation row: the class's targets (cached
+ * in scratch), the row's flips through the class's affine maps. */
+void
+cube3_pdb__sep_row_moves(const pdb_sep_t *sp,
+                         const pdb_coord_t *co,
+                         const int *moves,
+                         int nm,
+                         uint64_t row,
+                         tables_bfs_edge_t *out,
+                         void *scratch)
+{
+    sep_moves_t local;
+    sep_moves_t *sm = scratch != NULL ? scratch : &local;
+    uint64_t c = row >> sp->obits;
+    int o = (int)(row & ((UINT64_C(1) << sp->obits) - 1));
+
+    if (scratch == NULL || sm->key != c + 1) {
+        sep_class_moves(sp, moves, nm, c, sm);
+    }
+    for (int i = 0; i < nm; i++) {
+        out[i].row = sm->base[i] + (uint64_t)cube3_pdb__affine(&sm->aff[i], o);
+        out[i].map = co->twist_by_move[moves[i]];
+        out[i].then = sm->then[i];
+    }
+}
+
+/* The images of a separation row under the symmetries (other than the
+ * identity) that fix its class's representative. */
+int
+cube3_pdb__sep_row_twins(const pdb_sep_t *sp,
+                         uint64_t row,
+                         tables_bfs_edge_t *out)
+{
+    uint64_t c = row >> sp->obits;
+    int o = (int)(row & ((UINT64_C(1) << sp->obits) - 1));
+    uint32_t raw = sp->rep[c];
+    int t = (int)(raw / PDB_NESEP);
+    int e = (int)(raw % PDB_NESEP);
+    uint64_t stab = sp->stab[c] & ~UINT64_C(1);
+    int n = 0;
+
+    while (stab != 0) {
+        int k = __builtin_ctzll(stab);
+
+        stab &= stab - 1;
+        out[n].row =
+            (c << sp->obits) | (uint64_t)cube3_pdb__affine(&sp->oconj[e][k], o);
+        out[n].map = sp->twconj[k][t];
+        out[n].then = NULL;
+        n++;
+    }
+    return n;
+}
+
+size_t
+cube3_pdb__sep_scratch_bytes(void)
+{
+    return sizeof(sep_moves_t);
 }

@@ -103,101 +103,6 @@ class_moves(const rows_t *rs, uint64_t c, class_moves_t *cm)
     }
 }
 
-/* What the moves of a separation row take from its class alone: the
- * rows come class by class (256 or 1 per class). */
-typedef struct sep_moves {
-    uint64_t key;                       /* class + 1; 0: nothing yet */
-    uint64_t base[PDB_MAXMOVES];        /* target class << obits */
-    pdb_affine_t aff[PDB_MAXMOVES];     /* flips moved, then conjugated */
-    const uint16_t *then[PDB_MAXMOVES]; /* twist conjugation, or NULL */
-} sep_moves_t;
-
-/* b after a: v -> b(a(v)). */
-static void
-affine_then(const pdb_affine_t *a, const pdb_affine_t *b, pdb_affine_t *out)
-{
-    pdb_affine_t r;
-
-    r.add = (uint8_t)cube3_pdb__affine(b, a->add);
-    for (int i = 0; i < 8; i++) {
-        r.col[i] = (uint8_t)(cube3_pdb__affine(b, a->col[i]) ^ b->add);
-    }
-    *out = r;
-}
-
-static void
-sep_class_moves(const rows_t *rs, uint64_t c, sep_moves_t *sm)
-{
-    const pdb_sep_t *sp = rs->t->sep;
-    uint32_t raw = sp->rep[c];
-    int t = (int)(raw / PDB_NESEP);
-    int e = (int)(raw % PDB_NESEP);
-
-    sm->key = c + 1;
-    for (int i = 0; i < rs->nm; i++) {
-        int m = rs->moves[i];
-        int t2 = sp->tmove[t][m];
-        int e2 = sp->emove[e][m];
-        size_t raw2 = (size_t)t2 * PDB_NESEP + (size_t)e2;
-        int k = cube3_pdb__sep_sym(sp, raw2);
-
-        sm->base[i] = (uint64_t)cube3_pdb__sep_class(sp, raw2) << sp->obits;
-        affine_then(&sp->omove[e][m], &sp->oconj[e2][k], &sm->aff[i]);
-        sm->then[i] = k != 0 ? sp->twconj[k][t2] : NULL;
-    }
-}
-
-/* Where each move takes a separation row: the class's targets (cached
- * in scratch), the row's flips through the class's affine maps. */
-static void
-sep_row_moves(const rows_t *rs,
-              uint64_t row,
-              tables_bfs_edge_t *out,
-              void *scratch)
-{
-    const pdb_sep_t *sp = rs->t->sep;
-    sep_moves_t local;
-    sep_moves_t *sm = scratch != NULL ? scratch : &local;
-    uint64_t c = row >> sp->obits;
-    int o = (int)(row & ((UINT64_C(1) << sp->obits) - 1));
-
-    if (scratch == NULL || sm->key != c + 1) {
-        sep_class_moves(rs, c, sm);
-    }
-    for (int i = 0; i < rs->nm; i++) {
-        out[i].row = sm->base[i] + (uint64_t)cube3_pdb__affine(&sm->aff[i], o);
-        out[i].map = rs->co->twist_by_move[rs->moves[i]];
-        out[i].then = sm->then[i];
-    }
-}
-
-/* The images of a separation row under the symmetries (other than the
- * identity) that fix its class's representative. */
-static int
-sep_row_twins(const rows_t *rs, uint64_t row, tables_bfs_edge_t *out)
-{
-    const pdb_sep_t *sp = rs->t->sep;
-    uint64_t c = row >> sp->obits;
-    int o = (int)(row & ((UINT64_C(1) << sp->obits) - 1));
-    uint32_t raw = sp->rep[c];
-    int t = (int)(raw / PDB_NESEP);
-    int e = (int)(raw % PDB_NESEP);
-    uint64_t stab = sp->stab[c] & ~UINT64_C(1);
-    int n = 0;
-
-    while (stab != 0) {
-        int k = __builtin_ctzll(stab);
-
-        stab &= stab - 1;
-        out[n].row =
-            (c << sp->obits) | (uint64_t)cube3_pdb__affine(&sp->oconj[e][k], o);
-        out[n].map = sp->twconj[k][t];
-        out[n].then = NULL;
-        n++;
-    }
-    return n;
-}
-
 /* Where each move takes row (the builder's moves callback): the twist
  * moved, then conjugated by the symmetry that takes the target's slice
  * coordinate to its representative (two 4 KB maps of 150 KB in all,
@@ -214,7 +119,8 @@ row_moves(void *arg, uint64_t row, tables_bfs_edge_t *out, void *scratch)
     int f = (int)(row % PDB_NFLIP);
 
     if (rs->t->sep != NULL) {
-        sep_row_moves(rs, row, out, scratch);
+        cube3_pdb__sep_row_moves(rs->t->sep, rs->co, rs->moves, rs->nm, row,
+                                 out, scratch);
         return;
     }
     if (rs->t->kind == CUBE3_PDB_CORNERS) {
@@ -256,7 +162,7 @@ row_twins(void *arg, uint64_t row, tables_bfs_edge_t *out, void *scratch)
 
     (void)scratch;
     if (rs->t->sep != NULL) {
-        return sep_row_twins(rs, row, out);
+        return cube3_pdb__sep_row_twins(rs->t->sep, row, out);
     }
     if (sl == NULL) {
         return 0;
@@ -446,9 +352,9 @@ search(pdb_table_t *t, const pdb_base_t *pb, tables_build_t *b)
     sp.rowlen = PDB_NTWIST;
     sp.nmoves = rs.nm;
     sp.moves = row_moves;
-    sp.moves_scratch = sizeof(class_moves_t) > sizeof(sep_moves_t)
+    sp.moves_scratch = sizeof(class_moves_t) > cube3_pdb__sep_scratch_bytes()
                            ? sizeof(class_moves_t)
-                           : sizeof(sep_moves_t);
+                           : cube3_pdb__sep_scratch_bytes();
     sp.twins = t->slice != NULL || t->sep != NULL ? row_twins : NULL;
     sp.max_twins = t->sep != NULL ? PDB_NSYM - 1 : PDB_NUDSYM - 1;
     sp.arg = &rs;
