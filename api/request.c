@@ -263,7 +263,8 @@ add_run(api_solve_request_t *req,
         return PZ_ERANGE;
     }
     if (strcmp(name, "auto") == 0) {
-        engine_auto(req->puzzle, &req->spec.goal, req->optimal, &choice);
+        engine_auto_from(req->puzzle, &req->spec.start, &req->spec.goal,
+                         req->optimal, &choice);
         request__auto_restricted(req, &choice);
         /* A short scramble bounds the optimum: where auto would trade
          * length for speed with a weighted search, A* with the same

@@ -119,7 +119,8 @@ request__auto_restricted(const api_solve_request_t *req,
     /* A move subset needs an engine that keeps to it: the optimal
      * choice, else IDA* with the puzzle's default heuristic. */
     if (req->puzzle->subset != 0 && !choice.engine->subsets) {
-        engine_auto(req->puzzle, &req->spec.goal, true, &choice);
+        engine_auto_from(req->puzzle, &req->spec.start, &req->spec.goal, true,
+                         &choice);
         if (!choice.engine->subsets) {
             choice.engine = engine_find_for(req->puzzle, "idastar");
             choice.heuristic = puzzle_default_heuristic(req->puzzle);

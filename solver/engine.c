@@ -116,6 +116,16 @@ engine_auto(const pz_puzzle_t *p,
             bool optimal,
             engine_choice_t *out)
 {
+    engine_auto_from(p, NULL, goal, optimal, out);
+}
+
+void
+engine_auto_from(const pz_puzzle_t *p,
+                 const pz_state_t *start,
+                 const pz_state_t *goal,
+                 bool optimal,
+                 engine_choice_t *out)
+{
     const puzzle_solving_t *sol = puzzle_solving(p);
 
     out->weight = 1.0;
@@ -140,8 +150,12 @@ engine_auto(const pz_puzzle_t *p,
         for (int i = 0; sol->optimal_heuristics != NULL &&
                         sol->optimal_heuristics[i] != NULL;
              i++) {
-            if (tables_present(p, sol->optimal_heuristics[i], goal)) {
-                out->heuristic = sol->optimal_heuristics[i];
+            const char *name = sol->optimal_heuristics[i];
+
+            if (tables_present(p, name, goal) &&
+                (start == NULL || sol->optimal_suits == NULL ||
+                 sol->optimal_suits(p, name, start, goal))) {
+                out->heuristic = name;
                 break;
             }
         }

@@ -350,6 +350,44 @@ START_TEST(test_cube3_pdb_sep_table_admissible_to_depth_4)
 }
 END_TEST
 
+/* auto passes over pdb-huge near the superflip (which its pattern does
+ * not see), and only there. */
+START_TEST(test_cube3_pdb_sep_optimal_suits_not_near_superflip)
+{
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
+    pz_puzzle_t *q = tl_make("3x3x3", 0, 0, PZ_METRIC_QTM);
+    pz_state_t goal;
+    pz_state_t flip;
+    pz_rng_t rng;
+    int suited = 0;
+
+    puzzle_goal(p, &goal);
+    flip =
+        tl_scrambled(p, "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2");
+    ck_assert(cube3_pdb_optimal_suits(p, "pdb-huge", &goal, &goal));
+    ck_assert(!cube3_pdb_optimal_suits(p, "pdb-huge", &flip, &goal));
+    ck_assert(cube3_pdb_optimal_suits(p, "pdb-large", &flip, &goal));
+    ck_assert(cube3_pdb_optimal_suits(q, "pdb-huge", &flip, &goal));
+    /* Relative to the goal: the superflip as a goal, the solved start. */
+    ck_assert(!cube3_pdb_optimal_suits(p, "pdb-huge", &goal, &flip));
+    ck_assert(cube3_pdb_optimal_suits(p, "pdb-huge", &flip, &flip));
+    pz_rng_seed(&rng, 16);
+    for (int i = 0; i < NSAMPLES; i++) {
+        pz_state_t s;
+        pz_state_t t;
+
+        ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &s), PZ_OK);
+        suited += cube3_pdb_optimal_suits(p, "pdb-huge", &s, &goal);
+        /* Two moves from the superflip: still its neighbourhood. */
+        tl_scramble(p, &flip, 2, &rng, &t);
+        ck_assert(!cube3_pdb_optimal_suits(p, "pdb-huge", &t, &goal));
+    }
+    ck_assert_int_eq(suited, NSAMPLES);
+    puzzle_destroy(p);
+    puzzle_destroy(q);
+}
+END_TEST
+
 static Suite *
 cube3_pdb_sep_suite(void)
 {
@@ -364,6 +402,7 @@ cube3_pdb_sep_suite(void)
     tcase_add_test(tc, test_cube3_pdb_sep_half_turns_on_left_keep_pattern);
     tcase_add_test(tc, test_cube3_pdb_sep_table_consistent_and_symmetric);
     tcase_add_test(tc, test_cube3_pdb_sep_table_admissible_to_depth_4);
+    tcase_add_test(tc, test_cube3_pdb_sep_optimal_suits_not_near_superflip);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -83,6 +83,14 @@ void engine_auto(const pz_puzzle_t *p,
                  bool optimal,
                  engine_choice_t *out);
 
+/* The same for a known start (NULL: any), which the puzzle may weigh in
+ * the choice of tables (puzzle_solving_t.optimal_suits). */
+void engine_auto_from(const pz_puzzle_t *p,
+                      const pz_state_t *start,
+                      const pz_state_t *goal,
+                      bool optimal,
+                      engine_choice_t *out);
+
 /*
  * Runs e on ctx and checks the answer: fills the start and end times and
  * h(start) in ctx->stats, derives ctx->deadline_ns from the time limit when

@@ -260,6 +260,14 @@ typedef struct puzzle_solving {
      * memory cap; none: optimal_heuristic, which the request then waits
      * for or builds. */
     const char *const *optimal_heuristics;
+    /* Optional: false when heuristic (one of optimal_heuristics) is a
+     * poor choice from start to goal although its tables are there (its
+     * pattern cannot see how far start is); `auto` then takes the next.
+     * NULL: every one suits every start. */
+    bool (*optimal_suits)(const pz_puzzle_t *p,
+                          const char *heuristic,
+                          const pz_state_t *start,
+                          const pz_state_t *goal);
     /* Optional: whether a request that does not say proves optima by
      * default (quick to prove for p). NULL: where a complete table can
      * be had. */

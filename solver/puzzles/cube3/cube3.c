@@ -645,6 +645,7 @@ static const puzzle_solving_t cube3_solving = {
     .fast_engine = "twophase",
     .optimal_heuristic = "pdb",
     .optimal_heuristics = cube3_optimal_heuristics,
+    .optimal_suits = cube3_pdb_optimal_suits,
 };
 
 /* Kinds of pieces for reachability checks (puzzle_pieces_t). */

@@ -472,6 +472,36 @@ cube3_pdb_offset_bound(int kind, const pz_state_t *s)
     return code == 0 ? 0 : t.clamp - 3 + code;
 }
 
+bool
+cube3_pdb_optimal_suits(const pz_puzzle_t *p,
+                        const char *heuristic,
+                        const pz_state_t *start,
+                        const pz_state_t *goal)
+{
+    cube3_cubie_t s;
+    cube3_cubie_t g;
+    cube3_cubie_t gi;
+    cube3_cubie_t x;
+    int flipped = 0;
+    int oriented = 0;
+
+    if (strcmp(heuristic, "pdb-huge") != 0 || p->metric == PZ_METRIC_QTM ||
+        cube3_cubie_from_state(start, &s) != PZ_OK ||
+        cube3_cubie_from_state(goal, &g) != PZ_OK) {
+        return true;
+    }
+    /* x = goal^-1 * start: solved exactly when start is the goal. */
+    cube3_cubie_inverse(&g, &gi);
+    cube3_cubie_multiply(&gi, &s, &x);
+    for (int i = 0; i < CUBE3_NEDGES; i++) {
+        if (x.ep[i] == i) {
+            flipped += x.eo[i] != 0;
+            oriented += x.eo[i] == 0;
+        }
+    }
+    return flipped < oriented + 4;
+}
+
 size_t
 cube3_pdb_memory_bytes(void)
 {

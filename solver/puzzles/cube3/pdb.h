@@ -137,6 +137,20 @@ void cube3_pdb_root_next_moves(const pz_puzzle_t *p,
  */
 int cube3_pdb_offset_bound(int kind, const pz_state_t *s);
 
+/*
+ * Whether heuristic (a name of the 3x3x3's optimal_heuristics) suits a
+ * search from start to goal: false for "pdb-huge" in HTM when at least
+ * four more edges sit in their goal place flipped than unflipped. Such a
+ * start is nearer the superflip (every edge flipped) times the goal than
+ * the goal itself, and the separation pattern does not see the
+ * superflip: its bounds there are those of much nearer states. The
+ * puzzle's optimal_suits op. Thread: any.
+ */
+bool cube3_pdb_optimal_suits(const pz_puzzle_t *p,
+                             const char *heuristic,
+                             const pz_state_t *start,
+                             const pz_state_t *goal);
+
 /* Bytes of the helper tables made in this process (symmetries,
  * coordinates, slice reductions); the tables themselves are the tables
  * module's (tables_memory_bytes). Shared by all searches and charged to
