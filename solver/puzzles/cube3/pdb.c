@@ -132,12 +132,14 @@ make_sep(int kind)
     g_slice_rc[kind] = cube3_pdb__sep_init(sp, &g_base->co, &g_base->sy,
                                            kind == CUBE3_PDB_SEP ? 8 : 0);
     if (g_slice_rc[kind] == PZ_OK && sp->nclass != PDB_SEP_CLASSES) {
+        cube3_pdb__sep_free(sp);
         g_slice_rc[kind] = PZ_EINTERNAL;
     }
     if (g_slice_rc[kind] == PZ_OK) {
         atomic_fetch_add(
             &g_bytes,
-            (size_t)PDB_NSEPRAW * sizeof(*sp->cs) + (size_t)sp->nclass * 12 +
+            (size_t)PDB_NSEPRAW * sizeof(*sp->cs) +
+                (size_t)sp->nclass * (sizeof(*sp->rep) + sizeof(*sp->stab)) +
                 (size_t)PDB_NESEP * (sizeof(*sp->emove) + sizeof(*sp->econj) +
                                      sizeof(*sp->omove) + sizeof(*sp->oconj)) +
                 PDB_NSYM * sizeof(*sp->twconj));
@@ -731,7 +733,9 @@ init_common(const pz_puzzle_t *p,
         c->le[v] = (uint8_t)(ginv.ep[pe] * 2 + (ginv.eo[pe] ^ (v & 1)));
     }
     c->inv = NULL;
-    c->sep = strcmp(name, "pdb-huge") == 0;
+    /* The separation table is HTM only: in QTM pdb-huge reads what
+     * pdb-large reads there. */
+    c->sep = strcmp(name, "pdb-huge") == 0 && !qtm;
     c->naxes = c->sep ? 2 : 3;
     for (int m = 0; m < p->nmoves; m++) {
         int a = c->maxis[m];
@@ -1220,10 +1224,11 @@ children(const pdb_ctx_t *c, shadow_node_t *n, uint32_t want, int limit)
  * The rest of child m of n, which passed the stages under limit (or was
  * asked for with no limit): the lookups that could not cut it and, with
  * the inverse table, the inverse's: (x m)^-1 = m^-1 x^-1, a left
- * multiplication that renames pieces byte by byte. The inverse's first
- * axis is prefetched with the others; its other two only when the first
- * does not cut the child (it mostly does deep in the tree), and then
- * the child's inverse bound stays partial (above limit, admissible).
+ * multiplication that renames pieces byte by byte (pdb-huge: the
+ * separation table's inverse lookup, then its forward one, as two
+ * "axes"). The first axis is prefetched with the others; the rest only
+ * when the first does not cut the child (it mostly does deep in the tree), and
+ * then the child's inverse bound stays partial (above limit, admissible).
  */
 static void
 finish_child(const pdb_ctx_t *c, shadow_node_t *n, int m, int limit)
@@ -1538,6 +1543,9 @@ typedef struct lane {
     uint64_t iidx[PDB_MAXMOVES][2]; /* the inverse's two probes */
     uint32_t sraw[PDB_MAXMOVES][2]; /* separation: their raw values */
     uint8_t fwd[PDB_MAXMOVES][20];  /* and the children (not inverted) */
+    uint8_t p0[PDB_MAXMOVES];       /* separation: the first probe's axis
+                                       (choosing the forward one when the
+                                       parent's is tight measured slower) */
     uint8_t moves[PZ_SOLUTION_MAX]; /* from the start */
     lane_frame_t f[LANE_DEPTH];     /* f[d - root] */
 } lane_t;
@@ -1759,7 +1767,7 @@ lane_inv_decode(const pdb_ctx_t *c, lane_t *l, idastar_job_t *job)
  * pdb-huge's rounds. Its offset table cuts most children, so it is read
  * first: round one probes each child's first separation lookup (the
  * forward pattern for a half turn, whose inverse bound is the parent's;
- * else the inverse's), round two the survivors' second one and their
+ * else the inverse's), round two the survivors' other one and their
  * four small lookups, whose exact values decode their own children. A
  * separation index needs the class entry of the raw coordinate (a 9.7 MB
  * array) before the table's address is known: both children's raw
@@ -1782,27 +1790,28 @@ lane_sep_issue(const pdb_ctx_t *c, lane_t *l)
         for (int i = 8; i < 20; i++) {
             f->cxi[m][i] = c->lme[m][f->xi[i]];
         }
-        if (c->probe[m][0] == 0) {
+        l->p0[m] = c->probe[m][0];
+        if (l->p0[m] == 0) {
             l->sraw[m][0] = cube3_pdb__sep_raw(co, f->cxi[m]);
         } else {
             inverse_bytes(f->cxi[m], l->fwd[m]);
             l->sraw[m][0] = cube3_pdb__sep_raw(co, l->fwd[m]);
         }
         __builtin_prefetch(&sp->cs[l->sraw[m][0]]);
+        f->civa[m][2] = 0; /* no third axis */
     }
     for (uint32_t b = l->want; b != 0; b &= b - 1) {
         int m = __builtin_ctz(b);
 
         l->iidx[m][0] = cube3_pdb__sep_index_at(
-            sp, c->pb, c->probe[m][0] == 0 ? f->cxi[m] : l->fwd[m],
-            l->sraw[m][0]);
+            sp, c->pb, l->p0[m] == 0 ? f->cxi[m] : l->fwd[m], l->sraw[m][0]);
         __builtin_prefetch(&c->inv->data[l->iidx[m][0] >> 2]);
     }
     return l->want;
 }
 
-/* Decodes round one; the survivors get their small lookups and their
- * forward pattern's probe (a quarter turn's second) prefetched. */
+/* Decodes round one; the survivors get their small lookups and a
+ * quarter turn's second probe prefetched. */
 static void
 lane_sep_decode(const pdb_ctx_t *c,
                 lane_t *l,
@@ -1825,7 +1834,7 @@ lane_sep_decode(const pdb_ctx_t *c,
         if (a >= 0) {
             f->civa[m][a] = (uint8_t)fv;
         }
-        f->civa[m][c->probe[m][0]] = (uint8_t)v;
+        f->civa[m][l->p0[m]] = (uint8_t)v;
         if (iv > l->limit) {
             job->next = l->d + 1 + iv < job->next ? l->d + 1 + iv : job->next;
             continue;
@@ -1834,8 +1843,11 @@ lane_sep_decode(const pdb_ctx_t *c,
         l->inv2 |= 1u << m;
         if (c->nprobe[m] > 1) {
             second |= 1u << m;
-            inverse_bytes(f->cxi[m], l->fwd[m]);
-            l->sraw[m][1] = cube3_pdb__sep_raw(&c->pb->co, l->fwd[m]);
+            if (l->p0[m] == 0) {
+                inverse_bytes(f->cxi[m], l->fwd[m]);
+            }
+            l->sraw[m][1] = cube3_pdb__sep_raw(
+                &c->pb->co, l->p0[m] == 0 ? l->fwd[m] : f->cxi[m]);
             __builtin_prefetch(&sp->cs[l->sraw[m][1]]);
         }
         for (int k = 0; k < NLOOK; k++) {
@@ -1846,8 +1858,8 @@ lane_sep_decode(const pdb_ctx_t *c,
     for (uint32_t b = second; b != 0; b &= b - 1) {
         int m = __builtin_ctz(b);
 
-        l->iidx[m][1] =
-            cube3_pdb__sep_index_at(sp, c->pb, l->fwd[m], l->sraw[m][1]);
+        l->iidx[m][1] = cube3_pdb__sep_index_at(
+            sp, c->pb, l->p0[m] == 0 ? l->fwd[m] : f->cxi[m], l->sraw[m][1]);
         __builtin_prefetch(&c->inv->data[l->iidx[m][1] >> 2]);
     }
 }
@@ -1872,7 +1884,7 @@ lane_sep_decode2(const pdb_ctx_t *c, lane_t *l, idastar_job_t *job)
             int v =
                 inverse_code_value(c, cube3_pdb__code(c->inv, l->iidx[m][1]));
 
-            f->civa[m][c->probe[m][1]] = (uint8_t)v;
+            f->civa[m][1 - l->p0[m]] = (uint8_t)v;
             iv = v > iv ? v : iv;
         }
         h = combine(c, f->cv[m], iv);

@@ -366,8 +366,17 @@ cube3_pdb__sep_init(pdb_sep_t *sp,
     free(cls);
     if (rc != PZ_OK) {
         cube3_pdb__sep_free(sp);
+        return rc;
     }
-    return rc;
+    /* Classes are far fewer than raw values: give the rest back. */
+    {
+        uint32_t *rep = realloc(sp->rep, (size_t)sp->nclass * sizeof(*rep));
+        uint64_t *stab = realloc(sp->stab, (size_t)sp->nclass * sizeof(*stab));
+
+        sp->rep = rep != NULL ? rep : sp->rep;
+        sp->stab = stab != NULL ? stab : sp->stab;
+    }
+    return PZ_OK;
 }
 
 uint64_t
