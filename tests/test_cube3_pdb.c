@@ -637,6 +637,48 @@ START_TEST(test_cube3_pdb_solve_symmetric_starts_agree_with_bibfs)
 }
 END_TEST
 
+/*
+ * QTM estimates are raised to the parity of the exact corner distance. A
+ * child cut before its corner lookup has none to raise to: raising it as
+ * if its corners were at 0 overestimated by one, the engine's pathmax
+ * carried that to the parent, and IDA* cut the whole first iteration of
+ * "D U' L' D'" (4 quarter turns: D L U D'). Every bound is searched once:
+ * iterations = (length - h0) / 2 + 1.
+ */
+START_TEST(test_cube3_pdb_qtm_cut_children_keep_bounds)
+{
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_QTM);
+    pz_state_t goal;
+    pz_state_t s = tl_scrambled(p, "D U' L' D'");
+    pz_rng_t rng;
+
+    puzzle_goal(p, &goal);
+    for (int threads = 1; threads <= 2; threads++) {
+        pz_stats_view_t v;
+        pz_solution_t a =
+            tl_solve(p, &s, &goal, "idastar", "pdb-small", threads, &v);
+
+        ck_assert_int_eq(a.length, 4);
+        ck_assert(a.optimal);
+        ck_assert_int_eq(v.iterations, 1);
+    }
+    pz_rng_seed(&rng, 13);
+    for (int i = 0; i < 6; i++) {
+        pz_stats_view_t v;
+        pz_solution_t a;
+        pz_solution_t b;
+
+        tl_scramble(p, &goal, 9 + i % 2, &rng, &s);
+        a = tl_solve(p, &s, &goal, "idastar", "pdb-small", 1 + i % 2, &v);
+        b = tl_solve(p, &s, &goal, "bibfs", "none", 1, NULL);
+        ck_assert_int_eq(a.length, b.length);
+        ck_assert_int_eq(v.iterations,
+                         (a.length - v.heuristic_at_start) / 2 + 1);
+    }
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_cube3_pdb_solve_to_custom_goal)
 {
     pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
@@ -696,6 +738,7 @@ cube3_pdb_suite(void)
     tcase_add_test(tc_solve, test_cube3_pdb_solve_every_state_to_depth_3);
     tcase_add_test(tc_solve, test_cube3_pdb_solve_agrees_with_bibfs);
     tcase_add_test(tc_solve, test_cube3_pdb_solve_to_custom_goal);
+    tcase_add_test(tc_solve, test_cube3_pdb_qtm_cut_children_keep_bounds);
     tcase_add_test(tc_solve, test_cube3_pdb_root_moves_superflip_one_per_class);
     tcase_add_test(tc_solve, test_cube3_pdb_root_next_moves_superflip);
     tcase_add_test(tc_solve,

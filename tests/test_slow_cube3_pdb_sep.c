@@ -11,10 +11,10 @@
 
 /*
  * Slow: main() loads (or builds, for many minutes on one thread) the
- * separation table (7.2 GB), its base-offset copy (7.2 GB) and the
- * tables of "pdb-small" from the default table directory before the
- * tests fork: run `puzzled tables build 3x3x3` first. About 15 GB of
- * memory. Meant for the ctest label "slow".
+ * separation table (7.2 GB), its base-offset copy (7.2 GB), the HTM
+ * tables of "pdb-small" and the QTM corner and sorted tables from the
+ * default table directory before the tests fork: run `puzzled tables
+ * build 3x3x3 3x3x3-huge` first. About 16 GB of memory. Meant for the ctest label "slow".
  *
  * Independent facts: the published depth counts (HTM to depth 5), exact
  * distances walked down the mod-3 table, and bibfs and IDA* with
@@ -142,6 +142,14 @@ START_TEST(test_slow_cube3_pdb_huge_solve_agrees_with_small_deeper)
 }
 END_TEST
 
+/* In QTM pdb-huge reads pdb-large's QTM tables (there is no QTM
+ * separation table): it must still solve, as short as bibfs. */
+START_TEST(test_slow_cube3_pdb_huge_qtm_agrees_with_bibfs)
+{
+    tl_check_agrees(PZ_METRIC_QTM, "pdb-huge", "bibfs", "none", 45, 6, 8, 2);
+}
+END_TEST
+
 static Suite *
 slow_cube3_pdb_sep_suite(void)
 {
@@ -154,6 +162,7 @@ slow_cube3_pdb_sep_suite(void)
     tcase_add_test(tc, test_slow_cube3_pdb_huge_at_least_small);
     tcase_add_test(tc, test_slow_cube3_pdb_huge_solve_agrees_with_bibfs);
     tcase_add_test(tc, test_slow_cube3_pdb_huge_solve_agrees_with_small_deeper);
+    tcase_add_test(tc, test_slow_cube3_pdb_huge_qtm_agrees_with_bibfs);
     suite_add_tcase(s, tc);
     return s;
 }
@@ -175,7 +184,9 @@ main(void)
     if (cube3_pdb_table(CUBE3_PDB_CORNERS, false, NULL) != PZ_OK ||
         cube3_pdb_table(CUBE3_PDB_SLICE, false, NULL) != PZ_OK ||
         cube3_pdb_table(CUBE3_PDB_SEP, false, NULL) != PZ_OK ||
-        cube3_pdb_offset_bound(CUBE3_PDB_SEP, &probe) < 0) {
+        cube3_pdb_offset_bound(CUBE3_PDB_SEP, &probe) < 0 ||
+        cube3_pdb_table(CUBE3_PDB_CORNERS, true, NULL) != PZ_OK ||
+        cube3_pdb_table(CUBE3_PDB_SORTED, true, NULL) != PZ_OK) {
         fprintf(stderr, "cannot build the pattern databases\n");
         return EXIT_FAILURE;
     }

@@ -1295,8 +1295,10 @@ finish_child(const pdb_ctx_t *c, shadow_node_t *n, int m, int limit)
     }
 }
 
+/* The estimate from values v (known: bit k set when v[k] was looked up;
+ * the others are 0) and the inverse's bound iv. */
 static int
-combine(const pdb_ctx_t *c, const uint8_t *v, int iv)
+combine_known(const pdb_ctx_t *c, const uint8_t *v, unsigned known, int iv)
 {
     int h = iv;
 
@@ -1304,11 +1306,20 @@ combine(const pdb_ctx_t *c, const uint8_t *v, int iv)
         h = v[k] > h ? v[k] : h;
     }
     /* v[0], an exact corner distance, has the parity of every QTM
-     * solution. */
-    if (c->qtm && ((h ^ v[0]) & 1)) {
+     * solution; a child cut before its corner lookup has no parity to
+     * raise to (raising to 0's would overestimate, which the engine's
+     * pathmax would carry to its parent). */
+    if (c->qtm && (known & 1u) && ((h ^ v[0]) & 1)) {
         h++;
     }
     return h;
+}
+
+/* The estimate from complete values v. */
+static int
+combine(const pdb_ctx_t *c, const uint8_t *v, int iv)
+{
+    return combine_known(c, v, ALL_LOOKUPS, iv);
 }
 
 /* The shadow of this thread, reset when it belongs to another search. */
@@ -1450,7 +1461,7 @@ pdb_update_limit(const pz_puzzle_t *p,
     last->iv = 0;
     last->has_xi = false;
     sh->has_last = true;
-    h = combine(c, last->v, 0);
+    h = combine_known(c, last->v, n->known[move], 0);
     if (!last->complete) {
         /* Cut by the lookups done: their maximum is above limit. */
         return h;
@@ -1648,7 +1659,7 @@ lane_finish_issue(const pdb_ctx_t *c, lane_t *l, idastar_job_t *job)
         int m = __builtin_ctz(b);
 
         if (l->pmax[m] > l->limit) {
-            int fc = l->d + 1 + combine(c, f->cv[m], 0);
+            int fc = l->d + 1 + combine_known(c, f->cv[m], l->known[m], 0);
 
             job->next = fc < job->next ? fc : job->next;
             continue;
