@@ -141,7 +141,8 @@ main(int argc, char **argv)
 
     if (parse(argc, argv, &o) != 0) {
         fprintf(stderr,
-                "usage: %s [--heuristic pdb-huge|pdb-large|pdb|pdb-small|misplaced] "
+                "usage: %s [--heuristic "
+                "pdb-huge|pdb-large|pdb|pdb-small|misplaced] "
                 "[--metric htm|qtm] [--threads N] [--time-ms N] "
                 "[--seed S] [--only I] [--pages huge|file] (--random N | "
                 "--moves K [--count N] | --scramble S)\n",
