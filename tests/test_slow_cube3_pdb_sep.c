@@ -14,7 +14,8 @@
  * separation table (7.2 GB), its base-offset copy (7.2 GB), the HTM
  * tables of "pdb-small" and the QTM corner and sorted tables from the
  * default table directory before the tests fork: run `puzzled tables
- * build 3x3x3 3x3x3-huge` first. About 16 GB of memory. Meant for the ctest label "slow".
+ * build 3x3x3 3x3x3-huge` first. About 16 GB of memory. Meant for the ctest
+ * label "slow".
  *
  * Independent facts: the published depth counts (HTM to depth 5), exact
  * distances walked down the mod-3 table, and bibfs and IDA* with
