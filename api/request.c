@@ -27,6 +27,7 @@ api_policy_default(api_policy_t *pol)
     pol->default_wait_ms = 2000;
     pol->max_wait_ms = 60000;
     pol->threads = 1;
+    pol->optimal_threads = 0;
     pol->table_builds = API_TABLE_BUILDS_INLINE;
     pol->default_tables_wait_ms = 300000;
     pol->max_tables_wait_ms = 3600000;
@@ -725,6 +726,13 @@ api_solve_parse(const cJSON *body,
         (rc = request__plan_solutions(req, d)) != PZ_OK ||
         (rc = request__plan_tables(pol, req, d)) != PZ_OK) {
         goto fail;
+    }
+    /* A proven optimum that auto hands to IDA*: one search, on every
+     * thread the policy gives it. */
+    if (pol->optimal_threads > req->spec.threads && req->optimal &&
+        req->nruns == 1 && strcmp(req->requested[0], "auto") == 0 &&
+        strcmp(req->runs[0].engine->name, "idastar") == 0) {
+        req->spec.threads = pol->optimal_threads;
     }
     request__default_target(body, req);
     request__known_solution(req);

@@ -59,6 +59,62 @@ START_TEST(test_api_solve_parse_gives_dida_its_heuristic)
 }
 END_TEST
 
+/* Parses text under the default policy with optimal_threads 4. */
+static int
+parse_optimal_threads(const char *text, api_solve_request_t *req)
+{
+    api_policy_t pol;
+    cJSON *body = NULL;
+    pz_diag_t d;
+    int rc;
+
+    api_policy_default(&pol);
+    pol.optimal_threads = 4;
+    rc = api_json_parse(text, strlen(text), &body, &d);
+    if (rc == PZ_OK) {
+        rc = api_solve_parse(body, &pol, req, &d);
+        cJSON_Delete(body);
+    }
+    return rc;
+}
+
+/* A proven optimum that auto hands to IDA* takes the policy's
+ * optimal_threads; a fast auto answer, a named engine and several engines
+ * keep threads. */
+START_TEST(test_api_solve_parse_optimal_threads)
+{
+    static const struct {
+        const char *text;
+        int threads;
+    } cases[] = {
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U F D L B R2 U2 F' L "
+          "D B2\",\"optimal\":true}",
+          4 },
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U F D L B R2 U2 F' L "
+          "D B2\"}",
+          1 },
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U F D L B R2 U2 F' L "
+          "D B2\",\"optimal\":true,\"engine\":\"idastar\"}",
+          1 },
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U F D L B R2 U2 F' L "
+          "D B2\",\"optimal\":true,\"engines\":[\"auto\",\"twophase\"]}",
+          1 },
+        { "{\"puzzle\":\"2x2x2\",\"scramble\":\"R U F\",\"optimal\":"
+          "true}",
+          1 },
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        api_solve_request_t req;
+
+        ck_assert_int_eq(parse_optimal_threads(cases[i].text, &req), PZ_OK);
+        ck_assert_msg(req.spec.threads == cases[i].threads, "%s: %d threads",
+                      cases[i].text, req.spec.threads);
+        api_solve_cleanup(&req);
+    }
+}
+END_TEST
+
 START_TEST(test_api_solve_parse_short_scramble_is_the_target)
 {
     static const struct {
@@ -382,6 +438,7 @@ api_request_options_suite(void)
     tcase_add_test(tc, test_api_solve_parse_several_solutions);
     tcase_add_test(tc, test_api_solve_parse_care);
     tcase_add_test(tc, test_api_solve_short_scramble_never_longer);
+    tcase_add_test(tc, test_api_solve_parse_optimal_threads);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -30,8 +30,10 @@ typedef struct api_policy {
     uint64_t max_max_nodes;
     int64_t default_wait_ms; /* how long POST /solve waits */
     int64_t max_wait_ms;
-    int threads;      /* threads an engine may split over */
-    int table_builds; /* API_TABLE_BUILDS_*: who prepares tables */
+    int threads;         /* threads an engine may split over */
+    int optimal_threads; /* threads for a proven optimum that "auto"
+                            hands to IDA* (one run), when above threads */
+    int table_builds;    /* API_TABLE_BUILDS_*: who prepares tables */
     int64_t default_tables_wait_ms; /* how long a job may prepare */
     int64_t max_tables_wait_ms;
     int max_batch; /* items per batch (POST /v1/solve/batch) */
