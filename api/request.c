@@ -714,8 +714,7 @@ api_solve_parse(const cJSON *body,
      * Not where a random position takes minutes to prove. */
     req->optimal =
         optimal >= 0 ? optimal != 0 : optimal_by_default(req->puzzle);
-    /* The start and goal come before the engines: "auto" depends on the
-     * goal (shared tables serve some goals only). */
+    /* Start and goal before the engines: "auto" depends on the goal. */
     if ((rc = parse_limits(body, pol, req, d)) != PZ_OK ||
         (rc = request__parse_tables_mode(body, pol, req, d)) != PZ_OK ||
         (rc = parse_start(body, req, d)) != PZ_OK ||
@@ -727,14 +726,7 @@ api_solve_parse(const cJSON *body,
         (rc = request__plan_tables(pol, req, d)) != PZ_OK) {
         goto fail;
     }
-    /* A proven optimum that auto hands to IDA*: one search, on every
-     * thread the policy gives it. */
-    if (pol->optimal_threads > req->spec.threads && req->optimal &&
-        req->nruns == 1 && strcmp(req->requested[0], "auto") == 0 &&
-        strcmp(req->runs[0].engine->name, "idastar") == 0) {
-        req->spec.threads = pol->optimal_threads;
-    }
-    request__default_target(body, req);
+    request__defaults(pol, body, req);
     request__known_solution(req);
     return PZ_OK;
 fail:

@@ -111,6 +111,14 @@ int request__scramble_moves(const api_solve_request_t *req);
  * or God's number for two-phase runs (request_short.c). */
 void request__default_target(const cJSON *body, api_solve_request_t *req);
 
+/* What req leaves to defaults once parsed: its target length
+ * (request__default_target) and, for a proven optimum that auto hands to
+ * IDA* (one run), every thread the policy gives such a search
+ * (pol->optimal_threads, when above the request's threads). */
+void request__defaults(const api_policy_t *pol,
+                       const cJSON *body,
+                       api_solve_request_t *req);
+
 /* Adjusts "auto"'s choice for a masked goal, a move subset or several
  * solutions (request_moves.c). */
 void request__auto_restricted(const api_solve_request_t *req,

@@ -113,3 +113,16 @@ request__known_solution(api_solve_request_t *req)
     }
     req->spec.known_length = n;
 }
+
+void
+request__defaults(const api_policy_t *pol,
+                  const cJSON *body,
+                  api_solve_request_t *req)
+{
+    request__default_target(body, req);
+    if (pol->optimal_threads > req->spec.threads && req->optimal &&
+        req->nruns == 1 && strcmp(req->requested[0], "auto") == 0 &&
+        strcmp(req->runs[0].engine->name, "idastar") == 0) {
+        req->spec.threads = pol->optimal_threads;
+    }
+}
