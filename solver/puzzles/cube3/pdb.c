@@ -1554,12 +1554,26 @@ typedef struct lane {
     uint64_t iidx[PDB_MAXMOVES][2]; /* the inverse's two probes */
     uint32_t sraw[PDB_MAXMOVES][2]; /* separation: their raw values */
     uint8_t fwd[PDB_MAXMOVES][20];  /* and the children (not inverted) */
-    uint8_t p0[PDB_MAXMOVES];       /* separation: the first probe's axis
-                                       (choosing the forward one when the
-                                       parent's is tight measured slower) */
     uint8_t moves[PZ_SOLUTION_MAX]; /* from the start */
     lane_frame_t f[LANE_DEPTH];     /* f[d - root] */
 } lane_t;
+
+/* A child of lane l's top frame with estimate h: cut (its f noted in
+ * job->next for the next bound) when over the limit, else one of the
+ * frame's children to visit. Returns whether it was kept. */
+static bool
+lane_keep(lane_t *l, lane_frame_t *f, idastar_job_t *job, int m, int h)
+{
+    if (h > l->limit) {
+        job->next = l->d + 1 + h < job->next ? l->d + 1 + h : job->next;
+        return false;
+    }
+    if (f != NULL) {
+        f->ch[m] = (uint8_t)h;
+        f->next |= 1u << m;
+    }
+    return true;
+}
 
 /* Starts the expansion of lane l's top frame: the stages to run. */
 static void
@@ -1585,9 +1599,8 @@ lane_expand(const pz_puzzle_t *p,
             int m = __builtin_ctz(b);
             int v = c->free_axis[m] >= 0 ? f->iva[c->free_axis[m]] : 0;
 
-            if (v > l->limit) {
+            if (!lane_keep(l, NULL, job, m, v)) {
                 l->want &= ~(1u << m);
-                job->next = l->d + 1 + v < job->next ? l->d + 1 + v : job->next;
             }
         }
     }
@@ -1735,8 +1748,7 @@ lane_finish_decode(const pdb_ctx_t *c,
             iv = v > fv ? v : fv;
         }
         h = combine(c, f->cv[m], iv);
-        if (h > l->limit) {
-            job->next = l->d + 1 + h < job->next ? l->d + 1 + h : job->next;
+        if (!lane_keep(l, NULL, job, m, h)) {
             continue;
         }
         l->civ[m] = (uint8_t)iv;
@@ -1745,8 +1757,7 @@ lane_finish_decode(const pdb_ctx_t *c,
             l->iidx[m][1] = inverse_index(c, f->cxi[m], c->probe[m][1]);
             __builtin_prefetch(&c->inv->data[l->iidx[m][1] >> 2]);
         } else {
-            f->ch[m] = (uint8_t)h;
-            f->next |= 1u << m;
+            lane_keep(l, f, job, m, h);
         }
     }
 }
@@ -1760,17 +1771,10 @@ lane_inv_decode(const pdb_ctx_t *c, lane_t *l, idastar_job_t *job)
         int m = __builtin_ctz(b);
         int iv = l->civ[m];
         int v = inverse_code_value(c, cube3_pdb__code(c->inv, l->iidx[m][1]));
-        int h;
 
         f->civa[m][c->probe[m][1]] = (uint8_t)v;
         iv = v > iv ? v : iv;
-        h = combine(c, f->cv[m], iv);
-        if (h > l->limit) {
-            job->next = l->d + 1 + h < job->next ? l->d + 1 + h : job->next;
-            continue;
-        }
-        f->ch[m] = (uint8_t)h;
-        f->next |= 1u << m;
+        lane_keep(l, f, job, m, combine(c, f->cv[m], iv));
     }
 }
 
@@ -1801,8 +1805,7 @@ lane_sep_issue(const pdb_ctx_t *c, lane_t *l)
         for (int i = 8; i < 20; i++) {
             f->cxi[m][i] = c->lme[m][f->xi[i]];
         }
-        l->p0[m] = c->probe[m][0];
-        if (l->p0[m] == 0) {
+        if (c->probe[m][0] == 0) {
             l->sraw[m][0] = cube3_pdb__sep_raw(co, f->cxi[m]);
         } else {
             inverse_bytes(f->cxi[m], l->fwd[m]);
@@ -1815,7 +1818,8 @@ lane_sep_issue(const pdb_ctx_t *c, lane_t *l)
         int m = __builtin_ctz(b);
 
         l->iidx[m][0] = cube3_pdb__sep_index_at(
-            sp, c->pb, l->p0[m] == 0 ? f->cxi[m] : l->fwd[m], l->sraw[m][0]);
+            sp, c->pb, c->probe[m][0] == 0 ? f->cxi[m] : l->fwd[m],
+            l->sraw[m][0]);
         __builtin_prefetch(&c->inv->data[l->iidx[m][0] >> 2]);
     }
     return l->want;
@@ -1845,20 +1849,17 @@ lane_sep_decode(const pdb_ctx_t *c,
         if (a >= 0) {
             f->civa[m][a] = (uint8_t)fv;
         }
-        f->civa[m][l->p0[m]] = (uint8_t)v;
-        if (iv > l->limit) {
-            job->next = l->d + 1 + iv < job->next ? l->d + 1 + iv : job->next;
+        f->civa[m][c->probe[m][0]] = (uint8_t)v;
+        if (!lane_keep(l, NULL, job, m, iv)) {
             continue;
         }
         l->civ[m] = (uint8_t)iv;
         l->inv2 |= 1u << m;
         if (c->nprobe[m] > 1) {
             second |= 1u << m;
-            if (l->p0[m] == 0) {
-                inverse_bytes(f->cxi[m], l->fwd[m]);
-            }
-            l->sraw[m][1] = cube3_pdb__sep_raw(
-                &c->pb->co, l->p0[m] == 0 ? l->fwd[m] : f->cxi[m]);
+            /* A quarter turn's second probe: its forward pattern. */
+            inverse_bytes(f->cxi[m], l->fwd[m]);
+            l->sraw[m][1] = cube3_pdb__sep_raw(&c->pb->co, l->fwd[m]);
             __builtin_prefetch(&sp->cs[l->sraw[m][1]]);
         }
         for (int k = 0; k < NLOOK; k++) {
@@ -1869,8 +1870,8 @@ lane_sep_decode(const pdb_ctx_t *c,
     for (uint32_t b = second; b != 0; b &= b - 1) {
         int m = __builtin_ctz(b);
 
-        l->iidx[m][1] = cube3_pdb__sep_index_at(
-            sp, c->pb, l->p0[m] == 0 ? l->fwd[m] : f->cxi[m], l->sraw[m][1]);
+        l->iidx[m][1] =
+            cube3_pdb__sep_index_at(sp, c->pb, l->fwd[m], l->sraw[m][1]);
         __builtin_prefetch(&c->inv->data[l->iidx[m][1] >> 2]);
     }
 }
@@ -1883,7 +1884,6 @@ lane_sep_decode2(const pdb_ctx_t *c, lane_t *l, idastar_job_t *job)
     for (uint32_t b = l->inv2; b != 0; b &= b - 1) {
         int m = __builtin_ctz(b);
         int iv = l->civ[m];
-        int h;
 
         for (int k = 0; k < NLOOK; k++) {
             const pdb_table_t *t = table_of(c, k);
@@ -1895,16 +1895,10 @@ lane_sep_decode2(const pdb_ctx_t *c, lane_t *l, idastar_job_t *job)
             int v =
                 inverse_code_value(c, cube3_pdb__code(c->inv, l->iidx[m][1]));
 
-            f->civa[m][1 - l->p0[m]] = (uint8_t)v;
+            f->civa[m][c->probe[m][1]] = (uint8_t)v;
             iv = v > iv ? v : iv;
         }
-        h = combine(c, f->cv[m], iv);
-        if (h > l->limit) {
-            job->next = l->d + 1 + h < job->next ? l->d + 1 + h : job->next;
-            continue;
-        }
-        f->ch[m] = (uint8_t)h;
-        f->next |= 1u << m;
+        lane_keep(l, f, job, m, combine(c, f->cv[m], iv));
     }
 }
 
