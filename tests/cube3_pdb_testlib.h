@@ -183,6 +183,73 @@ tl_check_h(const pz_puzzle_t *p,
 }
 
 /*
+ * An admissible but inconsistent HTM heuristic (inverse lookups): 0 at
+ * the goal and never above the distance within 5 moves (BFS, published
+ * counts). Only overestimates count. Returns the largest estimate seen.
+ */
+static inline int
+tl_check_admissible_htm_depth_5(const char *heuristic)
+{
+    static const uint64_t expect[6] = { 1, 18, 243, 3240, 43239, 574908 };
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
+    pz_state_t goal;
+    pz_heuristic_t *h;
+    tl_bfs_t r;
+    int hmax;
+
+    puzzle_goal(p, &goal);
+    h = tl_admissible(p, heuristic, &goal);
+    ck_assert_int_eq(heuristic_eval(h, &goal), 0);
+    tl_bfs_run(p, &goal, 5, 700000, &r);
+    ck_assert(!r.overflow);
+    tl_check_h(p, h, &goal, 5, &r);
+    for (int i = 0; i <= 5; i++) {
+        ck_assert_uint_eq(r.counts[i], expect[i]);
+    }
+    ck_assert_int_eq(r.h_over, 0);
+    hmax = r.h_max;
+    tl_bfs_free(&r);
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+    return hmax;
+}
+
+/* heuristic against "pdb-small" on n random HTM states (seed): never
+ * below it, never above 20. Returns on how many it is higher. */
+static inline long
+tl_check_at_least_small(const char *heuristic, uint64_t seed, int n)
+{
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
+    pz_state_t goal;
+    pz_heuristic_t *big;
+    pz_heuristic_t *small;
+    pz_rng_t rng;
+    long bad = 0;
+    long higher = 0;
+
+    puzzle_goal(p, &goal);
+    big = tl_admissible(p, heuristic, &goal);
+    small = tl_admissible(p, "pdb-small", &goal);
+    pz_rng_seed(&rng, seed);
+    for (int i = 0; i < n; i++) {
+        pz_state_t s;
+        int a;
+        int b;
+
+        ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &s), PZ_OK);
+        a = heuristic_eval(big, &s);
+        b = heuristic_eval(small, &s);
+        bad += a < b || a > 20;
+        higher += a > b;
+    }
+    ck_assert_int_eq(bad, 0);
+    heuristic_destroy(big);
+    heuristic_destroy(small);
+    puzzle_destroy(p);
+    return higher;
+}
+
+/*
  * On count scrambles of base + i % span moves (rng seeded with seed),
  * IDA* with heuristic (1 + i % 2 threads) finds answers exactly as short
  * as ref_engine with ref_heuristic (2 threads), marks them optimal, and
