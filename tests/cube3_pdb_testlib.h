@@ -14,11 +14,53 @@
 #include "puzzle.h"
 #include "puzzles/cube3/cube3.h"
 #include "puzzles/cube3/pdb.h"
+#include "puzzles/cube3/pdb_internal.h"
 #include "solve.h"
 #include "testlib.h"
 
 /* Every function is static inline so each test file uses what it needs;
  * the puzzle, heuristic and solve helpers are testlib.h's. */
+
+/* The symmetry and coordinate tables, made once per test process. */
+static inline pdb_base_t *
+tl_pdb_base(void)
+{
+    static pdb_base_t *pb;
+
+    if (pb == NULL) {
+        pb = malloc(sizeof(*pb));
+        ck_assert_ptr_nonnull(pb);
+        ck_assert_int_eq(cube3_pdb__sym_init(&pb->sy), PZ_OK);
+        ck_assert_int_eq(cube3_pdb__coord_init(&pb->co, &pb->sy), PZ_OK);
+    }
+    return pb;
+}
+
+/* The 20 bytes of a uniformly random HTM state from rng. */
+static inline void
+tl_random_bytes(pz_rng_t *rng, uint8_t *b)
+{
+    static pz_puzzle_t *p;
+    pz_state_t s;
+
+    if (p == NULL) {
+        p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
+    }
+    ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, rng, &s), PZ_OK);
+    memcpy(b, s.b, 20);
+}
+
+/* The solved cube's 20 bytes. */
+static inline void
+tl_solved_bytes(uint8_t *b)
+{
+    for (int i = 0; i < 8; i++) {
+        b[i] = (uint8_t)(3 * i);
+    }
+    for (int i = 0; i < 12; i++) {
+        b[8 + i] = (uint8_t)(2 * i);
+    }
+}
 
 /* What tl_bfs_run found, and what tl_check_h counted. */
 typedef struct tl_bfs {

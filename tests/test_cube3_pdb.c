@@ -31,33 +31,6 @@ enum {
     NSAMPLES = 200,
 };
 
-static pdb_base_t *
-base(void)
-{
-    static pdb_base_t *pb;
-
-    if (pb == NULL) {
-        pb = malloc(sizeof(*pb));
-        ck_assert_ptr_nonnull(pb);
-        ck_assert_int_eq(cube3_pdb__sym_init(&pb->sy), PZ_OK);
-        ck_assert_int_eq(cube3_pdb__coord_init(&pb->co, &pb->sy), PZ_OK);
-    }
-    return pb;
-}
-
-static void
-random_bytes(pz_rng_t *rng, uint8_t *b)
-{
-    static pz_puzzle_t *p;
-    pz_state_t s;
-
-    if (p == NULL) {
-        p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
-    }
-    ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, rng, &s), PZ_OK);
-    memcpy(b, s.b, 20);
-}
-
 static bool
 valid_bytes(const uint8_t *b)
 {
@@ -74,7 +47,7 @@ valid_bytes(const uint8_t *b)
 
 START_TEST(test_cube3_pdb_sym_conj_is_automorphism)
 {
-    const pdb_sym_t *sy = &base()->sy;
+    const pdb_sym_t *sy = &tl_pdb_base()->sy;
     pz_rng_t rng;
     long bad = 0;
 
@@ -82,7 +55,7 @@ START_TEST(test_cube3_pdb_sym_conj_is_automorphism)
     for (int i = 0; i < NSAMPLES; i++) {
         uint8_t c[20];
 
-        random_bytes(&rng, c);
+        tl_random_bytes(&rng, c);
         for (int s = 0; s < PDB_NSYM; s++) {
             uint8_t x[20];
             uint8_t y[20];
@@ -106,7 +79,7 @@ END_TEST
 
 START_TEST(test_cube3_pdb_sym_48_distinct_16_keep_ud)
 {
-    const pdb_sym_t *sy = &base()->sy;
+    const pdb_sym_t *sy = &tl_pdb_base()->sy;
     int ud = 0;
 
     /* Distinct actions on the moves: no two symmetries are the same. */
@@ -183,24 +156,19 @@ dist(int kind, const uint8_t *b)
 static void
 check_pattern(int kind)
 {
-    const pdb_base_t *pb = base();
+    const pdb_base_t *pb = tl_pdb_base();
     pz_rng_t rng;
     long bad = 0;
     uint8_t solved[20];
 
-    for (int i = 0; i < 8; i++) {
-        solved[i] = (uint8_t)(3 * i);
-    }
-    for (int i = 0; i < 12; i++) {
-        solved[8 + i] = (uint8_t)(2 * i);
-    }
+    tl_solved_bytes(solved);
     ck_assert_int_eq(dist(kind, solved), 0);
     pz_rng_seed(&rng, 2);
     for (int i = 0; i < NSAMPLES / 4; i++) {
         uint8_t c[20];
         int d;
 
-        random_bytes(&rng, c);
+        tl_random_bytes(&rng, c);
         d = dist(kind, c);
         bad += d <= 0;
         for (int m = 0; m < PDB_NHTM; m++) {
@@ -236,16 +204,11 @@ END_TEST
 START_TEST(test_cube3_pdb_distance_within_pattern_bounds)
 {
     /* Corner patterns of positions 1 and 2 moves away are that far. */
-    const pdb_base_t *pb = base();
+    const pdb_base_t *pb = tl_pdb_base();
     uint8_t solved[20];
     long bad = 0;
 
-    for (int i = 0; i < 8; i++) {
-        solved[i] = (uint8_t)(3 * i);
-    }
-    for (int i = 0; i < 12; i++) {
-        solved[8 + i] = (uint8_t)(2 * i);
-    }
+    tl_solved_bytes(solved);
     for (int m = 0; m < PDB_NHTM; m++) {
         uint8_t x[20];
 
@@ -268,7 +231,7 @@ END_TEST
  */
 START_TEST(test_cube3_pdb_distance_axis_kept_by_left_turns)
 {
-    const pdb_base_t *pb = base();
+    const pdb_base_t *pb = tl_pdb_base();
     pz_rng_t rng;
     long bad = 0;
     int kept = 0;
@@ -279,7 +242,7 @@ START_TEST(test_cube3_pdb_distance_axis_kept_by_left_turns)
         cube3_cubie_t x;
 
         state_clear(&s);
-        random_bytes(&rng, s.b);
+        tl_random_bytes(&rng, s.b);
         ck_assert_int_eq(cube3_cubie_from_state(&s, &x), PZ_OK);
         for (int m = 0; m < PDB_NHTM; m++) {
             pz_state_t t;
@@ -410,7 +373,7 @@ END_TEST
  * (the corners form a group), which is why no inverse lookup is made. */
 START_TEST(test_cube3_pdb_includes_corners_and_axes)
 {
-    const pdb_base_t *pb = base();
+    const pdb_base_t *pb = tl_pdb_base();
     pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
     pz_state_t goal;
     pz_heuristic_t *h;

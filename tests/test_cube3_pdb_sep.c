@@ -30,20 +30,6 @@ enum {
     NSAMPLES = 200,
 };
 
-static pdb_base_t *
-base(void)
-{
-    static pdb_base_t *pb;
-
-    if (pb == NULL) {
-        pb = malloc(sizeof(*pb));
-        ck_assert_ptr_nonnull(pb);
-        ck_assert_int_eq(cube3_pdb__sym_init(&pb->sy), PZ_OK);
-        ck_assert_int_eq(cube3_pdb__coord_init(&pb->co, &pb->sy), PZ_OK);
-    }
-    return pb;
-}
-
 /* The reduction with flips, made once per test process. */
 static const pdb_sep_t *
 sep8(void)
@@ -51,34 +37,11 @@ sep8(void)
     static pdb_sep_t sp;
 
     if (sp.cs == NULL) {
-        ck_assert_int_eq(cube3_pdb__sep_init(&sp, &base()->co, &base()->sy, 8),
-                         PZ_OK);
+        ck_assert_int_eq(
+            cube3_pdb__sep_init(&sp, &tl_pdb_base()->co, &tl_pdb_base()->sy, 8),
+            PZ_OK);
     }
     return &sp;
-}
-
-static void
-random_bytes(pz_rng_t *rng, uint8_t *b)
-{
-    static pz_puzzle_t *p;
-    pz_state_t s;
-
-    if (p == NULL) {
-        p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
-    }
-    ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, rng, &s), PZ_OK);
-    memcpy(b, s.b, 20);
-}
-
-static void
-solved_bytes(uint8_t *b)
-{
-    for (int i = 0; i < 8; i++) {
-        b[i] = (uint8_t)(3 * i);
-    }
-    for (int i = 0; i < 12; i++) {
-        b[8 + i] = (uint8_t)(2 * i);
-    }
 }
 
 static int
@@ -131,7 +94,7 @@ END_TEST
 START_TEST(test_cube3_pdb_sep_index_paths_agree)
 {
     const pdb_sep_t *sp = sep8();
-    const pdb_base_t *pb = base();
+    const pdb_base_t *pb = tl_pdb_base();
     uint64_t entries = cube3_pdb__table_rows(CUBE3_PDB_SEP) * PDB_NTWIST;
     pz_rng_t rng;
     long bad = 0;
@@ -142,10 +105,10 @@ START_TEST(test_cube3_pdb_sep_index_paths_agree)
         uint8_t x[20];
         uint64_t a;
 
-        random_bytes(&rng, b);
+        tl_random_bytes(&rng, b);
         /* Near solved too: few moves from the solved cube. */
         if (i % 2 == 1) {
-            solved_bytes(b);
+            tl_solved_bytes(b);
             for (int j = 0; j < i % 7; j++) {
                 cube3_pdb__map(&pb->sy.moves[pz_rng_next(&rng) % PDB_NHTM], b,
                                x);
@@ -165,7 +128,7 @@ END_TEST
 START_TEST(test_cube3_pdb_sep_symmetric_states_share_class)
 {
     const pdb_sep_t *sp = sep8();
-    const pdb_base_t *pb = base();
+    const pdb_base_t *pb = tl_pdb_base();
     pz_rng_t rng;
     long bad = 0;
 
@@ -174,7 +137,7 @@ START_TEST(test_cube3_pdb_sep_symmetric_states_share_class)
         uint8_t b[20];
         uint64_t a;
 
-        random_bytes(&rng, b);
+        tl_random_bytes(&rng, b);
         a = cube3_pdb__sep_index(sp, &pb->co, b);
         for (int k = 0; k < PDB_NSYM; k++) {
             uint8_t x[20];
@@ -193,7 +156,7 @@ END_TEST
 START_TEST(test_cube3_pdb_sep_whole_slice_flip_unseen)
 {
     const pdb_sep_t *sp = sep8();
-    const pdb_base_t *pb = base();
+    const pdb_base_t *pb = tl_pdb_base();
     pz_rng_t rng;
     long bad = 0;
 
@@ -202,7 +165,7 @@ START_TEST(test_cube3_pdb_sep_whole_slice_flip_unseen)
         uint8_t b[20];
         uint64_t a;
 
-        random_bytes(&rng, b);
+        tl_random_bytes(&rng, b);
         a = cube3_pdb__sep_index(sp, &pb->co, b);
         for (int slice = 0; slice < 3; slice++) {
             uint8_t all[20];
@@ -242,7 +205,7 @@ END_TEST
 START_TEST(test_cube3_pdb_sep_half_turns_on_left_keep_pattern)
 {
     const pdb_sep_t *sp = sep8();
-    const pdb_base_t *pb = base();
+    const pdb_base_t *pb = tl_pdb_base();
     pz_rng_t rng;
     long bad = 0;
     long quarter_changed = 0;
@@ -252,7 +215,7 @@ START_TEST(test_cube3_pdb_sep_half_turns_on_left_keep_pattern)
         uint8_t b[20];
         uint64_t a;
 
-        random_bytes(&rng, b);
+        tl_random_bytes(&rng, b);
         a = cube3_pdb__sep_index(sp, &pb->co, b);
         for (int m = 0; m < PDB_NHTM; m++) {
             uint8_t y[20];
@@ -274,7 +237,7 @@ END_TEST
 
 START_TEST(test_cube3_pdb_sep_table_consistent_and_symmetric)
 {
-    const pdb_base_t *pb = base();
+    const pdb_base_t *pb = tl_pdb_base();
     cube3_pdb_info_t info;
     pz_rng_t rng;
     uint8_t solved[20];
@@ -287,14 +250,14 @@ START_TEST(test_cube3_pdb_sep_table_consistent_and_symmetric)
         sum += info.counts[d];
     }
     ck_assert_uint_eq(sum, info.entries);
-    solved_bytes(solved);
+    tl_solved_bytes(solved);
     ck_assert_int_eq(dist(solved), 0);
     pz_rng_seed(&rng, 15);
     for (int i = 0; i < NSAMPLES / 4; i++) {
         uint8_t c[20];
         int d;
 
-        random_bytes(&rng, c);
+        tl_random_bytes(&rng, c);
         d = dist(c);
         bad += d <= 0 || d > info.max_depth;
         for (int m = 0; m < PDB_NHTM; m++) {
