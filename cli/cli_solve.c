@@ -17,15 +17,16 @@
 #include "job.h"
 #include "problem.h"
 #include "request.h"
+#include "serve.h"
 #include "tables.h"
 
 static atomic_bool cli_cancel;
 
-/* Online CPUs, 1 to 64. */
+/* The CPUs this process may use (serve_cpus), 1 to 64. */
 static int
 cli_cpus(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    long n = serve_cpus();
 
     return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }

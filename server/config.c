@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "serve.h"
+
 /* How an option's text becomes a value in config_t. */
 typedef enum opt_kind {
     OPT_INT,     /* int field */
@@ -184,8 +186,8 @@ memory_available(void)
 
 /* Online CPUs, lowered to the cgroup v2 CPU quota when one is set (a
  * container limited to 2 CPUs on a 64-CPU host should run 2 solvers). */
-static long
-cpus_available(void)
+long
+serve_cpus(void)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     FILE *f = fopen("/sys/fs/cgroup/cpu.max", "r");
@@ -210,7 +212,7 @@ cpus_available(void)
 static void
 set_defaults(config_t *cfg)
 {
-    long cpus = cpus_available();
+    long cpus = serve_cpus();
 
     memset(cfg, 0, sizeof(*cfg));
     cfg->port = 8080;

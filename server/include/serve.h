@@ -21,4 +21,10 @@ int serve_main(int argc, char **argv);
  * handler. */
 void serve_stop(void);
 
+/* The CPUs this process may use: online CPUs, lowered to the cgroup v2
+ * CPU quota when one is set (0 or less when unknown). The service's
+ * default solver threads; the command line's threads for one optimal
+ * search. Thread: any. */
+long serve_cpus(void);
+
 #endif
