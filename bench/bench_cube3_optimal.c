@@ -7,7 +7,9 @@
  * nodes), and the table build time and memory. The cases are random states
  * (--random N), random scrambles of a given length (--moves K --count N) or one
  * scramble
- * (--scramble "..."), all from a fixed seed, so runs compare.
+ * (--scramble "..."), all from a fixed seed, so runs compare, or the
+ * scrambles of a file, one per line (--scrambles FILE), so other solvers can
+ * be given the same cubes.
  *
  *   bench_cube3_optimal --heuristic pdb-large --threads 2 --random 7
  *   bench_cube3_optimal --moves 14 --count 10
@@ -42,6 +44,8 @@ typedef struct options {
     const char *metric;
     const char *scramble;
     const char *state;
+    char **lines; /* --scrambles FILE: one scramble per line */
+    int nlines;
     int threads;
     int random;
     int moves;
@@ -51,6 +55,38 @@ typedef struct options {
     uint64_t time_ms;
     bool huge_pages; /* --pages huge: copies on huge pages, as the daemon */
 } options_t;
+
+/* Reads the non-empty lines of path into o->lines. */
+static int
+read_lines(const char *path, options_t *o)
+{
+    char buf[1024];
+    FILE *f = fopen(path, "r");
+
+    if (f == NULL) {
+        fprintf(stderr, "cannot open %s\n", path);
+        return -1;
+    }
+    while (fgets(buf, sizeof(buf), f) != NULL) {
+        size_t len = strcspn(buf, "\r\n");
+        char **grown;
+
+        buf[len] = '\0';
+        if (len == 0) {
+            continue;
+        }
+        grown = realloc(o->lines, sizeof(*grown) * (size_t)(o->nlines + 1));
+        if (grown == NULL || (grown[o->nlines] = strdup(buf)) == NULL) {
+            o->lines = grown != NULL ? grown : o->lines;
+            fclose(f);
+            return -1;
+        }
+        o->lines = grown;
+        o->nlines++;
+    }
+    fclose(f);
+    return o->nlines > 0 ? 0 : -1;
+}
 
 static int
 parse(int argc, char **argv, options_t *o)
@@ -75,6 +111,10 @@ parse(int argc, char **argv, options_t *o)
             o->metric = v;
         } else if (strcmp(a, "--scramble") == 0) {
             o->scramble = v;
+        } else if (strcmp(a, "--scrambles") == 0) {
+            if (read_lines(v, o) != 0) {
+                return -1;
+            }
         } else if (strcmp(a, "--state") == 0) {
             o->state = v;
         } else if (strcmp(a, "--threads") == 0) {
@@ -145,7 +185,7 @@ main(int argc, char **argv)
                 "pdb-huge|pdb-large|pdb|pdb-small|misplaced] "
                 "[--metric htm|qtm] [--threads N] [--time-ms N] "
                 "[--seed S] [--only I] [--pages huge|file] (--random N | "
-                "--moves K [--count N] | --scramble S)\n",
+                "--moves K [--count N] | --scramble S | --scrambles FILE)\n",
                 argv[0]);
         return 2;
     }
@@ -175,6 +215,7 @@ main(int argc, char **argv)
     heuristic_destroy(warm);
     print_tables(&o);
     n = o.scramble != NULL || o.state != NULL ? 1
+        : o.nlines > 0                        ? o.nlines
         : o.random > 0                        ? o.random
                                               : o.count;
     secs = calloc((size_t)n, sizeof(double));
@@ -207,9 +248,9 @@ main(int argc, char **argv)
                 fprintf(stderr, "bad state\n");
                 return 2;
             }
-        } else if (o.scramble != NULL) {
-            if (puzzle_parse_scramble(p, o.scramble, &spec.start, NULL) !=
-                PZ_OK) {
+        } else if (o.scramble != NULL || o.nlines > 0) {
+            if (puzzle_parse_scramble(p, o.nlines > 0 ? o.lines[i] : o.scramble,
+                                      &spec.start, NULL) != PZ_OK) {
                 fprintf(stderr, "bad scramble\n");
                 return 2;
             }
@@ -267,6 +308,10 @@ main(int argc, char **argv)
     }
     free(nodes);
     free(secs);
+    for (int i = 0; i < o.nlines; i++) {
+        free(o.lines[i]);
+    }
+    free(o.lines);
     puzzle_destroy(p);
     return 0;
 }
