@@ -56,7 +56,8 @@ typedef struct options {
     bool huge_pages; /* --pages huge: copies on huge pages, as the daemon */
 } options_t;
 
-/* Reads the non-empty lines of path into o->lines. */
+/* Reads the lines of path into o->lines, skipping empty lines and comments
+ * ('#'). */
 static int
 read_lines(const char *path, options_t *o)
 {
@@ -72,7 +73,7 @@ read_lines(const char *path, options_t *o)
         char **grown;
 
         buf[len] = '\0';
-        if (len == 0) {
+        if (len == 0 || buf[0] == '#') {
             continue;
         }
         grown = realloc(o->lines, sizeof(*grown) * (size_t)(o->nlines + 1));
