@@ -267,6 +267,10 @@ write_run(jsonout_t *w, const api_job_info_t *job, int i)
     if (run->weight != 1.0) {
         jsonout_double(w, "weight", run->weight);
     }
+    /* Set before the job's start time is published. */
+    if (job->started_ms != 0) {
+        jsonout_u64(w, "threads", (uint64_t)req->spec.threads);
+    }
     if (i < job->runs_done && status == PZ_STATUS_SOLVED) {
         write_solution(w, req, run);
         jsonout_bool(w, "optimal", run->solution.optimal);

@@ -124,5 +124,6 @@ request__defaults(const api_policy_t *pol,
         req->nruns == 1 && strcmp(req->requested[0], "auto") == 0 &&
         strcmp(req->runs[0].engine->name, "idastar") == 0) {
         req->spec.threads = pol->optimal_threads;
+        req->spread = true;
     }
 }

@@ -220,6 +220,8 @@ set_defaults(config_t *cfg)
     cfg->queue = 64;
     api_policy_default(&cfg->policy);
     cfg->policy.table_builds = API_TABLE_BUILDS_STARTUP;
+    /* One cube's proven optimum may use every CPU no other job uses. */
+    cfg->policy.optimal_threads = cpus > 1 ? (int)(cpus < 64 ? cpus : 64) : 1;
     cfg->memory_cap = (size_t)(memory_available() / 4 * 3);
     /* The tables and the jobs share the memory; without a cap a table
      * too large for a small container gets the daemon killed. */

@@ -290,6 +290,19 @@ jobs__start_locked(jobs_t *jobs, job_t *job)
 
     job->refs++; /* the runner's reference */
     jobs->nrunning++;
+    if (job->req.spread) {
+        /* One thread per solver thread's job, one per queued job about to
+         * start; what is left of the CPUs (the workers) goes to this one. */
+        int busy = (int)jobs->nrunning + jobs->nspread + (int)jobs->nqueued;
+        int extra = jobs->cfg.workers - busy;
+
+        extra = extra < 0 ? 0 : extra;
+        if (extra > job->req.spec.threads - 1) {
+            extra = job->req.spec.threads - 1;
+        }
+        job->req.spec.threads = 1 + extra;
+        jobs->nspread += extra;
+    }
     atomic_store(&job->started_ms, jobs__wall_ms());
     for (int i = 0; i < job->req.nruns; i++) {
         if (job->req.spec.limits.time_ms == 0) {
@@ -545,6 +558,9 @@ jobs__end_locked(jobs_t *jobs, job_t *job, job_state_t was)
     }
     if (was == JOB_RUNNING) {
         jobs->nrunning--;
+        if (job->req.spread) {
+            jobs->nspread -= job->req.spec.threads - 1;
+        }
     } else if (was == JOB_PREPARING) {
         jobs->npreparing--;
     }

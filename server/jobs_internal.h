@@ -76,6 +76,7 @@ struct jobs {
     size_t nqueued;
     size_t npreparing;
     size_t nrunning;
+    int nspread; /* threads running jobs use beyond one each (spread) */
     size_t nended;
     size_t nundelivered; /* ended jobs whose result nobody has fetched */
     size_t memory_in_use;

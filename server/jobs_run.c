@@ -150,6 +150,7 @@ log_job_start(const job_t *job)
     log_line_str(&ev, "engine", job->req.runs[0].engine->name);
     log_line_str(&ev, "heuristic", job->req.runs[0].heuristic);
     log_line_num(&ev, "runs", job->req.nruns);
+    log_line_num(&ev, "threads", job->req.spec.threads);
     log_line_u64(&ev, "time_ms", job->req.spec.limits.time_ms);
     log_line_u64(&ev, "memory_mb", job->req.spec.limits.memory_bytes >> 20);
     log_line_end(&ev);

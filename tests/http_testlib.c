@@ -698,6 +698,25 @@ ht_check_batch(const cJSON *j)
     return NULL;
 }
 
+/* o's "threads": absent before the job started, else a count >= 1. */
+static const char *
+check_threads(const cJSON *o, const cJSON *started)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "threads");
+
+    if (t == NULL) {
+        return NULL;
+    }
+    if (!cJSON_IsNumber(t) || t->valuedouble < 1 ||
+        t->valuedouble != (double)(int)t->valuedouble) {
+        return vfail("threads is not an integer >= 1");
+    }
+    if (!cJSON_IsString(started)) {
+        return vfail("threads before the job started");
+    }
+    return NULL;
+}
+
 /* Validates j as the schema Job of openapi.yaml (or BatchJob when its
  * kind is "batch"); NULL when it conforms. */
 const char *
@@ -724,6 +743,7 @@ ht_check_job(const cJSON *j)
         "engine",
         "heuristic",
         "weight",
+        "threads",
         "solution",
         "optimal",
         "best_so_far",
@@ -763,7 +783,7 @@ ht_check_job(const cJSON *j)
     int c = 0;
     char extra = 0;
 
-    if (why != NULL) {
+    if (why != NULL || (why = check_threads(j, started)) != NULL) {
         return why;
     }
     for (int i = 0; strings[i] != NULL; i++) {
@@ -854,8 +874,9 @@ ht_check_job(const cJSON *j)
     }
     if (runs != NULL) {
         static const char *const rk[] = {
-            "status",  "engine",      "heuristic", "weight", "solution",
-            "optimal", "best_so_far", "error",     "stats",  NULL,
+            "status",  "engine",   "heuristic", "weight",
+            "threads", "solution", "optimal",   "best_so_far",
+            "error",   "stats",    NULL,
         };
         static const char *const rr[] = { "status",   "engine", "heuristic",
                                           "solution", "stats",  NULL };
@@ -867,7 +888,8 @@ ht_check_job(const cJSON *j)
         for (const cJSON *run = runs->child; run != NULL; run = run->next) {
             const cJSON *st = cJSON_GetObjectItemCaseSensitive(run, "status");
 
-            if ((why = ht_check_members(run, "run", rk, rr)) != NULL) {
+            if ((why = ht_check_members(run, "run", rk, rr)) != NULL ||
+                (why = check_threads(run, started)) != NULL) {
                 return why;
             }
             if (!cJSON_IsString(st) || !valid_status(st->valuestring)) {

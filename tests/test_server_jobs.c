@@ -4,11 +4,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <check.h>
 
 #include "jobs.h"
+#include "jsonout.h"
 #include "log.h"
 #include "request.h"
 
@@ -64,6 +66,64 @@ submit(jobs_t *jobs, int memory_mb, int flags, job_t **out)
     ck_assert_int_eq(req.nruns, 0);
     ck_assert_int_eq(rc == PZ_OK, *out != NULL);
     return rc;
+}
+
+/* Submits a 3x3x3 request whose proven optimum "auto" hands to IDA*,
+ * parsed under a policy of 4 optimal threads (the job spreads). */
+static job_t *
+submit_spread(jobs_t *jobs)
+{
+    api_solve_request_t req;
+    api_policy_t pol;
+    pz_diag_t d;
+    job_t *job = NULL;
+    static const char body[] = "{\"puzzle\":\"3x3x3\",\"scramble\":"
+                               "\"R U F D L B R2 U2 F' L D B2\","
+                               "\"optimal\":true,\"memory_mb\":8}";
+
+    api_policy_default(&pol);
+    pol.optimal_threads = 4;
+    ck_assert_int_eq(api_solve_parse_text(body, strlen(body), &pol, &req, &d),
+                     PZ_OK);
+    ck_assert(req.spread);
+    ck_assert_int_eq(jobs_submit(jobs, &req, 0, &job), PZ_OK);
+    return job;
+}
+
+/* The "threads" of job's run as its JSON reports them, or 0 without. */
+static int
+job_threads(const job_t *job)
+{
+    jsonout_t w;
+    char *text;
+    const char *at;
+    size_t len;
+    int threads = 0;
+
+    jsonout_init(&w);
+    jsonout_begin(&w, NULL, '{');
+    jobs_write(&w, "job", job); /* returns the job's status */
+    jsonout_end(&w, '}');
+    text = jsonout_finish(&w, &len);
+    ck_assert_ptr_nonnull(text);
+    at = strstr(text, "\"threads\":");
+    if (at != NULL) {
+        threads = atoi(at + strlen("\"threads\":"));
+    }
+    free(text);
+    return threads;
+}
+
+/* Ends a started job without searching: cancelled, then run. */
+static void
+end_started(jobs_t *jobs, job_t *job)
+{
+    bool ended;
+
+    ck_assert_int_eq(jobs_cancel(jobs, job, &ended), PZ_OK);
+    jobs_run(jobs, job);
+    ck_assert(jobs_ended(job));
+    jobs_release(jobs, job);
 }
 
 /* Takes the next job as a solver thread would and runs it. */
@@ -373,6 +433,61 @@ START_TEST(test_jobs_run_here_only_for_instant_requests)
 }
 END_TEST
 
+/* A spreading job takes the workers no other job holds when it starts (at
+ * most its optimal threads); running and queued jobs hold one each, a
+ * spread job its threads until it ends. Other jobs keep one thread. */
+START_TEST(test_jobs_spread_takes_the_free_workers)
+{
+    jobs_config_t cfg;
+    jobs_t *jobs = NULL;
+    job_t *a;
+    job_t *b;
+    job_t *c;
+
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.queue = 8;
+    cfg.memory_cap = 1024 * MIB;
+    cfg.max_jobs = 100;
+    cfg.retention_ms = 60000;
+    cfg.workers = 3;
+    ck_assert_int_eq(jobs_create(&cfg, &jobs), PZ_OK);
+
+    /* Idle: all three workers, under the policy's four. */
+    a = submit_spread(jobs);
+    ck_assert_int_eq(job_threads(a), 0); /* queued: not decided yet */
+    ck_assert_ptr_eq(jobs_next(jobs), a);
+    ck_assert_int_eq(job_threads(a), 3);
+    /* Every worker is taken: the next one gets its own thread only. */
+    b = submit_spread(jobs);
+    ck_assert_ptr_eq(jobs_next(jobs), b);
+    ck_assert_int_eq(job_threads(b), 1);
+    end_started(jobs, a);
+    end_started(jobs, b);
+
+    /* A job queued behind it keeps a worker for itself. */
+    a = submit_spread(jobs);
+    ck_assert_int_eq(submit(jobs, 8, 0, &b), PZ_OK);
+    ck_assert_ptr_eq(jobs_next(jobs), a);
+    ck_assert_int_eq(job_threads(a), 2);
+    ck_assert_ptr_eq(jobs_next(jobs), b);
+    ck_assert_int_eq(job_threads(b), 1);
+    /* a's extra thread and b's: nothing left for c. */
+    c = submit_spread(jobs);
+    ck_assert_ptr_eq(jobs_next(jobs), c);
+    ck_assert_int_eq(job_threads(c), 1);
+    end_started(jobs, a);
+    end_started(jobs, b);
+    end_started(jobs, c);
+
+    /* Every thread given back: all three again. */
+    a = submit_spread(jobs);
+    ck_assert_ptr_eq(jobs_next(jobs), a);
+    ck_assert_int_eq(job_threads(a), 3);
+    end_started(jobs, a);
+    jobs_destroy(jobs);
+}
+END_TEST
+
 static Suite *
 jobs_suite(void)
 {
@@ -390,6 +505,7 @@ jobs_suite(void)
     tcase_add_test(tc, test_jobs_list_newest_first);
     tcase_add_test(tc, test_jobs_drain_cancels_queued_and_refuses_new);
     tcase_add_test(tc, test_jobs_run_here_only_for_instant_requests);
+    tcase_add_test(tc, test_jobs_spread_takes_the_free_workers);
     suite_add_tcase(s, tc);
     return s;
 }
