@@ -31,11 +31,6 @@
 
 /* How often the sweep runs when no waiter deadline is nearer. */
 
-/* Slack on top of a job's summed time limits before the safety net
- * cancels it: engines check their own deadline every few thousand
- * expansions, so this only fires for an engine that stopped polling. */
-#define JOBS_DEADLINE_SLACK_MS 2000
-
 /* Freed jobs kept for reuse (about 10 KiB each). None under
  * AddressSanitizer, which should see every job's use after free. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -279,43 +274,6 @@ admit_locked(jobs_t *jobs, job_t *job)
     jobs->last = job;
     jobs->count++;
     return PZ_OK;
-}
-
-/* Marks job running with a reference for its runner, and sets its
- * safety deadline. Under the lock. */
-void
-jobs__start_locked(jobs_t *jobs, job_t *job)
-{
-    uint64_t total_ms = 0;
-
-    job->refs++; /* the runner's reference */
-    jobs->nrunning++;
-    if (job->req.spread) {
-        /* One thread per solver thread's job, one per queued job about to
-         * start; what is left of the CPUs (the workers) goes to this one. */
-        int busy = (int)jobs->nrunning + jobs->nspread + (int)jobs->nqueued;
-        int extra = jobs->cfg.workers - busy;
-
-        extra = extra < 0 ? 0 : extra;
-        if (extra > job->req.spec.threads - 1) {
-            extra = job->req.spec.threads - 1;
-        }
-        job->req.spec.threads = 1 + extra;
-        jobs->nspread += extra;
-    }
-    atomic_store(&job->started_ms, jobs__wall_ms());
-    for (int i = 0; i < job->req.nruns; i++) {
-        if (job->req.spec.limits.time_ms == 0) {
-            total_ms = 0;
-            break;
-        }
-        total_ms += job->req.spec.limits.time_ms;
-    }
-    total_ms *= job->req.batch != NULL ? (uint64_t)job->req.batch->n : 1;
-    job->deadline_mono = total_ms == 0 ? 0
-                                       : jobs_now_ms() + (int64_t)total_ms +
-                                             JOBS_DEADLINE_SLACK_MS;
-    atomic_store_explicit(&job->state, JOB_RUNNING, memory_order_release);
 }
 
 /* Appends job to the queue. Under the lock. */
