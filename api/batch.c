@@ -119,6 +119,8 @@ api_batch_parse(const cJSON *root,
         return pz_diag_set(d, PZ_ENOMEM, "out of memory");
     }
     b->policy = *pol;
+    /* The items run one after another on their job's one thread. */
+    b->policy.optimal_threads = 0;
     b->items = calloc((size_t)n, sizeof(*b->items));
     b->results = calloc((size_t)n, sizeof(*b->results));
     b->status = calloc((size_t)n, sizeof(*b->status));

@@ -120,8 +120,10 @@ request__defaults(const api_policy_t *pol,
                   api_solve_request_t *req)
 {
     request__default_target(body, req);
+    /* Not when collecting several solutions: IDA* does that on one thread. */
     if (pol->optimal_threads > req->spec.threads && req->optimal &&
-        req->nruns == 1 && strcmp(req->requested[0], "auto") == 0 &&
+        req->want_solutions == 0 && !req->all_optimal && req->nruns == 1 &&
+        strcmp(req->requested[0], "auto") == 0 &&
         strcmp(req->runs[0].engine->name, "idastar") == 0) {
         req->spec.threads = pol->optimal_threads;
         req->spread = true;

@@ -86,7 +86,11 @@ read_lines(const char *path, options_t *o)
         o->nlines++;
     }
     fclose(f);
-    return o->nlines > 0 ? 0 : -1;
+    if (o->nlines == 0) {
+        fprintf(stderr, "no scrambles in %s\n", path);
+        return -1;
+    }
+    return 0;
 }
 
 static int
@@ -113,7 +117,7 @@ parse(int argc, char **argv, options_t *o)
         } else if (strcmp(a, "--scramble") == 0) {
             o->scramble = v;
         } else if (strcmp(a, "--scrambles") == 0) {
-            if (read_lines(v, o) != 0) {
+            if (o->nlines > 0 || read_lines(v, o) != 0) {
                 return -1;
             }
         } else if (strcmp(a, "--state") == 0) {
@@ -140,7 +144,9 @@ parse(int argc, char **argv, options_t *o)
         }
         i++;
     }
-    return 0;
+    /* One source of cases: a scramble, a state or a file. */
+    return (o->scramble != NULL) + (o->state != NULL) + (o->nlines > 0) > 1 ? -1
+                                                                            : 0;
 }
 
 /* Prints the size, build time and distance counts of the slice table the

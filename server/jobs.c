@@ -516,7 +516,7 @@ jobs__end_locked(jobs_t *jobs, job_t *job, job_state_t was)
     }
     if (was == JOB_RUNNING) {
         jobs->nrunning--;
-        if (job->req.spread) {
+        if (job->req.spread && job->req.batch == NULL) {
             jobs->nspread -= job->req.spec.threads - 1;
         }
     } else if (was == JOB_PREPARING) {

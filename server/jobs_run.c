@@ -131,16 +131,15 @@ jobs__start_locked(jobs_t *jobs, job_t *job)
 
     job->refs++; /* the runner's reference */
     jobs->nrunning++;
-    if (job->req.spread) {
-        /* One thread per solver thread's job, one per queued job about to
-         * start; what is left of the CPUs (the workers) goes to this one. */
+    if (job->req.spread && job->req.batch == NULL) {
+        /* spec.threads is the policy's optimal_threads, the CPUs. Every
+         * running job holds one (this one included), a spread job its
+         * further threads, a queued job the one it is about to take; the
+         * CPUs left go to this job. */
         int busy = (int)jobs->nrunning + jobs->nspread + (int)jobs->nqueued;
-        int extra = jobs->cfg.workers - busy;
+        int extra = job->req.spec.threads - busy;
 
         extra = extra < 0 ? 0 : extra;
-        if (extra > job->req.spec.threads - 1) {
-            extra = job->req.spec.threads - 1;
-        }
         job->req.spec.threads = 1 + extra;
         jobs->nspread += extra;
     }

@@ -64,23 +64,16 @@ static int
 parse_optimal_threads(const char *text, api_solve_request_t *req)
 {
     api_policy_t pol;
-    cJSON *body = NULL;
     pz_diag_t d;
-    int rc;
 
     api_policy_default(&pol);
     pol.optimal_threads = 4;
-    rc = api_json_parse(text, strlen(text), &body, &d);
-    if (rc == PZ_OK) {
-        rc = api_solve_parse(body, &pol, req, &d);
-        cJSON_Delete(body);
-    }
-    return rc;
+    return api_solve_parse_text(text, strlen(text), &pol, req, &d);
 }
 
 /* A proven optimum that auto hands to IDA* takes the policy's
- * optimal_threads; a fast auto answer, a named engine and several engines
- * keep threads. */
+ * optimal_threads; a fast auto answer, a named engine, several engines,
+ * several solutions and a batch keep threads. */
 START_TEST(test_api_solve_parse_optimal_threads)
 {
     static const struct {
@@ -102,6 +95,12 @@ START_TEST(test_api_solve_parse_optimal_threads)
         { "{\"puzzle\":\"2x2x2\",\"scramble\":\"R U F\",\"optimal\":"
           "true}",
           1 },
+        { "{\"puzzle\":\"3x3x3\",\"scramble\":\"R U F D L B R2 U2 F' L "
+          "D B2\",\"optimal\":true,\"solutions\":3}",
+          1 },
+        { "{\"puzzle\":\"3x3x3\",\"items\":[\"R U F D L B R2 U2 F' L "
+          "D B2\"],\"optimal\":true}",
+          1 },
     };
 
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -110,6 +109,7 @@ START_TEST(test_api_solve_parse_optimal_threads)
         ck_assert_int_eq(parse_optimal_threads(cases[i].text, &req), PZ_OK);
         ck_assert_msg(req.spec.threads == cases[i].threads, "%s: %d threads",
                       cases[i].text, req.spec.threads);
+        ck_assert(req.spread == (cases[i].threads > 1));
         api_solve_cleanup(&req);
     }
 }

@@ -69,7 +69,7 @@ submit(jobs_t *jobs, int memory_mb, int flags, job_t **out)
 }
 
 /* Submits a 3x3x3 request whose proven optimum "auto" hands to IDA*,
- * parsed under a policy of 4 optimal threads (the job spreads). */
+ * parsed under a policy of 3 optimal threads, the CPUs (the job spreads). */
 static job_t *
 submit_spread(jobs_t *jobs)
 {
@@ -82,7 +82,7 @@ submit_spread(jobs_t *jobs)
                                "\"optimal\":true,\"memory_mb\":8}";
 
     api_policy_default(&pol);
-    pol.optimal_threads = 4;
+    pol.optimal_threads = 3;
     ck_assert_int_eq(api_solve_parse_text(body, strlen(body), &pol, &req, &d),
                      PZ_OK);
     ck_assert(req.spread);
@@ -433,9 +433,10 @@ START_TEST(test_jobs_run_here_only_for_instant_requests)
 }
 END_TEST
 
-/* A spreading job takes the workers no other job holds when it starts (at
- * most its optimal threads); running and queued jobs hold one each, a
- * spread job its threads until it ends. Other jobs keep one thread. */
+/* A spreading job takes the CPUs (its optimal threads) no other job holds
+ * when it starts; running and queued jobs hold one each, a spread job its
+ * threads until it ends. Other jobs keep one thread. The solver threads
+ * (workers) do not limit it. */
 START_TEST(test_jobs_spread_takes_the_free_workers)
 {
     jobs_config_t cfg;
@@ -449,15 +450,15 @@ START_TEST(test_jobs_spread_takes_the_free_workers)
     cfg.memory_cap = 1024 * MIB;
     cfg.max_jobs = 100;
     cfg.retention_ms = 60000;
-    cfg.workers = 3;
+    cfg.workers = 1;
     ck_assert_int_eq(jobs_create(&cfg, &jobs), PZ_OK);
 
-    /* Idle: all three workers, under the policy's four. */
+    /* Idle: all three CPUs. */
     a = submit_spread(jobs);
     ck_assert_int_eq(job_threads(a), 0); /* queued: not decided yet */
     ck_assert_ptr_eq(jobs_next(jobs), a);
     ck_assert_int_eq(job_threads(a), 3);
-    /* Every worker is taken: the next one gets its own thread only. */
+    /* Every CPU is taken: the next one gets its own thread only. */
     b = submit_spread(jobs);
     ck_assert_ptr_eq(jobs_next(jobs), b);
     ck_assert_int_eq(job_threads(b), 1);

@@ -93,8 +93,9 @@ typedef struct api_solve_request {
     bool optimal;        /* what the client asked (or the default) */
     bool compare;        /* "engines" was given: report every run */
     bool spread;         /* spec.threads came from the policy's
-                            optimal_threads: a server gives the job only the
-                            CPUs no other job uses when it starts */
+                            optimal_threads (the CPUs): a server gives the
+                            job only those no other job holds when it
+                            starts */
     int64_t wait_ms;     /* how long the HTTP request may wait */
     char *scramble;      /* owned copy of the scramble, or NULL */
     char *text;          /* owned copy of the body parsed, or NULL */
