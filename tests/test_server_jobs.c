@@ -114,6 +114,18 @@ job_threads(const job_t *job)
     return threads;
 }
 
+/* Submits a spreading job, starts it and checks its threads. */
+static job_t *
+start_spread(jobs_t *jobs, int threads)
+{
+    job_t *job = submit_spread(jobs);
+
+    ck_assert_int_eq(job_threads(job), 0); /* queued: not decided yet */
+    ck_assert_ptr_eq(jobs_next(jobs), job);
+    ck_assert_int_eq(job_threads(job), threads);
+    return job;
+}
+
 /* Ends a started job without searching: cancelled, then run. */
 static void
 end_started(jobs_t *jobs, job_t *job)
@@ -437,35 +449,21 @@ END_TEST
  * when it starts; running and queued jobs hold one each, a spread job its
  * threads until it ends. Other jobs keep one thread. The solver threads
  * (workers) do not limit it. */
-START_TEST(test_jobs_spread_takes_the_free_workers)
+START_TEST(test_jobs_spread_takes_the_free_cpus)
 {
-    jobs_config_t cfg;
-    jobs_t *jobs = NULL;
+    jobs_t *jobs = make_table(8, 1024 * MIB, 100, 60000); /* no workers */
     job_t *a;
     job_t *b;
     job_t *c;
 
-    memset(&cfg, 0, sizeof(cfg));
-    cfg.queue = 8;
-    cfg.memory_cap = 1024 * MIB;
-    cfg.max_jobs = 100;
-    cfg.retention_ms = 60000;
-    cfg.workers = 1;
-    ck_assert_int_eq(jobs_create(&cfg, &jobs), PZ_OK);
-
     /* Idle: all three CPUs. */
-    a = submit_spread(jobs);
-    ck_assert_int_eq(job_threads(a), 0); /* queued: not decided yet */
-    ck_assert_ptr_eq(jobs_next(jobs), a);
-    ck_assert_int_eq(job_threads(a), 3);
+    a = start_spread(jobs, 3);
     /* Every CPU is taken: the next one gets its own thread only. */
-    b = submit_spread(jobs);
-    ck_assert_ptr_eq(jobs_next(jobs), b);
-    ck_assert_int_eq(job_threads(b), 1);
+    b = start_spread(jobs, 1);
     end_started(jobs, a);
     end_started(jobs, b);
 
-    /* A job queued behind it keeps a worker for itself. */
+    /* A job queued behind it keeps a CPU for itself. */
     a = submit_spread(jobs);
     ck_assert_int_eq(submit(jobs, 8, 0, &b), PZ_OK);
     ck_assert_ptr_eq(jobs_next(jobs), a);
@@ -473,17 +471,13 @@ START_TEST(test_jobs_spread_takes_the_free_workers)
     ck_assert_ptr_eq(jobs_next(jobs), b);
     ck_assert_int_eq(job_threads(b), 1);
     /* a's extra thread and b's: nothing left for c. */
-    c = submit_spread(jobs);
-    ck_assert_ptr_eq(jobs_next(jobs), c);
-    ck_assert_int_eq(job_threads(c), 1);
+    c = start_spread(jobs, 1);
     end_started(jobs, a);
     end_started(jobs, b);
     end_started(jobs, c);
 
     /* Every thread given back: all three again. */
-    a = submit_spread(jobs);
-    ck_assert_ptr_eq(jobs_next(jobs), a);
-    ck_assert_int_eq(job_threads(a), 3);
+    a = start_spread(jobs, 3);
     end_started(jobs, a);
     jobs_destroy(jobs);
 }
@@ -506,7 +500,7 @@ jobs_suite(void)
     tcase_add_test(tc, test_jobs_list_newest_first);
     tcase_add_test(tc, test_jobs_drain_cancels_queued_and_refuses_new);
     tcase_add_test(tc, test_jobs_run_here_only_for_instant_requests);
-    tcase_add_test(tc, test_jobs_spread_takes_the_free_workers);
+    tcase_add_test(tc, test_jobs_spread_takes_the_free_cpus);
     suite_add_tcase(s, tc);
     return s;
 }
