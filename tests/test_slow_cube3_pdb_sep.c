@@ -69,7 +69,7 @@ END_TEST
  * count. */
 START_TEST(test_slow_cube3_pdb_huge_admissible_htm_to_depth_5)
 {
-    tl_check_admissible_htm_depth_5("pdb-huge");
+    tl_check_admissible_htm_depth_5("pdb-huge", false);
 }
 END_TEST
 
@@ -77,7 +77,7 @@ END_TEST
  * most random states, and at most 20. */
 START_TEST(test_slow_cube3_pdb_huge_at_least_small)
 {
-    ck_assert_int_gt(tl_check_at_least_small("pdb-huge", 42, 200), 100);
+    ck_assert_int_gt(tl_check_at_least_small("pdb-huge", 20, 42, 200), 100);
 }
 END_TEST
 
