@@ -412,6 +412,12 @@ jobs_lookup(jobs_t *jobs, const char *id, job_t **out)
         jobs_record_t rec;
         int rc = jobs__backend(jobs)->find(jobs->backend, id, &rec);
 
+        if (rc == PZ_EJOB_NOT_FOUND) {
+            /* Ended here while the store was away (or emptied), its end
+             * not yet written back: the local job answers meanwhile. */
+            *out = jobs__find_pending_end(jobs, id);
+            return *out != NULL ? PZ_OK : rc;
+        }
         if (rc != PZ_OK) {
             return rc;
         }
@@ -436,6 +442,25 @@ jobs__find_local(jobs_t *jobs, const char *id)
         }
     }
     pthread_mutex_unlock(&jobs->lock);
+    return job;
+}
+
+job_t *
+jobs__find_pending_end(jobs_t *jobs, const char *id)
+{
+    job_t *job = jobs__find_local(jobs, id);
+    bool pending;
+
+    if (job == NULL) {
+        return NULL;
+    }
+    pthread_mutex_lock(&jobs->lock);
+    pending = job->end_pending;
+    pthread_mutex_unlock(&jobs->lock);
+    if (!pending) {
+        jobs_release(jobs, job);
+        return NULL;
+    }
     return job;
 }
 

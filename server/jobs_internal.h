@@ -157,6 +157,10 @@ int jobs__store_here(jobs_t *jobs, job_t *job);
  * caller, or NULL. Not under the lock. */
 job_t *jobs__find_local(jobs_t *jobs, const char *id);
 
+/* As jobs__find_local, but only a job that ended here with its end not
+ * yet in the backend. Not under the lock. */
+job_t *jobs__find_pending_end(jobs_t *jobs, const char *id);
+
 /* A zeroed job with an empty request, or NULL. Not under the lock. */
 job_t *jobs__job_alloc(jobs_t *jobs);
 

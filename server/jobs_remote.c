@@ -448,19 +448,21 @@ jobs__flush_ended(jobs_t *jobs)
     job_t *batch[64];
     size_t n = 0;
 
+    /* A job stays pending until its end is in the store: a lookup that
+     * finds no record there answers from the local job meanwhile. Only
+     * this thread clears the flag, so no end is written twice at once. */
     pthread_mutex_lock(&jobs->lock);
     for (job_t *job = jobs->first; job != NULL && n < 64; job = job->next) {
         if (job->end_pending) {
-            job->end_pending = false;
             job->refs++;
             batch[n++] = job;
         }
     }
     pthread_mutex_unlock(&jobs->lock);
     for (size_t i = 0; i < n; i++) {
-        if (!jobs__store_end(jobs, batch[i])) {
+        if (jobs__store_end(jobs, batch[i])) {
             pthread_mutex_lock(&jobs->lock);
-            batch[i]->end_pending = true;
+            batch[i]->end_pending = false;
             pthread_mutex_unlock(&jobs->lock);
         }
         jobs_release(jobs, batch[i]);
