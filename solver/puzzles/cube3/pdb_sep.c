@@ -411,19 +411,38 @@ cube3_pdb__sep_raw(const pdb_coord_t *co, const uint8_t *b)
     for (int i = 0; i < 8; i++) {
         cm |= (TETRAD_A >> (b[i] / 3) & 1u) << i;
     }
+    /* No branch on the data: the slices fall at random positions. */
     for (int j = 0; j < 12; j++) {
-        int s = edge_slice(b[8 + j]);
+        unsigned v = b[8 + j];
+        unsigned e = v >> 4; /* E slice: positions 8 to 11 */
 
-        if (s == 0) {
-            em |= 1u << j;
-        } else {
-            mm |= (unsigned)(s == 1) << k++;
-        }
+        em |= e << j;
+        mm |= ((e ^ 1u) & v >> 1) << k;
+        k += (int)(e ^ 1u);
     }
     return (uint32_t)co->csplit_rank[cm] * PDB_NESEP +
            (uint32_t)co->comb_rank[em] * PDB_NCSPLIT + co->csplit_rank[mm];
 }
 
+/* The flips of the edges at the positions of mask (one slice's four)
+ * after the first, relative to the first, from the flips f by position. */
+static inline unsigned
+slice_flips(unsigned mask, unsigned f)
+{
+    unsigned first = f >> __builtin_ctz(mask) & 1u;
+    unsigned rest = mask & (mask - 1);
+    unsigned out = 0;
+
+    for (int n = 0; n < 3; n++) {
+        out |= ((f >> __builtin_ctz(rest) ^ first) & 1u) << n;
+        rest &= rest - 1;
+    }
+    return out;
+}
+
+/* Reads b through the symmetry of raw's class without writing the
+ * conjugate: the twist from the mapped corners, the flips and slice
+ * masks from the mapped edges, with no branch on the data. */
 uint64_t
 cube3_pdb__sep_index_at(const pdb_sep_t *sp,
                         const pdb_base_t *pb,
@@ -431,27 +450,30 @@ cube3_pdb__sep_index_at(const pdb_sep_t *sp,
                         uint32_t raw)
 {
     uint32_t cs = sp->cs[raw];
-    uint8_t x[20];
-    unsigned bits[3] = { 0, 0, 0 };
-    unsigned first[3] = { 0, 0, 0 };
-    int cnt[3] = { 0, 0, 0 };
-    uint64_t o;
+    const pdb_bytemap_t *m = &pb->sy.conj[cs & 63u];
+    uint64_t o = 0;
+    int tw = 0;
 
-    cube3_pdb__map(&pb->sy.conj[cs & 63u], b, x);
-    for (int j = 0; j < 12 && sp->obits != 0; j++) {
-        int s = edge_slice(x[8 + j]);
-        unsigned f = (unsigned)x[8 + j] & 1u;
-
-        if (cnt[s] == 0) {
-            first[s] = f;
-        } else {
-            bits[s] |= (f ^ first[s]) << (cnt[s] - 1);
-        }
-        cnt[s]++;
+    for (int j = 0; j < 7; j++) {
+        tw = tw * 3 + m->cmap[j][b[m->csrc[j]]] % 3;
     }
-    o = bits[0] | bits[1] << 3 | (bits[2] & 3u) << 6;
-    return (((uint64_t)(cs >> 6) << sp->obits) | o) * PDB_NTWIST +
-           (uint64_t)cube3_pdb__twist(x);
+    if (sp->obits != 0) {
+        unsigned f = 0;
+        unsigned me = 0;
+        unsigned mm = 0;
+
+        for (int j = 0; j < 12; j++) {
+            unsigned v = m->emap[j][b[8 + m->esrc[j]]];
+            unsigned e = v >> 4; /* E slice: positions 8 to 11 */
+
+            f |= (v & 1u) << j;
+            me |= e << j;
+            mm |= ((e ^ 1u) & v >> 1) << j;
+        }
+        o = slice_flips(me, f) | slice_flips(mm, f) << 3 |
+            (slice_flips(0xFFFu & ~(me | mm), f) & 3u) << 6;
+    }
+    return (((uint64_t)(cs >> 6) << sp->obits) | o) * PDB_NTWIST + (uint64_t)tw;
 }
 
 uint64_t
