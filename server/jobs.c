@@ -445,25 +445,6 @@ jobs__find_local(jobs_t *jobs, const char *id)
     return job;
 }
 
-job_t *
-jobs__find_pending_end(jobs_t *jobs, const char *id)
-{
-    job_t *job = jobs__find_local(jobs, id);
-    bool pending;
-
-    if (job == NULL) {
-        return NULL;
-    }
-    pthread_mutex_lock(&jobs->lock);
-    pending = job->end_pending;
-    pthread_mutex_unlock(&jobs->lock);
-    if (!pending) {
-        jobs_release(jobs, job);
-        return NULL;
-    }
-    return job;
-}
-
 void
 jobs_release(jobs_t *jobs, job_t *job)
 {
@@ -555,6 +536,8 @@ jobs__end_locked(jobs_t *jobs, job_t *job, job_state_t was)
     job->ended_mono = jobs_now_ms();
     jobs->nended++;
     jobs->nundelivered++;
+    /* Kept in the table until jobs__job_ended has tried the store. */
+    job->end_storing = jobs->backend != NULL;
     atomic_store_explicit(&job->state, JOB_ENDED, memory_order_release);
     for (job_waiter_t *w = jobs->waiters, *next; w != NULL; w = next) {
         next = w->next;
@@ -569,15 +552,17 @@ static void log_job_end(const job_t *job);
 void
 jobs__job_ended(jobs_t *jobs, job_t *job)
 {
+    bool pending;
+
     log_job_end(job);
-    if (jobs->backend == NULL || job->abandon || job->here) {
+    if (jobs->backend == NULL) {
         return;
     }
-    if (!jobs__store_end(jobs, job)) {
-        pthread_mutex_lock(&jobs->lock);
-        job->end_pending = true;
-        pthread_mutex_unlock(&jobs->lock);
-    }
+    pending = !job->abandon && !job->here && !jobs__store_end(jobs, job);
+    pthread_mutex_lock(&jobs->lock);
+    job->end_pending = pending;
+    job->end_storing = false;
+    pthread_mutex_unlock(&jobs->lock);
 }
 
 static void

@@ -46,6 +46,7 @@ struct job {
     bool adopted;      /* given by the backend to run here */
     bool abandon;      /* shutting down: left for another replica */
     bool here;         /* ran on the connection's thread; stored by it */
+    bool end_storing;  /* ended; its end's first store not yet done */
     bool end_pending;  /* ended; its end not yet in the backend */
     char entry[48];    /* adopted: the backend's queue entry */
 };
@@ -158,7 +159,7 @@ int jobs__store_here(jobs_t *jobs, job_t *job);
 job_t *jobs__find_local(jobs_t *jobs, const char *id);
 
 /* As jobs__find_local, but only a job that ended here with its end not
- * yet in the backend. Not under the lock. */
+ * yet in the backend (end_storing or end_pending). Not under the lock. */
 job_t *jobs__find_pending_end(jobs_t *jobs, const char *id);
 
 /* A zeroed job with an empty request, or NULL. Not under the lock. */

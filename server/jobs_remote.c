@@ -111,6 +111,27 @@ jobs__record_ended(jobs_t *jobs, const char *id, int status, const char *json)
     pthread_mutex_unlock(&jobs->lock);
 }
 
+job_t *
+jobs__find_pending_end(jobs_t *jobs, const char *id)
+{
+    job_t *job;
+
+    pthread_mutex_lock(&jobs->lock);
+    for (job = jobs->hash[jobs__bucket_of(jobs, id)]; job != NULL;
+         job = job->hnext) {
+        if (strcmp(job->id, id) == 0) {
+            if (job->end_storing || job->end_pending) {
+                job->refs++;
+            } else {
+                job = NULL;
+            }
+            break;
+        }
+    }
+    pthread_mutex_unlock(&jobs->lock);
+    return job;
+}
+
 bool
 jobs__adopted_here(jobs_t *jobs, const char *id)
 {
@@ -120,8 +141,8 @@ jobs__adopted_here(jobs_t *jobs, const char *id)
     if (job != NULL) {
         /* Running or waiting here, or ended with its end still to store. */
         pthread_mutex_lock(&jobs->lock);
-        here = job->adopted &&
-               (atomic_load(&job->state) != JOB_ENDED || job->end_pending);
+        here = job->adopted && (atomic_load(&job->state) != JOB_ENDED ||
+                                job->end_storing || job->end_pending);
         pthread_mutex_unlock(&jobs->lock);
     }
 

@@ -216,9 +216,10 @@ evict_over_count_locked(jobs_t *jobs)
     for (job_t *job = jobs->first, *next;
          job != NULL && jobs->nended > (size_t)jobs->cfg.max_jobs; job = next) {
         next = job->next;
-        /* A result nobody has fetched stays for its retention time. */
+        /* A result nobody has fetched stays for its retention time; an
+         * end the backend does not have yet stays until it does. */
         if (atomic_load(&job->state) == JOB_ENDED && job->nwaiters == 0 &&
-            job->delivered) {
+            job->delivered && !job->end_storing && !job->end_pending) {
             job_t *gone = evict_locked(jobs, job);
 
             if (gone != NULL) {
@@ -384,7 +385,7 @@ jobs_sweep(jobs_t *jobs, int64_t now, bool full)
          * its end is stored there. */
         if (state == JOB_ENDED && job->nwaiters == 0 &&
             (jobs->backend != NULL
-                 ? !job->end_pending
+                 ? !job->end_storing && !job->end_pending
                  : now - job->ended_mono >= jobs->cfg.retention_ms ||
                        (jobs->nended > (size_t)jobs->cfg.max_jobs &&
                         job->delivered))) {

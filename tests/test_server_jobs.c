@@ -10,6 +10,7 @@
 #include <check.h>
 
 #include "jobs.h"
+#include "jobs_backend.h"
 #include "jsonout.h"
 #include "log.h"
 #include "request.h"
@@ -483,6 +484,243 @@ START_TEST(test_jobs_spread_takes_the_free_cpus)
 }
 END_TEST
 
+/* --- A backend whose store can be down --- */
+
+/* Stores ends only while up; finds only what it stored (a store that
+ * came back empty). */
+typedef struct fake_store {
+    jobs_backend_t base;
+    bool up;
+    int nstored;
+    char id[4][JOBS_ID_LEN + 1];
+    char *json[4];
+    int status[4];
+} fake_store_t;
+
+static int
+fake_start(jobs_backend_t *b, jobs_t *t)
+{
+    (void)b;
+    (void)t;
+    return PZ_OK;
+}
+
+static void
+fake_quiesce(jobs_backend_t *b)
+{
+    (void)b;
+}
+
+static void
+fake_destroy(jobs_backend_t *b)
+{
+    fake_store_t *f = (fake_store_t *)b;
+
+    for (int i = 0; i < f->nstored; i++) {
+        free(f->json[i]);
+    }
+    f->nstored = 0;
+}
+
+static int
+fake_submit(jobs_backend_t *b, const job_t *job, const char *json)
+{
+    (void)b;
+    (void)job;
+    (void)json;
+    return PZ_EBACKEND;
+}
+
+static bool
+fake_ended(jobs_backend_t *b,
+           const char *id,
+           int64_t created_ms,
+           const char *entry,
+           int status,
+           const char *json)
+{
+    fake_store_t *f = (fake_store_t *)b;
+
+    (void)created_ms;
+    (void)entry;
+    if (!f->up || f->nstored == 4) {
+        return false;
+    }
+    snprintf(f->id[f->nstored], sizeof(f->id[0]), "%s", id);
+    f->json[f->nstored] = strdup(json);
+    f->status[f->nstored] = status;
+    f->nstored++;
+    return true;
+}
+
+static int
+fake_find(jobs_backend_t *b, const char *id, jobs_record_t *rec)
+{
+    fake_store_t *f = (fake_store_t *)b;
+
+    for (int i = 0; i < f->nstored; i++) {
+        if (strcmp(f->id[i], id) == 0) {
+            memset(rec, 0, sizeof(*rec));
+            snprintf(rec->id, sizeof(rec->id), "%s", id);
+            rec->state = JOB_ENDED;
+            rec->status = f->status[i];
+            rec->json = strdup(f->json[i]);
+            return PZ_OK;
+        }
+    }
+    return PZ_EJOB_NOT_FOUND;
+}
+
+static int
+fake_list(jobs_backend_t *b,
+          size_t offset,
+          size_t limit,
+          jobs_record_t *out,
+          size_t *n,
+          size_t *total)
+{
+    (void)b;
+    (void)offset;
+    (void)limit;
+    (void)out;
+    *n = 0;
+    *total = 0;
+    return PZ_OK;
+}
+
+static int
+fake_cancel(jobs_backend_t *b,
+            jobs_record_t *rec,
+            const char *cancelled_json,
+            bool *ended)
+{
+    (void)b;
+    (void)rec;
+    (void)cancelled_json;
+    *ended = false;
+    return PZ_EBACKEND;
+}
+
+static void
+fake_stats(jobs_backend_t *b, jobs_stats_t *st)
+{
+    st->backend = "fake";
+    st->backend_ready = ((fake_store_t *)b)->up;
+}
+
+static int
+fake_ended_here(jobs_backend_t *b,
+                const char *id,
+                int64_t created_ms,
+                size_t budget,
+                int status,
+                const char *json)
+{
+    (void)b;
+    (void)id;
+    (void)created_ms;
+    (void)budget;
+    (void)status;
+    (void)json;
+    return PZ_EBACKEND;
+}
+
+static const jobs_backend_ops_t fake_ops = {
+    .name = "fake",
+    .start = fake_start,
+    .quiesce = fake_quiesce,
+    .destroy = fake_destroy,
+    .submit = fake_submit,
+    .ended = fake_ended,
+    .find = fake_find,
+    .list = fake_list,
+    .cancel = fake_cancel,
+    .stats = fake_stats,
+    .ended_here = fake_ended_here,
+};
+
+/* Runs a 2x2x2 job the backend hands over as id. */
+static void
+adopt_and_run(jobs_t *jobs, const char *id)
+{
+    static const char req[] = "{\"puzzle\":\"2x2x2\",\"scramble\":\"R U "
+                              "F\",\"engine\":\"bibfs\",\"memory_mb\":8}";
+
+    job_t *job;
+
+    ck_assert_int_eq(jobs__adopt(jobs, id, jobs__wall_ms(), req, ""), PZ_OK);
+    job = jobs_next(jobs);
+    ck_assert_ptr_nonnull(job);
+    jobs_run(jobs, job); /* drops the worker's reference */
+}
+
+/* The status of id as a lookup finds it, or -1 when not found. */
+static int
+lookup_status(jobs_t *jobs, const char *id, bool deliver)
+{
+    job_t *job = NULL;
+    int rc = jobs_lookup(jobs, id, &job);
+    int st;
+
+    if (rc == PZ_EJOB_NOT_FOUND) {
+        return -1;
+    }
+    ck_assert_int_eq(rc, PZ_OK);
+    st = jobs_status(job);
+    if (deliver) {
+        jobs_delivered(jobs, job);
+    }
+    jobs_release(jobs, job);
+    return st;
+}
+
+START_TEST(test_jobs_backend_end_kept_until_stored)
+{
+    /* One ended job kept: the second end pushes the first out, unless
+     * the store does not have it yet. */
+    jobs_config_t cfg;
+    api_policy_t pol;
+    jobs_t *jobs = NULL;
+    fake_store_t f = { .base = { .ops = &fake_ops } };
+    static const char a[] = "0123456789abcdef0123456789abcdea";
+    static const char b[] = "0123456789abcdef0123456789abcdeb";
+
+    api_policy_default(&pol);
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.queue = 8;
+    cfg.memory_cap = 1024 * MIB;
+    cfg.max_jobs = 1;
+    cfg.retention_ms = 60000;
+    cfg.policy = &pol; /* parses the requests the backend hands over */
+    ck_assert_int_eq(jobs_create(&cfg, &jobs), PZ_OK);
+    jobs_attach_backend(jobs, &f.base);
+    adopt_and_run(jobs, a);
+    /* The store came back empty: the replica answers for its job. */
+    ck_assert_int_eq(lookup_status(jobs, a, true), PZ_STATUS_SOLVED);
+    adopt_and_run(jobs, b);
+    ck_assert_int_eq(lookup_status(jobs, a, false), PZ_STATUS_SOLVED);
+    jobs_sweep(jobs, jobs_now_ms() + 3600000, true); /* past retention */
+    ck_assert_int_eq(lookup_status(jobs, a, false), PZ_STATUS_SOLVED);
+    ck_assert_int_eq(lookup_status(jobs, b, true), PZ_STATUS_SOLVED);
+    ck_assert_int_eq(f.nstored, 0);
+    /* Stored once the store is up again, then read from it. */
+    f.up = true;
+    jobs__flush_ended(jobs);
+    ck_assert_int_eq(f.nstored, 2);
+    jobs__flush_ended(jobs); /* nothing left to store */
+    ck_assert_int_eq(f.nstored, 2);
+    ck_assert_int_eq(lookup_status(jobs, a, false), PZ_STATUS_SOLVED);
+    ck_assert_int_eq(lookup_status(jobs, b, false), PZ_STATUS_SOLVED);
+    /* The table's copies go with the sweep; the store keeps the ends. */
+    jobs_sweep(jobs, jobs_now_ms() + 3600000, true);
+    f.nstored = 1; /* the store loses b */
+    ck_assert_int_eq(lookup_status(jobs, a, false), PZ_STATUS_SOLVED);
+    ck_assert_int_eq(lookup_status(jobs, b, false), -1);
+    f.nstored = 2;
+    jobs_destroy(jobs);
+}
+END_TEST
+
 static Suite *
 jobs_suite(void)
 {
@@ -501,6 +739,7 @@ jobs_suite(void)
     tcase_add_test(tc, test_jobs_drain_cancels_queued_and_refuses_new);
     tcase_add_test(tc, test_jobs_run_here_only_for_instant_requests);
     tcase_add_test(tc, test_jobs_spread_takes_the_free_cpus);
+    tcase_add_test(tc, test_jobs_backend_end_kept_until_stored);
     suite_add_tcase(s, tc);
     return s;
 }
