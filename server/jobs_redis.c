@@ -118,9 +118,14 @@ static const char CANCEL_LUA[] = END_RECORD_LUA
     "redis.call('PUBLISH', ARGV[5], ARGV[6])\n"
     "return {'running'}\n";
 
+/* 1: written; 2: written, and the job is to be cancelled (the flag is
+ * read as well as published: a message sent while this replica was
+ * resubscribing is lost); 0: not running. */
 static const char PROGRESS_LUA[] =
-    "if redis.call('HGET', KEYS[1], 'state') == 'running' then\n"
+    "local f = redis.call('HMGET', KEYS[1], 'state', 'cancel')\n"
+    "if f[1] == 'running' then\n"
     "  redis.call('HSET', KEYS[1], 'json', ARGV[1], 'status', ARGV[2])\n"
+    "  if f[2] == '1' then return 2 end\n"
     "  return 1 end\n"
     "return 0\n";
 

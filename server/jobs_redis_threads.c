@@ -365,6 +365,7 @@ tick(rb_t *rb, redisContext *c, bool *epoch_lost)
 {
     job_t *jobs[RB_RENEW_MAX];
     size_t n = jobs__adopted(rb->jobs, jobs, RB_RENEW_MAX);
+    char ids[RB_RENEW_MAX][JOBS_ID_LEN + 1]; /* of reply 2 + i */
     const char *claim[RB_RENEW_MAX + 7];
     int nclaim = 0;
     size_t sent = 0;
@@ -374,6 +375,7 @@ tick(rb_t *rb, redisContext *c, bool *epoch_lost)
                                "memory" };
     redisReply *r;
     int64_t sent_at;
+    size_t nprogress;
 
     /* Before the pipeline: its replies are read in order. */
     if (!atomic_load_explicit(&RB_PROGRESS.loaded, memory_order_acquire)) {
@@ -407,9 +409,11 @@ tick(rb_t *rb, redisContext *c, bool *epoch_lost)
         rb__job_key(rb, jobs_id(jobs[i]), key, sizeof(key));
         snprintf(st, sizeof(st), "%d", status);
         ok = redis_pipe_add(c, 6, argv, NULL);
+        snprintf(ids[sent - 2], sizeof(ids[0]), "%s", jobs_id(jobs[i]));
         sent++;
         free(json);
     }
+    nprogress = sent - 2;
     if (ok && nclaim > 5) {
         claim[nclaim++] = "JUSTID";
         ok = redis_pipe_add(c, nclaim, claim, NULL);
@@ -439,6 +443,9 @@ tick(rb_t *rb, redisContext *c, bool *epoch_lost)
             }
         } else if (i == 1) {
             rb__set_figures(rb, r, 0, sent_at);
+        } else if (i < nprogress + 2 && r->type == REDIS_REPLY_INTEGER &&
+                   r->integer == 2) {
+            jobs__cancel_local(rb->jobs, ids[i - 2]);
         }
         freeReplyObject(r);
     }

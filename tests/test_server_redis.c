@@ -201,6 +201,37 @@ START_TEST(test_redis_any_replica_polls_and_cancels)
 }
 END_TEST
 
+/* A cancel whose message this replica missed (it was resubscribing):
+ * the record's flag alone stops the job, read by the keeper's tick. */
+START_TEST(test_redis_cancel_flag_stops_without_its_message)
+{
+    redis_srv_t r;
+    srv_t s[1];
+    char body[512];
+    char cmd[160];
+    char reply[64];
+    cJSON *j;
+    char *id;
+    long st;
+
+    ck_assert(redis_srv_start(&r, false));
+    start_replicas(&r, s, 1, ONE_WORKER);
+    ht_long_job_body(body, sizeof(body), 60000, 16, 0);
+    id = ht_submit(s[0].port, body, &st, NULL);
+    ck_assert_int_eq(st, 202);
+    cJSON_Delete(await_status(s[0].port, id, "running", 20000));
+    snprintf(cmd, sizeof(cmd), "HSET " PREFIX ":job:%s cancel 1", id);
+    ck_assert(redis_inline(r.port, cmd, reply, sizeof(reply)));
+    ck_assert_int_eq(reply[0], ':'); /* an integer reply: no error */
+    j = await_end(s[0].port, id, 10000);
+    ck_assert_str_eq(ht_jstr(j, "status"), "cancelled");
+    cJSON_Delete(j);
+    free(id);
+    stop_replicas(s, 1);
+    redis_srv_cleanup(&r);
+}
+END_TEST
+
 /* A synchronous solve waits through any replica, whichever runs it, and
  * a long poll on another replica wakes when the job ends. */
 START_TEST(test_redis_waits_through_each_replica)
@@ -628,6 +659,7 @@ server_redis_suite(void)
 
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_redis_any_replica_polls_and_cancels);
+    tcase_add_test(tc, test_redis_cancel_flag_stops_without_its_message);
     tcase_add_test(tc, test_redis_waits_through_each_replica);
     tcase_add_test(tc, test_redis_killed_replica_job_finishes_elsewhere);
     tcase_add_test(tc, test_redis_job_past_its_attempts_ends_worker_lost);
