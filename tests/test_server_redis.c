@@ -130,6 +130,22 @@ await_status(int port, const char *id, const char *want, int ms)
     }
 }
 
+/* Submits a blind search of time_ms on port and waits until it runs;
+ * returns its id (owned). */
+static char *
+submit_running(int port, int time_ms)
+{
+    char body[512];
+    char *id;
+    long st;
+
+    ht_long_job_body(body, sizeof(body), time_ms, 16, 0);
+    id = ht_submit(port, body, &st, NULL);
+    ck_assert_int_eq(st, 202);
+    cJSON_Delete(await_status(port, id, "running", 20000));
+    return id;
+}
+
 /* Waits with GET ?wait_ms on port until the job has ended (at most ms). */
 static cJSON *
 await_end(int port, const char *id, int ms)
@@ -207,19 +223,14 @@ START_TEST(test_redis_cancel_flag_stops_without_its_message)
 {
     redis_srv_t r;
     srv_t s[1];
-    char body[512];
     char cmd[160];
     char reply[64];
     cJSON *j;
     char *id;
-    long st;
 
     ck_assert(redis_srv_start(&r, false));
     start_replicas(&r, s, 1, ONE_WORKER);
-    ht_long_job_body(body, sizeof(body), 60000, 16, 0);
-    id = ht_submit(s[0].port, body, &st, NULL);
-    ck_assert_int_eq(st, 202);
-    cJSON_Delete(await_status(s[0].port, id, "running", 20000));
+    id = submit_running(s[0].port, 60000);
     snprintf(cmd, sizeof(cmd), "HSET " PREFIX ":job:%s cancel 1", id);
     ck_assert(redis_inline(r.port, cmd, reply, sizeof(reply)));
     ck_assert_int_eq(reply[0], ':'); /* an integer reply: no error */
@@ -283,22 +294,17 @@ START_TEST(test_redis_killed_replica_job_finishes_elsewhere)
 {
     redis_srv_t r;
     srv_t s[3];
-    char body[512];
     char owner[128];
     char path[128];
     char attempts[16];
     int victim;
     cJSON *j;
     char *id;
-    long st;
 
     ck_assert(redis_srv_start(&r, false));
     start_replicas(&r, s, 3, ONE_WORKER);
     /* Runs 3 s wherever it runs, then ends timeout: an end of its own. */
-    ht_long_job_body(body, sizeof(body), 3000, 16, 0);
-    id = ht_submit(s[0].port, body, &st, NULL);
-    ck_assert_int_eq(st, 202);
-    cJSON_Delete(await_status(s[0].port, id, "running", 20000));
+    id = submit_running(s[0].port, 3000);
     record_field(&r, id, "replica", owner, sizeof(owner));
     victim = runner_of(&r, id, s, 3);
     kill(s[victim].pid, SIGKILL);
@@ -329,19 +335,14 @@ START_TEST(test_redis_job_past_its_attempts_ends_worker_lost)
     srv_t s[2];
     static const char *const flags[] = { "--redis-attempts", "1", "--workers",
                                          "1", NULL };
-    char body[512];
     http_resp_t resp;
     int victim;
     cJSON *j;
     char *id;
-    long st;
 
     ck_assert(redis_srv_start(&r, false));
     start_replicas(&r, s, 2, flags);
-    ht_long_job_body(body, sizeof(body), 60000, 16, 0);
-    id = ht_submit(s[0].port, body, &st, NULL);
-    ck_assert_int_eq(st, 202);
-    cJSON_Delete(await_status(s[0].port, id, "running", 20000));
+    id = submit_running(s[0].port, 60000);
     victim = runner_of(&r, id, s, 2);
     kill(s[victim].pid, SIGKILL);
     j = await_end(s[1 - victim].port, id, LEASE_MS + 5000);
@@ -418,7 +419,6 @@ START_TEST(test_redis_down_gives_503_then_recovers)
     srv_t s[1];
     http_resp_t resp;
     char path[160];
-    char body[512];
     char *late;
     char *id;
     cJSON *j;
@@ -430,10 +430,7 @@ START_TEST(test_redis_down_gives_503_then_recovers)
     ck_assert_int_eq(st, 200);
     /* A job that ends while Redis is away: its end is stored once Redis
      * is back (this Redis keeps nothing: the record is written anew). */
-    ht_long_job_body(body, sizeof(body), 1000, 16, 0);
-    late = ht_submit(s[0].port, body, &st, NULL);
-    ck_assert_int_eq(st, 202);
-    cJSON_Delete(await_status(s[0].port, late, "running", 20000));
+    late = submit_running(s[0].port, 1000);
     redis_srv_stop(&r, SIGTERM);
     await_readyz(s[0].port, 503);
     await_log(&s[0], late, "\"msg\":\"job end\"");
@@ -483,7 +480,6 @@ restart_with_queue(bool aof)
         ",\"engine\":\"astar\",\"wait_ms\":0}";
     redis_srv_t r;
     srv_t s[1];
-    char body[512];
     char *longid;
     char *queued[2];
     cJSON *j;
@@ -491,10 +487,7 @@ restart_with_queue(bool aof)
 
     ck_assert(redis_srv_start(&r, aof));
     start_replicas(&r, s, 1, ONE_WORKER);
-    ht_long_job_body(body, sizeof(body), aof ? 60000 : 2000, 16, 0);
-    longid = ht_submit(s[0].port, body, &st, NULL);
-    ck_assert_int_eq(st, 202);
-    cJSON_Delete(await_status(s[0].port, longid, "running", 20000));
+    longid = submit_running(s[0].port, aof ? 60000 : 2000);
     for (int i = 0; i < 2; i++) {
         queued[i] = ht_submit(s[0].port, quick, &st, NULL);
         ck_assert_int_eq(st, 202);
@@ -589,15 +582,13 @@ START_TEST(test_redis_queue_cap_is_the_deployments)
 
     ck_assert(redis_srv_start(&r, false));
     start_replicas(&r, s, 2, flags);
-    ht_long_job_body(body, sizeof(body), 60000, 16, 0);
     /* Both solver threads busy (one per replica). */
     for (int i = 0; i < 2; i++) {
-        ids[i] = ht_submit(s[i].port, body, &st, NULL);
-        ck_assert_int_eq(st, 202);
-        cJSON_Delete(await_status(s[i].port, ids[i], "running", 20000));
+        ids[i] = submit_running(s[i].port, 60000);
     }
     /* Two queued, one through each replica: the queue is full for
      * both. */
+    ht_long_job_body(body, sizeof(body), 60000, 16, 0);
     ids[2] = ht_submit(s[0].port, body, &st, NULL);
     ck_assert_int_eq(st, 202);
     ids[3] = ht_submit(s[1].port, body, &st, NULL);
