@@ -429,17 +429,25 @@ jobs_lookup(jobs_t *jobs, const char *id, job_t **out)
 }
 
 job_t *
+jobs__find_locked(jobs_t *jobs, const char *id)
+{
+    job_t *job = jobs->hash[jobs__bucket_of(jobs, id)];
+
+    while (job != NULL && strcmp(job->id, id) != 0) {
+        job = job->hnext;
+    }
+    return job;
+}
+
+job_t *
 jobs__find_local(jobs_t *jobs, const char *id)
 {
     job_t *job;
 
     pthread_mutex_lock(&jobs->lock);
-    for (job = jobs->hash[jobs__bucket_of(jobs, id)]; job != NULL;
-         job = job->hnext) {
-        if (strcmp(job->id, id) == 0) {
-            job->refs++;
-            break;
-        }
+    job = jobs__find_locked(jobs, id);
+    if (job != NULL) {
+        job->refs++;
     }
     pthread_mutex_unlock(&jobs->lock);
     return job;

@@ -158,9 +158,21 @@ int jobs__store_here(jobs_t *jobs, job_t *job);
  * caller, or NULL. Not under the lock. */
 job_t *jobs__find_local(jobs_t *jobs, const char *id);
 
+/* The same without a reference, under the lock. */
+job_t *jobs__find_locked(jobs_t *jobs, const char *id);
+
 /* As jobs__find_local, but only a job that ended here with its end not
- * yet in the backend (end_storing or end_pending). Not under the lock. */
+ * yet in the backend (jobs__end_unstored). Not under the lock. */
 job_t *jobs__find_pending_end(jobs_t *jobs, const char *id);
+
+/* A job ended here whose end the backend does not have yet: its first
+ * store is under way, or it failed and waits for jobs__flush_ended.
+ * Under the lock. */
+static inline bool
+jobs__end_unstored(const job_t *job)
+{
+    return job->end_storing || job->end_pending;
+}
 
 /* A zeroed job with an empty request, or NULL. Not under the lock. */
 job_t *jobs__job_alloc(jobs_t *jobs);

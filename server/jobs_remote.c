@@ -117,16 +117,11 @@ jobs__find_pending_end(jobs_t *jobs, const char *id)
     job_t *job;
 
     pthread_mutex_lock(&jobs->lock);
-    for (job = jobs->hash[jobs__bucket_of(jobs, id)]; job != NULL;
-         job = job->hnext) {
-        if (strcmp(job->id, id) == 0) {
-            if (job->end_storing || job->end_pending) {
-                job->refs++;
-            } else {
-                job = NULL;
-            }
-            break;
-        }
+    job = jobs__find_locked(jobs, id);
+    if (job != NULL && jobs__end_unstored(job)) {
+        job->refs++;
+    } else {
+        job = NULL;
     }
     pthread_mutex_unlock(&jobs->lock);
     return job;
@@ -142,7 +137,7 @@ jobs__adopted_here(jobs_t *jobs, const char *id)
         /* Running or waiting here, or ended with its end still to store. */
         pthread_mutex_lock(&jobs->lock);
         here = job->adopted && (atomic_load(&job->state) != JOB_ENDED ||
-                                job->end_storing || job->end_pending);
+                                jobs__end_unstored(job));
         pthread_mutex_unlock(&jobs->lock);
     }
 

@@ -219,7 +219,7 @@ evict_over_count_locked(jobs_t *jobs)
         /* A result nobody has fetched stays for its retention time; an
          * end the backend does not have yet stays until it does. */
         if (atomic_load(&job->state) == JOB_ENDED && job->nwaiters == 0 &&
-            job->delivered && !job->end_storing && !job->end_pending) {
+            job->delivered && !jobs__end_unstored(job)) {
             job_t *gone = evict_locked(jobs, job);
 
             if (gone != NULL) {
@@ -385,7 +385,7 @@ jobs_sweep(jobs_t *jobs, int64_t now, bool full)
          * its end is stored there. */
         if (state == JOB_ENDED && job->nwaiters == 0 &&
             (jobs->backend != NULL
-                 ? !job->end_storing && !job->end_pending
+                 ? !jobs__end_unstored(job)
                  : now - job->ended_mono >= jobs->cfg.retention_ms ||
                        (jobs->nended > (size_t)jobs->cfg.max_jobs &&
                         job->delivered))) {
