@@ -54,6 +54,21 @@ edge_slice(int v)
     return p >= 8 ? 0 : (p & 1) ? 1 : 2;
 }
 
+/* 1 when edge byte v is in the E slice (positions 8 to 11), else 0;
+ * and the same for the M slice (odd positions below 8). No branch: the
+ * search reads them for edges at random positions. */
+static inline unsigned
+edge_in_e(unsigned v)
+{
+    return v >> 4;
+}
+
+static inline unsigned
+edge_in_m(unsigned v)
+{
+    return (v >> 4 ^ 1u) & v >> 1;
+}
+
 static int
 parity3(unsigned x)
 {
@@ -411,13 +426,11 @@ cube3_pdb__sep_raw(const pdb_coord_t *co, const uint8_t *b)
     for (int i = 0; i < 8; i++) {
         cm |= (TETRAD_A >> (b[i] / 3) & 1u) << i;
     }
-    /* No branch on the data: the slices fall at random positions. */
     for (int j = 0; j < 12; j++) {
-        unsigned v = b[8 + j];
-        unsigned e = v >> 4; /* E slice: positions 8 to 11 */
+        unsigned e = edge_in_e(b[8 + j]);
 
         em |= e << j;
-        mm |= ((e ^ 1u) & v >> 1) << k;
+        mm |= edge_in_m(b[8 + j]) << k;
         k += (int)(e ^ 1u);
     }
     return (uint32_t)co->csplit_rank[cm] * PDB_NESEP +
@@ -464,11 +477,10 @@ cube3_pdb__sep_index_at(const pdb_sep_t *sp,
 
         for (int j = 0; j < 12; j++) {
             unsigned v = m->emap[j][b[8 + m->esrc[j]]];
-            unsigned e = v >> 4; /* E slice: positions 8 to 11 */
 
             f |= (v & 1u) << j;
-            me |= e << j;
-            mm |= ((e ^ 1u) & v >> 1) << j;
+            me |= edge_in_e(v) << j;
+            mm |= edge_in_m(v) << j;
         }
         o = slice_flips(me, f) | slice_flips(mm, f) << 3 |
             (slice_flips(0xFFFu & ~(me | mm), f) & 3u) << 6;
