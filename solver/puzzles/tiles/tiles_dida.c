@@ -110,19 +110,19 @@ solved(const node_t *x, int n)
 static void
 estimate(const dual_ctx_t *h, const node_t *x, int limit, int *reg, int *dual)
 {
-    uint64_t idx[2][PATS_MAX];
+    probe_t pr;
     const pdb_ctx_t *g = &h->goal[x->z];
     int b = x->cell[x->z];
     int v;
 
-    pdb_index(g, x->cell, idx);
-    v = pdb_sum(g, idx);
+    pdb_index(g, x->cell, &pr);
+    v = pdb_sum(g, &pr);
     *reg = v + ((v ^ g->odd[b]) & 1);
     *dual = 0;
     if (*reg <= limit) {
         g = &h->goal[b];
-        pdb_index(g, x->at, idx);
-        v = pdb_sum(g, idx);
+        pdb_index(g, x->at, &pr);
+        v = pdb_sum(g, &pr);
         *dual = v + ((v ^ g->odd[x->z]) & 1);
     }
 }
@@ -136,7 +136,7 @@ estimate(const dual_ctx_t *h, const node_t *x, int limit, int *reg, int *dual)
 static void
 expand(const tiles_priv_t *tp, const dual_ctx_t *h, frame_t *f, int limit)
 {
-    uint64_t idx[TILES_MOVES][2][PATS_MAX];
+    probe_t pr[TILES_MOVES];
     const pdb_ctx_t *g = &h->goal[f->x.z];
     const pdb_ctx_t *gd[TILES_MOVES];
     int b = f->x.cell[f->x.z];
@@ -159,17 +159,17 @@ expand(const tiles_priv_t *tp, const dual_ctx_t *h, frame_t *f, int limit)
         k->at[from] = k->z;
         k->cell[v] = (uint8_t)b;
         k->cell[k->z] = (uint8_t)from;
-        pdb_index(g, k->cell, idx[m]);
+        pdb_index(g, k->cell, &pr[m]);
     }
     for (uint8_t todo = f->todo; todo != 0; todo &= todo - 1) {
         int m = __builtin_ctz(todo);
         int from = tp->from[m][b];
-        int v = pdb_sum(g, idx[m]);
+        int v = pdb_sum(g, &pr[m]);
 
         reg[m] = v + ((v ^ g->odd[from]) & 1);
         if (reg[m] <= limit) {
             gd[m] = &h->goal[from];
-            pdb_index(gd[m], f->kid[m].at, idx[m]);
+            pdb_index(gd[m], f->kid[m].at, &pr[m]);
         }
     }
     for (uint8_t todo = f->todo; todo != 0; todo &= todo - 1) {
@@ -177,7 +177,7 @@ expand(const tiles_priv_t *tp, const dual_ctx_t *h, frame_t *f, int limit)
         int v = reg[m];
 
         if (v <= limit) {
-            int d = pdb_sum(gd[m], idx[m]);
+            int d = pdb_sum(gd[m], &pr[m]);
 
             d += (d ^ g->odd[tp->from[m][b]]) & 1;
             if (d > v) {

@@ -309,7 +309,8 @@ tiles_pdb__def(const board_t *b, const canon_t *c, tables_def_t *def)
     snprintf(def->puzzle, sizeof(def->puzzle), "tiles %dx%d, %d tiles", b->rows,
              b->cols, k);
     def->kind = TABLES_KIND_PATTERN;
-    def->bits = 8;
+    def->bits = 4; /* tiles_pdb_internal.h: the excess over the Manhattan
+                      distance */
     def->entries = place_count(k, b->n);
     /* Every node reads entries at random: 4 KiB pages would miss the TLB
      * on nearly every probe of a table of more than a few megabytes. */

@@ -114,11 +114,12 @@ typedef struct worker {
 } worker_t;
 
 /*
- * Zeroed anonymous memory for the bit array, of bytes rounded up to
- * 2 MiB, 2 MiB aligned and advised for transparent huge pages: its words
- * are read at random, and with 4 KiB pages nearly every read would also
- * miss the TLB (and the first touch of each page would fault). NULL when
- * out of memory; free with codes_free.
+ * Zeroed anonymous memory for the bit array (and the distances of a
+ * 4-bit table's build), of bytes rounded up to 2 MiB, 2 MiB aligned and
+ * advised for transparent huge pages: its words are read at random, and
+ * with 4 KiB pages nearly every read would also miss the TLB (and the
+ * first touch of each page would fault). NULL when out of memory; free
+ * with codes_free.
  */
 static uint64_t *
 codes_alloc(size_t bytes)
@@ -559,7 +560,6 @@ tiles_pdb__build(const tables_def_t *def,
 {
     const source_t *r = def->arg;
 
-    (void)bits; /* always 8: a pattern's distances pass 15 */
     build_t *sh = calloc(1, sizeof(*sh));
     int nworkers = tables_build_workers(bd);
     worker_t *workers = NULL;
@@ -577,13 +577,19 @@ tiles_pdb__build(const tables_def_t *def,
     sh->k = perm_bits(r->mask);
     sh->nf = sh->b.n - sh->k;
     sh->count = def->entries;
-    sh->data = data;
     /* Boards of up to 32 cells: moves packs two directions' cells in one
      * word. */
     if (sh->k < 1 || sh->k > PAT_MAX || sh->nf < 2 || sh->nf > 32 ||
-        sh->b.cols > 9 || sh->b.n > 32 || sh->count >= UINT32_MAX) {
+        sh->b.cols > 9 || sh->b.n > 32 || sh->count >= UINT32_MAX ||
+        (bits != 4 && bits != 8)) {
         free(sh);
         return PZ_EINVAL;
+    }
+    /* 4-bit tables are built a byte per entry and packed at the end. */
+    sh->data = bits == 4 ? (uint8_t *)codes_alloc((size_t)sh->count) : data;
+    if (sh->data == NULL) {
+        free(sh);
+        return PZ_ENOMEM;
     }
     sh->unit_shift = sh->nf <= 8 ? 3 : sh->nf <= 16 ? 4 : 5;
     sh->weight[sh->k - 1] = 1;
@@ -623,7 +629,7 @@ tiles_pdb__build(const tables_def_t *def,
             sh->first[m] = (uint16_t)region(&sh->b, m, __builtin_ctzll(m));
         }
     }
-    memset(data, UNSEEN, (size_t)sh->count);
+    memset(sh->data, UNSEEN, (size_t)sh->count);
 
     /* The goal: pattern tile j on the j-th home cell, the blank's region
      * in layer 0. */
@@ -689,7 +695,15 @@ tiles_pdb__build(const tables_def_t *def,
      * placement left unseen would be a bug. */
     rc = seen == sh->count ? PZ_OK : PZ_EINTERNAL;
     *max_value = d;
+    if (rc == PZ_OK && bits == 4) {
+        codes_free(sh->codes, (size_t)sh->nwords * sizeof(uint64_t));
+        sh->codes = NULL;
+        rc = tiles_pdb__pack(r, sh->data, data, max_value, bd);
+    }
 out:
+    if (bits == 4) {
+        codes_free((uint64_t *)(void *)sh->data, (size_t)sh->count);
+    }
     free(workers);
     codes_free(sh->codes, (size_t)sh->nwords * sizeof(uint64_t));
     free(sh->front[0]);

@@ -92,6 +92,16 @@ region(const board_t *b, uint64_t free, int start)
     }
 }
 
+/* Packs depth's distances (a byte per placement of r's tiles) into out,
+ * the table's 4-bit entries, zeroed (tiles_pdb_pack.c); sets *max_value
+ * to the largest entry. PZ_EINTERNAL when a distance is below, or of
+ * the other parity than, its tiles' Manhattan distance. */
+int tiles_pdb__pack(const source_t *r,
+                    const uint8_t *depth,
+                    uint8_t *out,
+                    int *max_value,
+                    tables_build_t *bd);
+
 /* Rank of the placement pos[0..k) of k tiles on n cells: mixed radix,
  * digit j is the rank of pos[j] among the cells pos[0..j) leave free. */
 static inline uint64_t
@@ -118,6 +128,20 @@ select_bit(uint64_t m, int i)
         m &= m - 1;
     }
     return __builtin_ctzll(m);
+}
+
+/*
+ * Tables hold 4-bit entries, two to a byte (the even index in the low
+ * nibble): half the excess of a placement's distance over its tiles'
+ * Manhattan distance (tiles_pdb_build.c), so a pattern's distance is
+ * that Manhattan distance plus twice its entry. The patterns of a
+ * partition cover every tile, so a partition's sum is the board's
+ * Manhattan distance plus twice the sum of its entries.
+ */
+static inline int
+pdb_entry(const uint8_t *data, uint64_t x)
+{
+    return data[x >> 1] >> ((x & 1) << 2) & 15;
 }
 
 /* One pattern's lookup: its table, and where its tiles go in the table's
@@ -147,6 +171,9 @@ typedef struct pdb_ctx {
     part_t part[2];
     uint8_t home[CELLS_MAX]; /* tile -> its goal cell */
     uint8_t odd[CELLS_MAX];  /* blank cell -> parity of every distance */
+    /* [home cell][cell]: the Manhattan distance between them, 0 for the
+     * blank's home z */
+    uint8_t md[DUAL_CELLS][DUAL_CELLS];
 } pdb_ctx_t;
 
 /* "pdb-dual": the regular databases and, per blank cell b, those of the
@@ -175,24 +202,37 @@ lookup_rank(const lookup_t *lk, const uint8_t *pos)
     return x;
 }
 
-/* The indices of g's lookups, number c being on cell pos[c], into idx;
+/* A board's lookups into one goal's databases: the entries' indices,
+ * by partition, and the Manhattan distance they add to. */
+typedef struct probe {
+    uint64_t idx[2][PATS_MAX];
+    int md;
+} probe_t;
+
+/* The indices of g's lookups, number c being on cell pos[c], into pr;
  * each entry is prefetched. */
 static inline void
-pdb_index(const pdb_ctx_t *g, const uint8_t *pos, uint64_t idx[2][PATS_MAX])
+pdb_index(const pdb_ctx_t *g, const uint8_t *pos, probe_t *pr)
 {
+    int md = 0;
+
     for (int pi = 0; pi < g->nparts; pi++) {
         for (int j = 0; j < g->part[pi].npat; j++) {
             const lookup_t *lk = &g->part[pi].pat[j];
 
-            idx[pi][j] = lookup_rank(lk, pos);
-            __builtin_prefetch(&lk->data[idx[pi][j]]);
+            pr->idx[pi][j] = lookup_rank(lk, pos);
+            __builtin_prefetch(&lk->data[pr->idx[pi][j] >> 1]);
         }
     }
+    for (int c = 0; c < g->n; c++) {
+        md += g->md[c][pos[c]];
+    }
+    pr->md = md;
 }
 
-/* The larger partition sum of g at the indices idx. */
+/* The larger partition sum of g at pr. */
 static inline int
-pdb_sum(const pdb_ctx_t *g, uint64_t idx[2][PATS_MAX])
+pdb_sum(const pdb_ctx_t *g, const probe_t *pr)
 {
     int best = 0;
 
@@ -200,11 +240,11 @@ pdb_sum(const pdb_ctx_t *g, uint64_t idx[2][PATS_MAX])
         int sum = 0;
 
         for (int j = 0; j < g->part[pi].npat; j++) {
-            sum += g->part[pi].pat[j].data[idx[pi][j]];
+            sum += pdb_entry(g->part[pi].pat[j].data, pr->idx[pi][j]);
         }
         best = sum > best ? sum : best;
     }
-    return best;
+    return pr->md + 2 * best;
 }
 
 #endif

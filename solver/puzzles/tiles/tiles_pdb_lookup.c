@@ -48,6 +48,9 @@ bind_lookup(const board_t *b, uint64_t mask, int z, lookup_t *lk)
     if (rc != PZ_OK) {
         return rc;
     }
+    if (t.bits != 4) {
+        return PZ_EINTERNAL;
+    }
     lk->data = t.data;
     lk->k = perm_bits(c.mask);
     memcpy(lk->map, c.map, sizeof(lk->map));
@@ -130,6 +133,14 @@ init_goal(const pz_puzzle_t *p,
         h->odd[i] =
             (uint8_t)((i / b->cols + i % b->cols + z / b->cols + z % b->cols) &
                       1);
+        for (int c = 0; c < n; c++) {
+            int dr = i / b->cols - c / b->cols;
+            int dc = i % b->cols - c % b->cols;
+
+            h->md[i][c] =
+                i == z ? 0
+                       : (uint8_t)((dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc));
+        }
     }
     h->nparts = tiles_pdb__partitions(p->params.rows, p->params.cols, z, parts);
     return PZ_OK;
@@ -228,15 +239,15 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
 {
     const pdb_ctx_t *h = ctx;
     uint8_t pos[CELLS_MAX]; /* home cell -> the cell its tile is on */
-    uint64_t idx[2][PATS_MAX];
+    probe_t pr;
     int best;
 
     (void)p;
     for (int i = 0; i < h->n; i++) {
         pos[h->home[s->b[i]]] = (uint8_t)i;
     }
-    pdb_index(h, pos, idx);
-    best = pdb_sum(h, idx);
+    pdb_index(h, pos, &pr);
+    best = pdb_sum(h, &pr);
     return best + ((best ^ h->odd[s->b[h->n]]) & 1);
 }
 
@@ -305,6 +316,7 @@ typedef struct kid {
     int move;
     int tile;
     int blank; /* the child's blank cell (where the tile was) */
+    int md;    /* the child's Manhattan distance */
     uint64_t idx[2];
 } kid_t;
 
@@ -312,7 +324,8 @@ typedef struct kid {
  * The children op: a move slides one tile, which belongs to one pattern
  * of each partition, so a child's sum is its parent's with that
  * pattern's entry replaced and its rank derived from the parent's
- * (rank_moved). The parent's entries are read once (they were read when
+ * (rank_moved), and its Manhattan distance its parent's with that
+ * tile's term replaced. The parent's entries are read once (they were read when
  * it was a child, so they are cached), each child's new index is
  * computed, and then all the children's entries are read together, their
  * cache misses overlapping.
@@ -330,17 +343,19 @@ pdb_kids(const pz_puzzle_t *p,
     int sum[2] = { 0, 0 };
     int val[2][PATS_MAX];
     int bz = s->b[h->n];
+    int md = 0;
     int nk = 0;
 
     for (int i = 0; i < h->n; i++) {
         cell[s->b[i]] = (uint8_t)i;
+        md += h->md[h->home[s->b[i]]][i];
     }
     for (int pi = 0; pi < h->nparts; pi++) {
         for (int j = 0; j < h->part[pi].npat; j++) {
             const lookup_t *lk = &h->part[pi].pat[j];
 
             rank_of(lk, cell, &rk[pi][j]);
-            val[pi][j] = lk->data[rk[pi][j].x];
+            val[pi][j] = pdb_entry(lk->data, rk[pi][j].x);
             sum[pi] += val[pi][j];
         }
     }
@@ -355,6 +370,8 @@ pdb_kids(const pz_puzzle_t *p,
         k->move = m;
         k->blank = c.b[h->n];
         k->tile = s->b[k->blank];
+        k->md = md + h->md[h->home[k->tile]][bz] -
+                h->md[h->home[k->tile]][k->blank];
         for (int pi = 0; pi < h->nparts; pi++) {
             const part_t *pt = &h->part[pi];
             int j = pt->owner[k->tile];
@@ -362,7 +379,7 @@ pdb_kids(const pz_puzzle_t *p,
 
             k->idx[pi] = rank_moved(lk, &rk[pi][j], pt->slot[k->tile],
                                     lk->map[k->blank], lk->map[bz]);
-            __builtin_prefetch(&lk->data[k->idx[pi]]);
+            __builtin_prefetch(&lk->data[k->idx[pi] >> 1]);
         }
         nk++;
     }
@@ -373,10 +390,12 @@ pdb_kids(const pz_puzzle_t *p,
         for (int pi = 0; pi < h->nparts; pi++) {
             const part_t *pt = &h->part[pi];
             int j = pt->owner[k->tile];
-            int v = sum[pi] - val[pi][j] + pt->pat[j].data[k->idx[pi]];
+            int v =
+                sum[pi] - val[pi][j] + pdb_entry(pt->pat[j].data, k->idx[pi]);
 
             best = v > best ? v : best;
         }
+        best = k->md + 2 * best;
         out[i] = best + ((best ^ h->odd[k->blank]) & 1);
     }
     return nk;
@@ -514,7 +533,7 @@ dual_tables(const pz_puzzle_t *p,
  * their home cells c in its goal (lk->cell), and the dual board holds
  * number c on the home of s's tile on cell c. */
 EVAL_CLONES static const pdb_ctx_t *
-dual_index(const dual_ctx_t *h, const pz_state_t *s, uint64_t idx[2][PATS_MAX])
+dual_index(const dual_ctx_t *h, const pz_state_t *s, probe_t *pr)
 {
     const pdb_ctx_t *r = &h->reg;
     const pdb_ctx_t *g = &h->goal[s->b[r->n]];
@@ -523,7 +542,7 @@ dual_index(const dual_ctx_t *h, const pz_state_t *s, uint64_t idx[2][PATS_MAX])
     for (int c = 0; c < r->n; c++) {
         pos[c] = r->home[s->b[c]];
     }
-    pdb_index(g, pos, idx);
+    pdb_index(g, pos, pr);
     return g;
 }
 
@@ -531,9 +550,9 @@ dual_index(const dual_ctx_t *h, const pz_state_t *s, uint64_t idx[2][PATS_MAX])
 static int
 dual_eval_only(const dual_ctx_t *h, const pz_state_t *s)
 {
-    uint64_t idx[2][PATS_MAX];
-    const pdb_ctx_t *g = dual_index(h, s, idx);
-    int best = pdb_sum(g, idx);
+    probe_t pr;
+    const pdb_ctx_t *g = dual_index(h, s, &pr);
+    int best = pdb_sum(g, &pr);
 
     /* The dual board's distance has the parity of s's. */
     return best + ((best ^ h->reg.odd[s->b[h->reg.n]]) & 1);
@@ -602,7 +621,7 @@ dual_children(const pz_puzzle_t *p,
     kid_t kid[PZ_MOVES_MAX];
     int hs[PZ_MOVES_MAX];
     int nk = pdb_kids(p, &h->reg, parent, todo, kid, hs);
-    uint64_t idx[PZ_MOVES_MAX][2][PATS_MAX];
+    probe_t pr[PZ_MOVES_MAX];
     const pdb_ctx_t *g[PZ_MOVES_MAX];
 
     (void)h_parent;
@@ -611,14 +630,14 @@ dual_children(const pz_puzzle_t *p,
             pz_state_t c;
 
             puzzle_apply(p, parent, kid[i].move, &c);
-            g[i] = dual_index(h, &c, idx[i]);
+            g[i] = dual_index(h, &c, &pr[i]);
         }
     }
     for (int i = 0; i < nk; i++) {
         int v = hs[i];
 
         if (v <= limit) {
-            int dual = pdb_sum(g[i], idx[i]);
+            int dual = pdb_sum(g[i], &pr[i]);
 
             dual += (dual ^ h->reg.odd[kid[i].blank]) & 1;
             v = dual > v ? dual : v;
