@@ -326,8 +326,9 @@ typedef int (*tables_blob_build_fn)(void *arg,
  * Fills data (entries of bits each, zeroed, 2 MiB aligned) with def's
  * table as build b, and sets *max_value to the largest entry. A build
  * that finds an entry too large for 4 bits returns PZ_ERANGE, and is
- * called again with bits 8 when def->widen. Returns PZ_OK, PZ_ERANGE,
- * PZ_ECANCELLED or another negative PZ_E* code.
+ * called again with bits 8 when def->widen (a table whose encoding
+ * defines a cap, as the tiles' pattern databases do, stores it instead).
+ * Returns PZ_OK, PZ_ERANGE, PZ_ECANCELLED or another negative PZ_E* code.
  */
 typedef int (*tables_build_fn)(const tables_def_t *def,
                                uint8_t *data,

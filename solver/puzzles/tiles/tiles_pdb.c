@@ -11,13 +11,15 @@
  * them home when the other tiles are indistinct and moves of those cost
  * nothing. Every move moves one tile, which belongs to one pattern, so
  * the sum over the patterns of a partition never overestimates: the
- * heuristic is admissible, and consistent (a move changes one term by at
- * most one). On square boards the partition reflected about the main
- * diagonal gives a second sum over other groupings of the same tiles;
- * the larger sum is used (Korf and Felner 2002). Every move takes the
- * blank to a square of the other colour of a chessboard, so a distance
- * has the parity of the blank's Manhattan distance to its goal cell; an
- * estimate of the other parity is raised by one.
+ * heuristic is admissible (not consistent: a table's value is the least
+ * over the regions the blank may be in, and a move can change it by more
+ * than one). Tables hold 4-bit entries relative to the Manhattan
+ * distance (tiles_pdb_internal.h, tiles_pdb_pack.c). On square boards the
+ * partition reflected about the main diagonal gives a second sum over other
+ * groupings of the same tiles; the larger sum is used (Korf and Felner 2002).
+ * Every move takes the blank to a square of the other colour of a chessboard,
+ * so a distance has the parity of the blank's Manhattan distance to its goal
+ * cell; an estimate of the other parity is raised by one.
  *
  * A table depends only on the pattern's home cells and on where the blank
  * may start (the connected free region holding the blank's goal cell), so
@@ -29,8 +31,8 @@
  * both partitions use one 8-tile and one 7-tile table, and the
  * 24-puzzle's eight lookups use two 6-tile tables.
  *
- * The builder is in tiles_pdb_build.c, the lookups (regular and dual) in
- * tiles_pdb_lookup.c.
+ * The builder is in tiles_pdb_build.c (its packing in tiles_pdb_pack.c),
+ * the lookups (regular and dual) in tiles_pdb_lookup.c.
  */
 #include "tiles_pdb.h"
 
