@@ -23,6 +23,7 @@
 
 #include "engine.h"
 #include "puzzles/tiles/tiles_pdb.h"
+#include "puzzles/tiles/tiles_pdb_internal.h"
 #include "solve.h"
 #include "tables.h"
 #include "tables_testlib.h"
@@ -643,6 +644,69 @@ START_TEST(test_tables_pdb_build_cancelled_after_the_layer)
 }
 END_TEST
 
+/* The 4-bit packing on a 2x3 board, pattern cells 0, 2 and 4 (homes of
+ * slots 0, 1, 2): every placement's entry is half its distance's excess
+ * over the Manhattan distance, capped at 15; a distance below, or of the
+ * other parity than, the Manhattan distance is refused. */
+START_TEST(test_tables_pdb_pack_half_the_excess_capped)
+{
+    static const int home[3] = { 0, 2, 4 };
+    const source_t src = { 2, 3, 0x15, 1 };
+    uint8_t depth[120];
+    uint8_t want[120];
+    uint8_t mds[120];
+    uint8_t out[60];
+    int seen = 0;
+    int max_value = -1;
+
+    memset(depth, 0xEE, sizeof(depth));
+    for (int a = 0; a < 6; a++) {
+        for (int b = 0; b < 6; b++) {
+            for (int c = 0; c < 6; c++) {
+                const uint8_t pos[3] = { (uint8_t)a, (uint8_t)b, (uint8_t)c };
+                uint64_t y;
+                int md = 0;
+
+                if (a == b || a == c || b == c) {
+                    continue;
+                }
+                for (int j = 0; j < 3; j++) {
+                    md += abs(pos[j] / 3 - home[j] / 3) +
+                          abs(pos[j] % 3 - home[j] % 3);
+                }
+                y = place_rank(pos, 3, 6);
+                ck_assert_uint_lt(y, 120);
+                ck_assert_uint_eq(depth[y], 0xEE);
+                /* Excesses 0..19 over the placements: some past the cap. */
+                want[y] = (uint8_t)(seen % 20 > 15 ? 15 : seen % 20);
+                mds[y] = (uint8_t)md;
+                depth[y] = (uint8_t)(md + 2 * (seen % 20));
+                seen++;
+            }
+        }
+    }
+    ck_assert_int_eq(seen, 120);
+    memset(out, 0, sizeof(out));
+    ck_assert_int_eq(tiles_pdb__pack(&src, depth, out, &max_value, NULL),
+                     PZ_OK);
+    ck_assert_int_eq(max_value, 15);
+    for (uint64_t y = 0; y < 120; y++) {
+        ck_assert_int_eq(pdb_entry(out, y), want[y]);
+    }
+    /* One odd excess, then one distance two below the Manhattan one. */
+    depth[7]++;
+    memset(out, 0, sizeof(out));
+    ck_assert_int_eq(tiles_pdb__pack(&src, depth, out, &max_value, NULL),
+                     PZ_EINTERNAL);
+    depth[7]--;
+    ck_assert_uint_ge(mds[119], 2);
+    depth[119] = (uint8_t)(mds[119] - 2);
+    memset(out, 0, sizeof(out));
+    ck_assert_int_eq(tiles_pdb__pack(&src, depth, out, &max_value, NULL),
+                     PZ_EINTERNAL);
+}
+END_TEST
+
 START_TEST(test_tables_pdb_unsupported_size_refused)
 {
     pz_puzzle_t *p = tl_make("tiles", 6, 6, 0);
@@ -704,6 +768,7 @@ tables_pdb_suite(void)
     tcase_add_test(tc, test_tables_pdb_build_reports_every_layer);
     tcase_add_test(tc, test_tables_pdb_build_cancelled_after_the_layer);
     tcase_add_test(tc, test_tables_pdb_unsupported_size_refused);
+    tcase_add_test(tc, test_tables_pdb_pack_half_the_excess_capped);
     tcase_add_test(tc,
                    test_tables_pdb_needs_named_tables_missing_without_files);
     suite_add_tcase(s, tc);

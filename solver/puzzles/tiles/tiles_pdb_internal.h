@@ -93,9 +93,10 @@ region(const board_t *b, uint64_t free, int start)
 }
 
 /* Packs depth's distances (a byte per placement of r's tiles) into out,
- * the table's 4-bit entries, zeroed (tiles_pdb_pack.c); sets *max_value
- * to the largest entry. PZ_EINTERNAL when a distance is below, or of
- * the other parity than, its tiles' Manhattan distance. */
+ * the table's 4-bit entries, zeroed (tiles_pdb_pack.c), on bd's threads
+ * (bd may be NULL); sets *max_value to the largest entry. PZ_EINTERNAL
+ * when a distance is below, or of the other parity than, its tiles'
+ * Manhattan distance. */
 int tiles_pdb__pack(const source_t *r,
                     const uint8_t *depth,
                     uint8_t *out,

@@ -113,10 +113,11 @@ tiles_pdb__pack(const source_t *r,
     }
     /* The placements of one first cell are weight[0] entries from a
      * multiple of it: whole bytes when it is even (three tiles or more),
-     * so the workers can share the first cells; else one does all. */
+     * so the workers can share the first cells; else (or without a
+     * build, as in tests) one does all. */
     if (pk->k == 1) {
         pack_from(pk, 0, 0, 0, 0, 0);
-    } else if (pk->weight[0] % 2 == 0) {
+    } else if (bd != NULL && pk->weight[0] % 2 == 0) {
         tables_build_run(bd, pack_task, pk, tables_build_workers(bd));
     } else {
         pack_task(pk, 0);
