@@ -116,6 +116,7 @@ estimate(const dual_ctx_t *h, const node_t *x, int limit, int *reg, int *dual)
     int v;
 
     pdb_index(g, x->cell, &pr);
+    pr.md = pdb_md(g, x->cell); /* the dual's too */
     v = pdb_sum(g, &pr);
     *reg = v + ((v ^ g->odd[b]) & 1);
     *dual = 0;
@@ -160,6 +161,7 @@ expand(const tiles_priv_t *tp, const dual_ctx_t *h, frame_t *f, int limit)
         k->cell[v] = (uint8_t)b;
         k->cell[k->z] = (uint8_t)from;
         pdb_index(g, k->cell, &pr[m]);
+        pr[m].md = pdb_md(g, k->cell); /* the dual's too */
     }
     for (uint8_t todo = f->todo; todo != 0; todo &= todo - 1) {
         int m = __builtin_ctz(todo);

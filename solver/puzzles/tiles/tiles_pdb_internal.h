@@ -204,19 +204,31 @@ lookup_rank(const lookup_t *lk, const uint8_t *pos)
 }
 
 /* A board's lookups into one goal's databases: the entries' indices,
- * by partition, and the Manhattan distance they add to. */
+ * by partition, and the Manhattan distance they add to (a board's dual
+ * has the board's: the tile on cell c, homed on h, puts number c on
+ * cell h). */
 typedef struct probe {
     uint64_t idx[2][PATS_MAX];
     int md;
 } probe_t;
 
-/* The indices of g's lookups, number c being on cell pos[c], into pr;
- * each entry is prefetched. */
-static inline void
-pdb_index(const pdb_ctx_t *g, const uint8_t *pos, probe_t *pr)
+/* The Manhattan distance of g's board with number c on cell pos[c]. */
+static inline int
+pdb_md(const pdb_ctx_t *g, const uint8_t *pos)
 {
     int md = 0;
 
+    for (int c = 0; c < g->n; c++) {
+        md += g->md[c][pos[c]];
+    }
+    return md;
+}
+
+/* The indices of g's lookups, number c being on cell pos[c], into pr
+ * (not its md); each entry is prefetched. */
+static inline void
+pdb_index(const pdb_ctx_t *g, const uint8_t *pos, probe_t *pr)
+{
     for (int pi = 0; pi < g->nparts; pi++) {
         for (int j = 0; j < g->part[pi].npat; j++) {
             const lookup_t *lk = &g->part[pi].pat[j];
@@ -225,10 +237,6 @@ pdb_index(const pdb_ctx_t *g, const uint8_t *pos, probe_t *pr)
             __builtin_prefetch(&lk->data[pr->idx[pi][j] >> 1]);
         }
     }
-    for (int c = 0; c < g->n; c++) {
-        md += g->md[c][pos[c]];
-    }
-    pr->md = md;
 }
 
 /* The larger partition sum of g at pr. */

@@ -247,6 +247,7 @@ pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
         pos[h->home[s->b[i]]] = (uint8_t)i;
     }
     pdb_index(h, pos, &pr);
+    pr.md = pdb_md(h, pos);
     best = pdb_sum(h, &pr);
     return best + ((best ^ h->odd[s->b[h->n]]) & 1);
 }
@@ -528,12 +529,13 @@ dual_tables(const pz_puzzle_t *p,
     return n;
 }
 
-/* The indices of the dual board of s into idx, each entry prefetched;
+/* The lookups of the dual board of s into pr, each entry prefetched,
+ * with md, s's Manhattan distance, or if negative the dual's own;
  * returns the databases they index. A lookup's tiles are numbered by
  * their home cells c in its goal (lk->cell), and the dual board holds
  * number c on the home of s's tile on cell c. */
 EVAL_CLONES static const pdb_ctx_t *
-dual_index(const dual_ctx_t *h, const pz_state_t *s, probe_t *pr)
+dual_index(const dual_ctx_t *h, const pz_state_t *s, int md, probe_t *pr)
 {
     const pdb_ctx_t *r = &h->reg;
     const pdb_ctx_t *g = &h->goal[s->b[r->n]];
@@ -543,6 +545,7 @@ dual_index(const dual_ctx_t *h, const pz_state_t *s, probe_t *pr)
         pos[c] = r->home[s->b[c]];
     }
     pdb_index(g, pos, pr);
+    pr->md = md >= 0 ? md : pdb_md(g, pos);
     return g;
 }
 
@@ -551,7 +554,7 @@ static int
 dual_eval_only(const dual_ctx_t *h, const pz_state_t *s)
 {
     probe_t pr;
-    const pdb_ctx_t *g = dual_index(h, s, &pr);
+    const pdb_ctx_t *g = dual_index(h, s, -1, &pr);
     int best = pdb_sum(g, &pr);
 
     /* The dual board's distance has the parity of s's. */
@@ -630,7 +633,7 @@ dual_children(const pz_puzzle_t *p,
             pz_state_t c;
 
             puzzle_apply(p, parent, kid[i].move, &c);
-            g[i] = dual_index(h, &c, &pr[i]);
+            g[i] = dual_index(h, &c, kid[i].md, &pr[i]);
         }
     }
     for (int i = 0; i < nk; i++) {
