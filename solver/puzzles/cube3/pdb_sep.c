@@ -45,15 +45,6 @@
 /* Corner pieces of the first tetrad: URF, ULB, DLF, DRB. */
 #define TETRAD_A 0xA5u
 
-/* Slice of edge byte v: 0 E, 1 M, 2 S. */
-static inline int
-edge_slice(int v)
-{
-    int p = v >> 1;
-
-    return p >= 8 ? 0 : (p & 1) ? 1 : 2;
-}
-
 /* 1 when edge byte v is in the E slice (positions 8 to 11), else 0;
  * and the same for the M slice (odd positions below 8). No branch: the
  * search reads them for edges at random positions. */
@@ -67,6 +58,13 @@ static inline unsigned
 edge_in_m(unsigned v)
 {
     return (v >> 4 ^ 1u) & v >> 1;
+}
+
+/* Slice of edge byte v: 0 E, 1 M, 2 S. */
+static inline int
+edge_slice(int v)
+{
+    return 2 - (int)edge_in_m((unsigned)v) - 2 * (int)edge_in_e((unsigned)v);
 }
 
 static int

@@ -199,7 +199,7 @@ can_reach(const tiles_priv_t *t, const pz_state_t *a, const uint8_t *gcell)
     for (int i = 0; i < t->cells; i++) {
         to_goal[i] = gcell[a->b[i]];
     }
-    dist = abs(za / t->cols - zg / t->cols) + abs(za % t->cols - zg % t->cols);
+    dist = tiles__cell_distance(za, zg, t->cols);
     return perm_parity(to_goal, t->cells) == (dist & 1);
 }
 

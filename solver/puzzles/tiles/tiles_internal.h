@@ -29,6 +29,17 @@ typedef struct tiles_priv {
                                            cell, or -1 when off the board */
 } tiles_priv_t;
 
+/* The Manhattan distance between cells a and b of a board of cols
+ * columns. */
+static inline int
+tiles__cell_distance(int a, int b, int cols)
+{
+    int dr = a / cols - b / cols;
+    int dc = a % cols - b % cols;
+
+    return (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
+}
+
 /* A quick answer for any board whose goal has the blank in a corner
  * (tiles_quick.c; puzzle_solving_t quick_solve). */
 int tiles__quick_solve(const pz_puzzle_t *p,

@@ -114,8 +114,8 @@ typedef struct worker {
 } worker_t;
 
 /*
- * Zeroed anonymous memory for the bit array (and the distances of a
- * 4-bit table's build), of bytes rounded up to 2 MiB, 2 MiB aligned and
+ * Zeroed anonymous memory for the bit array (and the distances before
+ * packing), of bytes rounded up to 2 MiB, 2 MiB aligned and
  * advised for transparent huge pages: its words are read at random, and
  * with 4 KiB pages nearly every read would also miss the TLB (and the
  * first touch of each page would fault). NULL when out of memory; free
@@ -581,12 +581,12 @@ tiles_pdb__build(const tables_def_t *def,
      * word. */
     if (sh->k < 1 || sh->k > PAT_MAX || sh->nf < 2 || sh->nf > 32 ||
         sh->b.cols > 9 || sh->b.n > 32 || sh->count >= UINT32_MAX ||
-        (bits != 4 && bits != 8)) {
+        bits != 4) {
         free(sh);
         return PZ_EINVAL;
     }
-    /* 4-bit tables are built a byte per entry and packed at the end. */
-    sh->data = bits == 4 ? (uint8_t *)codes_alloc((size_t)sh->count) : data;
+    /* Built a byte per entry, packed into the 4-bit entries at the end. */
+    sh->data = (uint8_t *)codes_alloc((size_t)sh->count);
     if (sh->data == NULL) {
         free(sh);
         return PZ_ENOMEM;
@@ -695,15 +695,13 @@ tiles_pdb__build(const tables_def_t *def,
      * placement left unseen would be a bug. */
     rc = seen == sh->count ? PZ_OK : PZ_EINTERNAL;
     *max_value = d;
-    if (rc == PZ_OK && bits == 4) {
+    if (rc == PZ_OK) {
         codes_free(sh->codes, (size_t)sh->nwords * sizeof(uint64_t));
         sh->codes = NULL;
         rc = tiles_pdb__pack(r, sh->data, data, max_value, bd);
     }
 out:
-    if (bits == 4) {
-        codes_free((uint64_t *)(void *)sh->data, (size_t)sh->count);
-    }
+    codes_free((uint64_t *)(void *)sh->data, (size_t)sh->count);
     free(workers);
     codes_free(sh->codes, (size_t)sh->nwords * sizeof(uint64_t));
     free(sh->front[0]);

@@ -134,12 +134,8 @@ init_goal(const pz_puzzle_t *p,
             (uint8_t)((i / b->cols + i % b->cols + z / b->cols + z % b->cols) &
                       1);
         for (int c = 0; c < n; c++) {
-            int dr = i / b->cols - c / b->cols;
-            int dc = i % b->cols - c % b->cols;
-
             h->md[i][c] =
-                i == z ? 0
-                       : (uint8_t)((dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc));
+                (uint8_t)(i == z ? 0 : tiles__cell_distance(i, c, b->cols));
         }
     }
     h->nparts = tiles_pdb__partitions(p->params.rows, p->params.cols, z, parts);

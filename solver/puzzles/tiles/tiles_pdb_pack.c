@@ -30,13 +30,14 @@ pack_from(pack_t *pk, int f, int j, uint64_t used, int md, uint64_t x)
     uint64_t digit = 0;
 
     for (int cell = 0; cell < pk->n; cell++) {
-        uint64_t y = x + digit * pk->weight[j];
-        int m = md + pk->hd[j][cell];
+        uint64_t y;
+        int m;
 
         if (used >> cell & 1) {
             continue;
         }
-        digit++;
+        y = x + digit++ * pk->weight[j];
+        m = md + pk->hd[j][cell];
         if (j + 1 < pk->k) {
             pack_from(pk, f, j + 1, used | UINT64_C(1) << cell, m, y);
         } else {
@@ -105,10 +106,7 @@ tiles_pdb__pack(const source_t *r,
 
         m &= m - 1;
         for (int c = 0; c < pk->n; c++) {
-            int dr = c / r->cols - home / r->cols;
-            int dc = c % r->cols - home % r->cols;
-
-            pk->hd[j][c] = (uint8_t)((dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc));
+            pk->hd[j][c] = (uint8_t)tiles__cell_distance(c, home, r->cols);
         }
     }
     /* The placements of one first cell are weight[0] entries from a
