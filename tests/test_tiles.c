@@ -281,6 +281,256 @@ START_TEST(test_tiles_apply_bfs_matches_8puzzle_depths)
 }
 END_TEST
 
+/* ---- duplicate-string automaton ---- */
+
+/* States reached from a start (boards of up to 25 cells, 5 bits a
+ * cell): open addressing on the packed cells. */
+typedef struct ball {
+    uint64_t (*key)[2];
+    int8_t *d; /* distance from the start, -1: empty slot */
+    size_t cap;
+    size_t n;
+} ball_t;
+
+#define BALL_CAP ((size_t)1 << 20)
+
+static void
+ball_key(const pz_puzzle_t *p, const pz_state_t *s, uint64_t *k)
+{
+    k[0] = k[1] = 0;
+    /* The last cell follows from the others. */
+    for (size_t c = 0; c + 2 < p->state_size; c++) {
+        k[c / 12] |= (uint64_t)s->b[c] << 5 * (c % 12);
+    }
+}
+
+/* The slot of s in b (empty when s is not in it). */
+static size_t
+ball_slot(const ball_t *b, const pz_puzzle_t *p, const pz_state_t *s)
+{
+    uint64_t k[2];
+    size_t i;
+
+    ball_key(p, s, k);
+    i = (k[0] * UINT64_C(0x9E3779B97F4A7C15) ^
+         k[1] * UINT64_C(0xC2B2AE3D27D4EB4F)) >>
+            44 &
+        (b->cap - 1);
+    while (b->d[i] >= 0 && (b->key[i][0] != k[0] || b->key[i][1] != k[1])) {
+        i = (i + 1) & (b->cap - 1);
+    }
+    return i;
+}
+
+/* Every state within radius moves of start, with its distance, into b
+ * (allocated by the caller, emptied here); queue has room for half of
+ * b's slots. */
+static void
+ball_bfs(const pz_puzzle_t *p,
+         const pz_state_t *start,
+         int radius,
+         ball_t *bp,
+         pz_state_t *queue)
+{
+    ball_t b = *bp;
+    size_t head = 0;
+    size_t tail = 0;
+    size_t i;
+
+    memset(b.d, -1, b.cap);
+    i = ball_slot(&b, p, start);
+    ball_key(p, start, b.key[i]);
+    b.d[i] = 0;
+    b.n = 1;
+    queue[tail++] = *start;
+    while (head < tail) {
+        const pz_state_t *at = &queue[head++];
+        int d = b.d[ball_slot(&b, p, at)];
+
+        if (d == radius) {
+            continue;
+        }
+        for (int m = 0; m < p->nmoves; m++) {
+            pz_state_t c;
+            size_t j;
+
+            if (!puzzle_apply(p, at, m, &c)) {
+                continue;
+            }
+            j = ball_slot(&b, p, &c);
+            if (b.d[j] < 0) {
+                /* Check's assertions are too slow for this loop. */
+                if (2 * ++b.n >= b.cap) {
+                    ck_abort_msg("more than %zu states", b.cap / 2);
+                }
+                ball_key(p, &c, b.key[j]);
+                b.d[j] = (int8_t)(d + 1);
+                queue[tail++] = c;
+            }
+        }
+    }
+    *bp = b;
+}
+
+/*
+ * Depth-first over the move strings of up to radius moves that fsm
+ * keeps (every string when fsm is NULL, less each move's inverse), along
+ * shortest paths only (each move one further from the start in b); marks
+ * each state reached by setting the sign bit of its distance. Returns
+ * the number of strings walked.
+ */
+static long
+walk_kept(const pz_puzzle_t *p,
+          const puzzle_fsm_t *fsm,
+          ball_t *b,
+          const pz_state_t *s,
+          int q,
+          int last,
+          int depth,
+          int radius)
+{
+    long walked = 1;
+    size_t i = ball_slot(b, p, s);
+
+    /* Check's assertions are too slow for this walk. */
+    if ((b->d[i] & 0x3F) != depth) {
+        ck_abort_msg("a state at %d moves reached by a shortest path of %d",
+                     b->d[i] & 0x3F, depth);
+    }
+    b->d[i] = (int8_t)(b->d[i] | 0x40);
+    if (depth == radius) {
+        return walked;
+    }
+    for (int m = 0; m < p->nmoves; m++) {
+        pz_state_t c;
+        int qc = 0;
+
+        if (fsm != NULL) {
+            qc = fsm->next[q * fsm->nmoves + m];
+            if (qc < 0) {
+                continue;
+            }
+        } else if (last >= 0 && m == puzzle_inverse(p, last)) {
+            continue;
+        }
+        if (!puzzle_apply(p, s, m, &c) ||
+            (b->d[ball_slot(b, p, &c)] & 0x3F) != depth + 1) {
+            continue;
+        }
+        walked += walk_kept(p, fsm, b, &c, qc, m, depth + 1, radius);
+    }
+    return walked;
+}
+
+/* The automaton keeps a shortest path to every state: on boards of
+ * several shapes, from the blank in a corner, on an edge and inside,
+ * every state within radius moves is reached by a string it keeps, at
+ * its distance (a pruned duplicate would leave some state reached only
+ * later, or not at all); and it prunes: fewer shortest paths are walked
+ * than with the inverse moves alone. */
+START_TEST(test_tiles_fsm_keeps_a_shortest_path_to_every_state)
+{
+    static const struct {
+        int rows;
+        int cols;
+        int blank; /* the cell the start's blank is on */
+        int radius;
+    } cases[] = {
+        { 3, 3, 0, 31 }, { 3, 3, 4, 31 }, { 3, 3, 1, 31 },  { 4, 4, 0, 16 },
+        { 4, 4, 5, 16 }, { 2, 6, 3, 20 }, { 5, 5, 12, 14 }, { 5, 5, 2, 14 },
+    };
+
+    ball_t b = { .cap = BALL_CAP };
+    pz_state_t *queue = malloc(BALL_CAP / 2 * sizeof(*queue));
+
+    b.key = malloc(b.cap * sizeof(*b.key));
+    b.d = malloc(b.cap);
+    ck_assert_ptr_nonnull(b.key);
+    ck_assert_ptr_nonnull(b.d);
+    ck_assert_ptr_nonnull(queue);
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        pz_puzzle_t *p = tl_make("tiles", cases[k].rows, cases[k].cols, 0);
+        const puzzle_fsm_t *fsm = puzzle_move_fsm(p);
+        int cells = cases[k].rows * cases[k].cols;
+        pz_state_t start;
+        long kept;
+        long all;
+
+        ck_assert_ptr_nonnull(fsm);
+        ck_assert_int_eq(fsm->depth, 14);
+        /* The start: tiles in order, the blank on the case's cell. */
+        state_clear(&start);
+        for (int c = 0, t = 1; c < cells; c++) {
+            start.b[c] = c == cases[k].blank ? 0 : (uint8_t)t++;
+        }
+        start.b[cells] = (uint8_t)cases[k].blank;
+        ball_bfs(p, &start, cases[k].radius, &b, queue);
+        kept = walk_kept(p, fsm, &b, &start, 0, -1, 0, cases[k].radius);
+        for (size_t i = 0; i < b.cap; i++) {
+            if (b.d[i] >= 0 && (b.d[i] & 0x40) == 0) {
+                ck_abort_msg("%dx%d blank %d: a state at %d moves is kept "
+                             "by no string of that length",
+                             cases[k].rows, cases[k].cols, cases[k].blank,
+                             b.d[i]);
+            }
+            if (b.d[i] > 0) {
+                b.d[i] = (int8_t)(b.d[i] & 0x3F);
+            }
+        }
+        all = walk_kept(p, NULL, &b, &start, 0, -1, 0, cases[k].radius);
+        ck_assert_msg(kept < all, "%dx%d: %ld strings kept of %ld",
+                      cases[k].rows, cases[k].cols, kept, all);
+        puzzle_destroy(p);
+    }
+    free(queue);
+    free(b.key);
+    free(b.d);
+}
+END_TEST
+
+/* IDA* with the automaton finds optimal lengths: 8-puzzle states at every
+ * distance against the complete breadth-first table. */
+START_TEST(test_tiles_fsm_idastar_optimal_on_8puzzle)
+{
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
+    int8_t *dist = bfs_3x3(p);
+    pz_rng_t rng;
+    int seen[32] = { 0 };
+    int solved = 0;
+
+    pz_rng_seed(&rng, 20261127);
+    for (int r = 0; r < FACT9 && solved < 600; r++) {
+        int pick = (int)(pz_rng_next(&rng) % FACT9);
+        pz_state_t s;
+        pz_solution_t sol;
+
+        /* Every distance, and the deepest two, at least once. */
+        if (dist[pick] < 0 || (seen[dist[pick]] >= 25 && dist[pick] < 30)) {
+            continue;
+        }
+        unrank9(pick, &s);
+        sol = tl_solve(p, &s, NULL, "idastar", "manhattan", 1 + (solved & 1),
+                       NULL);
+        ck_assert_int_eq(sol.length, dist[pick]);
+        seen[dist[pick]]++;
+        solved++;
+    }
+    for (int r = 0; r < FACT9; r++) {
+        if (dist[r] == 31) {
+            pz_state_t s;
+
+            unrank9(r, &s);
+            ck_assert_int_eq(
+                tl_solve(p, &s, NULL, "idastar", "manhattan", 1, NULL).length,
+                31);
+        }
+    }
+    ck_assert_int_eq(solved, 600);
+    free(dist);
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_tiles_apply_notebook_example_is_22_moves)
 {
     /* README.md: the notebook solved this in 22 moves, optimally. */
@@ -1178,6 +1428,12 @@ tiles_suite(void)
 
     tc = tcase_create("quick_solve");
     tcase_add_test(tc, test_tiles_quick_solve_replays_onto_corner_goals);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("fsm");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_tiles_fsm_keeps_a_shortest_path_to_every_state);
+    tcase_add_test(tc, test_tiles_fsm_idastar_optimal_on_8puzzle);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("parse_state");

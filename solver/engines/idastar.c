@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* idastar.c - iterative-deepening A* over any puzzle, memory O(depth). */
+/* idastar.c - iterative-deepening A* over any puzzle, memory O(depth).
+ * Size: one search loop shared by every way of running it (one thread,
+ * split over threads, handed to a puzzle's own search) with its move
+ * pruning, limits and statistics. */
 
 /*
  * Design: each iteration is a depth-first search that cuts every node with
@@ -10,8 +13,10 @@
  * each holding its state, its h and the moves still to try as a bit mask,
  * so a step costs one puzzle_apply into the next frame and one incremental
  * heuristic_update, with no recursion and no state copies. Move pruning
- * (puzzle_allowed_after the last move: no inverse, no redundant pair) is
- * the only duplicate detection; there is no transposition table. The goal
+ * (puzzle_allowed_after the last move: no inverse, no redundant pair) and,
+ * for a puzzle that has one, its automaton of duplicate move strings
+ * (puzzle_move_fsm: a frame holds its state) are the only duplicate
+ * detection; there is no transposition table. The goal
  * is tested when a child passes the bound, and only when its h is 0 (an
  * admissible h is 0 at the goal), so the full comparison is rare. At the
  * root, a puzzle may name fewer first moves (puzzle_ops root_moves: one
@@ -65,6 +70,7 @@ typedef struct frame {
     pz_state_t s;  /* the state at this depth */
     uint64_t todo; /* moves still to try from s */
     int h;         /* heuristic of s */
+    int32_t fsm;   /* the move automaton's state at s (with sh->fsm) */
     /* With a heuristic's children op: the children's h, by move */
     int16_t hs[PZ_MOVES_MAX];
 } frame_t;
@@ -73,6 +79,7 @@ typedef struct frame {
 typedef struct task {
     pz_state_t s;                   /* the root's state */
     int h;                          /* its heuristic */
+    int32_t fsm;                    /* the move automaton's state */
     int depth;                      /* its depth, 1..SPLIT_DEPTH_MAX */
     uint8_t moves[SPLIT_DEPTH_MAX]; /* the moves from the start */
 } task_t;
@@ -83,6 +90,7 @@ typedef struct shared {
     const pz_puzzle_t *p;
     const pz_heuristic_t *h;
     bool check_all;          /* compare with the goal even when h > 0 */
+    const puzzle_fsm_t *fsm; /* prunes duplicate move strings, or NULL */
     bool threaded;           /* more than one worker */
     idastar_dfs_fn dfs;      /* searches the tasks, or NULL: worker_main */
     int tasks_per_thread;    /* tasks an iteration is split into, at least */
@@ -190,11 +198,38 @@ worker_poll(worker_t *w)
     return status;
 }
 
-/* The moves to try below a node at depth reached by move m. */
+/* The moves of todo that the move automaton does not prune in state q. */
 static uint64_t
-todo_after(const shared_t *sh, int depth, int m)
+fsm_keep(const puzzle_fsm_t *fsm, int32_t q, uint64_t todo)
 {
-    return depth == 1 ? sh->next_todo[m] : puzzle_allowed_after(sh->p, m);
+    const int32_t *next = fsm->next + (size_t)q * (size_t)fsm->nmoves;
+
+    for (uint64_t t = todo; t != 0; t &= t - 1) {
+        int m = __builtin_ctzll(t);
+
+        if (next[m] < 0) {
+            todo &= ~(UINT64_C(1) << m);
+        }
+    }
+    return todo;
+}
+
+/* The moves to try below a node at depth reached by move m, in state q
+ * of the move automaton (when there is one). */
+static uint64_t
+todo_after(const shared_t *sh, int depth, int m, int32_t q)
+{
+    uint64_t todo =
+        depth == 1 ? sh->next_todo[m] : puzzle_allowed_after(sh->p, m);
+
+    return sh->fsm != NULL ? fsm_keep(sh->fsm, q, todo) : todo;
+}
+
+/* The move automaton's state after move m from state q (0 without one). */
+static int32_t
+fsm_after(const shared_t *sh, int32_t q, int m)
+{
+    return sh->fsm != NULL ? sh->fsm->next[q * sh->fsm->nmoves + m] : 0;
 }
 
 /* Appends a task (called by the splitting thread only). */
@@ -202,6 +237,7 @@ static int
 add_task(shared_t *sh,
          const pz_state_t *s,
          int h,
+         int32_t fsm,
          int depth,
          const uint8_t *moves)
 {
@@ -222,6 +258,7 @@ add_task(shared_t *sh,
     t = &sh->tasks[sh->ntasks++];
     t->s = *s;
     t->h = h;
+    t->fsm = fsm;
     t->depth = depth;
     memcpy(t->moves, moves, (size_t)depth);
     return PZ_OK;
@@ -335,7 +372,8 @@ dfs(worker_t *w, int root, int split)
             continue;
         }
         if (d + 1 == split) {
-            status = add_task(sh, &f[d + 1].s, hc, d + 1, w->moves);
+            status = add_task(sh, &f[d + 1].s, hc, fsm_after(sh, f[d].fsm, m),
+                              d + 1, w->moves);
             if (status != PZ_OK) {
                 break;
             }
@@ -344,7 +382,8 @@ dfs(worker_t *w, int root, int split)
         }
         d++;
         f[d].h = hc;
-        f[d].todo = todo_after(sh, d, m);
+        f[d].fsm = fsm_after(sh, f[d - 1].fsm, m);
+        f[d].todo = todo_after(sh, d, m, f[d].fsm);
         if (kids && f[d].todo != 0) {
             heuristic_children(h, &f[d].s, hc, f[d].todo, bound - d - 1,
                                f[d].hs);
@@ -395,7 +434,10 @@ set_root(worker_t *w, int h0)
 {
     w->frames[0].s = w->sh->ctx->start;
     w->frames[0].h = h0;
-    w->frames[0].todo = w->sh->root_todo;
+    w->frames[0].fsm = 0;
+    w->frames[0].todo = w->sh->fsm != NULL
+                            ? fsm_keep(w->sh->fsm, 0, w->sh->root_todo)
+                            : w->sh->root_todo;
 }
 
 /* idastar_job_t take: the next task of the iteration. Its root
@@ -491,8 +533,9 @@ worker_main(void *arg)
         t = &sh->tasks[i];
         w->frames[t->depth].s = t->s;
         w->frames[t->depth].h = t->h;
+        w->frames[t->depth].fsm = t->fsm;
         w->frames[t->depth].todo =
-            todo_after(sh, t->depth, t->moves[t->depth - 1]);
+            todo_after(sh, t->depth, t->moves[t->depth - 1], t->fsm);
         memcpy(w->moves, t->moves, (size_t)t->depth);
         if (++w->meter.expanded >= w->meter.next_poll) {
             status = worker_poll(w);
@@ -721,6 +764,14 @@ idastar_solve_split(const search_ctx_t *ctx,
     }
     sh.threaded = nthreads > 1;
     sh.dfs = sh.check_all || sh.collect != NULL ? NULL : own_dfs;
+    /* Duplicate strings are pruned by the engine's own search alone, and
+     * never when every optimal solution is wanted or the root keeps one
+     * move per symmetry class (the earliest string of a state may be in
+     * a class left out). */
+    if (sh.dfs == NULL && sh.collect == NULL && !sh.next_cut &&
+        sh.root_todo == puzzle_allowed_after(sh.p, -1)) {
+        sh.fsm = puzzle_move_fsm(sh.p);
+    }
     sh.tasks_per_thread = sh.dfs != NULL && tasks_per_thread > 0
                               ? tasks_per_thread
                               : TASKS_PER_THREAD;

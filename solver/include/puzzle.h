@@ -223,6 +223,23 @@ typedef struct puzzle_random {
 } puzzle_random_t;
 
 /*
+ * A finite automaton over move strings that prunes duplicate paths
+ * (strings that an earlier string of the same effect replaces wherever
+ * they are legal). State 0 stands for the empty string; from state q,
+ * move m leads to state next[q * nmoves + m], or is pruned when that is
+ * negative. Every state keeps a path as short as its distance, so an
+ * optimal search stays optimal; one that counts every optimal solution,
+ * or takes one first move per symmetry class, must not use it.
+ */
+typedef struct puzzle_fsm {
+    int nstates;
+    int nmoves;
+    int depth;      /* longest duplicate string pruned */
+    int duplicates; /* minimal duplicate strings it prunes */
+    const int32_t *next;
+} puzzle_fsm_t;
+
+/*
  * How a puzzle is best solved, where the generic choice is not the best:
  * its own solvers, its shared tables, and what `auto` picks.
  */
@@ -281,6 +298,9 @@ typedef struct puzzle_solving {
                        const pz_state_t *goal,
                        uint8_t *moves,
                        int max);
+    /* Optional: the automaton that prunes p's duplicate move strings
+     * (puzzle_fsm_t), or NULL. Reached through puzzle_move_fsm. */
+    const puzzle_fsm_t *(*move_fsm)(const pz_puzzle_t *p);
 } puzzle_solving_t;
 
 /* Most corners of one shape of a picture. */
@@ -646,6 +666,20 @@ puzzle_quick_solve(const pz_puzzle_t *p,
         return -1;
     }
     return s->quick_solve(p, start, goal, moves, max);
+}
+
+/* The automaton that prunes p's duplicate move strings
+ * (puzzle_solving_t move_fsm), or NULL: none for the puzzle or for a
+ * restricted instance (its earlier strings may use other moves). */
+static inline const puzzle_fsm_t *
+puzzle_move_fsm(const pz_puzzle_t *p)
+{
+    const puzzle_solving_t *s = puzzle_solving(p);
+
+    if (s->move_fsm == NULL || p->subset != 0) {
+        return NULL;
+    }
+    return s->move_fsm(p);
 }
 
 /* The name of the heuristic p uses when a request names none. */

@@ -707,12 +707,20 @@ static const engine_ops_t *const tiles_solvers[] = {
     NULL,
 };
 
+static const puzzle_fsm_t *
+tiles_move_fsm(const pz_puzzle_t *p)
+{
+    (void)p;
+    return &tiles__fsm_table;
+}
+
 static const puzzle_solving_t tiles_solving = {
     .solvers = tiles_solvers,
     .named_tables = tiles_named_tables,
     .auto_choice = tiles_auto_choice,
     .optimal_by_default = tiles_optimal_by_default,
     .quick_solve = tiles__quick_solve,
+    .move_fsm = tiles_move_fsm,
 };
 
 /* Kinds of pieces for reachability checks (puzzle_pieces_t). */

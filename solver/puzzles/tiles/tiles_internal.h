@@ -48,6 +48,30 @@ int tiles__quick_solve(const pz_puzzle_t *p,
                        uint8_t *moves,
                        int max);
 
+/* Longest duplicate string tiles__fsm_generate looks for (a string of
+ * moves and its length are held in 32 bits). */
+#define TILES_FSM_DEPTH_MAX 14
+
+/* An automaton of duplicate move strings, as tiles__fsm_generate makes
+ * it (puzzle_fsm_t). */
+typedef struct tiles_fsm {
+    int nstates;
+    int depth;
+    int duplicates;
+    int32_t *next; /* [q * TILES_MOVES + m]: next state, or -1: pruned */
+} tiles_fsm_t;
+
+/* Finds the duplicate strings of up to depth (2..TILES_FSM_DEPTH_MAX)
+ * moves, the same for every board, and their automaton into *out (free
+ * with tiles__fsm_free). PZ_OK, PZ_EINVAL or PZ_ENOMEM (out empty).
+ * Seconds at depth 14 (tiles_fsm.c). */
+int tiles__fsm_generate(int depth, tiles_fsm_t *out);
+void tiles__fsm_free(tiles_fsm_t *f);
+
+/* The automaton the puzzle uses, generated at build time
+ * (solver/gen/tiles_fsm_gen.c). */
+extern const puzzle_fsm_t tiles__fsm_table;
+
 /* Move names by move id. */
 extern const char *const tiles__move_names[TILES_MOVES];
 
