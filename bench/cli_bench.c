@@ -278,7 +278,8 @@ bench_tiles(const char *data,
             const char *engine,
             const char *heuristic,
             uint64_t time_ms,
-            int threads)
+            int threads,
+            bool inverse_only)
 {
     static tiles_data_t td;
     int goal_ints[TILES_MAX_CELLS];
@@ -328,6 +329,7 @@ bench_tiles(const char *data,
     puzzle_parse_state(p, &in, &spec.goal, &d);
     spec.puzzle = p;
     spec.threads = threads;
+    spec.inverse_pruning_only = inverse_only;
     spec.limits.time_ms = time_ms;
     spec.limits.memory_bytes = (size_t)1 << 30;
     /* Tables (pattern databases) load or build on first use: do it here,
@@ -347,10 +349,10 @@ bench_tiles(const char *data,
                (double)tables_memory_bytes() / (1 << 20));
     }
     printf("# %s, %s instances %d..%d%s%s, %s + %s, goal blank first, "
-           "%d thread(s), %.0f s per instance\n",
+           "%d thread(s), %.0f s per instance, pruning %s\n",
            name, data, first, first + count - 1 < n ? first + count - 1 : n,
            only ? ", only " : "", only ? only : "", engine, heuristic, threads,
-           (double)time_ms / 1e3);
+           (double)time_ms / 1e3, inverse_only ? "inverse" : "strings");
     printf("%-10s %-8s %-10s %3s %4s %14s %14s %11s %8s %9s\n", "instance",
            "engine", "status", "len", "pub", "expanded", "generated", "ms",
            "Mnodes/s", "peak MiB");
@@ -409,7 +411,8 @@ usage(FILE *f)
                "[--seed S]\n"
                "       puzzled bench tiles [--data FILE] [--first K] "
                "[--count N] [--only K,K...] [--engine E] [--heuristic H]\n"
-               "                           [--time-ms T] [--threads N]\n"
+               "                           [--time-ms T] [--threads N] "
+               "[--pruning strings|inverse]\n"
                "       puzzled bench cube3 [--count N] [--seed S] "
                "[--target N] [--time-ms T] [--threads N] [--qtm]\n"
                "                           [--optimal N] "
@@ -443,6 +446,7 @@ cli_bench(int argc, char **argv)
         { "order", required_argument, NULL, 'R' },
         { "states-in", required_argument, NULL, 'I' },
         { "states-out", required_argument, NULL, 'S' },
+        { "pruning", required_argument, NULL, 'P' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -464,6 +468,7 @@ cli_bench(int argc, char **argv)
     const char *heuristic = "manhattan";
     const char *states_in = NULL;
     const char *states_out = NULL;
+    bool inverse_only = false;
     const char *which = argc > 1 ? argv[1] : "";
     int opt;
 
@@ -548,6 +553,14 @@ cli_bench(int argc, char **argv)
         case 'd':
             data = optarg;
             break;
+        case 'P':
+            if (strcmp(optarg, "strings") != 0 &&
+                strcmp(optarg, "inverse") != 0) {
+                fprintf(stderr, "puzzled: --pruning is strings or inverse\n");
+                return CLI_EXIT_INPUT;
+            }
+            inverse_only = strcmp(optarg, "inverse") == 0;
+            break;
         case 'N':
             only = optarg;
             break;
@@ -609,7 +622,8 @@ cli_bench(int argc, char **argv)
             return CLI_EXIT_INPUT;
         }
         return bench_tiles(data, (int)first, (int)count, only, engine,
-                           heuristic, (uint64_t)time_ms, (int)threads);
+                           heuristic, (uint64_t)time_ms, (int)threads,
+                           inverse_only);
     }
     usage(stderr);
     return CLI_EXIT_INPUT;

@@ -78,6 +78,7 @@ solve_execute(const solve_spec_t *spec,
     ctx.known_length = spec->known_length;
     memcpy(ctx.known, spec->known, sizeof(ctx.known));
     ctx.threads = spec->threads;
+    ctx.inverse_pruning_only = spec->inverse_pruning_only;
     ctx.limits = spec->limits;
     ctx.budget = &budget;
     ctx.stats = &run->stats;

@@ -202,7 +202,7 @@ worker_poll(worker_t *w)
 static uint64_t
 fsm_keep(const puzzle_fsm_t *fsm, int32_t q, uint64_t todo)
 {
-    const int32_t *next = fsm->next + (size_t)q * (size_t)fsm->nmoves;
+    const int16_t *next = fsm->next + (size_t)q * (size_t)fsm->nmoves;
 
     for (uint64_t t = todo; t != 0; t &= t - 1) {
         int m = __builtin_ctzll(t);
@@ -769,7 +769,8 @@ idastar_solve_split(const search_ctx_t *ctx,
      * move per symmetry class (the earliest string of a state may be in
      * a class left out). */
     if (sh.dfs == NULL && sh.collect == NULL && !sh.next_cut &&
-        sh.root_todo == puzzle_allowed_after(sh.p, -1)) {
+        sh.root_todo == puzzle_allowed_after(sh.p, -1) &&
+        !ctx->inverse_pruning_only) {
         sh.fsm = puzzle_move_fsm(sh.p);
     }
     sh.tasks_per_thread = sh.dfs != NULL && tasks_per_thread > 0

@@ -234,9 +234,9 @@ typedef struct puzzle_random {
 typedef struct puzzle_fsm {
     int nstates;
     int nmoves;
-    int depth;      /* longest duplicate string pruned */
-    int duplicates; /* minimal duplicate strings it prunes */
-    const int32_t *next;
+    int depth;           /* longest duplicate string pruned */
+    int duplicates;      /* minimal duplicate strings it prunes */
+    const int16_t *next; /* at most INT16_MAX states */
 } puzzle_fsm_t;
 
 /*

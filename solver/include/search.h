@@ -221,6 +221,9 @@ typedef struct search_ctx {
      * when the engine's answer is longer. */
     int known_length;
     uint8_t known[PZ_KNOWN_MAX];
+    /* For measurements: IDA* prunes no duplicate strings of moves beyond
+     * the inverse of the last (puzzle_move_fsm unused). */
+    bool inverse_pruning_only;
 } search_ctx_t;
 
 /*

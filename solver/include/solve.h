@@ -17,7 +17,8 @@ typedef struct solve_spec {
     int target_length; /* anytime engines; 0 = none */
     int known_length;  /* a solution known already (search_ctx_t known) */
     uint8_t known[PZ_KNOWN_MAX];
-    int threads; /* engines that split; >= 1 */
+    int threads;               /* engines that split; >= 1 */
+    bool inverse_pruning_only; /* search_ctx_t's */
 } solve_spec_t;
 
 /* One engine's row of a job: its choice, live statistics and result. */
