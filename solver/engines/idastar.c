@@ -15,8 +15,9 @@
  * heuristic_update, with no recursion and no state copies. Move pruning
  * (puzzle_allowed_after the last move: no inverse, no redundant pair) and,
  * for a puzzle that has one, its automaton of duplicate move strings
- * (puzzle_move_fsm: a frame holds its state) are the only duplicate
- * detection; there is no transposition table. The goal
+ * (puzzle_move_fsm: a frame holds its state; not used by a puzzle's own
+ * search, when collecting every solution or with root symmetry) are the
+ * only duplicate detection; there is no transposition table. The goal
  * is tested when a child passes the bound, and only when its h is 0 (an
  * admissible h is 0 at the goal), so the full comparison is rare. At the
  * root, a puzzle may name fewer first moves (puzzle_ops root_moves: one

@@ -229,7 +229,10 @@ typedef struct puzzle_random {
  * move m leads to state next[q * nmoves + m], or is pruned when that is
  * negative. Every state keeps a path as short as its distance, so an
  * optimal search stays optimal; one that counts every optimal solution,
- * or takes one first move per symmetry class, must not use it.
+ * or takes one first move per symmetry class, must not use it. The
+ * search also applies allowed_after, so a puzzle with redundant pairs
+ * must order the strings its automaton keeps the way its redundancy rule
+ * does (the tiles have none).
  */
 typedef struct puzzle_fsm {
     int nstates;
@@ -676,10 +679,13 @@ puzzle_move_fsm(const pz_puzzle_t *p)
 {
     const puzzle_solving_t *s = puzzle_solving(p);
 
+    const puzzle_fsm_t *f;
+
     if (s->move_fsm == NULL || p->subset != 0) {
         return NULL;
     }
-    return s->move_fsm(p);
+    f = s->move_fsm(p);
+    return f != NULL && f->nmoves == p->nmoves ? f : NULL;
 }
 
 /* The name of the heuristic p uses when a request names none. */
