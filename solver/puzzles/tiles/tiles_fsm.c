@@ -70,9 +70,9 @@ typedef struct walk {
     effect_t *eff;
     size_t eff_cap;
     size_t eff_n;
-    /* Duplicates found: (length << 32 | string) + 1, open addressing. */
+    /* Duplicates found: a bit for every string of up to depth moves
+     * (dup_bit). */
     uint64_t *dup;
-    size_t dup_cap;
     size_t dup_n;
 } walk_t;
 
@@ -87,67 +87,29 @@ mix(uint64_t x)
     return x;
 }
 
-static bool
-dup_grow(walk_t *w)
-{
-    size_t cap = w->dup_cap != 0 ? w->dup_cap * 2 : 1024;
-    uint64_t *t = calloc(cap, sizeof(*t));
-
-    if (t == NULL) {
-        return false;
-    }
-    for (size_t i = 0; i < w->dup_cap; i++) {
-        if (w->dup[i] != 0) {
-            size_t j = mix(w->dup[i]) & (cap - 1);
-
-            while (t[j] != 0) {
-                j = (j + 1) & (cap - 1);
-            }
-            t[j] = w->dup[i];
-        }
-    }
-    free(w->dup);
-    w->dup = t;
-    w->dup_cap = cap;
-    return true;
-}
-
+/* The bit of string s of len moves in the duplicates' bitmap: strings
+ * of each length after those of all shorter lengths. */
 static uint64_t
-dup_key(word_t s, int len)
+dup_bit(word_t s, int len)
 {
-    return ((uint64_t)len << 32 | s) + 1;
+    return ((UINT64_C(1) << 2 * len) - 1) / 3 + s;
 }
 
 static bool
 dup_has(const walk_t *w, word_t s, int len)
 {
-    uint64_t k = dup_key(s, len);
+    uint64_t i = dup_bit(s, len);
 
-    for (size_t j = mix(k) & (w->dup_cap - 1); w->dup[j] != 0;
-         j = (j + 1) & (w->dup_cap - 1)) {
-        if (w->dup[j] == k) {
-            return true;
-        }
-    }
-    return false;
+    return w->dup[i >> 6] >> (i & 63) & 1;
 }
 
-static bool
+static void
 dup_add(walk_t *w, word_t s, int len)
 {
-    uint64_t k = dup_key(s, len);
-    size_t j;
+    uint64_t i = dup_bit(s, len);
 
-    if (2 * (w->dup_n + 1) > w->dup_cap && !dup_grow(w)) {
-        return false;
-    }
-    j = mix(k) & (w->dup_cap - 1);
-    while (w->dup[j] != 0) {
-        j = (j + 1) & (w->dup_cap - 1);
-    }
-    w->dup[j] = k;
+    w->dup[i >> 6] |= UINT64_C(1) << (i & 63);
     w->dup_n++;
-    return true;
 }
 
 /* Whether a proper suffix of s (len moves) is a duplicate. Its proper
@@ -324,7 +286,7 @@ find_duplicates(walk_t *w)
 {
     word_t *cur = malloc(sizeof(word_t));
     size_t ncur = 1;
-    bool ok = cur != NULL && dup_grow(w) && eff_grow(w);
+    bool ok = cur != NULL && eff_grow(w);
 
     for (int i = 0; i < GRID * GRID; i++) {
         w->cell[i] = (int16_t)i;
@@ -350,9 +312,12 @@ find_duplicates(walk_t *w)
                     continue;
                 }
                 dup = is_duplicate(w, s, len + 1);
-                if (dup < 0 || (dup == 1 && !dup_add(w, s, len + 1))) {
+                if (dup < 0) {
                     ok = false;
                     break;
+                }
+                if (dup == 1) {
+                    dup_add(w, s, len + 1);
                 }
                 if (dup == 0 && !last) {
                     next[nnext++] = s;
@@ -393,24 +358,25 @@ build_automaton(const walk_t *w, tiles_fsm_t *out)
     }
     memset(t[0].child, 0xFF, sizeof(t[0].child));
     t[0].end = false;
-    for (size_t i = 0; i < w->dup_cap; i++) {
-        uint64_t k = w->dup[i] - 1;
-        int32_t q = 0;
+    for (int len = 2; len <= w->depth; len++) {
+        for (word_t s = 0; s < (word_t)1 << 2 * len; s++) {
+            int32_t q = 0;
 
-        if (w->dup[i] == 0) {
-            continue;
-        }
-        for (int j = 0; j < (int)(k >> 32); j++) {
-            int m = (int)(k >> 2 * j & 3);
-
-            if (t[q].child[m] < 0) {
-                memset(t[nt].child, 0xFF, sizeof(t[nt].child));
-                t[nt].end = false;
-                t[q].child[m] = (int32_t)nt++;
+            if (!dup_has(w, s, len)) {
+                continue;
             }
-            q = t[q].child[m];
+            for (int j = 0; j < len; j++) {
+                int m = (int)(s >> 2 * j & 3);
+
+                if (t[q].child[m] < 0) {
+                    memset(t[nt].child, 0xFF, sizeof(t[nt].child));
+                    t[nt].end = false;
+                    t[q].child[m] = (int32_t)nt++;
+                }
+                q = t[q].child[m];
+            }
+            t[q].end = true;
         }
-        t[q].end = true;
     }
     /* Breadth-first: each node's failure link (its longest proper suffix
      * in the trie), then every move's goto. */
@@ -482,7 +448,9 @@ tiles__fsm_generate(int depth, tiles_fsm_t *out)
         return PZ_ENOMEM;
     }
     w->depth = depth;
-    rc = find_duplicates(w) ? build_automaton(w, out) : PZ_ENOMEM;
+    w->dup = calloc((size_t)(dup_bit(0, depth + 1) / 64 + 1), sizeof(uint64_t));
+    rc = w->dup != NULL && find_duplicates(w) ? build_automaton(w, out)
+                                              : PZ_ENOMEM;
     if (rc != PZ_OK) {
         tiles__fsm_free(out);
     }
