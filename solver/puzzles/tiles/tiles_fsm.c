@@ -76,17 +76,6 @@ typedef struct walk {
     size_t dup_n;
 } walk_t;
 
-static uint64_t
-mix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= UINT64_C(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    x *= UINT64_C(0xc4ceb9fe1a85ec53);
-    x ^= x >> 33;
-    return x;
-}
-
 /* The bit of string s of len moves in the duplicates' bitmap: strings
  * of each length after those of all shorter lengths. */
 static uint64_t
@@ -218,17 +207,6 @@ effect_of(walk_t *w, word_t s, int len, uint8_t *key, int *box)
     return nk;
 }
 
-static uint32_t
-key_hash(const uint8_t *key, size_t n)
-{
-    uint64_t hash = UINT64_C(1469598103934665603);
-
-    for (size_t i = 0; i < n; i++) {
-        hash = (hash ^ key[i]) * UINT64_C(1099511628211);
-    }
-    return (uint32_t)mix(hash);
-}
-
 /*
  * Whether string s (len >= 1 moves, no proper part a duplicate) is a
  * duplicate: an earlier string had its effect (the empty string's is
@@ -244,7 +222,7 @@ is_duplicate(walk_t *w, word_t s, int len)
     int box[4];
     int obox[4];
     size_t nk = effect_of(w, s, len, key, box);
-    uint32_t hash = key_hash(key, nk);
+    uint32_t hash = (uint32_t)state_hash_packed(key, nk);
     size_t j;
 
     if (nk == 2 && (key[0] | key[1] << 8) == CENTER) {
