@@ -279,7 +279,9 @@ bench_tiles(const char *data,
             const char *heuristic,
             uint64_t time_ms,
             int threads,
-            bool inverse_only)
+            bool inverse_only,
+            uint32_t frontier,
+            uint64_t memory_mb)
 {
     static tiles_data_t td;
     int goal_ints[TILES_MAX_CELLS];
@@ -330,8 +332,9 @@ bench_tiles(const char *data,
     spec.puzzle = p;
     spec.threads = threads;
     spec.inverse_pruning_only = inverse_only;
+    spec.frontier_nodes = frontier;
     spec.limits.time_ms = time_ms;
-    spec.limits.memory_bytes = (size_t)1 << 30;
+    spec.limits.memory_bytes = (size_t)memory_mb << 20;
     /* Tables (pattern databases) load or build on first use: do it here,
      * outside the timed searches, and say how long it took. */
     {
@@ -349,10 +352,11 @@ bench_tiles(const char *data,
                (double)tables_memory_bytes() / (1 << 20));
     }
     printf("# %s, %s instances %d..%d%s%s, %s + %s, goal blank first, "
-           "%d thread(s), %.0f s per instance, pruning %s\n",
+           "%d thread(s), %.0f s per instance, %llu MiB, pruning %s\n",
            name, data, first, first + count - 1 < n ? first + count - 1 : n,
            only ? ", only " : "", only ? only : "", engine, heuristic, threads,
-           (double)time_ms / 1e3, inverse_only ? "inverse" : "strings");
+           (double)time_ms / 1e3, (unsigned long long)memory_mb,
+           inverse_only ? "inverse" : "strings");
     printf("%-10s %-8s %-10s %3s %4s %14s %14s %11s %8s %9s\n", "instance",
            "engine", "status", "len", "pub", "expanded", "generated", "ms",
            "Mnodes/s", "peak MiB");
@@ -413,6 +417,7 @@ usage(FILE *f)
                "[--count N] [--only K,K...] [--engine E] [--heuristic H]\n"
                "                           [--time-ms T] [--threads N] "
                "[--pruning strings|inverse]\n"
+               "                           [--frontier N] [--memory-mb M]\n"
                "       puzzled bench cube3 [--count N] [--seed S] "
                "[--target N] [--time-ms T] [--threads N] [--qtm]\n"
                "                           [--optimal N] "
@@ -447,6 +452,8 @@ cli_bench(int argc, char **argv)
         { "states-in", required_argument, NULL, 'I' },
         { "states-out", required_argument, NULL, 'S' },
         { "pruning", required_argument, NULL, 'P' },
+        { "frontier", required_argument, NULL, 'F' },
+        { "memory-mb", required_argument, NULL, 'M' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -469,6 +476,7 @@ cli_bench(int argc, char **argv)
     const char *states_in = NULL;
     const char *states_out = NULL;
     bool inverse_only = false;
+    long long frontier = 0, memory_mb = 1024;
     const char *which = argc > 1 ? argv[1] : "";
     int opt;
 
@@ -520,6 +528,14 @@ cli_bench(int argc, char **argv)
             break;
         case 'o':
             target = &optimal;
+            break;
+        case 'F':
+            target = &frontier;
+            max = UINT32_MAX;
+            break;
+        case 'M':
+            target = &memory_mb;
+            max = 1 << 20;
             break;
         case 'O':
             target = &opt_ms;
@@ -623,7 +639,8 @@ cli_bench(int argc, char **argv)
         }
         return bench_tiles(data, (int)first, (int)count, only, engine,
                            heuristic, (uint64_t)time_ms, (int)threads,
-                           inverse_only);
+                           inverse_only, (uint32_t)frontier,
+                           (uint64_t)memory_mb);
     }
     usage(stderr);
     return CLI_EXIT_INPUT;

@@ -11,9 +11,8 @@
 #include "tables.h"
 
 static const engine_ops_t *const registry[] = {
-    &engine__astar, &engine__wastar,  &engine__anytime,
-    &engine__bibfs, &engine__idastar, &engine__table,
-    NULL,
+    &engine__astar,   &engine__wastar, &engine__anytime, &engine__bibfs,
+    &engine__idastar, &engine__aida,   &engine__table,   NULL,
 };
 
 const engine_ops_t *const *

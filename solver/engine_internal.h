@@ -10,6 +10,7 @@ extern const engine_ops_t engine__wastar;  /* engines/astar.c */
 extern const engine_ops_t engine__anytime; /* engines/astar.c */
 extern const engine_ops_t engine__bibfs;   /* engines/bibfs.c */
 extern const engine_ops_t engine__idastar; /* engines/idastar.c */
+extern const engine_ops_t engine__aida;    /* engines/idastar.c */
 extern const engine_ops_t engine__table;   /* engines/table.c */
 
 #endif

@@ -79,6 +79,7 @@ solve_execute(const solve_spec_t *spec,
     memcpy(ctx.known, spec->known, sizeof(ctx.known));
     ctx.threads = spec->threads;
     ctx.inverse_pruning_only = spec->inverse_pruning_only;
+    ctx.frontier_nodes = spec->frontier_nodes;
     ctx.limits = spec->limits;
     ctx.budget = &budget;
     ctx.stats = &run->stats;

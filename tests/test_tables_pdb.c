@@ -406,6 +406,50 @@ START_TEST(test_tables_dida_optimal_on_3x3)
 }
 END_TEST
 
+/* aida with dual lookups, an estimate that is not consistent (A* takes
+ * nodes again when a shorter path to them appears): every answer of the
+ * breadth-first length, with A*'s frontier capped at 30 and 3,000 nodes
+ * and uncapped, on one thread and on two. */
+START_TEST(test_tables_aida_optimal_with_dual_lookups_on_3x3)
+{
+    static const uint8_t goal_board[N9] = { 1, 2, 3, 4, 0, 5, 6, 7, 8 };
+    static const uint32_t caps[] = { 30, 3000, 0 };
+    pz_puzzle_t *p = tl_make("8-puzzle", 0, 0, 0);
+    uint8_t *dist = bfs9(goal_board);
+    pz_state_t goal;
+    pz_rng_t rng;
+    int bad = 0;
+    int n = 0;
+
+    pz_rng_seed(&rng, 58);
+    board_to_state(goal_board, &goal);
+    while (n < 150) {
+        int i = (int)(pz_rng_next(&rng) % FACT9);
+        uint8_t b[N9];
+        pz_state_t s;
+        solve_spec_t spec;
+        solve_run_t a;
+
+        if (dist[i] == UNSEEN8) {
+            continue;
+        }
+        unlehmer9(i, b);
+        board_to_state(b, &s);
+        spec = tl_spec(p, &s, &goal);
+        spec.threads = 1 + n % 2;
+        spec.frontier_nodes = caps[n % 3];
+        ck_assert_int_eq(tl_run(&spec, "aida", "pdb-dual", 1.0, NULL, &a),
+                         PZ_OK);
+        bad += a.solution.status != PZ_STATUS_SOLVED || !a.solution.optimal ||
+               a.solution.length != dist[i];
+        n++;
+    }
+    ck_assert_int_eq(bad, 0);
+    free(dist);
+    puzzle_destroy(p);
+}
+END_TEST
+
 /* Dual search takes its frames from the job's memory budget: small
  * budgets end the search as a memory limit (never an error, everything
  * returned), larger ones solve it. */
@@ -762,6 +806,7 @@ tables_pdb_suite(void)
     tcase_add_test(tc, test_tables_pdb_admissible_for_a_blank_first_goal);
     tcase_add_test(tc, test_tables_pdb_dual_admissible_on_3x3);
     tcase_add_test(tc, test_tables_dida_optimal_on_3x3);
+    tcase_add_test(tc, test_tables_aida_optimal_with_dual_lookups_on_3x3);
     tcase_add_test(tc, test_tables_dida_small_budgets_end_cleanly);
     tcase_add_test(tc, test_tables_pdb_idastar_optimal_on_2x4);
     tcase_add_test(tc, test_tables_pdb_threaded_build_matches_sequential);

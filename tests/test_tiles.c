@@ -547,6 +547,103 @@ START_TEST(test_tiles_fsm_idastar_optimal_on_8puzzle)
 }
 END_TEST
 
+/* aida (A* until a cap of nodes, then IDA* below each open node): the
+ * lengths of the complete table, whether A* alone reaches the goal (the
+ * default cap), the frontier is the start alone (a cap of 1 node) or the
+ * answer runs from the start through A*'s path to a frontier node and on
+ * (caps of 20 and 500 nodes, below the hundreds of thousands the deep
+ * boards take), on one thread and on two. engine_run replays every
+ * answer, so a path put together wrongly fails. */
+START_TEST(test_tiles_aida_optimal_on_8puzzle)
+{
+    static const uint32_t caps[] = { 1, 20, 500, 0 };
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
+    int8_t *dist = bfs_3x3(p);
+    pz_rng_t rng;
+    int seen[32] = { 0 };
+    int wrong = 0;
+    int solved = 0;
+
+    pz_rng_seed(&rng, 20261128);
+    for (int r = 0; r < FACT9 && solved < 400; r++) {
+        int pick = (int)(pz_rng_next(&rng) % FACT9);
+        pz_state_t s;
+        solve_spec_t spec;
+        pz_solution_t sol;
+
+        if (dist[pick] < 0 || (seen[dist[pick]] >= 16 && dist[pick] < 30)) {
+            continue;
+        }
+        unrank9(pick, &s);
+        spec = tl_spec(p, &s, NULL);
+        spec.frontier_nodes = caps[solved % 4];
+        spec.threads = 1 + (solved / 4) % 2;
+        sol = tl_solve_spec(&spec, "aida", "manhattan", 1.0, NULL);
+        wrong += sol.length != dist[pick] || !sol.optimal;
+        seen[dist[pick]]++;
+        solved++;
+    }
+    /* The two deepest boards, through the frontier. */
+    for (int r = 0; r < FACT9; r++) {
+        if (dist[r] == 31) {
+            pz_state_t s;
+            solve_spec_t spec;
+
+            unrank9(r, &s);
+            spec = tl_spec(p, &s, NULL);
+            spec.frontier_nodes = 500;
+            spec.threads = 2;
+            wrong +=
+                tl_solve_spec(&spec, "aida", "manhattan", 1.0, NULL).length !=
+                31;
+            solved++;
+        }
+    }
+    ck_assert_int_eq(solved, 402);
+    ck_assert_int_eq(wrong, 0);
+    free(dist);
+    puzzle_destroy(p);
+}
+END_TEST
+
+/* aida draws A*'s nodes and IDA*'s frames from the job's budget: from
+ * nothing to enough, every run ends solved at the optimum or at the memory
+ * limit, never an error; a larger budget never does worse. */
+START_TEST(test_tiles_aida_small_budgets_end_cleanly)
+{
+    pz_puzzle_t *p = tl_make("tiles", 3, 3, 0);
+    int8_t *dist = bfs_3x3(p);
+    int deepest = -1;
+    int solved = 0;
+
+    for (int r = 0; r < FACT9 && deepest < 0; r++) {
+        deepest = dist[r] == 31 ? r : -1;
+    }
+    for (size_t bytes = 256; bytes <= (size_t)1 << 22; bytes *= 2) {
+        pz_state_t s;
+        solve_spec_t spec;
+        solve_run_t run;
+
+        unrank9(deepest, &s);
+        spec = tl_spec(p, &s, NULL);
+        spec.limits.memory_bytes = bytes;
+        ck_assert_int_eq(tl_run(&spec, "aida", "manhattan", 1.0, NULL, &run),
+                         PZ_OK);
+        if (run.solution.status == PZ_STATUS_SOLVED) {
+            ck_assert_int_eq(run.solution.length, 31);
+            solved++;
+        } else {
+            ck_assert_int_eq(run.solution.status, PZ_STATUS_MEMORY_LIMIT);
+            ck_assert_msg(solved == 0, "refused %zu bytes after solving",
+                          bytes);
+        }
+    }
+    ck_assert_int_gt(solved, 0);
+    free(dist);
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_tiles_apply_notebook_example_is_22_moves)
 {
     /* README.md: the notebook solved this in 22 moves, optimally. */
@@ -1450,6 +1547,12 @@ tiles_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_tiles_fsm_keeps_a_shortest_path_to_every_state);
     tcase_add_test(tc, test_tiles_fsm_idastar_optimal_on_8puzzle);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("aida");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_tiles_aida_optimal_on_8puzzle);
+    tcase_add_test(tc, test_tiles_aida_small_budgets_end_cleanly);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("parse_state");

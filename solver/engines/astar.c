@@ -44,11 +44,12 @@
  * it. Every answer is shortened where a small bidirectional search finds
  * a shorter path between two of its states (anytime_shorten).
  */
+#include "astar.h"
+
 #include <limits.h>
 #include <stdint.h>
 
 #include "engine_internal.h"
-#include "nodeset.h"
 
 /* Node flags. */
 #define NODE_OPEN   1u /* has a live entry in the open list */
@@ -91,6 +92,7 @@ typedef struct astar {
     bqueue_t open;
     uint64_t open_live; /* nodes with NODE_OPEN */
     bool depth_cut;     /* a successor was dropped for max_depth */
+    uint32_t max_nodes; /* frontier: stop before passing it; 0 = none */
     uint32_t goal;      /* goal node found while generating, or
                            NODESET_NONE */
     search_meter_t meter;
@@ -105,6 +107,9 @@ typedef struct astar {
 
 /* Internal status of run: a->restart was set. */
 #define STATUS_RESTART PZ_STATUS_COUNT_
+/* Internal status of run: a->max_nodes reached; the open nodes are the
+ * frontier. */
+#define STATUS_FULL (PZ_STATUS_COUNT_ + 1)
 
 static void
 bqueue_cleanup(bqueue_t *q)
@@ -205,7 +210,6 @@ static int
 open_node(astar_t *a, uint32_t i, int g, int h)
 {
     nodeset_node_t *n = nodeset_node(&a->set, i);
-    int rc;
 
     if (a->fcount != NULL) {
         if (n->flags & NODE_OPEN) {
@@ -216,36 +220,42 @@ open_node(astar_t *a, uint32_t i, int g, int h)
     n->g = (uint16_t)g;
     n->h = (uint16_t)(h > UINT16_MAX ? UINT16_MAX : h);
     n->key = node_key(a, g, n->h);
-    rc = bqueue_push(&a->open, n->key, i);
-    if (rc != PZ_OK) {
-        return rc;
-    }
+    /* Marked open before the push: a frontier taken after a refused push
+     * still holds the node. */
     if (!(n->flags & NODE_OPEN)) {
         a->open_live++;
     }
     n->flags = NODE_OPEN;
-    return PZ_OK;
+    return bqueue_push(&a->open, n->key, i);
 }
 
-/* Writes the moves from the root to node i into out. The path follows
- * the parent links: a node reopened with a shorter path leaves its
- * descendants' g stale, so the length is counted, not read from g. */
-static void
-build_path(const astar_t *a, uint32_t i, pz_solution_t *out)
+/* Writes the moves from the root of set to node i into moves and returns
+ * their number. The path follows the parent links: a node reopened with a
+ * shorter path leaves its descendants' g stale, so the length is counted,
+ * not read from g. */
+static int
+set_path(const nodeset_t *set, uint32_t i, uint8_t *moves)
 {
     int len = 0;
 
-    for (uint32_t j = i; nodeset_node(&a->set, j)->parent != NODESET_NONE;
-         j = nodeset_node(&a->set, j)->parent) {
+    for (uint32_t j = i; nodeset_node(set, j)->parent != NODESET_NONE;
+         j = nodeset_node(set, j)->parent) {
         len++;
     }
-    out->length = len;
     for (int k = len - 1; k >= 0; k--) {
-        const nodeset_node_t *n = nodeset_node(&a->set, i);
+        const nodeset_node_t *n = nodeset_node(set, i);
 
-        out->moves[k] = n->move;
+        moves[k] = n->move;
         i = n->parent;
     }
+    return len;
+}
+
+/* Writes the moves from the root to node i into out. */
+static void
+build_path(const astar_t *a, uint32_t i, pz_solution_t *out)
+{
+    out->length = set_path(&a->set, i, out->moves);
 }
 
 /* Anytime: raises the lower bound to the least g + h on the open list
@@ -592,6 +602,14 @@ run(astar_t *a, pz_solution_t *out)
             build_path(a, i, out);
             return PZ_STATUS_SOLVED;
         }
+        /* A frontier search stops before an expansion could pass its
+         * cap; the node goes back to the frontier. */
+        if (a->max_nodes != 0 &&
+            (size_t)a->set.count + (size_t)a->p->nmoves > a->max_nodes) {
+            n->flags = NODE_OPEN;
+            a->open_live++;
+            return STATUS_FULL;
+        }
         status = search_tick(ctx, &a->meter);
         if (status != PZ_STATUS_RUNNING) {
             return status;
@@ -602,6 +620,13 @@ run(astar_t *a, pz_solution_t *out)
                                   memory_order_relaxed);
         }
         rc = expand(a, i, &s);
+        if (rc == PZ_ENOMEM && a->max_nodes != 0) {
+            /* Partly expanded: searched again from the frontier. */
+            n = nodeset_node(&a->set, i);
+            n->flags = NODE_OPEN;
+            a->open_live++;
+            return STATUS_FULL;
+        }
         if (rc != PZ_OK) {
             return rc;
         }
@@ -724,6 +749,157 @@ solve_weighted(const search_ctx_t *ctx,
     }
     out->status = status;
     return PZ_OK;
+}
+
+/* Sorts the n nodes of from into to by key (h when by_h, else g + h),
+ * stably; count has room for every key (zeroed here). */
+static void
+counting_sort(const nodeset_t *set,
+              const uint32_t *from,
+              uint32_t *to,
+              size_t n,
+              size_t *count,
+              size_t nkeys,
+              bool by_h)
+{
+    size_t sum = 0;
+
+    memset(count, 0, nkeys * sizeof(size_t));
+    for (size_t k = 0; k < n; k++) {
+        const nodeset_node_t *node = nodeset_node(set, from[k]);
+
+        count[by_h ? node->h : node->g + node->h]++;
+    }
+    for (size_t k = 0; k < nkeys; k++) {
+        size_t c = count[k];
+
+        count[k] = sum;
+        sum += c;
+    }
+    for (size_t k = 0; k < n; k++) {
+        const nodeset_node_t *node = nodeset_node(set, from[k]);
+
+        to[count[by_h ? node->h : node->g + node->h]++] = from[k];
+    }
+}
+
+/*
+ * Puts the open nodes of a into fr->nodes, by g + h and then by h.
+ * Returns PZ_OK or PZ_ENOMEM.
+ */
+static int
+collect_frontier(const astar_t *a, astar_frontier_t *fr)
+{
+    pz_budget_t *budget = a->ctx->budget;
+    const nodeset_t *set = &a->set;
+    size_t n = 0;
+    size_t hmax = 0;
+    size_t fmax = 0;
+    size_t nkeys;
+    size_t *count;
+    uint32_t *tmp;
+    int rc = PZ_ENOMEM;
+
+    for (uint32_t i = 0; i < set->count; i++) {
+        const nodeset_node_t *node = nodeset_node(set, i);
+
+        if (node->flags & NODE_OPEN) {
+            n++;
+            hmax = node->h > hmax ? node->h : hmax;
+            fmax = (size_t)node->g + node->h > fmax ? (size_t)node->g + node->h
+                                                    : fmax;
+        }
+    }
+    nkeys = fmax + 1; /* > hmax */
+    fr->nodes = budget_alloc(budget, n * sizeof(uint32_t));
+    tmp = budget_alloc(budget, n * sizeof(uint32_t));
+    count = budget_alloc(budget, nkeys * sizeof(size_t));
+    if (fr->nodes != NULL && tmp != NULL && count != NULL) {
+        size_t k = 0;
+
+        for (uint32_t i = 0; i < set->count; i++) {
+            if (nodeset_node(set, i)->flags & NODE_OPEN) {
+                fr->nodes[k++] = i;
+            }
+        }
+        counting_sort(set, fr->nodes, tmp, n, count, hmax + 1, true);
+        counting_sort(set, tmp, fr->nodes, n, count, nkeys, false);
+        fr->count = n;
+        rc = PZ_OK;
+    }
+    budget_free(budget, count, count != NULL ? nkeys * sizeof(size_t) : 0);
+    budget_free(budget, tmp, tmp != NULL ? n * sizeof(uint32_t) : 0);
+    if (rc != PZ_OK) {
+        budget_free(budget, fr->nodes,
+                    fr->nodes != NULL ? n * sizeof(uint32_t) : 0);
+        fr->nodes = NULL;
+    }
+    return rc;
+}
+
+int
+astar_frontier(const search_ctx_t *ctx,
+               uint32_t max_nodes,
+               astar_frontier_t *fr,
+               pz_solution_t *out)
+{
+    astar_t a;
+    int status;
+
+    memset(fr, 0, sizeof(*fr));
+    memset(&a, 0, sizeof(a));
+    a.ctx = ctx;
+    a.p = ctx->puzzle;
+    a.h = ctx->heuristic;
+    a.weight = 1.0;
+    a.scale = 1.0;
+    a.best = INT_MAX;
+    a.goal = NODESET_NONE;
+    a.max_nodes = max_nodes;
+    a.max_depth =
+        ctx->limits.max_depth > 0 && ctx->limits.max_depth < PZ_SOLUTION_MAX
+            ? ctx->limits.max_depth
+            : PZ_SOLUTION_MAX;
+    a.open.budget = ctx->budget;
+    search_meter_init(ctx, &a.meter);
+    status = run(&a, out);
+    /* The queue goes first: its memory makes room for the frontier. */
+    bqueue_cleanup(&a.open);
+    if (status == STATUS_FULL) {
+        status = collect_frontier(&a, fr);
+        status = status == PZ_OK ? PZ_STATUS_RUNNING : status;
+    }
+    fr->expanded = a.meter.expanded;
+    fr->generated = a.meter.generated;
+    fr->duplicates = a.meter.duplicates;
+    if (status == PZ_STATUS_RUNNING) {
+        fr->set = a.set;
+        return status;
+    }
+    nodeset_cleanup(&a.set);
+    return status == PZ_ENOMEM ? PZ_STATUS_MEMORY_LIMIT : status;
+}
+
+int
+astar_frontier_path(const astar_frontier_t *fr, uint32_t i, uint8_t *moves)
+{
+    return set_path(&fr->set, i, moves);
+}
+
+size_t
+astar_frontier_node_bytes(const pz_puzzle_t *p)
+{
+    /* Table slots at 35-70% load, both tables while it doubles; queue
+     * entries with stale ones and doubling slack; the sorted frontier. */
+    return sizeof(nodeset_node_t) + ((p->state_size + 7) & ~(size_t)7) + 48;
+}
+
+void
+astar_frontier_free(astar_frontier_t *fr, pz_budget_t *budget)
+{
+    budget_free(budget, fr->nodes, fr->count * sizeof(uint32_t));
+    nodeset_cleanup(&fr->set);
+    memset(fr, 0, sizeof(*fr));
 }
 
 static int

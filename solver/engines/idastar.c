@@ -57,6 +57,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "astar.h"
 #include "engine_internal.h"
 
 #define THREADS_MAX      64
@@ -106,6 +107,11 @@ typedef struct shared {
     bool next_cut;
     task_t *tasks; /* from the budget */
     size_t ntasks;
+    /* aida: A*'s frontier, whose first ntasks nodes (those with g + h
+     * within the bound) are the tasks; or NULL */
+    astar_frontier_t *fr;
+    uint32_t frontier_cap;     /* aida: A*'s nodes at most; 0 = not aida */
+    astar_frontier_t frontier; /* aida: what fr points to once made */
     size_t tasks_cap;
     atomic_size_t next_task;          /* next task to take */
     atomic_int stop;                  /* 0, or the status ending it */
@@ -129,6 +135,10 @@ typedef struct worker {
     int next;        /* smallest f cut in this iteration */
     int status;      /* how its part of the iteration ended */
     int length;      /* solution length when SOLVED */
+    /* aida: the frontier node of its task and that node's g (w->moves
+     * below it are not set), or -1 */
+    uint32_t fr_node;
+    int fr_depth;
     uint8_t moves[PZ_SOLUTION_MAX];
 } worker_t;
 
@@ -502,6 +512,34 @@ own_search(worker_t *w)
     return status;
 }
 
+/*
+ * Puts frontier node i, the root of a task, into w's frames at its g
+ * (returned); the moves that reach it are read from the frontier only
+ * for the answer (answer_moves). Below it the automaton starts afresh:
+ * the node's path from A* need not be the earliest of its length, so
+ * only the inverse of its last move is left out (it leads back to a node
+ * no nearer the start, never on a shortest path through this one).
+ */
+static int
+load_frontier(worker_t *w, uint32_t i)
+{
+    const shared_t *sh = w->sh;
+    const nodeset_node_t *n = nodeset_node(&sh->fr->set, i);
+    int depth = n->g;
+    frame_t *f = &w->frames[depth];
+    uint64_t todo = n->parent != NODESET_NONE
+                        ? puzzle_allowed_after(sh->p, n->move)
+                        : sh->root_todo;
+
+    nodeset_load(&sh->fr->set, i, &f->s);
+    f->h = n->h;
+    f->fsm = 0;
+    f->todo = sh->fsm != NULL ? fsm_keep(sh->fsm, 0, todo) : todo;
+    w->fr_node = i;
+    w->fr_depth = depth;
+    return depth;
+}
+
 /* Takes tasks until none is left or the iteration ends; w->status says
  * how it ended (RUNNING: all its tasks done). */
 static void *
@@ -526,23 +564,35 @@ worker_main(void *arg)
     for (;;) {
         size_t i = atomic_fetch_add(&sh->next_task, 1);
         const task_t *t;
+        int depth;
         int expected = 0;
 
         if (i >= sh->ntasks) {
             break;
         }
-        t = &sh->tasks[i];
-        w->frames[t->depth].s = t->s;
-        w->frames[t->depth].h = t->h;
-        w->frames[t->depth].fsm = t->fsm;
-        w->frames[t->depth].todo =
-            todo_after(sh, t->depth, t->moves[t->depth - 1], t->fsm);
-        memcpy(w->moves, t->moves, (size_t)t->depth);
+        if (sh->fr != NULL) {
+            depth = load_frontier(w, sh->fr->nodes[i]);
+        } else {
+            t = &sh->tasks[i];
+            depth = t->depth;
+            w->frames[depth].s = t->s;
+            w->frames[depth].h = t->h;
+            w->frames[depth].fsm = t->fsm;
+            w->frames[depth].todo =
+                todo_after(sh, depth, t->moves[depth - 1], t->fsm);
+            memcpy(w->moves, t->moves, (size_t)depth);
+        }
         if (++w->meter.expanded >= w->meter.next_poll) {
             status = worker_poll(w);
         }
+        if (status == PZ_STATUS_RUNNING && sh->fr != NULL &&
+            (w->frames[depth].h == 0 || sh->check_all) &&
+            puzzle_is_goal(sh->p, &w->frames[depth].s, &sh->ctx->goal)) {
+            w->length = depth; /* a goal A* made but never took */
+            status = PZ_STATUS_SOLVED;
+        }
         if (status == PZ_STATUS_RUNNING) {
-            status = dfs(w, t->depth, INT_MAX);
+            status = dfs(w, depth, INT_MAX);
         }
         if (status == PZ_STATUS_RUNNING) {
             continue;
@@ -559,47 +609,19 @@ worker_main(void *arg)
 }
 
 /*
- * One threaded iteration: split, then search the tasks on nthreads
- * workers. Returns like dfs; when SOLVED, sh->winner names the worker
- * holding the solution. Otherwise *next becomes the smallest f cut.
+ * Searches the iteration's sh->ntasks tasks on nthreads workers (the
+ * calling thread is worker 0). Returns like dfs; when SOLVED, sh->winner
+ * names the worker holding the solution. Otherwise *next becomes the
+ * smallest f cut, if smaller.
  */
 static int
-iterate_threaded(shared_t *sh,
-                 worker_t *workers,
-                 int nthreads,
-                 int h0,
-                 int *next)
+run_tasks(shared_t *sh, worker_t *workers, int nthreads, int *next)
 {
     worker_t *w0 = &workers[0];
     pthread_t tid[THREADS_MAX];
     bool started[THREADS_MAX] = { false };
-    int split_max = sh->bound < SPLIT_DEPTH_MAX ? sh->bound : SPLIT_DEPTH_MAX;
-    int status = PZ_STATUS_RUNNING;
     int stop;
 
-    /* Deepen the split until the tasks can keep every thread busy. Nodes
-     * cut above the split count toward the next bound only from the
-     * final pass. */
-    sh->ntasks = 0;
-    /* Tasks at depth 1 would be searched by the heuristic's own search,
-     * which does not know next_todo: split at 2 at least then. */
-    for (int split = sh->next_cut && split_max >= 2 ? 2 : 1; split <= split_max;
-         split++) {
-        sh->ntasks = 0;
-        w0->next = INT_MAX;
-        set_root(w0, h0);
-        status = dfs(w0, 0, split);
-        if (status != PZ_STATUS_RUNNING) {
-            if (status == PZ_STATUS_SOLVED) {
-                atomic_store(&sh->winner, 0);
-            }
-            return status;
-        }
-        if (sh->ntasks == 0 ||
-            sh->ntasks >= (size_t)sh->tasks_per_thread * (size_t)nthreads) {
-            break;
-        }
-    }
     atomic_store(&sh->next_task, 0);
     atomic_store(&sh->stop, 0);
     for (int i = 1; i < nthreads; i++) {
@@ -627,6 +649,131 @@ iterate_threaded(shared_t *sh,
     return PZ_STATUS_RUNNING;
 }
 
+/*
+ * One threaded iteration: split, then search the tasks on nthreads
+ * workers. Returns like dfs; when SOLVED, sh->winner names the worker
+ * holding the solution. Otherwise *next becomes the smallest f cut.
+ */
+static int
+iterate_threaded(shared_t *sh,
+                 worker_t *workers,
+                 int nthreads,
+                 int h0,
+                 int *next)
+{
+    worker_t *w0 = &workers[0];
+    int split_max = sh->bound < SPLIT_DEPTH_MAX ? sh->bound : SPLIT_DEPTH_MAX;
+    int status = PZ_STATUS_RUNNING;
+
+    /* Deepen the split until the tasks can keep every thread busy. Nodes
+     * cut above the split count toward the next bound only from the
+     * final pass. */
+    sh->ntasks = 0;
+    /* Tasks at depth 1 would be searched by the heuristic's own search,
+     * which does not know next_todo: split at 2 at least then. */
+    for (int split = sh->next_cut && split_max >= 2 ? 2 : 1; split <= split_max;
+         split++) {
+        sh->ntasks = 0;
+        w0->next = INT_MAX;
+        set_root(w0, h0);
+        status = dfs(w0, 0, split);
+        if (status != PZ_STATUS_RUNNING) {
+            if (status == PZ_STATUS_SOLVED) {
+                atomic_store(&sh->winner, 0);
+            }
+            return status;
+        }
+        if (sh->ntasks == 0 ||
+            sh->ntasks >= (size_t)sh->tasks_per_thread * (size_t)nthreads) {
+            break;
+        }
+    }
+    return run_tasks(sh, workers, nthreads, next);
+}
+
+/* The g + h of frontier node i. */
+static int
+frontier_f(const astar_frontier_t *fr, uint32_t i)
+{
+    const nodeset_node_t *n = nodeset_node(&fr->set, i);
+
+    return (int)n->g + n->h;
+}
+
+/* One iteration of aida: the frontier nodes within the bound are the
+ * tasks, in the frontier's order. Returns like run_tasks. */
+static int
+iterate_frontier(shared_t *sh, worker_t *workers, int nthreads, int *next)
+{
+    const astar_frontier_t *fr = sh->fr;
+
+    /* The bound only grows: the prefix within it too. */
+    while (sh->ntasks < fr->count &&
+           frontier_f(fr, fr->nodes[sh->ntasks]) <= sh->bound) {
+        sh->ntasks++;
+    }
+    if (sh->ntasks < fr->count) {
+        *next = frontier_f(fr, fr->nodes[sh->ntasks]);
+    }
+    workers[0].next = INT_MAX;
+    return run_tasks(sh, workers, nthreads, next);
+}
+
+/*
+ * aida's first part: A* until sh->frontier_cap nodes (its counts go to
+ * worker 0's). Returns RUNNING with sh->fr set and *bound the frontier's
+ * least g + h, SOLVED (worker 0 holds the answer), another terminal
+ * status or a negative PZ_E* code.
+ */
+static int
+start_frontier(shared_t *sh, worker_t *workers, int *bound)
+{
+    worker_t *w0 = &workers[0];
+    pz_solution_t first;
+    int status;
+
+    status = astar_frontier(sh->ctx, sh->frontier_cap, &sh->frontier, &first);
+    w0->meter.expanded += sh->frontier.expanded;
+    w0->meter.generated += sh->frontier.generated;
+    w0->meter.duplicates += sh->frontier.duplicates;
+    if (sh->threaded) {
+        atomic_fetch_add(&sh->quota_taken, sh->frontier.expanded);
+    }
+    if (status == PZ_STATUS_SOLVED) {
+        w0->length = first.length;
+        memcpy(w0->moves, first.moves, (size_t)first.length);
+        atomic_store(&sh->winner, 0);
+        return status;
+    }
+    if (status != PZ_STATUS_RUNNING) {
+        return status;
+    }
+    sh->fr = &sh->frontier;
+    *bound = frontier_f(sh->fr, sh->fr->nodes[0]);
+    return status;
+}
+
+/*
+ * The answer of w (SOLVED) into out. Below a frontier node, A*'s path to
+ * the node comes first; after a reopening it may be shorter than the
+ * node's g (the shorter path's end is then on the frontier too, and the
+ * answer only shorter).
+ */
+static void
+answer_moves(const shared_t *sh, const worker_t *w, pz_solution_t *out)
+{
+    int below = w->length - w->fr_depth;
+
+    if (w->fr_depth < 0) {
+        out->length = w->length;
+        memcpy(out->moves, w->moves, (size_t)w->length);
+        return;
+    }
+    out->length = astar_frontier_path(sh->fr, w->fr_node, out->moves);
+    memcpy(out->moves + out->length, w->moves + w->fr_depth, (size_t)below);
+    out->length += below;
+}
+
 /* The search proper; the caller frees. Returns a terminal status or a
  * negative error code; when SOLVED, sh->winner names the worker. */
 static int
@@ -641,6 +788,13 @@ run(shared_t *sh, worker_t *workers, int nthreads)
     int h0 = heuristic_eval(sh->h, &ctx->start);
     int bound = h0;
 
+    if (sh->frontier_cap != 0) {
+        int status = start_frontier(sh, workers, &bound);
+
+        if (status != PZ_STATUS_RUNNING) {
+            return status;
+        }
+    }
     for (int iteration = 1;; iteration++) {
         int next = INT_MAX;
         int status;
@@ -665,7 +819,9 @@ run(shared_t *sh, worker_t *workers, int nthreads)
         /* A bound of 0 leaves nothing to split (no child passes it). The
          * heuristic's own search takes its roots from the split, also on
          * one thread. */
-        if ((nthreads > 1 || sh->dfs != NULL) && bound > 0) {
+        if (sh->fr != NULL) {
+            status = iterate_frontier(sh, workers, nthreads, &next);
+        } else if ((nthreads > 1 || sh->dfs != NULL) && bound > 0) {
             status = iterate_threaded(sh, workers, nthreads, h0, &next);
         } else {
             workers[0].next = INT_MAX;
@@ -714,11 +870,14 @@ publish_final(const search_ctx_t *ctx, worker_t *workers, int nthreads)
     (void)search_poll(ctx, &total);
 }
 
-int
-idastar_solve_split(const search_ctx_t *ctx,
-                    pz_solution_t *out,
-                    idastar_dfs_fn own_dfs,
-                    int tasks_per_thread)
+/* idastar_solve_split, and aida's search when frontier_cap > 0 (A*'s
+ * nodes at most). */
+static int
+solve_split(const search_ctx_t *ctx,
+            pz_solution_t *out,
+            idastar_dfs_fn own_dfs,
+            int tasks_per_thread,
+            uint32_t frontier_cap)
 {
     int nthreads = ctx->threads < 1             ? 1
                    : ctx->threads > THREADS_MAX ? THREADS_MAX
@@ -746,9 +905,10 @@ idastar_solve_split(const search_ctx_t *ctx,
     sh.check_all = !heuristic_admissible(ctx->heuristic);
     /* A symmetric start needs one first move per class of moves its
      * symmetries exchange (the puzzle's root_moves, when it has one). */
-    sh.collect = ctx->solutions;
+    sh.collect = frontier_cap == 0 ? ctx->solutions : NULL;
+    sh.frontier_cap = frontier_cap;
     sh.root_todo = puzzle_allowed_after(sh.p, -1);
-    if (sh.collect == NULL) {
+    if (sh.collect == NULL && frontier_cap == 0) {
         sh.root_todo &= puzzle_root_moves(sh.p, &ctx->start, &ctx->goal);
         puzzle_root_next_moves(sh.p, &ctx->start, &ctx->goal, sh.next_todo);
     } else {
@@ -764,7 +924,8 @@ idastar_solve_split(const search_ctx_t *ctx,
                        sh.next_todo[m] != puzzle_allowed_after(sh.p, m);
     }
     sh.threaded = nthreads > 1;
-    sh.dfs = sh.check_all || sh.collect != NULL ? NULL : own_dfs;
+    sh.dfs = sh.check_all || sh.collect != NULL || frontier_cap != 0 ? NULL
+                                                                     : own_dfs;
     /* Duplicate strings are pruned by the engine's own search alone, and
      * never when every optimal solution is wanted or the root keeps one
      * move per symmetry class (the earliest string of a state may be in
@@ -794,6 +955,7 @@ idastar_solve_split(const search_ctx_t *ctx,
 
         w->sh = &sh;
         w->index = i;
+        w->fr_depth = -1;
         w->pctx = *ctx;
         if (sh.threaded) {
             /* Statistics and the node limit are merged in worker_poll. */
@@ -816,8 +978,7 @@ idastar_solve_split(const search_ctx_t *ctx,
     } else if (status == PZ_STATUS_SOLVED) {
         const worker_t *w = &workers[atomic_load(&sh.winner)];
 
-        out->length = w->length;
-        memcpy(out->moves, w->moves, (size_t)w->length);
+        answer_moves(&sh, w, out);
     }
     publish_final(ctx, workers, nthreads);
     for (int i = 0; i < nthreads; i++) {
@@ -825,6 +986,9 @@ idastar_solve_split(const search_ctx_t *ctx,
                     workers[i].nframes * sizeof(frame_t));
     }
     budget_free(ctx->budget, sh.tasks, sh.tasks_cap * sizeof(task_t));
+    if (sh.fr != NULL) {
+        astar_frontier_free(sh.fr, ctx->budget);
+    }
     budget_free(ctx->budget, workers, (size_t)nthreads * sizeof(worker_t));
     if (status < 0) {
         out->status = PZ_STATUS_FAILED;
@@ -834,10 +998,36 @@ idastar_solve_split(const search_ctx_t *ctx,
     return PZ_OK;
 }
 
+int
+idastar_solve_split(const search_ctx_t *ctx,
+                    pz_solution_t *out,
+                    idastar_dfs_fn own_dfs,
+                    int tasks_per_thread)
+{
+    return solve_split(ctx, out, own_dfs, tasks_per_thread, 0);
+}
+
 static int
 solve(const search_ctx_t *ctx, pz_solution_t *out)
 {
     return idastar_solve_with(ctx, out, NULL);
+}
+
+/* aida's A* nodes when the request names none, at most. */
+#define AIDA_NODES_DEFAULT (UINT32_C(1) << 24)
+
+static int
+solve_aida(const search_ctx_t *ctx, pz_solution_t *out)
+{
+    /* Half the budget left (the other half for the searches below it and
+     * what the puzzle allocates), and no more than asked. */
+    size_t fit = budget_available(ctx->budget) / 2 /
+                 astar_frontier_node_bytes(ctx->puzzle);
+    uint64_t cap =
+        ctx->frontier_nodes != 0 ? ctx->frontier_nodes : AIDA_NODES_DEFAULT;
+
+    cap = cap < fit ? cap : fit;
+    return solve_split(ctx, out, NULL, 0, cap > 0 ? (uint32_t)cap : 1);
 }
 
 const engine_ops_t engine__idastar = {
@@ -850,4 +1040,15 @@ const engine_ops_t engine__idastar = {
     .subsets = true,
     .several = true,
     .solve = solve,
+};
+
+const engine_ops_t engine__aida = {
+    .name = "aida",
+    .summary = "A*+IDA*: A* until its share of the memory budget, then "
+               "IDA* below each node of A*'s frontier, in order of g + h "
+               "and then h; optimal with an admissible heuristic",
+    .optimal = true,
+    .uses_heuristic = true,
+    .subsets = true,
+    .solve = solve_aida,
 };

@@ -224,6 +224,9 @@ typedef struct search_ctx {
     /* For measurements: IDA* prunes no duplicate strings of moves beyond
      * the inverse of the last (puzzle_move_fsm unused). */
     bool inverse_pruning_only;
+    /* aida: A*'s nodes before IDA* at most, 0 = the engine's default
+     * (both within half the budget left). */
+    uint32_t frontier_nodes;
 } search_ctx_t;
 
 /*

@@ -19,6 +19,7 @@ typedef struct solve_spec {
     uint8_t known[PZ_KNOWN_MAX];
     int threads;               /* engines that split; >= 1 */
     bool inverse_pruning_only; /* search_ctx_t's */
+    uint32_t frontier_nodes;   /* search_ctx_t's */
 } solve_spec_t;
 
 /* One engine's row of a job: its choice, live statistics and result. */
