@@ -912,8 +912,9 @@ solve_split(const search_ctx_t *ctx,
         sh.root_todo &= puzzle_root_moves(sh.p, &ctx->start, &ctx->goal);
         puzzle_root_next_moves(sh.p, &ctx->start, &ctx->goal, sh.next_todo);
     } else {
-        /* Every solution: no first move stands for its symmetric ones. */
-        nthreads = 1;
+        /* Every solution (on one thread), or aida, whose tasks are A*'s
+         * open nodes: no first move stands for its symmetric ones. */
+        nthreads = sh.collect != NULL ? 1 : nthreads;
         for (int m = 0; m < sh.p->nmoves; m++) {
             sh.next_todo[m] = puzzle_allowed_after(sh.p, m);
         }
