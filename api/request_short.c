@@ -124,7 +124,7 @@ request__defaults(const api_policy_t *pol,
     if (pol->optimal_threads > req->spec.threads && req->optimal &&
         req->want_solutions == 0 && !req->all_optimal && req->nruns == 1 &&
         strcmp(req->requested[0], "auto") == 0 &&
-        strcmp(req->runs[0].engine->name, "idastar") == 0) {
+        req->runs[0].engine->threads) {
         req->spec.threads = pol->optimal_threads;
         req->spread = true;
     }

@@ -564,7 +564,8 @@ static pancake_t pk8_cfg = { 8 };
 
 /* The general engines, for tests that run each. */
 static const char *const all_engines[] = { "astar", "wastar", "bibfs",
-                                           "idastar" };
+                                           "idastar", "aida" };
+#define N_ALL_ENGINES ((int)(sizeof(all_engines) / sizeof(all_engines[0])))
 
 /* A heuristic object bound to p with ctx (borrowed). */
 static inline pz_heuristic_t

@@ -297,8 +297,6 @@ END_TEST
 
 START_TEST(test_engines_solve_start_is_goal_zero_moves)
 {
-    static const char *const engines[] = { "astar", "wastar", "bibfs",
-                                           "idastar" };
     pz_puzzle_t p;
     pz_heuristic_t gap;
     pz_state_t s;
@@ -308,11 +306,11 @@ START_TEST(test_engines_solve_start_is_goal_zero_moves)
     gap = heur_bind(&gap_ops, &p, NULL);
     pz_rng_seed(&rng, 11);
     pk_random(&p, &rng, &s);
-    for (int e = 0; e < 4; e++) {
+    for (int e = 0; e < N_ALL_ENGINES; e++) {
         /* A goal other than the identity too: h is not 0 there, yet the
          * engines must see that nothing needs doing. */
         pz_state_t id;
-        job_t j = { .engine = engines[e],
+        job_t j = { .engine = all_engines[e],
                     .puzzle = &p,
                     .heuristic = &gap,
                     .start = &s,
@@ -388,7 +386,7 @@ START_TEST(test_engines_stats_published)
         pk_random(&p, &rng, &s);
         opt = dist[pk_rank(&s, 8)];
     } while (opt < 7);
-    for (int e = 0; e < 4; e++) {
+    for (int e = 0; e < N_ALL_ENGINES; e++) {
         job_t j = { .engine = all_engines[e],
                     .puzzle = &p,
                     .heuristic = &gap,

@@ -106,7 +106,7 @@ START_TEST(test_engines_limits_node_limit)
     pz_state_t goal;
 
     hard_case(&p, &s, &goal);
-    for (int e = 0; e < 4; e++) {
+    for (int e = 0; e < N_ALL_ENGINES; e++) {
         job_t j = { .engine = all_engines[e],
                     .puzzle = &p,
                     .start = &s,
@@ -130,7 +130,7 @@ START_TEST(test_engines_limits_time_limit)
     pz_state_t goal;
 
     hard_case(&p, &s, &goal);
-    for (int e = 0; e < 4; e++) {
+    for (int e = 0; e < N_ALL_ENGINES; e++) {
         job_t j = { .engine = all_engines[e],
                     .puzzle = &p,
                     .start = &s,
@@ -167,7 +167,7 @@ START_TEST(test_engines_limits_cancel_from_thread)
     pz_state_t goal;
 
     hard_case(&p, &s, &goal);
-    for (int e = 0; e < 4; e++) {
+    for (int e = 0; e < N_ALL_ENGINES; e++) {
         atomic_bool cancel;
         pthread_t t;
         job_t j = { .engine = all_engines[e],
@@ -221,7 +221,7 @@ START_TEST(test_engines_limits_depth_limit)
 
         pk_random(&p, &rng, &s);
         opt = dist[pk_rank(&s, 8)];
-        for (int e = 0; e < 4; e++) {
+        for (int e = 0; e < N_ALL_ENGINES; e++) {
             job_t j = { .engine = all_engines[e],
                         .puzzle = &p,
                         .heuristic = &gap,

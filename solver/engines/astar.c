@@ -784,8 +784,8 @@ counting_sort(const nodeset_t *set,
 }
 
 /*
- * Puts the open nodes of a into fr->nodes, by g + h and then by h.
- * Returns PZ_OK or PZ_ENOMEM.
+ * Puts the open nodes of a into fr->nodes, by h and then by g + h, and
+ * their g + h into fr->f. Returns PZ_OK or PZ_ENOMEM.
  */
 static int
 collect_frontier(const astar_t *a, astar_frontier_t *fr)
@@ -822,13 +822,25 @@ collect_frontier(const astar_t *a, astar_frontier_t *fr)
                 fr->nodes[k++] = i;
             }
         }
-        counting_sort(set, fr->nodes, tmp, n, count, hmax + 1, true);
-        counting_sort(set, tmp, fr->nodes, n, count, nkeys, false);
+        counting_sort(set, fr->nodes, tmp, n, count, nkeys, false);
+        counting_sort(set, tmp, fr->nodes, n, count, hmax + 1, true);
         fr->count = n;
         rc = PZ_OK;
     }
     budget_free(budget, count, count != NULL ? nkeys * sizeof(size_t) : 0);
     budget_free(budget, tmp, tmp != NULL ? n * sizeof(uint32_t) : 0);
+    if (rc == PZ_OK) {
+        fr->f = budget_alloc(budget, n * sizeof(uint16_t));
+        rc = fr->f != NULL ? PZ_OK : PZ_ENOMEM;
+        fr->fmin = INT_MAX;
+        for (size_t k = 0; rc == PZ_OK && k < n; k++) {
+            const nodeset_node_t *node = nodeset_node(set, fr->nodes[k]);
+            int f = node->g + node->h;
+
+            fr->f[k] = (uint16_t)(f < UINT16_MAX ? f : UINT16_MAX);
+            fr->fmin = f < fr->fmin ? f : fr->fmin;
+        }
+    }
     if (rc != PZ_OK) {
         budget_free(budget, fr->nodes,
                     fr->nodes != NULL ? n * sizeof(uint32_t) : 0);
@@ -898,6 +910,7 @@ void
 astar_frontier_free(astar_frontier_t *fr, pz_budget_t *budget)
 {
     budget_free(budget, fr->nodes, fr->count * sizeof(uint32_t));
+    budget_free(budget, fr->f, fr->count * sizeof(uint16_t));
     nodeset_cleanup(&fr->set);
     memset(fr, 0, sizeof(*fr));
 }

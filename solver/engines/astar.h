@@ -13,8 +13,10 @@
 /* What A* leaves when it stops at its cap. */
 typedef struct astar_frontier {
     nodeset_t set;   /* every node A* stored (g, h, parent, move) */
-    uint32_t *nodes; /* the open nodes, by g + h, then by h */
+    uint32_t *nodes; /* the open nodes, by h, then by g + h */
+    uint16_t *f;     /* g + h of each of nodes, in the same order */
     size_t count;    /* of nodes */
+    int fmin;        /* the least of f */
     uint64_t expanded;
     uint64_t generated;
     uint64_t duplicates;

@@ -50,6 +50,17 @@
  * into the shared statistics at each poll; with a node limit, each worker
  * expands only against quota it takes from a shared counter, so together
  * they stop at the limit exactly as one thread would.
+ *
+ * The "aida" engine (A*+IDA*: Bu and Korf, IJCAI 2019) first runs A*
+ * until it holds a share of the budget (astar_frontier), then makes every
+ * node A* left open a task of each iteration, searched from its depth g:
+ * with an admissible heuristic some open node lies on an optimal path at
+ * its optimal depth, so the iteration whose bound is the optimum finds
+ * it. A* has taken the duplicates out of the top of the tree, and the
+ * order of the tasks decides how soon the last iteration ends: open
+ * nodes by h, the nearest to the goal first (then by g + h). Ordered by
+ * g + h first, an answer below a node of the largest g + h comes only
+ * after every subtree of the others (docs/tables.md has both).
  */
 #include "idastar.h"
 
@@ -107,17 +118,17 @@ typedef struct shared {
     bool next_cut;
     task_t *tasks; /* from the budget */
     size_t ntasks;
-    /* aida: A*'s frontier, whose first ntasks nodes (those with g + h
-     * within the bound) are the tasks; or NULL */
-    astar_frontier_t *fr;
-    uint32_t frontier_cap;     /* aida: A*'s nodes at most; 0 = not aida */
-    astar_frontier_t frontier; /* aida: what fr points to once made */
     size_t tasks_cap;
-    atomic_size_t next_task;          /* next task to take */
-    atomic_int stop;                  /* 0, or the status ending it */
-    atomic_int winner;                /* worker holding the solution */
-    atomic_uint_fast64_t expanded;    /* threaded: merged counts */
-    atomic_uint_fast64_t generated;   /* threaded: merged counts */
+    /* aida: A*'s frontier, whose nodes are the tasks (ntasks of them),
+     * or NULL */
+    astar_frontier_t *fr;
+    uint32_t frontier_cap;          /* aida: A*'s nodes at most; 0 = not aida */
+    astar_frontier_t frontier;      /* aida: what fr points to once made */
+    atomic_size_t next_task;        /* next task to take */
+    atomic_int stop;                /* 0, or the status ending it */
+    atomic_int winner;              /* worker holding the solution */
+    atomic_uint_fast64_t expanded;  /* threaded: merged counts */
+    atomic_uint_fast64_t generated; /* threaded: merged counts */
     atomic_uint_fast64_t quota_taken; /* threaded: expansions granted */
 } shared_t;
 
@@ -570,6 +581,11 @@ worker_main(void *arg)
         if (i >= sh->ntasks) {
             break;
         }
+        if (sh->fr != NULL && sh->fr->f[i] > sh->bound) {
+            /* Above the bound: cut at once, as IDA* would. */
+            w->next = sh->fr->f[i] < w->next ? sh->fr->f[i] : w->next;
+            continue;
+        }
         if (sh->fr != NULL) {
             depth = load_frontier(w, sh->fr->nodes[i]);
         } else {
@@ -691,30 +707,13 @@ iterate_threaded(shared_t *sh,
     return run_tasks(sh, workers, nthreads, next);
 }
 
-/* The g + h of frontier node i. */
-static int
-frontier_f(const astar_frontier_t *fr, uint32_t i)
-{
-    const nodeset_node_t *n = nodeset_node(&fr->set, i);
-
-    return (int)n->g + n->h;
-}
-
-/* One iteration of aida: the frontier nodes within the bound are the
- * tasks, in the frontier's order. Returns like run_tasks. */
+/* One iteration of aida: every frontier node is a task, in the
+ * frontier's order; those above the bound are cut as they are taken.
+ * Returns like run_tasks. */
 static int
 iterate_frontier(shared_t *sh, worker_t *workers, int nthreads, int *next)
 {
-    const astar_frontier_t *fr = sh->fr;
-
-    /* The bound only grows: the prefix within it too. */
-    while (sh->ntasks < fr->count &&
-           frontier_f(fr, fr->nodes[sh->ntasks]) <= sh->bound) {
-        sh->ntasks++;
-    }
-    if (sh->ntasks < fr->count) {
-        *next = frontier_f(fr, fr->nodes[sh->ntasks]);
-    }
+    sh->ntasks = sh->fr->count;
     workers[0].next = INT_MAX;
     return run_tasks(sh, workers, nthreads, next);
 }
@@ -749,7 +748,7 @@ start_frontier(shared_t *sh, worker_t *workers, int *bound)
         return status;
     }
     sh->fr = &sh->frontier;
-    *bound = frontier_f(sh->fr, sh->fr->nodes[0]);
+    *bound = sh->fr->fmin;
     return status;
 }
 
@@ -1040,16 +1039,18 @@ const engine_ops_t engine__idastar = {
     .uses_heuristic = true,
     .subsets = true,
     .several = true,
+    .threads = true,
     .solve = solve,
 };
 
 const engine_ops_t engine__aida = {
     .name = "aida",
     .summary = "A*+IDA*: A* until its share of the memory budget, then "
-               "IDA* below each node of A*'s frontier, in order of g + h "
-               "and then h; optimal with an admissible heuristic",
+               "IDA* below each node A* left open, the nearest to the goal "
+               "first; optimal with an admissible heuristic",
     .optimal = true,
     .uses_heuristic = true,
     .subsets = true,
+    .threads = true,
     .solve = solve_aida,
 };

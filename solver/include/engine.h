@@ -20,6 +20,7 @@ typedef struct engine_ops {
                             with the moves it allows */
     bool several;        /* collects several solutions (search_ctx_t
                             solutions) */
+    bool threads;        /* splits one search over search_ctx_t threads */
     /* The one heuristic the engine searches with (a request naming none
      * gets it, one naming another is refused), or NULL: any. */
     const char *heuristic;

@@ -2210,5 +2210,6 @@ const engine_ops_t cube3_idastar_engine = {
     .uses_heuristic = true,
     .subsets = true,
     .several = true,
+    .threads = true,
     .solve = idastar_solve,
 };

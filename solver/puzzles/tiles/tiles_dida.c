@@ -390,6 +390,7 @@ const engine_ops_t tiles_dida_engine = {
     .optimal = true,
     .uses_heuristic = true,
     .heuristic = "pdb-dual",
+    .threads = true,
     .solve = dida_solve,
     .supports = dida_supports,
 };

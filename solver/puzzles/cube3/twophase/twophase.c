@@ -582,6 +582,7 @@ const engine_ops_t cube3_twophase_engine = {
     .optimal = false,
     .uses_heuristic = false,
     .several = true,
+    .threads = true,
     .solve = solve,
     .tables = twophase_tables,
 };
