@@ -324,8 +324,8 @@ add_run(api_solve_request_t *req,
         !e->subsets) {
         pz_diag_set(d, PZ_EUNSUPPORTED,
                     "engine '%s' cannot keep to a move subset or a goal "
-                    "that cares about some pieces; astar, wastar, bibfs and "
-                    "idastar can",
+                    "that cares about some pieces; astar, wastar, bibfs, "
+                    "idastar and aida can",
                     e->name);
         pz_diag_field(d, ptr);
         return PZ_EUNSUPPORTED;
