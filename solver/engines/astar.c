@@ -886,6 +886,10 @@ astar_frontier(const search_ctx_t *ctx,
     fr->duplicates = a.meter.duplicates;
     if (status == PZ_STATUS_RUNNING) {
         fr->set = a.set;
+        if (ctx->stats != NULL) {
+            atomic_store_explicit(&ctx->stats->open_size, fr->count,
+                                  memory_order_relaxed);
+        }
         return status;
     }
     nodeset_cleanup(&a.set);

@@ -24,12 +24,12 @@ typedef struct astar_frontier {
 
 /*
  * Runs A* on ctx (limits, statistics, budget) until the next expansion
- * could store more than max_nodes nodes. Every optimal path from the start
- * then passes through an open node at its optimal depth, so searches from
- * the open nodes together find the optimum. Returns PZ_STATUS_RUNNING with
- * fr filled (free it with astar_frontier_free), PZ_STATUS_SOLVED with out's
- * moves and length set (A* reached the goal first), another terminal
- * status (fr empty, its counts set) or a negative PZ_E* code.
+ * could store more than max_nodes nodes. Some optimal path from the start
+ * then passes through an open node at that node's optimal depth, so
+ * searches from the open nodes together find the optimum. Returns
+ * PZ_STATUS_RUNNING with fr filled (free it with astar_frontier_free),
+ * PZ_STATUS_SOLVED with out's moves and length set (A* reached the goal first),
+ * another terminal status (fr empty, its counts set) or a negative PZ_E* code.
  */
 int astar_frontier(const search_ctx_t *ctx,
                    uint32_t max_nodes,

@@ -736,7 +736,10 @@ start_frontier(shared_t *sh, worker_t *workers, int *bound)
     w0->meter.generated += sh->frontier.generated;
     w0->meter.duplicates += sh->frontier.duplicates;
     if (sh->threaded) {
+        /* A*'s expansions count against the node limit beside worker
+         * 0's first grant, which it keeps. */
         atomic_fetch_add(&sh->quota_taken, sh->frontier.expanded);
+        w0->meter.next_poll += sh->frontier.expanded;
     }
     if (status == PZ_STATUS_SOLVED) {
         w0->length = first.length;
@@ -754,9 +757,10 @@ start_frontier(shared_t *sh, worker_t *workers, int *bound)
 
 /*
  * The answer of w (SOLVED) into out. Below a frontier node, A*'s path to
- * the node comes first; after a reopening it may be shorter than the
- * node's g (the shorter path's end is then on the frontier too, and the
- * answer only shorter).
+ * the node comes first. That path is never longer than the node's g, and
+ * is as long for the node of an answer: a shorter one (a reopening that
+ * left the g stale) would make an answer shorter than the bound, which
+ * the earlier iterations rule out.
  */
 static void
 answer_moves(const shared_t *sh, const worker_t *w, pz_solution_t *out)
