@@ -644,6 +644,35 @@ START_TEST(test_tiles_aida_small_budgets_end_cleanly)
 }
 END_TEST
 
+/* A node limit holds across both parts of aida and both threads: the
+ * search stops at the limit, counting A*'s expansions, within the last
+ * grant of quota. */
+START_TEST(test_tiles_aida_node_limit_on_two_threads)
+{
+    pz_puzzle_t *p = tl_make("tiles", 4, 4, 0);
+    pz_state_t s = tl_parsed(p, korf1);
+    pz_state_t goal = tl_parsed(p, korf_goal);
+    uint64_t limits[] = { 20000, 200000 };
+
+    for (int k = 0; k < 2; k++) {
+        solve_spec_t spec = tl_spec(p, &s, &goal);
+        solve_run_t run;
+        pz_stats_view_t v;
+
+        spec.threads = 2;
+        spec.frontier_nodes = 3000;
+        spec.limits.max_nodes = limits[k];
+        ck_assert_int_eq(tl_run(&spec, "aida", "manhattan", 1.0, NULL, &run),
+                         PZ_OK);
+        ck_assert_int_eq(run.solution.status, PZ_STATUS_NODE_LIMIT);
+        stats_read(&run.stats, &v);
+        ck_assert_uint_le(v.nodes_expanded, limits[k] + 2);
+        ck_assert_uint_ge(v.nodes_expanded, limits[k] - limits[k] / 20);
+    }
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_tiles_apply_notebook_example_is_22_moves)
 {
     /* README.md: the notebook solved this in 22 moves, optimally. */
@@ -1553,6 +1582,7 @@ tiles_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_tiles_aida_optimal_on_8puzzle);
     tcase_add_test(tc, test_tiles_aida_small_budgets_end_cleanly);
+    tcase_add_test(tc, test_tiles_aida_node_limit_on_two_threads);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("parse_state");
