@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* astar.c - A* and weighted A* graph search over any puzzle. */
+/* astar.c - A* and weighted A* graph search over any puzzle.
+ * Size: one search loop shared by every way of running it (A*, weighted,
+ * anytime with its restarts and shortening, stopped at a node cap for
+ * aida) with its open list, reopening and limits. */
 
 /*
  * Design: every state seen lives once in a nodeset with its g, h, parent
