@@ -652,6 +652,27 @@ run(astar_t *a, pz_solution_t *out)
     }
 }
 
+/* Prepares a for a search of ctx with weight (1: A*), no node cap and no
+ * anytime part. */
+static void
+astar_init(astar_t *a, const search_ctx_t *ctx, double weight)
+{
+    memset(a, 0, sizeof(*a));
+    a->best = INT_MAX;
+    a->ctx = ctx;
+    a->p = ctx->puzzle;
+    a->h = ctx->heuristic;
+    a->weight = weight;
+    a->goal = NODESET_NONE;
+    a->scale = weight == 1.0 ? 1.0 : WEIGHTED_SCALE;
+    a->max_depth =
+        ctx->limits.max_depth > 0 && ctx->limits.max_depth < PZ_SOLUTION_MAX
+            ? ctx->limits.max_depth
+            : PZ_SOLUTION_MAX;
+    a->open.budget = ctx->budget;
+    search_meter_init(ctx, &a->meter);
+}
+
 static int
 solve_weighted(const search_ctx_t *ctx,
                double weight,
@@ -661,8 +682,7 @@ solve_weighted(const search_ctx_t *ctx,
     astar_t a;
     int status;
 
-    memset(&a, 0, sizeof(a));
-    a.best = INT_MAX;
+    astar_init(&a, ctx, weight);
     if (anytime) {
         a.fcount = budget_calloc(ctx->budget, FCOUNT_MAX * sizeof(*a.fcount));
         if (a.fcount == NULL) {
@@ -672,18 +692,6 @@ solve_weighted(const search_ctx_t *ctx,
         a.out = out;
         a.lower = heuristic_eval(ctx->heuristic, &ctx->start);
     }
-    a.ctx = ctx;
-    a.p = ctx->puzzle;
-    a.h = ctx->heuristic;
-    a.weight = weight;
-    a.goal = NODESET_NONE;
-    a.scale = weight == 1.0 ? 1.0 : WEIGHTED_SCALE;
-    a.max_depth =
-        ctx->limits.max_depth > 0 && ctx->limits.max_depth < PZ_SOLUTION_MAX
-            ? ctx->limits.max_depth
-            : PZ_SOLUTION_MAX;
-    a.open.budget = ctx->budget;
-    search_meter_init(ctx, &a.meter);
     if (anytime) {
         /* A quick answer of the puzzle's own, where it has one, is the
          * first best: an answer at once, and a bound from the start. */
@@ -862,21 +870,8 @@ astar_frontier(const search_ctx_t *ctx,
     int status;
 
     memset(fr, 0, sizeof(*fr));
-    memset(&a, 0, sizeof(a));
-    a.ctx = ctx;
-    a.p = ctx->puzzle;
-    a.h = ctx->heuristic;
-    a.weight = 1.0;
-    a.scale = 1.0;
-    a.best = INT_MAX;
-    a.goal = NODESET_NONE;
+    astar_init(&a, ctx, 1.0);
     a.max_nodes = max_nodes;
-    a.max_depth =
-        ctx->limits.max_depth > 0 && ctx->limits.max_depth < PZ_SOLUTION_MAX
-            ? ctx->limits.max_depth
-            : PZ_SOLUTION_MAX;
-    a.open.budget = ctx->budget;
-    search_meter_init(ctx, &a.meter);
     status = run(&a, out);
     /* The queue goes first: its memory makes room for the frontier. */
     bqueue_cleanup(&a.open);
