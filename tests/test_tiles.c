@@ -673,6 +673,51 @@ START_TEST(test_tiles_aida_node_limit_on_two_threads)
 }
 END_TEST
 
+/* Without a cap in the request, aida's A* starts small and is resumed to
+ * larger frontiers while the iterations outgrow it: on a random
+ * 15-puzzle board (a few million expansions) the frontier ends larger
+ * than the first cap (2^16 nodes), the answer as long as idastar's, on
+ * one thread and on two; a node limit still holds, wherever it falls
+ * (in an iteration or in A* resumed). */
+START_TEST(test_tiles_aida_frontier_grows)
+{
+    pz_puzzle_t *p = tl_make("tiles", 4, 4, 0);
+    pz_state_t s = tl_parsed(p, "11 5 7 3 12 2 1 8 6 14 4 9 15 10 13 0");
+    pz_solution_t ref =
+        tl_solve(p, &s, NULL, "idastar", "linear-conflict", 2, NULL);
+    uint64_t total = 0;
+
+    for (int threads = 1; threads <= 2; threads++) {
+        pz_stats_view_t v;
+        pz_solution_t sol =
+            tl_solve(p, &s, NULL, "aida", "linear-conflict", threads, &v);
+
+        ck_assert_int_eq(sol.length, ref.length);
+        ck_assert(sol.optimal);
+        ck_assert_uint_gt(v.open_size, (uint64_t)1 << 16);
+        total = v.nodes_expanded;
+    }
+    /* The last limit falls in A*'s resumed part (after 2.21 M of the 2.4 M
+     * expansions, as measured). */
+    for (int k = 4; k <= 19; k += 5) {
+        uint64_t limit = total * (uint64_t)k / 20;
+        solve_spec_t spec = tl_spec(p, &s, NULL);
+        solve_run_t run;
+        pz_stats_view_t v;
+
+        spec.threads = 2;
+        spec.limits.max_nodes = limit;
+        ck_assert_int_eq(
+            tl_run(&spec, "aida", "linear-conflict", 1.0, NULL, &run), PZ_OK);
+        ck_assert_int_eq(run.solution.status, PZ_STATUS_NODE_LIMIT);
+        stats_read(&run.stats, &v);
+        ck_assert_uint_le(v.nodes_expanded, limit + 2);
+        ck_assert_uint_ge(v.nodes_expanded, limit - limit / 20);
+    }
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_tiles_apply_notebook_example_is_22_moves)
 {
     /* README.md: the notebook solved this in 22 moves, optimally. */
@@ -1583,6 +1628,7 @@ tiles_suite(void)
     tcase_add_test(tc, test_tiles_aida_optimal_on_8puzzle);
     tcase_add_test(tc, test_tiles_aida_small_budgets_end_cleanly);
     tcase_add_test(tc, test_tiles_aida_node_limit_on_two_threads);
+    tcase_add_test(tc, test_tiles_aida_frontier_grows);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("parse_state");

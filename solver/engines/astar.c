@@ -536,29 +536,15 @@ expand(astar_t *a, uint32_t i, const pz_state_t *s)
     return PZ_OK;
 }
 
-/* The search proper; the caller frees. Returns a terminal status or a
- * negative error code. */
+/* Expands the open list of a until a terminal status; the caller frees.
+ * Returns a terminal status or a negative error code. */
 static int
-run(astar_t *a, pz_solution_t *out)
+search(astar_t *a, pz_solution_t *out)
 {
     const search_ctx_t *ctx = a->ctx;
     pz_state_t s;
-    nodeset_result_t r;
     int rc;
 
-    rc = nodeset_init(&a->set, a->p, ctx->budget);
-    if (rc != PZ_OK) {
-        return rc;
-    }
-    rc = nodeset_add(&a->set, &ctx->start, nodeset_hash(&a->set, &ctx->start),
-                     &r);
-    if (rc != PZ_OK) {
-        return rc;
-    }
-    rc = open_node(a, r.index, 0, heuristic_eval(a->h, &ctx->start));
-    if (rc != PZ_OK) {
-        return rc;
-    }
     state_clear(&s);
     for (;;) {
         uint32_t i;
@@ -650,6 +636,31 @@ run(astar_t *a, pz_solution_t *out)
             return PZ_STATUS_SOLVED;
         }
     }
+}
+
+/* The search proper, from the start alone; the caller frees. Returns a
+ * terminal status or a negative error code. */
+static int
+run(astar_t *a, pz_solution_t *out)
+{
+    const search_ctx_t *ctx = a->ctx;
+    nodeset_result_t r;
+    int rc;
+
+    rc = nodeset_init(&a->set, a->p, ctx->budget);
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    rc = nodeset_add(&a->set, &ctx->start, nodeset_hash(&a->set, &ctx->start),
+                     &r);
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    rc = open_node(a, r.index, 0, heuristic_eval(a->h, &ctx->start));
+    if (rc != PZ_OK) {
+        return rc;
+    }
+    return search(a, out);
 }
 
 /* Prepares a for a search of ctx with weight (1: A*), no node cap and no
@@ -860,6 +871,33 @@ collect_frontier(const astar_t *a, astar_frontier_t *fr)
     return rc;
 }
 
+/* Ends a frontier search of a that stopped with status: its open nodes
+ * into fr (counts added to fr's), or its nodes freed. Returns like
+ * astar_frontier. */
+static int
+finish_frontier(astar_t *a, int status, astar_frontier_t *fr)
+{
+    /* The queue goes first: its memory makes room for the frontier. */
+    bqueue_cleanup(&a->open);
+    if (status == STATUS_FULL) {
+        status = collect_frontier(a, fr);
+        status = status == PZ_OK ? PZ_STATUS_RUNNING : status;
+    }
+    fr->expanded += a->meter.expanded;
+    fr->generated += a->meter.generated;
+    fr->duplicates += a->meter.duplicates;
+    if (status == PZ_STATUS_RUNNING) {
+        fr->set = a->set;
+        if (a->ctx->stats != NULL) {
+            atomic_store_explicit(&a->ctx->stats->open_size, fr->count,
+                                  memory_order_relaxed);
+        }
+        return status;
+    }
+    nodeset_cleanup(&a->set);
+    return status == PZ_ENOMEM ? PZ_STATUS_MEMORY_LIMIT : status;
+}
+
 int
 astar_frontier(const search_ctx_t *ctx,
                uint32_t max_nodes,
@@ -867,31 +905,51 @@ astar_frontier(const search_ctx_t *ctx,
                pz_solution_t *out)
 {
     astar_t a;
-    int status;
 
     memset(fr, 0, sizeof(*fr));
     astar_init(&a, ctx, 1.0);
     a.max_nodes = max_nodes;
-    status = run(&a, out);
-    /* The queue goes first: its memory makes room for the frontier. */
-    bqueue_cleanup(&a.open);
-    if (status == STATUS_FULL) {
-        status = collect_frontier(&a, fr);
-        status = status == PZ_OK ? PZ_STATUS_RUNNING : status;
-    }
-    fr->expanded = a.meter.expanded;
-    fr->generated = a.meter.generated;
-    fr->duplicates = a.meter.duplicates;
-    if (status == PZ_STATUS_RUNNING) {
-        fr->set = a.set;
-        if (ctx->stats != NULL) {
-            atomic_store_explicit(&ctx->stats->open_size, fr->count,
-                                  memory_order_relaxed);
+    return finish_frontier(&a, run(&a, out), fr);
+}
+
+int
+astar_frontier_grow(const search_ctx_t *ctx,
+                    uint32_t max_nodes,
+                    astar_frontier_t *fr,
+                    pz_solution_t *out)
+{
+    astar_t a;
+    int status = STATUS_FULL;
+
+    astar_init(&a, ctx, 1.0);
+    a.max_nodes = max_nodes;
+    a.set = fr->set;
+    budget_free(ctx->budget, fr->nodes, fr->count * sizeof(uint32_t));
+    budget_free(ctx->budget, fr->f, fr->count * sizeof(uint16_t));
+    fr->nodes = NULL;
+    fr->f = NULL;
+    fr->count = 0;
+    memset(&fr->set, 0, sizeof(fr->set));
+    /* The open list again, from the nodes still marked open (their keys
+     * are as A* left them). Without room for it the frontier stays as
+     * it was. */
+    for (uint32_t i = 0; i < a.set.count; i++) {
+        const nodeset_node_t *node = nodeset_node(&a.set, i);
+
+        if (node->flags & NODE_OPEN) {
+            a.open_live++;
+            if (bqueue_push(&a.open, node->key, i) != PZ_OK) {
+                return finish_frontier(&a, STATUS_FULL, fr);
+            }
         }
-        return status;
     }
-    nodeset_cleanup(&a.set);
-    return status == PZ_ENOMEM ? PZ_STATUS_MEMORY_LIMIT : status;
+    if (max_nodes > a.set.count) {
+        status = search(&a, out);
+        if (status == PZ_ENOMEM) {
+            status = STATUS_FULL; /* the frontier as far as it got */
+        }
+    }
+    return finish_frontier(&a, status, fr);
 }
 
 int

@@ -36,6 +36,17 @@ int astar_frontier(const search_ctx_t *ctx,
                    astar_frontier_t *fr,
                    pz_solution_t *out);
 
+/*
+ * Resumes the A* that left fr (from astar_frontier, RUNNING) until it
+ * holds max_nodes nodes, then fills fr with the new open nodes; counts
+ * are added to fr's. Returns like astar_frontier; on any status but
+ * RUNNING fr is left empty (its counts set).
+ */
+int astar_frontier_grow(const search_ctx_t *ctx,
+                        uint32_t max_nodes,
+                        astar_frontier_t *fr,
+                        pz_solution_t *out);
+
 /* Writes the moves from the start to node i of fr into moves (room for
  * PZ_SOLUTION_MAX) and returns their number. */
 int astar_frontier_path(const astar_frontier_t *fr, uint32_t i, uint8_t *moves);

@@ -60,7 +60,11 @@
  * order of the tasks decides how soon the last iteration ends: open
  * nodes by h, the nearest to the goal first (then by g + h). Ordered by
  * g + h first, an answer below a node of the largest g + h comes only
- * after every subtree of the others (docs/tables.md has both).
+ * after every subtree of the others (docs/tables.md has both). Unless
+ * the request fixes A*'s share, A* first stops at a small one, and its
+ * frontier grows (A* resumed: astar_frontier_grow) while the iterations
+ * dwarf what A* has cost: an instance that IDA* ends in a second does not
+ * wait for A* to fill the budget, and a long search gets the full share.
  */
 #include "idastar.h"
 
@@ -123,6 +127,7 @@ typedef struct shared {
      * or NULL */
     astar_frontier_t *fr;
     uint32_t frontier_cap;          /* aida: A*'s nodes at most; 0 = not aida */
+    uint32_t frontier_max;          /* aida: what frontier_cap may grow to */
     astar_frontier_t frontier;      /* aida: what fr points to once made */
     atomic_size_t next_task;        /* next task to take */
     atomic_int stop;                /* 0, or the status ending it */
@@ -718,6 +723,32 @@ iterate_frontier(shared_t *sh, worker_t *workers, int nthreads, int *next)
     return run_tasks(sh, workers, nthreads, next);
 }
 
+/* Counts A*'s work (e, g, d: expansions, generations, duplicates) as
+ * worker 0's. */
+static void
+count_astar(shared_t *sh, worker_t *w0, uint64_t e, uint64_t g, uint64_t d)
+{
+    w0->meter.expanded += e;
+    w0->meter.generated += g;
+    w0->meter.duplicates += d;
+    if (sh->threaded) {
+        /* A*'s expansions count against the node limit beside worker
+         * 0's grant, which it keeps. */
+        atomic_fetch_add(&sh->quota_taken, e);
+        w0->meter.next_poll += e;
+    }
+}
+
+/* A*'s own answer (status SOLVED) as worker 0's. */
+static void
+take_astar_answer(shared_t *sh, worker_t *w0, const pz_solution_t *first)
+{
+    w0->length = first->length;
+    w0->fr_depth = -1;
+    memcpy(w0->moves, first->moves, (size_t)first->length);
+    atomic_store(&sh->winner, 0);
+}
+
 /*
  * aida's first part: A* until sh->frontier_cap nodes (its counts go to
  * worker 0's). Returns RUNNING with sh->fr set and *bound the frontier's
@@ -727,24 +758,14 @@ iterate_frontier(shared_t *sh, worker_t *workers, int nthreads, int *next)
 static int
 start_frontier(shared_t *sh, worker_t *workers, int *bound)
 {
-    worker_t *w0 = &workers[0];
     pz_solution_t first;
     int status;
 
     status = astar_frontier(sh->ctx, sh->frontier_cap, &sh->frontier, &first);
-    w0->meter.expanded += sh->frontier.expanded;
-    w0->meter.generated += sh->frontier.generated;
-    w0->meter.duplicates += sh->frontier.duplicates;
-    if (sh->threaded) {
-        /* A*'s expansions count against the node limit beside worker
-         * 0's first grant, which it keeps. */
-        atomic_fetch_add(&sh->quota_taken, sh->frontier.expanded);
-        w0->meter.next_poll += sh->frontier.expanded;
-    }
+    count_astar(sh, &workers[0], sh->frontier.expanded, sh->frontier.generated,
+                sh->frontier.duplicates);
     if (status == PZ_STATUS_SOLVED) {
-        w0->length = first.length;
-        memcpy(w0->moves, first.moves, (size_t)first.length);
-        atomic_store(&sh->winner, 0);
+        take_astar_answer(sh, &workers[0], &first);
         return status;
     }
     if (status != PZ_STATUS_RUNNING) {
@@ -752,6 +773,81 @@ start_frontier(shared_t *sh, worker_t *workers, int *bound)
     }
     sh->fr = &sh->frontier;
     *bound = sh->fr->fmin;
+    return status;
+}
+
+/* Expansions of all workers so far. */
+static uint64_t
+expanded_total(const worker_t *workers, int nthreads)
+{
+    uint64_t e = 0;
+
+    for (int i = 0; i < nthreads; i++) {
+        e += workers[i].meter.expanded;
+    }
+    return e;
+}
+
+/* The frontier grows by this factor at a time, when an iteration expanded
+ * FRONTIER_GROW_RATIO times the nodes A* has: an expansion of A* (hash
+ * table, queue, one thread) costs about ten of IDA*'s on two threads. */
+#define FRONTIER_GROWTH     4
+#define FRONTIER_GROW_RATIO 16
+
+/*
+ * Resumes A* to a larger cap after an iteration of `expanded` nodes, when
+ * the iteration dwarfs A*'s cost so far and the cap may grow. Returns
+ * RUNNING (with *bound raised to the new frontier's least g + h, no
+ * answer being shorter), SOLVED (worker 0 holds A*'s answer), another
+ * terminal status or a negative PZ_E* code.
+ */
+static int
+grow_frontier(shared_t *sh, worker_t *workers, uint64_t expanded, int *bound)
+{
+    const search_ctx_t *ctx = sh->ctx;
+    worker_t *w0 = &workers[0];
+    astar_frontier_t *fr = sh->fr;
+    search_ctx_t actx = *ctx;
+    uint64_t e0 = fr->expanded;
+    uint64_t g0 = fr->generated;
+    uint64_t d0 = fr->duplicates;
+    uint64_t cap = (uint64_t)sh->frontier_cap * FRONTIER_GROWTH;
+    pz_solution_t first;
+    int status;
+
+    if (sh->frontier_cap >= sh->frontier_max ||
+        expanded < FRONTIER_GROW_RATIO * fr->expanded) {
+        return PZ_STATUS_RUNNING;
+    }
+    sh->frontier_cap =
+        cap < sh->frontier_max ? (uint32_t)cap : sh->frontier_max;
+    /* A* sees what is left of the node limit, and publishes nothing: its
+     * counts start from zero, the job's do not. */
+    actx.stats = NULL;
+    if (actx.limits.max_nodes != 0) {
+        uint64_t used =
+            sh->threaded ? atomic_load(&sh->quota_taken) : w0->meter.expanded;
+
+        if (used >= actx.limits.max_nodes) {
+            return PZ_STATUS_NODE_LIMIT;
+        }
+        actx.limits.max_nodes -= used;
+    }
+    status = astar_frontier_grow(&actx, sh->frontier_cap, fr, &first);
+    count_astar(sh, w0, fr->expanded - e0, fr->generated - g0,
+                fr->duplicates - d0);
+    if (status == PZ_STATUS_SOLVED) {
+        take_astar_answer(sh, w0, &first);
+        return status;
+    }
+    if (status != PZ_STATUS_RUNNING) {
+        return status;
+    }
+    if (ctx->stats != NULL) {
+        atomic_store_explicit(&ctx->stats->open_size, fr->count,
+                              memory_order_relaxed);
+    }
+    *bound = fr->fmin > *bound ? fr->fmin : *bound;
     return status;
 }
 
@@ -799,6 +895,7 @@ run(shared_t *sh, worker_t *workers, int nthreads)
         }
     }
     for (int iteration = 1;; iteration++) {
+        uint64_t before = expanded_total(workers, nthreads);
         int next = INT_MAX;
         int status;
 
@@ -855,6 +952,13 @@ run(shared_t *sh, worker_t *workers, int nthreads)
             /* Nothing was cut: the whole reachable space was searched. */
             return PZ_STATUS_UNREACHABLE;
         }
+        if (sh->fr != NULL) {
+            status = grow_frontier(
+                sh, workers, expanded_total(workers, nthreads) - before, &next);
+            if (status != PZ_STATUS_RUNNING) {
+                return status;
+            }
+        }
         bound = next;
     }
 }
@@ -874,13 +978,14 @@ publish_final(const search_ctx_t *ctx, worker_t *workers, int nthreads)
 }
 
 /* idastar_solve_split, and aida's search when frontier_cap > 0 (A*'s
- * nodes at most). */
+ * nodes at first, growing up to frontier_max). */
 static int
 solve_split(const search_ctx_t *ctx,
             pz_solution_t *out,
             idastar_dfs_fn own_dfs,
             int tasks_per_thread,
-            uint32_t frontier_cap)
+            uint32_t frontier_cap,
+            uint32_t frontier_max)
 {
     int nthreads = ctx->threads < 1             ? 1
                    : ctx->threads > THREADS_MAX ? THREADS_MAX
@@ -910,6 +1015,7 @@ solve_split(const search_ctx_t *ctx,
      * symmetries exchange (the puzzle's root_moves, when it has one). */
     sh.collect = frontier_cap == 0 ? ctx->solutions : NULL;
     sh.frontier_cap = frontier_cap;
+    sh.frontier_max = frontier_max;
     sh.root_todo = puzzle_allowed_after(sh.p, -1);
     if (sh.collect == NULL && frontier_cap == 0) {
         sh.root_todo &= puzzle_root_moves(sh.p, &ctx->start, &ctx->goal);
@@ -1008,7 +1114,7 @@ idastar_solve_split(const search_ctx_t *ctx,
                     idastar_dfs_fn own_dfs,
                     int tasks_per_thread)
 {
-    return solve_split(ctx, out, own_dfs, tasks_per_thread, 0);
+    return solve_split(ctx, out, own_dfs, tasks_per_thread, 0, 0);
 }
 
 static int
@@ -1017,7 +1123,8 @@ solve(const search_ctx_t *ctx, pz_solution_t *out)
     return idastar_solve_with(ctx, out, NULL);
 }
 
-/* aida's A* nodes when the request names none, at most. */
+/* aida's A* nodes when the request names none: at first, and at most. */
+#define AIDA_NODES_FIRST   (UINT32_C(1) << 16)
 #define AIDA_NODES_DEFAULT (UINT32_C(1) << 24)
 
 static int
@@ -1029,9 +1136,14 @@ solve_aida(const search_ctx_t *ctx, pz_solution_t *out)
                  astar_frontier_node_bytes(ctx->puzzle);
     uint64_t cap =
         ctx->frontier_nodes != 0 ? ctx->frontier_nodes : AIDA_NODES_DEFAULT;
+    uint64_t first;
 
     cap = cap < fit ? cap : fit;
-    return solve_split(ctx, out, NULL, 0, cap > 0 ? (uint32_t)cap : 1);
+    cap = cap > 0 ? cap : 1;
+    first = ctx->frontier_nodes != 0 || cap < AIDA_NODES_FIRST
+                ? cap
+                : AIDA_NODES_FIRST;
+    return solve_split(ctx, out, NULL, 0, (uint32_t)first, (uint32_t)cap);
 }
 
 const engine_ops_t engine__idastar = {
