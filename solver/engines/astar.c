@@ -867,6 +867,7 @@ collect_frontier(const astar_t *a, astar_frontier_t *fr)
         budget_free(budget, fr->nodes,
                     fr->nodes != NULL ? n * sizeof(uint32_t) : 0);
         fr->nodes = NULL;
+        fr->count = 0;
     }
     return rc;
 }
@@ -886,6 +887,7 @@ finish_frontier(astar_t *a, int status, astar_frontier_t *fr)
     fr->expanded += a->meter.expanded;
     fr->generated += a->meter.generated;
     fr->duplicates += a->meter.duplicates;
+    fr->depth_cut = a->depth_cut;
     if (status == PZ_STATUS_RUNNING) {
         fr->set = a->set;
         if (a->ctx->stats != NULL) {
@@ -923,6 +925,7 @@ astar_frontier_grow(const search_ctx_t *ctx,
 
     astar_init(&a, ctx, 1.0);
     a.max_nodes = max_nodes;
+    a.depth_cut = fr->depth_cut;
     a.set = fr->set;
     budget_free(ctx->budget, fr->nodes, fr->count * sizeof(uint32_t));
     budget_free(ctx->budget, fr->f, fr->count * sizeof(uint16_t));

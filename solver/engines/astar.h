@@ -4,6 +4,7 @@
 #ifndef PZ_SOLVER_ENGINES_ASTAR_H
 #define PZ_SOLVER_ENGINES_ASTAR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,7 @@ typedef struct astar_frontier {
     uint16_t *f;     /* g + h of each of nodes, in the same order */
     size_t count;    /* of nodes */
     int fmin;        /* the least of f */
+    bool depth_cut;  /* A* dropped a successor deeper than max_depth */
     uint64_t expanded;
     uint64_t generated;
     uint64_t duplicates;

@@ -815,6 +815,7 @@ grow_frontier(shared_t *sh, worker_t *workers, uint64_t expanded, int *bound)
     uint64_t d0 = fr->duplicates;
     uint64_t want = expanded / FRONTIER_GROW_RATIO;
     uint64_t cap = sh->frontier_cap;
+    uint32_t stored;
     pz_solution_t first;
     int status;
 
@@ -839,6 +840,7 @@ grow_frontier(shared_t *sh, worker_t *workers, uint64_t expanded, int *bound)
         }
         actx.limits.max_nodes -= used;
     }
+    stored = fr->set.count;
     status = astar_frontier_grow(&actx, sh->frontier_cap, fr, &first);
     count_astar(sh, w0, fr->expanded - e0, fr->generated - g0,
                 fr->duplicates - d0);
@@ -848,6 +850,9 @@ grow_frontier(shared_t *sh, worker_t *workers, uint64_t expanded, int *bound)
     }
     if (status != PZ_STATUS_RUNNING) {
         return status;
+    }
+    if (fr->set.count <= stored) {
+        sh->frontier_max = sh->frontier_cap; /* no room to grow */
     }
     if (ctx->stats != NULL) {
         atomic_store_explicit(&ctx->stats->open_size, fr->count,
@@ -861,8 +866,9 @@ grow_frontier(shared_t *sh, worker_t *workers, uint64_t expanded, int *bound)
  * The answer of w (SOLVED) into out. Below a frontier node, A*'s path to
  * the node comes first. That path is never longer than the node's g, and
  * is as long for the node of an answer: a shorter one (a reopening that
- * left the g stale) would make an answer shorter than the bound, which
- * the earlier iterations rule out.
+ * left the g stale) would make an answer shorter than the bound, and no
+ * bound passes the optimum (each is the least g + h the last iteration
+ * cut, or a frontier's least g + h).
  */
 static void
 answer_moves(const shared_t *sh, const worker_t *w, pz_solution_t *out)
@@ -1167,9 +1173,10 @@ const engine_ops_t engine__idastar = {
 
 const engine_ops_t engine__aida = {
     .name = "aida",
-    .summary = "A*+IDA*: A* until its share of the memory budget, then "
-               "IDA* below each node A* left open, the nearest to the goal "
-               "first; optimal with an admissible heuristic",
+    .summary = "A*+IDA*: A* to a cap of nodes that grows with the search "
+               "(up to half the memory budget), IDA* below each node A* "
+               "left open, the nearest to the goal first; optimal with an "
+               "admissible heuristic",
     .optimal = true,
     .uses_heuristic = true,
     .subsets = true,
