@@ -644,6 +644,22 @@ START_TEST(test_tiles_aida_small_budgets_end_cleanly)
 }
 END_TEST
 
+/* Runs aida with heuristic on spec under a node limit: it must stop at the
+ * limit, counting A*'s expansions, within the last grant of quota. */
+static void
+aida_stops_at(solve_spec_t spec, const char *heuristic, uint64_t limit)
+{
+    solve_run_t run;
+    pz_stats_view_t v;
+
+    spec.limits.max_nodes = limit;
+    ck_assert_int_eq(tl_run(&spec, "aida", heuristic, 1.0, NULL, &run), PZ_OK);
+    ck_assert_int_eq(run.solution.status, PZ_STATUS_NODE_LIMIT);
+    stats_read(&run.stats, &v);
+    ck_assert_uint_le(v.nodes_expanded, limit + 2);
+    ck_assert_uint_ge(v.nodes_expanded, limit - limit / 20);
+}
+
 /* A node limit holds across both parts of aida and both threads: the
  * search stops at the limit, counting A*'s expansions, within the last
  * grant of quota. */
@@ -656,18 +672,10 @@ START_TEST(test_tiles_aida_node_limit_on_two_threads)
 
     for (int k = 0; k < 2; k++) {
         solve_spec_t spec = tl_spec(p, &s, &goal);
-        solve_run_t run;
-        pz_stats_view_t v;
 
         spec.threads = 2;
         spec.frontier_nodes = 3000;
-        spec.limits.max_nodes = limits[k];
-        ck_assert_int_eq(tl_run(&spec, "aida", "manhattan", 1.0, NULL, &run),
-                         PZ_OK);
-        ck_assert_int_eq(run.solution.status, PZ_STATUS_NODE_LIMIT);
-        stats_read(&run.stats, &v);
-        ck_assert_uint_le(v.nodes_expanded, limits[k] + 2);
-        ck_assert_uint_ge(v.nodes_expanded, limits[k] - limits[k] / 20);
+        aida_stops_at(spec, "manhattan", limits[k]);
     }
     puzzle_destroy(p);
 }
@@ -702,19 +710,11 @@ START_TEST(test_tiles_aida_frontier_grows)
     }
     for (int k = 0; k < 4; k++) {
         static const int percent[] = { 19, 45, 70, 95 };
-        uint64_t limit = total * (uint64_t)percent[k] / 100;
         solve_spec_t spec = tl_spec(p, &s, NULL);
-        solve_run_t run;
-        pz_stats_view_t v;
 
         spec.threads = 2;
-        spec.limits.max_nodes = limit;
-        ck_assert_int_eq(
-            tl_run(&spec, "aida", "linear-conflict", 1.0, NULL, &run), PZ_OK);
-        ck_assert_int_eq(run.solution.status, PZ_STATUS_NODE_LIMIT);
-        stats_read(&run.stats, &v);
-        ck_assert_uint_le(v.nodes_expanded, limit + 2);
-        ck_assert_uint_ge(v.nodes_expanded, limit - limit / 20);
+        aida_stops_at(spec, "linear-conflict",
+                      total * (uint64_t)percent[k] / 100);
     }
     puzzle_destroy(p);
 }

@@ -900,6 +900,17 @@ finish_frontier(astar_t *a, int status, astar_frontier_t *fr)
     return status == PZ_ENOMEM ? PZ_STATUS_MEMORY_LIMIT : status;
 }
 
+/* Frees fr's sorted open nodes (the set stays). */
+static void
+drop_order(astar_frontier_t *fr, pz_budget_t *budget)
+{
+    budget_free(budget, fr->nodes, fr->count * sizeof(uint32_t));
+    budget_free(budget, fr->f, fr->count * sizeof(uint16_t));
+    fr->nodes = NULL;
+    fr->f = NULL;
+    fr->count = 0;
+}
+
 int
 astar_frontier(const search_ctx_t *ctx,
                uint32_t max_nodes,
@@ -927,11 +938,7 @@ astar_frontier_grow(const search_ctx_t *ctx,
     a.max_nodes = max_nodes;
     a.depth_cut = fr->depth_cut;
     a.set = fr->set;
-    budget_free(ctx->budget, fr->nodes, fr->count * sizeof(uint32_t));
-    budget_free(ctx->budget, fr->f, fr->count * sizeof(uint16_t));
-    fr->nodes = NULL;
-    fr->f = NULL;
-    fr->count = 0;
+    drop_order(fr, ctx->budget);
     memset(&fr->set, 0, sizeof(fr->set));
     /* The open list again, from the nodes still marked open (their keys
      * are as A* left them). Without room for it the frontier stays as
@@ -972,8 +979,7 @@ astar_frontier_node_bytes(const pz_puzzle_t *p)
 void
 astar_frontier_free(astar_frontier_t *fr, pz_budget_t *budget)
 {
-    budget_free(budget, fr->nodes, fr->count * sizeof(uint32_t));
-    budget_free(budget, fr->f, fr->count * sizeof(uint16_t));
+    drop_order(fr, budget);
     nodeset_cleanup(&fr->set);
     memset(fr, 0, sizeof(*fr));
 }
