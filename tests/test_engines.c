@@ -11,6 +11,7 @@
 #include <check.h>
 
 #include "engine.h"
+#include "engines/idastar.h"
 #include "engines_testlib.h"
 #include "heuristic.h"
 #include "puzzle.h"
@@ -523,6 +524,211 @@ START_TEST(test_engines_solve_2x2x2_engines_agree)
 }
 END_TEST
 
+/* ------------------------------------------- a solver's own search -- */
+
+/* What a solver's own search (idastar_dfs_fn) saw: each root it took, in
+ * the order taken, with its iteration's bound and its expansions. */
+enum {
+    ORDER_LOG_MAX = 1 << 14
+};
+
+typedef struct order_log {
+    int n;
+    int bound[ORDER_LOG_MAX];
+    int depth[ORDER_LOG_MAX];
+    uint8_t moves[ORDER_LOG_MAX][8];
+    uint64_t nodes[ORDER_LOG_MAX];
+    size_t task[ORDER_LOG_MAX]; /* the engine's index of the root */
+} order_log_t;
+
+static order_log_t g_order;
+
+/* Plain depth-first search below s (h: its estimate) at depth g. */
+static int
+order_dfs_below(const pz_heuristic_t *h,
+                idastar_job_t *job,
+                const pz_state_t *s,
+                int hs,
+                int g,
+                int last,
+                uint64_t *count)
+{
+    const pz_puzzle_t *p = h->puzzle;
+
+    if (hs == 0 && puzzle_is_goal(p, s, job->goal)) {
+        job->length = g;
+        return PZ_STATUS_SOLVED;
+    }
+    for (uint64_t todo = puzzle_allowed_after(p, last); todo != 0;
+         todo &= todo - 1) {
+        int m = __builtin_ctzll(todo);
+        pz_state_t c;
+        int hc;
+        int status;
+
+        if (!puzzle_apply(p, s, m, &c)) {
+            continue;
+        }
+        ++*job->generated;
+        hc = heuristic_update(h, s, hs, m, &c);
+        if (g + 1 + hc > job->bound) {
+            job->next = g + 1 + hc < job->next ? g + 1 + hc : job->next;
+            continue;
+        }
+        job->moves[g] = (uint8_t)m;
+        ++*count;
+        if (++*job->expanded >= *job->next_poll &&
+            (status = job->poll(job->arg)) != PZ_STATUS_RUNNING) {
+            return status;
+        }
+        status = order_dfs_below(h, job, &c, hc, g + 1, m, count);
+        if (status != PZ_STATUS_RUNNING) {
+            return status;
+        }
+    }
+    return PZ_STATUS_RUNNING;
+}
+
+/* An own search that logs its roots and reports their expansions. */
+static int
+order_dfs(const pz_heuristic_t *h, idastar_job_t *job)
+{
+    pz_state_t s;
+    int depth;
+
+    while (job->take(job->arg, &s, &depth, job->moves)) {
+        int i = g_order.n++;
+        uint64_t count = 0;
+        int status;
+
+        ck_assert_int_lt(i, ORDER_LOG_MAX);
+        g_order.task[i] = job->task;
+        g_order.bound[i] = job->bound;
+        g_order.depth[i] = depth;
+        memcpy(g_order.moves[i], job->moves, (size_t)depth);
+        status = order_dfs_below(h, job, &s, heuristic_eval(h, &s), depth,
+                                 job->moves[depth - 1], &count);
+        g_order.nodes[i] = count;
+        if (status != PZ_STATUS_RUNNING) {
+            return status;
+        }
+        job->done(job->arg, job->task, count);
+    }
+    return PZ_STATUS_RUNNING;
+}
+
+/* The log entry of the root with moves m at depth d in the iteration
+ * before the one of bound b, or -1. */
+static int
+order_find(int b, int d, const uint8_t *m)
+{
+    int before = -1;
+
+    for (int i = 0; i < g_order.n; i++) {
+        if (g_order.bound[i] < b && g_order.bound[i] > before) {
+            before = g_order.bound[i];
+        }
+    }
+    for (int i = 0; i < g_order.n; i++) {
+        if (g_order.bound[i] == before && g_order.depth[i] == d &&
+            memcmp(g_order.moves[i], m, (size_t)d) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/*
+ * Handed to a solver's own search, each iteration's roots come in the
+ * order of the expansions the last iteration made below them (scaled by
+ * their count of next moves), the most first; the answer is the plain
+ * engine's optimum. The 15-puzzle's random scrambles make subtrees of
+ * very different sizes, so the order is not the split's.
+ */
+START_TEST(test_engines_own_search_orders_tasks)
+{
+    pz_puzzle_t *p = tl_make("15-puzzle", 0, 0, 0);
+    pz_heuristic_t *h;
+    pz_state_t goal;
+    pz_rng_t rng;
+    int reordered = 0;
+
+    puzzle_goal(p, &goal);
+    h = tl_heuristic(p, "manhattan", &goal);
+    pz_rng_seed(&rng, 21);
+    for (int c = 0; c < 3; c++) {
+        pz_state_t s;
+        job_t j = { .engine = "idastar",
+                    .puzzle = p,
+                    .heuristic = h,
+                    .start = &s,
+                    .goal = &goal };
+        pz_solution_t want;
+        pz_solution_t sol;
+        pz_stats_view_t view;
+        pz_budget_t budget;
+        pz_stats_t stats;
+        search_ctx_t ctx;
+
+        tl_scramble(p, &goal, 40, &rng, &s);
+        ck_assert_int_eq(run_job(&j, &want, &view), PZ_OK);
+        ck_assert_int_eq(want.status, PZ_STATUS_SOLVED);
+        budget_init(&budget, 0);
+        stats_init(&stats);
+        memset(&ctx, 0, sizeof(ctx));
+        ctx.puzzle = p;
+        ctx.heuristic = h;
+        ctx.start = s;
+        ctx.goal = goal;
+        ctx.weight = 1.0;
+        ctx.threads = 1;
+        ctx.budget = &budget;
+        ctx.stats = &stats;
+        g_order.n = 0;
+        ck_assert_int_eq(idastar_solve_split(&ctx, &sol, order_dfs, 8), PZ_OK);
+        ck_assert_int_eq(sol.status, PZ_STATUS_SOLVED);
+        ck_assert_int_eq(sol.length, want.length);
+        ck_assert_uint_eq(atomic_load(&budget.used), 0);
+        for (int i = 1; i < g_order.n; i++) {
+            int a;
+            int b;
+            uint64_t ka;
+            uint64_t kb;
+
+            if (g_order.bound[i] != g_order.bound[i - 1] ||
+                g_order.depth[i] != g_order.depth[i - 1]) {
+                continue;
+            }
+            /* One iteration's roots come in the engine's order. */
+            ck_assert_uint_eq(g_order.task[i], g_order.task[i - 1] + 1);
+            /* Both roots' counts in the iteration before (the same split
+             * depth: the split never gets shallower). */
+            a = order_find(g_order.bound[i], g_order.depth[i - 1],
+                           g_order.moves[i - 1]);
+            b = order_find(g_order.bound[i], g_order.depth[i],
+                           g_order.moves[i]);
+            if (a < 0 || b < 0) {
+                continue;
+            }
+            ka = g_order.nodes[a] * 3600 /
+                 (uint64_t)__builtin_popcountll(puzzle_allowed_after(
+                     p, g_order.moves[i - 1][g_order.depth[i - 1] - 1]));
+            kb = g_order.nodes[b] * 3600 /
+                 (uint64_t)__builtin_popcountll(puzzle_allowed_after(
+                     p, g_order.moves[i][g_order.depth[i] - 1]));
+            ck_assert_msg(ka >= kb, "bound %d: root %d (%llu) before %d (%llu)",
+                          g_order.bound[i], i - 1, (unsigned long long)ka, i,
+                          (unsigned long long)kb);
+            reordered += memcmp(g_order.moves[i - 1], g_order.moves[i],
+                                (size_t)g_order.depth[i]) > 0;
+        }
+    }
+    ck_assert_int_gt(reordered, 0);
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+}
+END_TEST
+
 static Suite *
 engines_suite(void)
 {
@@ -543,6 +749,7 @@ engines_suite(void)
     tcase_add_test(tc, test_engines_solve_inadmissible_not_marked_optimal);
     tcase_add_test(tc, test_engines_solve_8puzzle_scrambles_agree);
     tcase_add_test(tc, test_engines_solve_2x2x2_engines_agree);
+    tcase_add_test(tc, test_engines_own_search_orders_tasks);
     suite_add_tcase(s, tc);
     tc = tcase_create("stats");
     tcase_set_timeout(tc, 60);

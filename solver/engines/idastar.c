@@ -46,7 +46,14 @@
  * and the others stop at their next poll. A puzzle's solver with its own
  * depth-first search (idastar_solve_with: one that interleaves several
  * subtrees per thread to overlap table misses) is handed the tasks
- * instead, also on one thread, and more of them. Counts are merged
+ * instead, also on one thread, and more of them. Such a search reports
+ * the expansions below each task (idastar_job_t done), and the next
+ * iteration takes its tasks in the order of those counts, the most
+ * first: the last iteration ends at its first goal, and a subtree the
+ * last bound searched deeply is the likeliest to hold one (order_tasks).
+ * For that order to be fine, a long search is split into about one task
+ * per TASK_NODES expansions (the 3x3x3: 43,254 tasks of depth 4), and a
+ * split never gets shallower than the last one. Counts are merged
  * into the shared statistics at each poll; with a node limit, each worker
  * expands only against quota it takes from a shared counter, so together
  * they stop at the limit exactly as one thread would.
@@ -71,13 +78,16 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "astar.h"
 #include "engine_internal.h"
 
-#define THREADS_MAX      64
-#define SPLIT_DEPTH_MAX  16
-#define TASKS_PER_THREAD 32
+#define THREADS_MAX          64
+#define SPLIT_DEPTH_MAX      16
+#define TASKS_PER_THREAD     32
+#define TASK_NODES           1024
+#define TASKS_PER_THREAD_MAX 16384
 
 /* Internal status: another thread ended the iteration first. */
 #define STATUS_ABORTED PZ_STATUS_COUNT_
@@ -99,6 +109,9 @@ typedef struct task {
     int32_t fsm;                    /* the move automaton's state */
     int depth;                      /* its depth, 1..SPLIT_DEPTH_MAX */
     uint8_t moves[SPLIT_DEPTH_MAX]; /* the moves from the start */
+    uint64_t nodes;                 /* expansions below it in its iteration */
+    uint64_t prev; /* below the same root in the iteration before */
+    size_t order;  /* its place in the split */
 } task_t;
 
 /* What every thread of one search reads; the atomics are shared. */
@@ -123,6 +136,13 @@ typedef struct shared {
     task_t *tasks; /* from the budget */
     size_t ntasks;
     size_t tasks_cap;
+    /* The last finished iteration's tasks, by their moves, or none. */
+    task_t *prev;
+    size_t nprev;
+    size_t prev_cap;
+    /* Expansions below the tasks of the last two finished iterations. */
+    uint64_t iter_nodes[2];
+    int split_last; /* the last iteration's split depth, or 0 */
     /* aida: A*'s frontier, whose nodes are the tasks (ntasks of them),
      * or NULL */
     astar_frontier_t *fr;
@@ -155,6 +175,7 @@ typedef struct worker {
      * below it are not set), or -1 */
     uint32_t fr_node;
     int fr_depth;
+    idastar_job_t *job; /* its own search's job, while it runs */
     uint8_t moves[PZ_SOLUTION_MAX];
 } worker_t;
 
@@ -288,6 +309,9 @@ add_task(shared_t *sh,
     t->fsm = fsm;
     t->depth = depth;
     memcpy(t->moves, moves, (size_t)depth);
+    t->nodes = 0;
+    t->prev = 0;
+    t->order = sh->ntasks - 1;
     return PZ_OK;
 }
 
@@ -483,11 +507,21 @@ job_take(void *arg, pz_state_t *root, int *depth, uint8_t *moves)
         return false;
     }
     t = &sh->tasks[i];
+    w->job->task = i;
     *root = t->s;
     *depth = t->depth;
     memcpy(moves, t->moves, (size_t)t->depth);
     w->meter.expanded++;
     return true;
+}
+
+/* idastar_job_t done: the expansions below task i. */
+static void
+job_done(void *arg, size_t i, uint64_t expanded)
+{
+    worker_t *w = arg;
+
+    w->sh->tasks[i].nodes = expanded;
 }
 
 /* idastar_job_t poll. */
@@ -510,6 +544,7 @@ own_search(worker_t *w)
     job.goal = &sh->ctx->goal;
     job.bound = sh->bound;
     job.take = job_take;
+    job.done = job_done;
     job.poll = job_poll;
     job.arg = w;
     job.expanded = &w->meter.expanded;
@@ -518,7 +553,9 @@ own_search(worker_t *w)
     job.next = INT_MAX;
     job.moves = w->moves;
     job.budget = sh->ctx->budget;
+    w->job = &job;
     status = sh->dfs(sh->h, &job);
+    w->job = NULL;
     if (job.next < w->next) {
         w->next = job.next;
     }
@@ -670,6 +707,138 @@ run_tasks(shared_t *sh, worker_t *workers, int nthreads, int *next)
     return PZ_STATUS_RUNNING;
 }
 
+/* Tasks by their moves (a shorter prefix first). */
+static int
+cmp_moves(const void *a, const void *b)
+{
+    const task_t *x = a;
+    const task_t *y = b;
+    int n = x->depth < y->depth ? x->depth : y->depth;
+    int c = memcmp(x->moves, y->moves, (size_t)n);
+
+    return c != 0 ? c : x->depth - y->depth;
+}
+
+/* Tasks by the expansions below their roots in the last iteration, the
+ * most first, then in the split's order. */
+static int
+cmp_prev(const void *a, const void *b)
+{
+    const task_t *x = a;
+    const task_t *y = b;
+
+    if (x->prev != y->prev) {
+        return x->prev > y->prev ? -1 : 1;
+    }
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * How many tasks to split an iteration into: enough to keep every
+ * thread busy, and for a long search with the solver's own search (which
+ * reports each task's expansions, so order_tasks can sort them) about
+ * TASK_NODES expansions each, so that the order is fine-grained.
+ */
+static size_t
+tasks_wanted(const shared_t *sh, int nthreads)
+{
+    size_t base = (size_t)sh->tasks_per_thread * (size_t)nthreads;
+    uint64_t last = sh->iter_nodes[1];
+    uint64_t before = sh->iter_nodes[0];
+    uint64_t growth;
+    uint64_t expect;
+
+    if (sh->dfs == NULL || last == 0) {
+        return base;
+    }
+    /* The iteration after this one, each grown as the last one grew (at
+     * least twice): this split is as deep as that one will want, so
+     * that its tasks' counts order the next. */
+    growth = before != 0 && last / before > 2 ? last / before : 2;
+    growth = growth < 64 ? growth : 64;
+    expect = last / TASK_NODES * growth * growth;
+    if (expect > (uint64_t)TASKS_PER_THREAD_MAX * (uint64_t)nthreads) {
+        expect = (uint64_t)TASKS_PER_THREAD_MAX * (uint64_t)nthreads;
+    }
+    return expect > base ? (size_t)expect : base;
+}
+
+/*
+ * Orders the split's tasks by the expansions below the same roots in the
+ * last iteration, the most first. A subtree the last bound searched
+ * deeply holds nodes whose estimates were low for their depth, the ones
+ * most likely to reach the goal within the next bound (the published
+ * H48 solver sorts its tasks the same way, nissy-core doc/h48.md), and
+ * in the last iteration the search ends as soon as one thread finds it.
+ */
+static void
+order_tasks(shared_t *sh)
+{
+    if (sh->nprev == 0 || sh->ntasks == 0) {
+        return;
+    }
+    for (size_t i = 0; i < sh->ntasks; i++) {
+        task_t key = sh->tasks[i];
+        const task_t *t = NULL;
+
+        /* A split deeper than the last one's reads its roots' ancestors. */
+        if (key.depth >= sh->prev[0].depth) {
+            key.depth = sh->prev[0].depth;
+            t = bsearch(&key, sh->prev, sh->nprev, sizeof(task_t), cmp_moves);
+        }
+        /* A root's subtree is smaller by its count of next moves (after
+         * U, 15 of 18 on the cube; after D, which U may not follow, 12):
+         * counts are compared per next move. */
+        sh->tasks[i].prev =
+            t != NULL ? t->nodes * 3600 /
+                            (uint64_t)__builtin_popcountll(puzzle_allowed_after(
+                                sh->p, key.moves[sh->tasks[i].depth - 1]))
+                      : 0;
+    }
+    qsort(sh->tasks, sh->ntasks, sizeof(task_t), cmp_prev);
+}
+
+/* Keeps the finished iteration's tasks for order_tasks (none when the
+ * budget refuses: the next split keeps its own order). */
+static void
+keep_tasks(shared_t *sh)
+{
+    if (sh->ntasks == 0) {
+        sh->nprev = 0;
+        return;
+    }
+    if (sh->ntasks > sh->prev_cap) {
+        task_t *prev = budget_realloc(sh->ctx->budget, sh->prev,
+                                      sh->prev_cap * sizeof(task_t),
+                                      sh->tasks_cap * sizeof(task_t));
+
+        if (prev == NULL) {
+            sh->nprev = 0;
+            return;
+        }
+        sh->prev = prev;
+        sh->prev_cap = sh->tasks_cap;
+    }
+    memcpy(sh->prev, sh->tasks, sh->ntasks * sizeof(task_t));
+    sh->nprev = sh->ntasks;
+    sh->iter_nodes[0] = sh->iter_nodes[1];
+    sh->iter_nodes[1] = 0;
+    for (size_t i = 0; i < sh->ntasks; i++) {
+        sh->iter_nodes[1] += sh->tasks[i].nodes;
+    }
+    qsort(sh->prev, sh->nprev, sizeof(task_t), cmp_moves);
+}
+
+/* The split pass at depth split: the tasks, from the start. */
+static int
+split_at(shared_t *sh, worker_t *w0, int h0, int split)
+{
+    sh->ntasks = 0;
+    w0->next = INT_MAX;
+    set_root(w0, h0);
+    return dfs(w0, 0, split);
+}
+
 /*
  * One threaded iteration: split, then search the tasks on nthreads
  * workers. Returns like dfs; when SOLVED, sh->winner names the worker
@@ -685,31 +854,49 @@ iterate_threaded(shared_t *sh,
     worker_t *w0 = &workers[0];
     int split_max = sh->bound < SPLIT_DEPTH_MAX ? sh->bound : SPLIT_DEPTH_MAX;
     int status = PZ_STATUS_RUNNING;
+    size_t want = tasks_wanted(sh, nthreads);
 
-    /* Deepen the split until the tasks can keep every thread busy. Nodes
-     * cut above the split count toward the next bound only from the
-     * final pass. */
-    sh->ntasks = 0;
     /* Tasks at depth 1 would be searched by the heuristic's own search,
-     * which does not know next_todo: split at 2 at least then. */
-    for (int split = sh->next_cut && split_max >= 2 ? 2 : 1; split <= split_max;
-         split++) {
-        sh->ntasks = 0;
-        w0->next = INT_MAX;
-        set_root(w0, h0);
-        status = dfs(w0, 0, split);
+     * which does not know next_todo: split at 2 at least then. Never
+     * shallower than the last split, whose counts order these tasks. */
+    int first = sh->next_cut && split_max >= 2 ? 2 : 1;
+    int split;
+
+    if (sh->iter_nodes[1] != 0 && sh->split_last > first &&
+        sh->split_last <= split_max) {
+        first = sh->split_last;
+    }
+    /* Deepen the split until the tasks can keep every thread busy (and,
+     * for a long search, are small enough to order it). Nodes cut above
+     * the split count toward the next bound only from the final pass. */
+    for (split = first; split <= split_max; split++) {
+        status = split_at(sh, w0, h0, split);
+        if (status == PZ_ENOMEM && split > first) {
+            /* No room for more tasks: the last split that fitted. */
+            status = split_at(sh, w0, h0, split - 1);
+            if (status == PZ_STATUS_RUNNING) {
+                break;
+            }
+        }
         if (status != PZ_STATUS_RUNNING) {
             if (status == PZ_STATUS_SOLVED) {
                 atomic_store(&sh->winner, 0);
             }
             return status;
         }
-        if (sh->ntasks == 0 ||
-            sh->ntasks >= (size_t)sh->tasks_per_thread * (size_t)nthreads) {
+        if (sh->ntasks == 0 || sh->ntasks >= want) {
             break;
         }
     }
-    return run_tasks(sh, workers, nthreads, next);
+    if (sh->ntasks > 0) {
+        sh->split_last = sh->tasks[0].depth;
+    }
+    order_tasks(sh);
+    status = run_tasks(sh, workers, nthreads, next);
+    if (status == PZ_STATUS_RUNNING && sh->dfs != NULL) {
+        keep_tasks(sh);
+    }
+    return status;
 }
 
 /* One iteration of aida: every frontier node is a task, in the
@@ -1108,6 +1295,7 @@ solve_split(const search_ctx_t *ctx,
                     workers[i].nframes * sizeof(frame_t));
     }
     budget_free(ctx->budget, sh.tasks, sh.tasks_cap * sizeof(task_t));
+    budget_free(ctx->budget, sh.prev, sh.prev_cap * sizeof(task_t));
     if (sh.fr != NULL) {
         astar_frontier_free(sh.fr, ctx->budget);
     }

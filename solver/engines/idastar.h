@@ -23,6 +23,10 @@ typedef struct idastar_job {
      * the start that reach it (moves[0..depth)); false when none is left.
      * The root counts as expanded already. */
     bool (*take)(void *arg, pz_state_t *root, int *depth, uint8_t *moves);
+    size_t task; /* set by take: the index of the root it returned */
+    /* Reports the expansions below root task when its subtree is done
+     * (they order the next iteration's roots). */
+    void (*done)(void *arg, size_t task, uint64_t expanded);
     /* Called when *expanded reaches *next_poll; PZ_STATUS_RUNNING to go
      * on, else the status that ends the search. */
     int (*poll)(void *arg);

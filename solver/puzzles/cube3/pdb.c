@@ -1555,6 +1555,8 @@ typedef struct lane {
     uint32_t sraw[PDB_MAXMOVES][2]; /* separation: their raw values */
     uint8_t fwd[PDB_MAXMOVES][20];  /* and the children (not inverted) */
     uint8_t moves[PZ_SOLUTION_MAX]; /* from the start */
+    size_t task;                    /* the engine's index of its root */
+    uint64_t nodes;                 /* expansions below it */
     lane_frame_t f[LANE_DEPTH];     /* f[d - root] */
 } lane_t;
 
@@ -2003,6 +2005,8 @@ lane_step(const pz_puzzle_t *p,
                 return PZ_EINVAL;
             }
             lane_root(p, c, l, &s, depth, start);
+            l->task = job->task;
+            l->nodes = 0;
             l->phase = LANE_EXPAND;
             break;
         }
@@ -2053,6 +2057,9 @@ lane_step(const pz_puzzle_t *p,
             f = &l->f[l->d - l->root];
             if (f->next == 0) {
                 if (l->d == l->root) {
+                    if (job->done != NULL) {
+                        job->done(job->arg, l->task, l->nodes);
+                    }
                     l->phase = LANE_TAKE;
                 } else {
                     l->d--;
@@ -2080,6 +2087,7 @@ lane_step(const pz_puzzle_t *p,
                 g->move = m;
                 l->d++;
                 l->phase = LANE_EXPAND;
+                l->nodes++;
                 if (++*job->expanded >= *job->next_poll) {
                     int status = job->poll(job->arg);
 
