@@ -52,8 +52,8 @@
  * first: the last iteration ends at its first goal, and a subtree the
  * last bound searched deeply is the likeliest to hold one (order_tasks).
  * For that order to be fine, a long search is split into about one task
- * per TASK_NODES expansions (the 3x3x3: 43,254 tasks of depth 4), and a
- * split never gets shallower than the last one. Counts are merged
+ * per TASK_NODES expansions (at most TASKS_PER_THREAD_MAX per thread),
+ * and a split never gets shallower than the last one. Counts are merged
  * into the shared statistics at each poll; with a node limit, each worker
  * expands only against quota it takes from a shared counter, so together
  * they stop at the limit exactly as one thread would.
@@ -786,9 +786,9 @@ order_tasks(shared_t *sh)
             key.depth = sh->prev[0].depth;
             t = bsearch(&key, sh->prev, sh->nprev, sizeof(task_t), cmp_moves);
         }
-        /* A root's subtree is smaller by its count of next moves (after
-         * U, 15 of 18 on the cube; after D, which U may not follow, 12):
-         * counts are compared per next move. */
+        /* A root's subtree is smaller by its count of next moves (fewer
+         * after a move that another may not follow): counts are compared
+         * per next move. */
         sh->tasks[i].prev =
             t != NULL ? t->nodes * 3600 /
                             (uint64_t)__builtin_popcountll(puzzle_allowed_after(
