@@ -529,14 +529,15 @@ END_TEST
 /* What a solver's own search (idastar_dfs_fn) saw: each root it took, in
  * the order taken, with its iteration's bound and its expansions. */
 enum {
-    ORDER_LOG_MAX = 1 << 14
+    ORDER_LOG_MAX = 1 << 16,
+    ORDER_DEPTH_MAX = 16 /* the engine splits no deeper */
 };
 
 typedef struct order_log {
     int n;
     int bound[ORDER_LOG_MAX];
     int depth[ORDER_LOG_MAX];
-    uint8_t moves[ORDER_LOG_MAX][8];
+    uint8_t moves[ORDER_LOG_MAX][ORDER_DEPTH_MAX]; /* from the start */
     uint64_t nodes[ORDER_LOG_MAX];
     size_t task[ORDER_LOG_MAX]; /* the engine's index of the root */
 } order_log_t;
@@ -602,6 +603,7 @@ order_dfs(const pz_heuristic_t *h, idastar_job_t *job)
         int status;
 
         ck_assert_int_lt(i, ORDER_LOG_MAX);
+        ck_assert_int_le(depth, ORDER_DEPTH_MAX);
         g_order.task[i] = job->task;
         g_order.bound[i] = job->bound;
         g_order.depth[i] = depth;

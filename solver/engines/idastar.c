@@ -52,8 +52,8 @@
  * first: the last iteration ends at its first goal, and a subtree the
  * last bound searched deeply is the likeliest to hold one (order_tasks).
  * For that order to be fine, a long search is split into about one task
- * per TASK_NODES expansions (at most TASKS_PER_THREAD_MAX per thread),
- * and a split never gets shallower than the last one. Counts are merged
+ * per TASK_NODES expansions (a target of TASKS_ORDERED_MAX in all), and
+ * a split never gets shallower than the last one. Counts are merged
  * into the shared statistics at each poll; with a node limit, each worker
  * expands only against quota it takes from a shared counter, so together
  * they stop at the limit exactly as one thread would.
@@ -83,11 +83,11 @@
 #include "astar.h"
 #include "engine_internal.h"
 
-#define THREADS_MAX          64
-#define SPLIT_DEPTH_MAX      16
-#define TASKS_PER_THREAD     32
-#define TASK_NODES           1024
-#define TASKS_PER_THREAD_MAX 16384
+#define THREADS_MAX       64
+#define SPLIT_DEPTH_MAX   16
+#define TASKS_PER_THREAD  32
+#define TASK_NODES        1024
+#define TASKS_ORDERED_MAX 32768 /* a finer split's target, in all */
 
 /* Internal status: another thread ended the iteration first. */
 #define STATUS_ABORTED PZ_STATUS_COUNT_
@@ -110,8 +110,10 @@ typedef struct task {
     int depth;                      /* its depth, 1..SPLIT_DEPTH_MAX */
     uint8_t moves[SPLIT_DEPTH_MAX]; /* the moves from the start */
     uint64_t nodes;                 /* expansions below it in its iteration */
-    uint64_t prev; /* below the same root in the iteration before */
-    size_t order;  /* its place in the split */
+    /* order_tasks' score: expansions below the same root (or its
+     * ancestor) in the iteration before, per next move */
+    uint64_t prev;
+    size_t order; /* its place in the split */
 } task_t;
 
 /* What every thread of one search reads; the atomics are shared. */
@@ -757,8 +759,8 @@ tasks_wanted(const shared_t *sh, int nthreads)
     growth = before != 0 && last / before > 2 ? last / before : 2;
     growth = growth < 64 ? growth : 64;
     expect = last / TASK_NODES * growth * growth;
-    if (expect > (uint64_t)TASKS_PER_THREAD_MAX * (uint64_t)nthreads) {
-        expect = (uint64_t)TASKS_PER_THREAD_MAX * (uint64_t)nthreads;
+    if (expect > TASKS_ORDERED_MAX) {
+        expect = TASKS_ORDERED_MAX;
     }
     return expect > base ? (size_t)expect : base;
 }
@@ -789,11 +791,11 @@ order_tasks(shared_t *sh)
         /* A root's subtree is smaller by its count of next moves (fewer
          * after a move that another may not follow): counts are compared
          * per next move. */
+        int next = __builtin_popcountll(
+            puzzle_allowed_after(sh->p, key.moves[sh->tasks[i].depth - 1]));
+
         sh->tasks[i].prev =
-            t != NULL ? t->nodes * 3600 /
-                            (uint64_t)__builtin_popcountll(puzzle_allowed_after(
-                                sh->p, key.moves[sh->tasks[i].depth - 1]))
-                      : 0;
+            t != NULL ? t->nodes * 3600 / (uint64_t)(next > 0 ? next : 1) : 0;
     }
     qsort(sh->tasks, sh->ntasks, sizeof(task_t), cmp_prev);
 }
@@ -810,14 +812,14 @@ keep_tasks(shared_t *sh)
     if (sh->ntasks > sh->prev_cap) {
         task_t *prev = budget_realloc(sh->ctx->budget, sh->prev,
                                       sh->prev_cap * sizeof(task_t),
-                                      sh->tasks_cap * sizeof(task_t));
+                                      sh->ntasks * sizeof(task_t));
 
         if (prev == NULL) {
             sh->nprev = 0;
             return;
         }
         sh->prev = prev;
-        sh->prev_cap = sh->tasks_cap;
+        sh->prev_cap = sh->ntasks;
     }
     memcpy(sh->prev, sh->tasks, sh->ntasks * sizeof(task_t));
     sh->nprev = sh->ntasks;
@@ -827,6 +829,19 @@ keep_tasks(shared_t *sh)
         sh->iter_nodes[1] += sh->tasks[i].nodes;
     }
     qsort(sh->prev, sh->nprev, sizeof(task_t), cmp_moves);
+}
+
+/* Drops the last iteration's tasks and counts (their memory too). */
+static void
+forget_tasks(shared_t *sh)
+{
+    budget_free(sh->ctx->budget, sh->prev, sh->prev_cap * sizeof(task_t));
+    sh->prev = NULL;
+    sh->prev_cap = 0;
+    sh->nprev = 0;
+    sh->iter_nodes[0] = 0;
+    sh->iter_nodes[1] = 0;
+    sh->split_last = 0;
 }
 
 /* The split pass at depth split: the tasks, from the start. */
@@ -871,6 +886,15 @@ iterate_threaded(shared_t *sh,
      * the split count toward the next bound only from the final pass. */
     for (split = first; split <= split_max; split++) {
         status = split_at(sh, w0, h0, split);
+        if (status == PZ_ENOMEM && split == first && sh->prev != NULL) {
+            /* No room for the last split's depth beside its counts: drop
+             * them and split as a search without counts does. */
+            forget_tasks(sh);
+            want = tasks_wanted(sh, nthreads);
+            first = sh->next_cut && split_max >= 2 ? 2 : 1;
+            split = first - 1;
+            continue;
+        }
         if (status == PZ_ENOMEM && split > first) {
             /* No room for more tasks: the last split that fitted. */
             status = split_at(sh, w0, h0, split - 1);

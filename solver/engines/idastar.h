@@ -23,9 +23,11 @@ typedef struct idastar_job {
      * the start that reach it (moves[0..depth)); false when none is left.
      * The root counts as expanded already. */
     bool (*take)(void *arg, pz_state_t *root, int *depth, uint8_t *moves);
-    size_t task; /* set by take: the index of the root it returned */
-    /* Reports the expansions below root task when its subtree is done
-     * (they order the next iteration's roots). */
+    size_t task; /* set by take: the index of the root it returned (read
+                    it before the next take) */
+    /* Optional: reports the expansions below root task when its subtree
+     * is done; a search that does orders the next iteration's roots by
+     * them, the most first, and lets the split deepen for that. */
     void (*done)(void *arg, size_t task, uint64_t expanded);
     /* Called when *expanded reaches *next_poll; PZ_STATUS_RUNNING to go
      * on, else the status that ends the search. */
@@ -61,7 +63,10 @@ typedef int (*idastar_dfs_fn)(const pz_heuristic_t *h, idastar_job_t *job);
  * iteration is split at the first depth that gives at least
  * tasks_per_thread subtrees per thread (1 on one thread: the start's
  * children, for a search that gains nothing from more roots and would
- * lose the pathmax between them). own_dfs NULL: the engine's own search.
+ * lose the pathmax between them); when own_dfs reports its roots'
+ * expansions (job->done), at the first depth that gives one subtree per
+ * about a thousand expansions expected, up to a cap, and never
+ * shallower than the last split. own_dfs NULL: the engine's own search.
  * Returns as engine_ops_t solve. Thread: worker.
  */
 int idastar_solve_split(const search_ctx_t *ctx,
