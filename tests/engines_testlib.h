@@ -483,6 +483,7 @@ static const heuristic_ops_t torus_exact_ops = {
 /* One search request. Zero fields mean: weight 1, no limits, no cancel. */
 typedef struct job {
     const char *engine;
+    const engine_ops_t *ops; /* NULL: the registry's engine of that name */
     const pz_puzzle_t *puzzle;
     const pz_heuristic_t *heuristic; /* NULL: h = 0 */
     const pz_state_t *start;
@@ -499,7 +500,7 @@ typedef struct job {
 static inline int
 run_job(const job_t *j, pz_solution_t *sol, pz_stats_view_t *view)
 {
-    const engine_ops_t *e = engine_find(j->engine);
+    const engine_ops_t *e = j->ops != NULL ? j->ops : engine_find(j->engine);
     pz_budget_t budget;
     pz_stats_t stats;
     search_ctx_t ctx;

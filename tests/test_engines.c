@@ -619,6 +619,21 @@ order_dfs(const pz_heuristic_t *h, idastar_job_t *job)
     return PZ_STATUS_RUNNING;
 }
 
+/* IDA* handing its tasks to order_dfs, as a puzzle's solver does. */
+static int
+order_solve(const search_ctx_t *ctx, pz_solution_t *out)
+{
+    return idastar_solve_split(ctx, out, order_dfs, 8);
+}
+
+static const engine_ops_t order_engine = {
+    .name = "idastar-ordered-test",
+    .optimal = true,
+    .uses_heuristic = true,
+    .threads = true,
+    .solve = order_solve,
+};
+
 /* The log entry of the root with moves m at depth d in the iteration
  * before the one of bound b, or -1. */
 static int
@@ -665,32 +680,20 @@ START_TEST(test_engines_own_search_orders_tasks)
                     .heuristic = h,
                     .start = &s,
                     .goal = &goal };
+        job_t own = j;
         pz_solution_t want;
         pz_solution_t sol;
         pz_stats_view_t view;
-        pz_budget_t budget;
-        pz_stats_t stats;
-        search_ctx_t ctx;
 
         tl_scramble(p, &goal, 40, &rng, &s);
         ck_assert_int_eq(run_job(&j, &want, &view), PZ_OK);
         ck_assert_int_eq(want.status, PZ_STATUS_SOLVED);
-        budget_init(&budget, 0);
-        stats_init(&stats);
-        memset(&ctx, 0, sizeof(ctx));
-        ctx.puzzle = p;
-        ctx.heuristic = h;
-        ctx.start = s;
-        ctx.goal = goal;
-        ctx.weight = 1.0;
-        ctx.threads = 1;
-        ctx.budget = &budget;
-        ctx.stats = &stats;
+        own.engine = order_engine.name;
+        own.ops = &order_engine;
         g_order.n = 0;
-        ck_assert_int_eq(idastar_solve_split(&ctx, &sol, order_dfs, 8), PZ_OK);
+        ck_assert_int_eq(run_job(&own, &sol, &view), PZ_OK);
         ck_assert_int_eq(sol.status, PZ_STATUS_SOLVED);
         ck_assert_int_eq(sol.length, want.length);
-        ck_assert_uint_eq(atomic_load(&budget.used), 0);
         for (int i = 1; i < g_order.n; i++) {
             int a;
             int b;

@@ -791,8 +791,8 @@ order_tasks(shared_t *sh)
         /* A root's subtree is smaller by its count of next moves (fewer
          * after a move that another may not follow): counts are compared
          * per next move. */
-        int next = __builtin_popcountll(
-            puzzle_allowed_after(sh->p, key.moves[sh->tasks[i].depth - 1]));
+        int next = __builtin_popcountll(puzzle_allowed_after(
+            sh->p, sh->tasks[i].moves[sh->tasks[i].depth - 1]));
 
         sh->tasks[i].prev =
             t != NULL ? t->nodes * 3600 / (uint64_t)(next > 0 ? next : 1) : 0;
