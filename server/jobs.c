@@ -498,6 +498,12 @@ info_of(const job_t *job, api_job_info_t *info)
     /* Done first (acquire: its results are written), then started. */
     info->runs_done =
         atomic_load_explicit(&job->runs_done, memory_order_acquire);
+    /* The last run is written a moment before the job ends and stamps
+     * finished_ms: until then the job is still running, never final
+     * without its end time. */
+    if (info->finished_ms == 0 && info->runs_done >= job->req.nruns) {
+        info->runs_done = job->req.nruns - 1;
+    }
     info->runs_started =
         atomic_load_explicit(&job->runs_started, memory_order_acquire);
     if (info->runs_started < info->runs_done) {

@@ -11,6 +11,7 @@
 
 #include "jobs.h"
 #include "jobs_backend.h"
+#include "jobs_internal.h"
 #include "jsonout.h"
 #include "log.h"
 #include "request.h"
@@ -196,6 +197,58 @@ START_TEST(test_jobs_memory_cap_counts_queued_budgets)
     jobs_release(jobs, a);
     jobs_release(jobs, b);
     jobs_release(jobs, c);
+    jobs_destroy(jobs);
+}
+END_TEST
+
+/* The text jobs_write gives for job. */
+static char *
+job_text(const job_t *job)
+{
+    jsonout_t w;
+    char *text;
+    size_t len;
+
+    jsonout_init(&w);
+    jsonout_begin(&w, NULL, '{');
+    jobs_write(&w, "job", job);
+    jsonout_end(&w, '}');
+    text = jsonout_finish(&w, &len);
+    ck_assert_ptr_nonnull(text);
+    return text;
+}
+
+START_TEST(test_jobs_final_only_with_its_end_time)
+{
+    /* The worker writes its last run's result a moment before it ends the
+     * job and stamps finished_ms. A read in between sees a running job,
+     * never a final status without its end time. */
+    jobs_t *jobs = make_table(4, 1024 * MIB, 100, 60000);
+    job_t *a;
+    char *text;
+
+    ck_assert_int_eq(submit(jobs, 8, 0, &a), PZ_OK);
+    ck_assert_ptr_eq(jobs_next(jobs), a);
+    a->req.runs[0].solution.status = PZ_STATUS_SOLVED;
+    atomic_store(&a->runs_started, a->req.nruns);
+    atomic_store(&a->runs_done, a->req.nruns);
+    ck_assert_int_eq(jobs_status(a), PZ_STATUS_RUNNING);
+    text = job_text(a);
+    ck_assert_msg(strstr(text, "\"status\":\"running\"") != NULL &&
+                      strstr(text, "\"finished_at\":null") != NULL,
+                  "%s", text);
+    free(text);
+    /* Ended: final, with its end time. */
+    atomic_store(&a->runs_started, 0);
+    atomic_store(&a->runs_done, 0);
+    jobs_run(jobs, a); /* drops the worker's reference */
+    ck_assert_int_eq(jobs_status(a), PZ_STATUS_SOLVED);
+    text = job_text(a);
+    ck_assert_msg(strstr(text, "\"status\":\"solved\"") != NULL &&
+                      strstr(text, "\"finished_at\":\"") != NULL,
+                  "%s", text);
+    free(text);
+    jobs_release(jobs, a);
     jobs_destroy(jobs);
 }
 END_TEST
@@ -730,6 +783,7 @@ jobs_suite(void)
     tcase_add_test(tc, test_jobs_queue_limit_refuses_and_keeps_nothing);
     tcase_add_test(tc, test_jobs_memory_cap_counts_queued_budgets);
     tcase_add_test(tc, test_jobs_find_returns_the_same_job);
+    tcase_add_test(tc, test_jobs_final_only_with_its_end_time);
     tcase_add_test(tc, test_jobs_cancel_queued_ends_at_once);
     tcase_add_test(tc, test_jobs_waiter_resumed_once_when_the_job_ends);
     tcase_add_test(tc, test_jobs_waiter_resumed_at_its_deadline);
