@@ -224,16 +224,6 @@ fail:
     return rc;
 }
 
-/* Unix time in ms. */
-static int64_t
-wall_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Runs item i and keeps its result. */
 static void
 run_item(api_batch_t *b, int i, const atomic_bool *cancel)
@@ -244,7 +234,7 @@ run_item(api_batch_t *b, int i, const atomic_bool *cancel)
     size_t len;
     char *text;
 
-    info.created_ms = info.started_ms = wall_ms();
+    info.created_ms = info.started_ms = api_wall_ms();
     pz_diag_clear(&d);
     if (check_item(b, i, &item, &d) != PZ_OK) {
         b->results[i] = api_problem_text(d.rc, &d, false, &len);
@@ -262,7 +252,7 @@ run_item(api_batch_t *b, int i, const atomic_bool *cancel)
         stats_read(&item.runs[r].stats, &v);
         b->nodes += v.nodes_expanded;
     }
-    info.finished_ms = wall_ms();
+    info.finished_ms = api_wall_ms();
     info.req = &item;
     info.in_batch = true;
     info.item = i;

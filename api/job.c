@@ -26,6 +26,15 @@ api_add_u64(cJSON *obj, const char *name, uint64_t v)
     return item;
 }
 
+int64_t
+api_wall_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 void
 api_format_time(int64_t ms, char *buf, size_t len)
 {

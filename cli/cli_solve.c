@@ -521,6 +521,7 @@ run_request(api_solve_request_t *req, int json)
     int status;
     int rc = PZ_OK;
 
+    info.created_ms = info.started_ms = api_wall_ms();
     atomic_init(&pg.current, 0);
     atomic_init(&pg.done, false);
     if (progress && pthread_create(&pg.thread, NULL, progress_main, &pg) != 0) {
@@ -536,6 +537,7 @@ run_request(api_solve_request_t *req, int json)
     if (progress) {
         pthread_join(pg.thread, NULL);
     }
+    info.finished_ms = api_wall_ms();
     info.req = req;
     info.runs_started = info.runs_done = req->nruns;
     status = api_job_status(&info);

@@ -53,15 +53,6 @@ jobs_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int64_t
-jobs__wall_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int
 jobs_create(const jobs_config_t *cfg, jobs_t **out)
 {
@@ -194,7 +185,7 @@ new_job(jobs_t *jobs, job_t **out)
         return PZ_ENOMEM;
     }
     memcpy(job->id, id, sizeof(id));
-    job->created_ms = jobs__wall_ms();
+    job->created_ms = api_wall_ms();
     job->refs = 1;
     atomic_init(&job->state, JOB_NEW);
     *out = job;
@@ -523,7 +514,7 @@ jobs__end_locked(jobs_t *jobs, job_t *job, job_state_t was)
     int status;
     uint64_t nodes = 0;
 
-    atomic_store(&job->finished_ms, jobs__wall_ms());
+    atomic_store(&job->finished_ms, api_wall_ms());
     info_of(job, &info);
     status = api_job_status(&info);
     for (int i = 0; i < job->req.nruns; i++) {

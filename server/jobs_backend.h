@@ -165,9 +165,6 @@ const char *jobs__request_text(const job_t *job);
 int64_t jobs__created_ms(const job_t *job);
 size_t jobs__budget(const job_t *job);
 
-/* Wall clock in Unix ms. */
-int64_t jobs__wall_ms(void);
-
 /* Renders job as the API shows it into an owned text, or NULL; *status
  * gets the status written. */
 char *jobs__render(const job_t *job, int *status);

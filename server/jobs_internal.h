@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "job.h"
 #include "jobs.h"
 #include "jobs_backend.h"
 

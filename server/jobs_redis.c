@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "job.h"
 #include "jobs_redis_internal.h"
 #include "log.h"
 #include "redis.h"
@@ -458,7 +459,7 @@ rb__end_on(rb_t *rb,
 
     rb__job_key(rb, id, key, sizeof(key));
     snprintf(st, sizeof(st), "%d", status);
-    snprintf(now, sizeof(now), "%lld", (long long)jobs__wall_ms());
+    snprintf(now, sizeof(now), "%lld", (long long)api_wall_ms());
     snprintf(ttl, sizeof(ttl), "%lld",
              (long long)(rb->retention_ms > 0 ? rb->retention_ms : 1));
     snprintf(created, sizeof(created), "%lld", (long long)created_ms);
@@ -658,7 +659,7 @@ rb_cancel(jobs_backend_t *b,
         return PZ_EBACKEND;
     }
     rb__job_key(rb, rec->id, key, sizeof(key));
-    snprintf(now, sizeof(now), "%lld", (long long)jobs__wall_ms());
+    snprintf(now, sizeof(now), "%lld", (long long)api_wall_ms());
     snprintf(ttl, sizeof(ttl), "%lld",
              (long long)(rb->retention_ms > 0 ? rb->retention_ms : 1));
     snprintf(st, sizeof(st), "%d", PZ_STATUS_CANCELLED);
@@ -783,7 +784,7 @@ rb_ended_here(jobs_backend_t *b,
     }
     rb__job_key(rb, id, key, sizeof(key));
     snprintf(st, sizeof(st), "%d", status);
-    snprintf(now, sizeof(now), "%lld", (long long)jobs__wall_ms());
+    snprintf(now, sizeof(now), "%lld", (long long)api_wall_ms());
     snprintf(ttl, sizeof(ttl), "%lld",
              (long long)(rb->retention_ms > 0 ? rb->retention_ms : 1));
     snprintf(created, sizeof(created), "%lld", (long long)created_ms);

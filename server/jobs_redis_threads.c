@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "job.h"
 #include "jobs_redis_internal.h"
 #include "log.h"
 #include "rng.h"
@@ -118,7 +119,7 @@ start_entries(rb_t *rb, redisContext *c, const redisReply *list)
     if (!atomic_load_explicit(&RB_START.loaded, memory_order_acquire)) {
         rb__load_script(c, &RB_START);
     }
-    snprintf(now, sizeof(now), "%lld", (long long)jobs__wall_ms());
+    snprintf(now, sizeof(now), "%lld", (long long)api_wall_ms());
     snprintf(max, sizeof(max), "%d", rb->attempts);
     sent = rb__mono_us();
     for (size_t i = 0; ok && i < n; i++) {

@@ -287,7 +287,7 @@ jobs__render_unrun(jobs_t *jobs,
     }
     jobs__skip_runs(job, 0, status);
     atomic_store(&job->cancel_requested, status == PZ_STATUS_CANCELLED);
-    atomic_store(&job->finished_ms, jobs__wall_ms());
+    atomic_store(&job->finished_ms, api_wall_ms());
     atomic_store(&job->state, JOB_ENDED);
     json = jobs__render(job, status_out);
     jobs__job_free(jobs, job);

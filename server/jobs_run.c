@@ -143,7 +143,7 @@ jobs__start_locked(jobs_t *jobs, job_t *job)
         job->req.spec.threads = 1 + extra;
         jobs->nspread += extra;
     }
-    atomic_store(&job->started_ms, jobs__wall_ms());
+    atomic_store(&job->started_ms, api_wall_ms());
     for (int i = 0; i < job->req.nruns; i++) {
         if (job->req.spec.limits.time_ms == 0) {
             total_ms = 0;

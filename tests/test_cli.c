@@ -67,6 +67,13 @@ START_TEST(test_cli_solve_json_is_the_job_object)
     ck_assert_int_eq(
         cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sol, "moves")), 5);
     ck_assert(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(j, "stats")));
+    /* An ended job, as the API gives it: with its times. */
+    ck_assert(
+        cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "created_at")));
+    ck_assert(
+        cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "started_at")));
+    ck_assert(
+        cJSON_IsString(cJSON_GetObjectItemCaseSensitive(j, "finished_at")));
     cJSON_Delete(j);
 }
 END_TEST

@@ -701,7 +701,7 @@ adopt_and_run(jobs_t *jobs, const char *id)
 
     job_t *job;
 
-    ck_assert_int_eq(jobs__adopt(jobs, id, jobs__wall_ms(), req, ""), PZ_OK);
+    ck_assert_int_eq(jobs__adopt(jobs, id, api_wall_ms(), req, ""), PZ_OK);
     job = jobs_next(jobs);
     ck_assert_ptr_nonnull(job);
     jobs_run(jobs, job); /* drops the worker's reference */

@@ -55,6 +55,8 @@ char *api_job_text(const api_job_info_t *job, size_t *len);
 /* Formats Unix ms as RFC 3339 UTC ("2026-11-21T07:05:03.123Z"); 30 bytes
  * are enough. The date part is cached per thread for the current second.
  * Thread: any. */
+/* Unix time in ms. */
+int64_t api_wall_ms(void);
 void api_format_time(int64_t ms, char *buf, size_t len);
 
 #endif
