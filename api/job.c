@@ -88,9 +88,7 @@ api_job_status(const api_job_info_t *job)
         /* A worker stamps started_ms when it takes the job, a moment before
          * the first run counts as started: either means running. */
         if (job->runs_started == 0 && job->started_ms == 0) {
-            return job->cancelled   ? PZ_STATUS_CANCELLED
-                   : job->preparing ? PZ_STATUS_PREPARING
-                                    : PZ_STATUS_QUEUED;
+            return job->preparing ? PZ_STATUS_PREPARING : PZ_STATUS_QUEUED;
         }
         return PZ_STATUS_RUNNING;
     }

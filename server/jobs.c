@@ -484,23 +484,29 @@ info_of(const job_t *job, api_job_info_t *info)
     memset(info, 0, sizeof(*info));
     info->id = job->id;
     info->created_ms = job->created_ms;
-    info->started_ms = atomic_load(&job->started_ms);
+    /* Read in the reverse of the order the job's fields are written: an
+     * end time read means every run's result and start is seen. */
     info->finished_ms = atomic_load(&job->finished_ms);
-    /* Done first (acquire: its results are written), then started. */
     info->runs_done =
         atomic_load_explicit(&job->runs_done, memory_order_acquire);
-    /* The last run is written a moment before the job ends and stamps
-     * finished_ms: until then the job is still running, never final
-     * without its end time. */
-    if (info->finished_ms == 0 && info->runs_done >= job->req.nruns) {
-        info->runs_done = job->req.nruns - 1;
-    }
     info->runs_started =
         atomic_load_explicit(&job->runs_started, memory_order_acquire);
+    info->started_ms = atomic_load(&job->started_ms);
+    /* Until the job ends and stamps finished_ms (a moment after its last
+     * run's result, or after a cancelled or failed job's runs are marked
+     * skipped), it is not final: a job a worker took is running, one it
+     * never took is still queued or preparing. */
+    if (info->finished_ms == 0) {
+        if (info->runs_done >= job->req.nruns) {
+            info->runs_done = job->req.nruns - 1;
+        }
+        if (info->started_ms == 0) {
+            info->runs_started = info->runs_done = 0;
+        }
+    }
     if (info->runs_started < info->runs_done) {
         info->runs_started = info->runs_done;
     }
-    info->cancelled = atomic_load(&job->cancel_requested);
     info->preparing = atomic_load(&job->state) == JOB_PREPARING;
     info->req = &job->req;
 }

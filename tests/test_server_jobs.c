@@ -225,6 +225,8 @@ START_TEST(test_jobs_final_only_with_its_end_time)
      * never a final status without its end time. */
     jobs_t *jobs = make_table(4, 1024 * MIB, 100, 60000);
     job_t *a;
+    job_t *b;
+    bool ended = false;
     char *text;
 
     ck_assert_int_eq(submit(jobs, 8, 0, &a), PZ_OK);
@@ -249,6 +251,26 @@ START_TEST(test_jobs_final_only_with_its_end_time)
                   "%s", text);
     free(text);
     jobs_release(jobs, a);
+    /* A queued job being cancelled: its runs are marked skipped (with
+     * the cancel flag set) a moment before it ends. In between it is
+     * still queued, neither running without a start nor final. */
+    ck_assert_int_eq(submit(jobs, 8, 0, &b), PZ_OK);
+    atomic_store(&b->cancel_requested, true);
+    jobs__skip_runs(b, 0, PZ_STATUS_CANCELLED);
+    ck_assert_int_eq(jobs_status(b), PZ_STATUS_QUEUED);
+    text = job_text(b);
+    ck_assert_msg(strstr(text, "\"status\":\"queued\"") != NULL &&
+                      strstr(text, "\"started_at\":null") != NULL &&
+                      strstr(text, "\"finished_at\":null") != NULL,
+                  "%s", text);
+    free(text);
+    ck_assert_int_eq(jobs_cancel(jobs, b, &ended), PZ_OK);
+    ck_assert(jobs_ended(b));
+    ck_assert_int_eq(jobs_status(b), PZ_STATUS_CANCELLED);
+    text = job_text(b);
+    ck_assert_msg(strstr(text, "\"finished_at\":\"") != NULL, "%s", text);
+    free(text);
+    jobs_release(jobs, b);
     jobs_destroy(jobs);
 }
 END_TEST

@@ -16,7 +16,6 @@ typedef struct api_job_info {
     int64_t finished_ms; /* 0 = not finished */
     int runs_started;    /* runs whose engine has begun */
     int runs_done;       /* runs whose results may be read (acquire) */
-    bool cancelled;      /* cancel requested before the job ended */
     bool preparing;      /* waiting for its tables (req->tables) */
     bool in_batch;       /* an item of a batch: written with "item" */
     int item;            /* with in_batch: its index in the batch */
