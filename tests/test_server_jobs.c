@@ -92,23 +92,44 @@ submit_spread(jobs_t *jobs)
     return job;
 }
 
+/* The text jobs_write gives for job. */
+static char *
+job_text(const job_t *job)
+{
+    jsonout_t w;
+    char *text;
+    size_t len;
+
+    jsonout_init(&w);
+    jsonout_begin(&w, NULL, '{');
+    jobs_write(&w, "job", job);
+    jsonout_end(&w, '}');
+    text = jsonout_finish(&w, &len);
+    ck_assert_ptr_nonnull(text);
+    return text;
+}
+
+/* Checks that job's text holds each of the n strings in has. */
+static void
+assert_text_has(const job_t *job, const char *const *has, int n)
+{
+    char *text = job_text(job);
+
+    for (int i = 0; i < n; i++) {
+        ck_assert_msg(strstr(text, has[i]) != NULL, "no %s in %s", has[i],
+                      text);
+    }
+    free(text);
+}
+
 /* The "threads" of job's run as its JSON reports them, or 0 without. */
 static int
 job_threads(const job_t *job)
 {
-    jsonout_t w;
-    char *text;
-    const char *at;
-    size_t len;
+    char *text = job_text(job);
+    const char *at = strstr(text, "\"threads\":");
     int threads = 0;
 
-    jsonout_init(&w);
-    jsonout_begin(&w, NULL, '{');
-    jobs_write(&w, "job", job); /* returns the job's status */
-    jsonout_end(&w, '}');
-    text = jsonout_finish(&w, &len);
-    ck_assert_ptr_nonnull(text);
-    at = strstr(text, "\"threads\":");
     if (at != NULL) {
         threads = atoi(at + strlen("\"threads\":"));
     }
@@ -201,23 +222,6 @@ START_TEST(test_jobs_memory_cap_counts_queued_budgets)
 }
 END_TEST
 
-/* The text jobs_write gives for job. */
-static char *
-job_text(const job_t *job)
-{
-    jsonout_t w;
-    char *text;
-    size_t len;
-
-    jsonout_init(&w);
-    jsonout_begin(&w, NULL, '{');
-    jobs_write(&w, "job", job);
-    jsonout_end(&w, '}');
-    text = jsonout_finish(&w, &len);
-    ck_assert_ptr_nonnull(text);
-    return text;
-}
-
 START_TEST(test_jobs_final_only_with_its_end_time)
 {
     /* The worker writes its last run's result a moment before it ends the
@@ -227,7 +231,6 @@ START_TEST(test_jobs_final_only_with_its_end_time)
     job_t *a;
     job_t *b;
     bool ended = false;
-    char *text;
 
     ck_assert_int_eq(submit(jobs, 8, 0, &a), PZ_OK);
     ck_assert_ptr_eq(jobs_next(jobs), a);
@@ -235,21 +238,17 @@ START_TEST(test_jobs_final_only_with_its_end_time)
     atomic_store(&a->runs_started, a->req.nruns);
     atomic_store(&a->runs_done, a->req.nruns);
     ck_assert_int_eq(jobs_status(a), PZ_STATUS_RUNNING);
-    text = job_text(a);
-    ck_assert_msg(strstr(text, "\"status\":\"running\"") != NULL &&
-                      strstr(text, "\"finished_at\":null") != NULL,
-                  "%s", text);
-    free(text);
+    assert_text_has(
+        a, (const char *[]){ "\"status\":\"running\"", "\"finished_at\":null" },
+        2);
     /* Ended: final, with its end time. */
     atomic_store(&a->runs_started, 0);
     atomic_store(&a->runs_done, 0);
     jobs_run(jobs, a); /* drops the worker's reference */
     ck_assert_int_eq(jobs_status(a), PZ_STATUS_SOLVED);
-    text = job_text(a);
-    ck_assert_msg(strstr(text, "\"status\":\"solved\"") != NULL &&
-                      strstr(text, "\"finished_at\":\"") != NULL,
-                  "%s", text);
-    free(text);
+    assert_text_has(
+        a, (const char *[]){ "\"status\":\"solved\"", "\"finished_at\":\"" },
+        2);
     jobs_release(jobs, a);
     /* A queued job being cancelled: its runs are marked skipped (with
      * the cancel flag set) a moment before it ends. In between it is
@@ -258,18 +257,15 @@ START_TEST(test_jobs_final_only_with_its_end_time)
     atomic_store(&b->cancel_requested, true);
     jobs__skip_runs(b, 0, PZ_STATUS_CANCELLED);
     ck_assert_int_eq(jobs_status(b), PZ_STATUS_QUEUED);
-    text = job_text(b);
-    ck_assert_msg(strstr(text, "\"status\":\"queued\"") != NULL &&
-                      strstr(text, "\"started_at\":null") != NULL &&
-                      strstr(text, "\"finished_at\":null") != NULL,
-                  "%s", text);
-    free(text);
+    assert_text_has(b,
+                    (const char *[]){ "\"status\":\"queued\"",
+                                      "\"started_at\":null",
+                                      "\"finished_at\":null" },
+                    3);
     ck_assert_int_eq(jobs_cancel(jobs, b, &ended), PZ_OK);
     ck_assert(jobs_ended(b));
     ck_assert_int_eq(jobs_status(b), PZ_STATUS_CANCELLED);
-    text = job_text(b);
-    ck_assert_msg(strstr(text, "\"finished_at\":\"") != NULL, "%s", text);
-    free(text);
+    assert_text_has(b, (const char *[]){ "\"finished_at\":\"" }, 1);
     jobs_release(jobs, b);
     jobs_destroy(jobs);
 }

@@ -2,7 +2,8 @@
 /* idastar.c - iterative-deepening A* over any puzzle, memory O(depth).
  * Size: one search loop shared by every way of running it (one thread,
  * split over threads, handed to a puzzle's own search) with its move
- * pruning, limits and statistics. */
+ * pruning, limits and statistics, and the split and order of the tasks
+ * that all of those ways share. */
 
 /*
  * Design: each iteration is a depth-first search that cuts every node with
