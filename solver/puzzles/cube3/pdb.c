@@ -1039,6 +1039,8 @@ inverse_value(const pdb_ctx_t *c, const uint8_t *xi)
 
     for (int a = 0; a < c->naxes; a++) {
         idx[a] = inverse_index(c, xi, a);
+    }
+    for (int a = 0; a < c->naxes; a++) {
         __builtin_prefetch(&c->inv->data[idx[a] >> 2]);
     }
     for (int a = 0; a < c->naxes; a++) {
@@ -1283,6 +1285,8 @@ finish_child(const pdb_ctx_t *c, shadow_node_t *n, int m, int limit)
         } else {
             for (int a = 1; a < c->naxes; a++) {
                 iidx[a] = inverse_index(c, n->cxi[m], a);
+            }
+            for (int a = 1; a < c->naxes; a++) {
                 __builtin_prefetch(&c->inv->data[iidx[a] >> 2]);
             }
             for (int a = 1; a < c->naxes; a++) {
@@ -1661,6 +1665,20 @@ lane_stage_decode(const pdb_ctx_t *c, lane_t *l)
     }
 }
 
+/* Prefetches the offset table's entries of probe k of the children in
+ * mask, their indices already computed. A prefetch that misses the TLB holds
+ * up retirement until its page walk ends, so prefetches issued between
+ * index computations (a hundred or more instructions each) fill the
+ * reorder buffer and walk one or two at a time; issued back to back,
+ * the walks overlap. */
+static inline void
+inv_prefetch(const pdb_ctx_t *c, const lane_t *l, uint32_t mask, int k)
+{
+    for (uint32_t b = mask; b != 0; b &= b - 1) {
+        __builtin_prefetch(&c->inv->data[l->iidx[__builtin_ctz(b)][k] >> 2]);
+    }
+}
+
 /* Notes the cut children of the top frame in job->next; the survivors
  * get their remaining probes (and the inverse's first) prefetched.
  * Returns the survivors. */
@@ -1757,11 +1775,11 @@ lane_finish_decode(const pdb_ctx_t *c,
         if (c->inv != NULL && c->nprobe[m] > 1) {
             l->inv2 |= 1u << m;
             l->iidx[m][1] = inverse_index(c, f->cxi[m], c->probe[m][1]);
-            __builtin_prefetch(&c->inv->data[l->iidx[m][1] >> 2]);
         } else {
             lane_keep(l, f, job, m, h);
         }
     }
+    inv_prefetch(c, l, l->inv2, 1);
 }
 
 static void
@@ -1822,8 +1840,8 @@ lane_sep_issue(const pdb_ctx_t *c, lane_t *l)
         l->iidx[m][0] = cube3_pdb__sep_index_at(
             sp, c->pb, c->probe[m][0] == 0 ? f->cxi[m] : l->fwd[m],
             l->sraw[m][0]);
-        __builtin_prefetch(&c->inv->data[l->iidx[m][0] >> 2]);
     }
+    inv_prefetch(c, l, l->want, 0);
     return l->want;
 }
 
@@ -1874,8 +1892,8 @@ lane_sep_decode(const pdb_ctx_t *c,
 
         l->iidx[m][1] =
             cube3_pdb__sep_index_at(sp, c->pb, l->fwd[m], l->sraw[m][1]);
-        __builtin_prefetch(&c->inv->data[l->iidx[m][1] >> 2]);
     }
+    inv_prefetch(c, l, second, 1);
 }
 
 static void
