@@ -1666,11 +1666,9 @@ lane_stage_decode(const pdb_ctx_t *c, lane_t *l)
 }
 
 /* Prefetches the offset table's entries of probe k of the children in
- * mask, their indices already computed. A prefetch that misses the TLB holds
- * up retirement until its page walk ends, so prefetches issued between
- * index computations (a hundred or more instructions each) fill the
- * reorder buffer and walk one or two at a time; issued back to back,
- * the walks overlap. */
+ * mask, once all their indices are computed: back to back, as children()
+ * does and for the same reason, so that their page walks overlap (a
+ * separation index is over a hundred instructions). */
 static inline void
 inv_prefetch(const pdb_ctx_t *c, const lane_t *l, uint32_t mask, int k)
 {
