@@ -138,7 +138,7 @@ make_sep(int kind)
     if (g_slice_rc[kind] == PZ_OK) {
         atomic_fetch_add(
             &g_bytes,
-            (size_t)PDB_NSEPRAW * sizeof(*sp->cs) +
+            cube3_pdb__huge_size((size_t)PDB_NSEPRAW * sizeof(*sp->cs)) +
                 (size_t)sp->nclass * (sizeof(*sp->rep) + sizeof(*sp->stab)) +
                 (size_t)PDB_NESEP * (sizeof(*sp->emove) + sizeof(*sp->econj) +
                                      sizeof(*sp->omove) + sizeof(*sp->oconj)) +

@@ -310,6 +310,12 @@ cube3_pdb__code(const pdb_table_t *t, uint64_t i)
     return (t->data[i >> 2] >> ((i & 3) << 1)) & 3;
 }
 
+/* Memory for randomly probed arrays: 2 MiB-aligned and advised onto
+ * transparent huge pages; NULL when out of memory. Released by free(). */
+void *cube3_pdb__alloc_huge(size_t bytes);
+/* The bytes such an allocation takes: whole 2 MiB pages. */
+size_t cube3_pdb__huge_size(size_t bytes);
+
 /* Rows of PDB_NTWIST entries of table kind (the slice kinds' class counts
  * are checked against their reduction when built). */
 uint64_t cube3_pdb__table_rows(int kind);

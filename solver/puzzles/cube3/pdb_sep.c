@@ -322,7 +322,9 @@ cube3_pdb__sep_init(pdb_sep_t *sp,
     sp->obits = obits;
     sym = malloc(nraw);
     cls = malloc(nraw * sizeof(*cls));
-    sp->cs = malloc(nraw * sizeof(*sp->cs));
+    /* Read once per separation probe, at random: on huge pages it
+     * stays within the TLB's reach. */
+    sp->cs = cube3_pdb__alloc_huge(nraw * sizeof(*sp->cs));
     sp->rep = malloc(nraw * sizeof(*sp->rep));
     sp->stab = malloc(nraw * sizeof(*sp->stab));
     sp->emove = malloc(PDB_NESEP * sizeof(*sp->emove));

@@ -203,14 +203,21 @@ cube3_pdb__index(const pdb_table_t *t, const pdb_base_t *pb, const uint8_t *b)
  * where the system has them. Lookups land anywhere in up to a gigabyte;
  * with 4 KiB pages nearly every one would also miss the TLB.
  */
-static uint8_t *
-alloc_table(size_t bytes)
+size_t
+cube3_pdb__huge_size(size_t bytes)
+{
+    size_t align = (size_t)2 << 20;
+
+    return (bytes + align - 1) / align * align;
+}
+
+void *
+cube3_pdb__alloc_huge(size_t bytes)
 {
     void *p = NULL;
-    size_t align = (size_t)2 << 20;
-    size_t whole = (bytes + align - 1) / align * align;
+    size_t whole = cube3_pdb__huge_size(bytes);
 
-    if (posix_memalign(&p, align, whole) != 0) {
+    if (posix_memalign(&p, (size_t)2 << 20, whole) != 0) {
         return NULL;
     }
 #ifdef MADV_HUGEPAGE
@@ -412,7 +419,7 @@ cube3_pdb__table_build(pdb_table_t *t,
     t->entries = t->nrows * PDB_NTWIST;
     t->bytes = (size_t)data_bytes(t->entries);
     t->owned = blob == NULL;
-    t->data = blob != NULL ? blob : alloc_table(t->bytes);
+    t->data = blob != NULL ? blob : cube3_pdb__alloc_huge(t->bytes);
     if (t->data == NULL) {
         return PZ_ENOMEM;
     }
