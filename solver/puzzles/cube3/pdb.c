@@ -373,7 +373,9 @@ fill_offset_def(int kind, tables_blob_def_t *def)
     def->group = kind == CUBE3_PDB_SEP ? "3x3x3-huge" : "3x3x3";
     def->puzzle = "3x3x3 htm";
     def->bytes = cube3_pdb__blob_bytes(kind);
-    def->version = 1;
+    /* The layout of the codes: the separation copy's are of base 9
+     * (cube3_pdb__offset_base), layout version 2. */
+    def->version = kind == CUBE3_PDB_SEP ? 2 : 1;
     def->huge = true;
     def->build = offset_build;
     def->arg = (void *)(uintptr_t)a;
@@ -471,7 +473,7 @@ cube3_pdb_offset_bound(int kind, const pz_state_t *s)
         return rc;
     }
     code = cube3_pdb__code(&t, cube3_pdb__index(&t, g_base, s->b));
-    return code == 0 ? 0 : t.clamp - 3 + code;
+    return code == 0 ? 0 : cube3_pdb__offset_base(&t) + code;
 }
 
 bool
@@ -765,7 +767,7 @@ init_common(const pz_puzzle_t *p,
             return rc;
         }
         c->inv = &c->tab[2];
-        c->inv_base = c->inv->clamp - 3;
+        c->inv_base = cube3_pdb__offset_base(c->inv);
         for (int m = 0; m < p->nmoves; m++) {
             cube3_cubie_t mi;
 

@@ -356,15 +356,24 @@ void cube3_pdb__table_free(pdb_table_t *t);
 
 /*
  * Writes to out (t->bytes) the base-offset form of clamped table t, for
- * lookups with no path to decode along: with base = t->clamp - 3, code 0
- * means "base or less", 1 and 2 base + 1 and base + 2, 3 "clamp or
- * more". Runs on build b's threads (NULL: this thread). PZ_OK, PZ_EINVAL
- * (not clamped), PZ_ENOMEM or PZ_ECANCELLED.
+ * lookups with no path to decode along: code 0 means "base or less", 1
+ * and 2 base + 1 and base + 2, 3 "base + 3 or more". base is
+ * cube3_pdb__offset_base(t). Runs on build b's threads (NULL: this
+ * thread). PZ_OK, PZ_EINVAL (not clamped), PZ_ENOMEM or PZ_ECANCELLED.
  */
 int cube3_pdb__table_offset(const pdb_table_t *t,
                             const pdb_base_t *pb,
                             uint8_t *out,
                             tables_build_t *b);
+
+/* The base of t's offset form: t->clamp - 3, so that code 3 is the
+ * clamp; the separation table's is one lower (its distance 10, 3 % of
+ * its entries, cuts more nodes than telling 12 from 13 or more). */
+static inline int
+cube3_pdb__offset_base(const pdb_table_t *t)
+{
+    return t->kind == CUBE3_PDB_SEP ? t->clamp - 4 : t->clamp - 3;
+}
 
 /*
  * The exact distance of the pattern of state b in t (clamped: at most

@@ -643,7 +643,10 @@ cube3_pdb__table_offset(const pdb_table_t *t,
                         uint8_t *out,
                         tables_build_t *b)
 {
-    int base = t->clamp - 3;
+    int base = cube3_pdb__offset_base(t);
+    /* Whether base + 3 was reached: then its residue is base's, and the
+     * entries at base are found by the walk below like the nearer ones. */
+    bool top = base + 3 < t->clamp;
     recode_t re;
     tables_bfs_pass_t pass;
     int code_of[4];
@@ -652,12 +655,12 @@ cube3_pdb__table_offset(const pdb_table_t *t,
     list_t next = { NULL, 0, 0 };
     int rc;
 
-    if (t->clamp < 4 || t->kind == CUBE3_PDB_CORNERS) {
+    if (base < 1 || base + 3 > t->clamp || t->kind == CUBE3_PDB_CORNERS) {
         return PZ_EINVAL;
     }
-    /* Residues of base, base + 1 and base + 2, and unreached (clamp or
-     * more): first as if nothing were below base. */
-    code_of[base % 3] = 0;
+    /* Residues of base, base + 1 and base + 2 (or base + 3), and
+     * unreached (clamp or more): first as if nothing were below base. */
+    code_of[base % 3] = top ? 3 : 0;
     code_of[(base + 1) % 3] = 1;
     code_of[(base + 2) % 3] = 2;
     code_of[3] = 3;
@@ -684,16 +687,16 @@ cube3_pdb__table_offset(const pdb_table_t *t,
         return rc;
     }
     rows_init(&rs, t, pb);
-    /* Entries nearer than base with another residue than base's: walk
-     * the levels from the solved pattern. A neighbour of level d whose
-     * residue is that of d + 1 is at d + 1 exactly (d - 1 and d have
-     * other residues). */
+    /* Entries nearer than base with another residue than base's (with
+     * top, every entry up to base): walk the levels from the solved
+     * pattern. A neighbour of level d whose residue is that of d + 1 is
+     * at d + 1 exactly (d - 1 and d have other residues). */
     if (!list_push(&cur, t->solved)) {
         rc = PZ_ENOMEM;
     }
-    /* The solved pattern itself (with its twins) when 0 is not base's
-     * residue. */
-    if (rc == PZ_OK && base % 3 != 0) {
+    /* The solved pattern itself (with its twins) when its residue does
+     * not already read 0. */
+    if (rc == PZ_OK && (base % 3 != 0 || top)) {
         tables_bfs_edge_t twin[PDB_NSYM];
         sink_t sink = { NULL, out };
         int tw = (int)(t->solved % PDB_NTWIST);
@@ -706,16 +709,16 @@ cube3_pdb__table_offset(const pdb_table_t *t,
             sink_put(&sink, twin[o].row * PDB_NTWIST + map[tw]);
         }
     }
-    for (int d = 0; d + 1 < base && rc == PZ_OK; d++) {
+    for (int d = 0; d + (top ? 0 : 1) < base && rc == PZ_OK; d++) {
         int want = (d + 1) % 3;
-        bool last = d + 2 == base;
+        bool last = d + (top ? 1 : 2) == base;
         sink_t sink = { last ? NULL : &next, out };
 
         if (b != NULL && tables_build_cancelled(b)) {
             rc = PZ_ECANCELLED;
             break;
         }
-        if (last && want == base % 3) {
+        if (last && want == base % 3 && !top) {
             break; /* its entries read 0 already */
         }
         /* The last level's entries go straight into out: only the levels
@@ -731,7 +734,7 @@ cube3_pdb__table_offset(const pdb_table_t *t,
             break;
         }
         list_unique(&next);
-        if (want != base % 3) {
+        if (want != base % 3 || top) {
             sink.list = NULL;
             for (size_t k = 0; k < next.n; k++) {
                 sink_put(&sink, next.v[k]);
