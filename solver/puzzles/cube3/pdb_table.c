@@ -644,9 +644,7 @@ cube3_pdb__table_offset(const pdb_table_t *t,
                         tables_build_t *b)
 {
     int base = cube3_pdb__offset_base(t);
-    /* Whether base + 3 was reached: then its residue is base's, and the
-     * entries at base are found by the walk below like the nearer ones. */
-    bool top = base + 3 < t->clamp;
+    int top; /* the farthest level the walk below sets */
     recode_t re;
     tables_bfs_pass_t pass;
     int code_of[4];
@@ -658,9 +656,11 @@ cube3_pdb__table_offset(const pdb_table_t *t,
     if (base < 1 || base + 3 > t->clamp || t->kind == CUBE3_PDB_CORNERS) {
         return PZ_EINVAL;
     }
-    /* Residues of base, base + 1 and base + 2 (or base + 3), and
-     * unreached (clamp or more): first as if nothing were below base. */
-    code_of[base % 3] = top ? 3 : 0;
+    /* Residues of base, base + 1 and base + 2, and unreached (clamp or
+     * more): first as if nothing were below base. When base + 3 is
+     * reached, its residue is base's and reads 3; base's own level is
+     * then left to the walk. */
+    code_of[base % 3] = base + 3 < t->clamp ? 3 : 0;
     code_of[(base + 1) % 3] = 1;
     code_of[(base + 2) % 3] = 2;
     code_of[3] = 3;
@@ -687,16 +687,17 @@ cube3_pdb__table_offset(const pdb_table_t *t,
         return rc;
     }
     rows_init(&rs, t, pb);
-    /* Entries nearer than base with another residue than base's (with
-     * top, every entry up to base): walk the levels from the solved
-     * pattern. A neighbour of level d whose residue is that of d + 1 is
-     * at d + 1 exactly (d - 1 and d have other residues). */
+    /* Entries up to base whose residue does not read 0: walk the levels
+     * from the solved pattern. A neighbour of level d whose residue is
+     * that of d + 1 is at d + 1 exactly (d - 1 and d have other
+     * residues). */
+    top = code_of[base % 3] != 0 ? base : base - 1;
     if (!list_push(&cur, t->solved)) {
         rc = PZ_ENOMEM;
     }
     /* The solved pattern itself (with its twins) when its residue does
      * not already read 0. */
-    if (rc == PZ_OK && (base % 3 != 0 || top)) {
+    if (rc == PZ_OK && code_of[0] != 0) {
         tables_bfs_edge_t twin[PDB_NSYM];
         sink_t sink = { NULL, out };
         int tw = (int)(t->solved % PDB_NTWIST);
@@ -709,17 +710,14 @@ cube3_pdb__table_offset(const pdb_table_t *t,
             sink_put(&sink, twin[o].row * PDB_NTWIST + map[tw]);
         }
     }
-    for (int d = 0; d + (top ? 0 : 1) < base && rc == PZ_OK; d++) {
+    for (int d = 0; d < top && rc == PZ_OK; d++) {
         int want = (d + 1) % 3;
-        bool last = d + (top ? 1 : 2) == base;
+        bool last = d + 1 == top;
         sink_t sink = { last ? NULL : &next, out };
 
         if (b != NULL && tables_build_cancelled(b)) {
             rc = PZ_ECANCELLED;
             break;
-        }
-        if (last && want == base % 3 && !top) {
-            break; /* its entries read 0 already */
         }
         /* The last level's entries go straight into out: only the levels
          * still to expand need a list without repeats (the last, the
@@ -734,7 +732,7 @@ cube3_pdb__table_offset(const pdb_table_t *t,
             break;
         }
         list_unique(&next);
-        if (want != base % 3 || top) {
+        if (code_of[want] != 0) {
             sink.list = NULL;
             for (size_t k = 0; k < next.n; k++) {
                 sink_put(&sink, next.v[k]);
