@@ -400,6 +400,42 @@ START_TEST(test_cube3_pdb_includes_corners_and_axes)
 }
 END_TEST
 
+/*
+ * The largest estimate that max_estimate reports bounds every estimate, and
+ * is the largest of the tables' depths: at least the corners' 11 (Korf's
+ * corner database) and at most 20, God's number in HTM (each table's
+ * deepest entry is some cube's estimate, which admissibility caps).
+ */
+START_TEST(test_cube3_pdb_max_estimate_bounds_estimates)
+{
+    pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
+    pz_state_t goal;
+    pz_heuristic_t *h;
+    pz_rng_t rng;
+    int max;
+    int seen = 0;
+
+    puzzle_goal(p, &goal);
+    h = tl_admissible(p, "pdb-small", &goal);
+    max = heuristic_max(h);
+    ck_assert_int_ge(max, 11);
+    ck_assert_int_le(max, 20);
+    pz_rng_seed(&rng, 8);
+    for (int i = 0; i < NSAMPLES / 4; i++) {
+        pz_state_t s;
+        int v;
+
+        ck_assert_int_eq(puzzle_random_state(p, pz_rng_next, &rng, &s), PZ_OK);
+        v = heuristic_eval(h, &s);
+        ck_assert_int_le(v, max);
+        seen = v > seen ? v : seen;
+    }
+    ck_assert_int_ge(seen, 8);
+    heuristic_destroy(h);
+    puzzle_destroy(p);
+}
+END_TEST
+
 START_TEST(test_cube3_pdb_invalid_goal_rejected)
 {
     pz_puzzle_t *p = tl_make("3x3x3", 0, 0, PZ_METRIC_HTM);
@@ -673,6 +709,7 @@ cube3_pdb_suite(void)
     tcase_add_test(tc_heur, test_cube3_pdb_admissible_custom_goal);
     tcase_add_test(tc_heur, test_cube3_pdb_update_matches_eval);
     tcase_add_test(tc_heur, test_cube3_pdb_includes_corners_and_axes);
+    tcase_add_test(tc_heur, test_cube3_pdb_max_estimate_bounds_estimates);
     tcase_add_test(tc_heur, test_cube3_pdb_invalid_goal_rejected);
     tcase_add_test(tc_heur, test_cube3_pdb_memory_reported);
     suite_add_tcase(s, tc_heur);

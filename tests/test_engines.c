@@ -734,6 +734,112 @@ START_TEST(test_engines_own_search_orders_tasks)
 }
 END_TEST
 
+/* Evaluations of the capped gap heuristic, counted (one thread). */
+static long g_capped_lookups;
+
+/* The gap count capped at 2: admissible and never above 2, so weak that
+ * IDA* runs many bounds above it. */
+static int
+capped_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
+{
+    int h = gap_eval(p, ctx, s);
+
+    g_capped_lookups++;
+    return h < 2 ? h : 2;
+}
+
+static int
+capped_max(const pz_puzzle_t *p, const void *ctx)
+{
+    (void)p;
+    (void)ctx;
+    return 2;
+}
+
+static const heuristic_ops_t capped_ops = {
+    .name = "capped-gap",
+    .admissible = true,
+    .eval = capped_eval,
+};
+
+/* The same estimates, with their largest value known. */
+static const heuristic_ops_t capped_max_ops = {
+    .name = "capped-gap",
+    .admissible = true,
+    .eval = capped_eval,
+    .max_estimate = capped_max,
+};
+
+/*
+ * When the split depth plus the heuristic's largest estimate is within
+ * the bound, the split pass cannot cut a node, and the engine makes it
+ * without a lookup: the same roots in the same order with the same
+ * expansions below them, the same optimal answer, and fewer evaluations
+ * (only the own search's). The 8-pancake's distances come from BFS.
+ */
+START_TEST(test_engines_own_search_split_skips_lookups)
+{
+    pz_puzzle_t p;
+    pz_heuristic_t plain;
+    pz_heuristic_t with_max;
+    pz_state_t goal;
+    pz_state_t s;
+    pz_rng_t rng;
+    uint8_t *dist;
+    order_log_t *first = malloc(sizeof(*first));
+    long lookups[2];
+    uint64_t expanded[2];
+    int length[2];
+
+    ck_assert_ptr_nonnull(first);
+    toy_setup(&p, &pancake_ops, 8, 7, &pk8_cfg);
+    plain = heur_bind(&capped_ops, &p, NULL);
+    with_max = heur_bind(&capped_max_ops, &p, NULL);
+    dist = pk_bfs(&p);
+    puzzle_goal(&p, &goal);
+    pz_rng_seed(&rng, 5);
+    do {
+        pk_random(&p, &rng, &s);
+    } while (dist[pk_rank(&s, 8)] < 7);
+    for (int k = 0; k < 2; k++) {
+        job_t j = { .engine = order_engine.name,
+                    .ops = &order_engine,
+                    .puzzle = &p,
+                    .heuristic = k == 0 ? &plain : &with_max,
+                    .start = &s,
+                    .goal = &goal };
+        pz_solution_t sol;
+        pz_stats_view_t view;
+
+        g_order.n = 0;
+        g_capped_lookups = 0;
+        ck_assert_int_eq(run_job(&j, &sol, &view), PZ_OK);
+        ck_assert_int_eq(sol.status, PZ_STATUS_SOLVED);
+        ck_assert(sol.optimal);
+        length[k] = sol.length;
+        lookups[k] = g_capped_lookups;
+        expanded[k] = view.nodes_expanded;
+        if (k == 0) {
+            memcpy(first, &g_order, sizeof(*first));
+        }
+    }
+    ck_assert_int_eq(length[0], dist[pk_rank(&s, 8)]);
+    ck_assert_int_eq(length[1], length[0]);
+    ck_assert_uint_eq(expanded[1], expanded[0]);
+    ck_assert_int_eq(g_order.n, first->n);
+    for (int i = 0; i < g_order.n; i++) {
+        ck_assert_int_eq(g_order.bound[i], first->bound[i]);
+        ck_assert_int_eq(g_order.depth[i], first->depth[i]);
+        ck_assert_mem_eq(g_order.moves[i], first->moves[i],
+                         (size_t)g_order.depth[i]);
+        ck_assert_uint_eq(g_order.nodes[i], first->nodes[i]);
+    }
+    ck_assert_int_lt(lookups[1], lookups[0]);
+    free(first);
+    free(dist);
+}
+END_TEST
+
 static Suite *
 engines_suite(void)
 {
@@ -755,6 +861,7 @@ engines_suite(void)
     tcase_add_test(tc, test_engines_solve_8puzzle_scrambles_agree);
     tcase_add_test(tc, test_engines_solve_2x2x2_engines_agree);
     tcase_add_test(tc, test_engines_own_search_orders_tasks);
+    tcase_add_test(tc, test_engines_own_search_split_skips_lookups);
     suite_add_tcase(s, tc);
     tc = tcase_create("stats");
     tcase_set_timeout(tc, 60);

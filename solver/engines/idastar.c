@@ -54,7 +54,12 @@
  * last bound searched deeply is the likeliest to hold one (order_tasks).
  * For that order to be fine, a long search is split into about one task
  * per TASK_NODES expansions (a target of TASKS_ORDERED_MAX in all), and
- * a split never gets shallower than the last one. Counts are merged
+ * a split never gets shallower than the last one. When the split depth
+ * plus the heuristic's largest estimate (heuristic_max) is within the
+ * bound, the split pass could cut nothing: it then makes the tasks
+ * without a lookup, since such a search works out its roots' values
+ * itself (otherwise one thread makes a deep split's tens of thousands of
+ * lookups one at a time while the others wait). Counts are merged
  * into the shared statistics at each poll; with a node limit, each worker
  * expands only against quota it takes from a shared counter, so together
  * they stop at the limit exactly as one thread would.
@@ -122,6 +127,7 @@ typedef struct shared {
     const search_ctx_t *ctx;
     const pz_puzzle_t *p;
     const pz_heuristic_t *h;
+    int hmax;                /* an estimate h never exceeds, or INT_MAX */
     bool check_all;          /* compare with the goal even when h > 0 */
     const puzzle_fsm_t *fsm; /* prunes duplicate move strings, or NULL */
     bool threaded;           /* more than one worker */
@@ -345,8 +351,14 @@ dfs(worker_t *w, int root, int split)
     const pz_state_t *goal = &sh->ctx->goal;
     bool check_all = sh->check_all;
     bool bpmx = !check_all; /* pathmax both ways needs admissible h */
-    bool kids = heuristic_has_children(h);
     int bound = sh->bound;
+    /* A split pass within which no estimate could reach the bound cuts
+     * nothing, and the solver's own search works out its roots' values
+     * itself: it makes the same tasks without a lookup (the estimates it
+     * carries are the pathmax of the start's, admissible). */
+    bool blind = split != INT_MAX && sh->dfs != NULL && sh->collect == NULL &&
+                 sh->hmax <= bound - split;
+    bool kids = !blind && heuristic_has_children(h);
     frame_t *f = w->frames;
     uint64_t generated = w->meter.generated;
     int next = w->next;
@@ -387,9 +399,10 @@ dfs(worker_t *w, int root, int split)
         }
         generated++;
         /* Above bound - (d + 1) the child is cut whatever its exact h. */
-        hc = kids ? f[d].hs[m]
-                  : heuristic_update_limit(h, &f[d].s, f[d].h, m, &f[d + 1].s,
-                                           bound - d - 1);
+        hc = blind  ? 0
+             : kids ? f[d].hs[m]
+                    : heuristic_update_limit(h, &f[d].s, f[d].h, m, &f[d + 1].s,
+                                             bound - d - 1);
         if (bpmx && hc < f[d].h - 1) {
             hc = f[d].h - 1;
         }
@@ -1234,6 +1247,7 @@ solve_split(const search_ctx_t *ctx,
     sh.ctx = ctx;
     sh.p = ctx->puzzle;
     sh.h = ctx->heuristic;
+    sh.hmax = heuristic_max(ctx->heuristic);
     sh.check_all = !heuristic_admissible(ctx->heuristic);
     /* A symmetric start needs one first move per class of moves its
      * symmetries exchange (the puzzle's root_moves, when it has one). */

@@ -3,6 +3,7 @@
 #ifndef PZ_SOLVER_HEURISTIC_H
 #define PZ_SOLVER_HEURISTIC_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -64,6 +65,10 @@ struct heuristic_ops {
                      uint64_t todo,
                      int limit,
                      int16_t *out);
+    /* Optional: an estimate no state exceeds with this context (the
+     * largest entry of its tables, say), so that an engine can skip the
+     * lookups of nodes that no estimate could cut. NULL: none known. */
+    int (*max_estimate)(const pz_puzzle_t *p, const void *ctx);
     /* Optional: the shared tables init will need for p and goal, by the
      * names the tables module knows them (tables_status), so that a
      * daemon can have them ready before a search starts. Writes at most
@@ -179,6 +184,19 @@ heuristic_children(const pz_heuristic_t *h,
                    int16_t *out)
 {
     h->ops->children(h->puzzle, h->ctx, parent, h_parent, todo, limit, out);
+}
+
+/* An estimate h never exceeds (max_estimate), INT_MAX when unknown; 0 for
+ * NULL (h = 0). */
+static inline int
+heuristic_max(const pz_heuristic_t *h)
+{
+    if (h == NULL) {
+        return 0;
+    }
+    return h->ops->max_estimate != NULL
+               ? h->ops->max_estimate(h->puzzle, h->ctx)
+               : INT_MAX;
 }
 
 /* True when h never overestimates; NULL (h = 0) is admissible. */

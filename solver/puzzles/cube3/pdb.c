@@ -1395,6 +1395,23 @@ parent_node(const pdb_ctx_t *c, shadow_t *sh, const uint8_t *s)
     return reset_path(sh, &st);
 }
 
+/* The largest estimate of c: its tables' largest distances (a clamped
+ * table's clamp), the offset copy's largest code, and one more in QTM,
+ * whose estimates may be raised to the corners' parity. */
+static int
+pdb_max_estimate(const pz_puzzle_t *p, const void *ctx)
+{
+    const pdb_ctx_t *c = ctx;
+    int m = c->corners->maxdepth > c->slice->maxdepth ? c->corners->maxdepth
+                                                      : c->slice->maxdepth;
+
+    (void)p;
+    if (c->inv != NULL && c->inv_base + 3 > m) {
+        m = c->inv_base + 3;
+    }
+    return c->qtm ? m + 1 : m;
+}
+
 static int
 pdb_eval(const pz_puzzle_t *p, const void *ctx, const pz_state_t *s)
 {
@@ -2166,6 +2183,7 @@ const heuristic_ops_t cube3_pdb_heuristic = {
     .eval = pdb_eval,
     .update = pdb_update,
     .update_limit = pdb_update_limit,
+    .max_estimate = pdb_max_estimate,
     .tables = pdb_tables,
 };
 
@@ -2180,6 +2198,7 @@ const heuristic_ops_t cube3_pdb_small_heuristic = {
     .eval = pdb_eval,
     .update = pdb_update,
     .update_limit = pdb_update_limit,
+    .max_estimate = pdb_max_estimate,
     .tables = pdb_small_tables,
 };
 
@@ -2194,6 +2213,7 @@ const heuristic_ops_t cube3_pdb_large_heuristic = {
     .eval = pdb_eval,
     .update = pdb_update,
     .update_limit = pdb_update_limit,
+    .max_estimate = pdb_max_estimate,
     .tables = pdb_large_tables,
 };
 
@@ -2210,6 +2230,7 @@ const heuristic_ops_t cube3_pdb_huge_heuristic = {
     .eval = pdb_eval,
     .update = pdb_update,
     .update_limit = pdb_update_limit,
+    .max_estimate = pdb_max_estimate,
     .tables = pdb_huge_tables,
 };
 
