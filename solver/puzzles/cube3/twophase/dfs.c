@@ -58,14 +58,17 @@ allowed_after(int prev)
 }
 
 /* Lets the search look for answers longer than the target again (see
- * shared_init in twophase.c); true when this call did. */
+ * shared_init in twophase.c); true when this call did. Only the first
+ * call may: afterwards best at target + 1 is an answer of that length. */
 static bool
 relax(twophase_shared_t *sh)
 {
     int strict = sh->target + 1;
 
-    return sh->loose > strict &&
-           atomic_compare_exchange_strong(&sh->best, &strict, sh->loose);
+    if (sh->loose <= strict || atomic_exchange(&sh->relaxed, true)) {
+        return false;
+    }
+    return atomic_compare_exchange_strong(&sh->best, &strict, sh->loose);
 }
 
 static bool

@@ -431,6 +431,7 @@ shared_init(twophase_shared_t *sh,
      * its seeding pass, which needs the first answer of any length. */
     sh->loose = atomic_load(&sh->best);
     sh->relax_ns = 0;
+    atomic_init(&sh->relaxed, false);
     sh->strict = !sh->qtm && sh->target > 0 && sh->target + 1 < sh->loose;
     if (sh->strict) {
         atomic_store(&sh->best, sh->target + 1);

@@ -301,10 +301,13 @@ typedef struct twophase_shared {
     /* HTM with a target: best starts at target + 1, so phase 2 never
      * searches for answers longer than the target; loose is the limit
      * it would have had, and at relax_ns (half the time budget; 0:
-     * never) best goes back to it when nothing was found. */
+     * never) best goes back to it when nothing was found, once: an
+     * answer of target + 1 found after that sets best to the same value,
+     * and must not send it back. */
     bool strict;
     int loose;
     uint64_t relax_ns;
+    atomic_bool relaxed;
     atomic_int stop;               /* 0, or the status that ends the solve */
     atomic_uint_fast64_t expanded; /* merged counts (threaded) */
     atomic_uint_fast64_t generated;
