@@ -355,9 +355,10 @@ dfs(worker_t *w, int root, int split)
     /* A split pass within which no estimate could reach the bound cuts
      * nothing, and the solver's own search works out its roots' values
      * itself: it makes the same tasks without a lookup (the estimates it
-     * carries are the pathmax of the start's, admissible). */
-    bool blind = split != INT_MAX && sh->dfs != NULL && sh->collect == NULL &&
-                 sh->hmax <= bound - split;
+     * carries are the pathmax of the start's, admissible; an own search
+     * is never given to a collecting or inadmissible one). */
+    bool blind =
+        split != INT_MAX && sh->dfs != NULL && sh->hmax <= bound - split;
     bool kids = !blind && heuristic_has_children(h);
     frame_t *f = w->frames;
     uint64_t generated = w->meter.generated;
