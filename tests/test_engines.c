@@ -527,10 +527,12 @@ END_TEST
 /* ------------------------------------------- a solver's own search -- */
 
 /* What a solver's own search (idastar_dfs_fn) saw: each root it took, in
- * the order taken, with its iteration's bound and its expansions. */
+ * the order taken, with its iteration's bound and its expansions (in
+ * all, and weighted by depth as the engine orders roots). */
 enum {
     ORDER_LOG_MAX = 1 << 16,
-    ORDER_DEPTH_MAX = 16 /* the engine splits no deeper */
+    ORDER_DEPTH_MAX = 16, /* the engine splits no deeper */
+    ORDER_LEVELS = 96     /* levels below a root (the 15-puzzle's bounds) */
 };
 
 typedef struct order_log {
@@ -539,12 +541,15 @@ typedef struct order_log {
     int depth[ORDER_LOG_MAX];
     uint8_t moves[ORDER_LOG_MAX][ORDER_DEPTH_MAX]; /* from the start */
     uint64_t nodes[ORDER_LOG_MAX];
+    double weight[ORDER_LOG_MAX];
     size_t task[ORDER_LOG_MAX]; /* the engine's index of the root */
 } order_log_t;
 
 static order_log_t g_order;
 
-/* Plain depth-first search below s (h: its estimate) at depth g. */
+/* Plain depth-first search below s (h: its estimate) at depth g,
+ * counting the expansions g - root + 1 levels below the root in
+ * count[g - root]. */
 static int
 order_dfs_below(const pz_heuristic_t *h,
                 idastar_job_t *job,
@@ -552,6 +557,7 @@ order_dfs_below(const pz_heuristic_t *h,
                 int hs,
                 int g,
                 int last,
+                int root,
                 uint64_t *count)
 {
     const pz_puzzle_t *p = h->puzzle;
@@ -577,12 +583,13 @@ order_dfs_below(const pz_heuristic_t *h,
             continue;
         }
         job->moves[g] = (uint8_t)m;
-        ++*count;
+        ck_assert_int_lt(g - root, ORDER_LEVELS);
+        count[g - root]++;
         if (++*job->expanded >= *job->next_poll &&
             (status = job->poll(job->arg)) != PZ_STATUS_RUNNING) {
             return status;
         }
-        status = order_dfs_below(h, job, &c, hc, g + 1, m, count);
+        status = order_dfs_below(h, job, &c, hc, g + 1, m, root, count);
         if (status != PZ_STATUS_RUNNING) {
             return status;
         }
@@ -599,7 +606,8 @@ order_dfs(const pz_heuristic_t *h, idastar_job_t *job)
 
     while (job->take(job->arg, &s, &depth, job->moves)) {
         int i = g_order.n++;
-        uint64_t count = 0;
+        uint64_t count[ORDER_LEVELS] = { 0 };
+        int n = job->bound - depth;
         int status;
 
         ck_assert_int_lt(i, ORDER_LOG_MAX);
@@ -609,12 +617,18 @@ order_dfs(const pz_heuristic_t *h, idastar_job_t *job)
         g_order.depth[i] = depth;
         memcpy(g_order.moves[i], job->moves, (size_t)depth);
         status = order_dfs_below(h, job, &s, heuristic_eval(h, &s), depth,
-                                 job->moves[depth - 1], &count);
-        g_order.nodes[i] = count;
+                                 job->moves[depth - 1], depth, count);
+        /* An expansion counts 8 times more than one a level higher. */
+        g_order.nodes[i] = 0;
+        g_order.weight[i] = 0;
+        for (int k = n - 1; k >= 0; k--) {
+            g_order.nodes[i] += count[k];
+            g_order.weight[i] = g_order.weight[i] * 8.0 + (double)count[k];
+        }
         if (status != PZ_STATUS_RUNNING) {
             return status;
         }
-        job->done(job->arg, job->task, count);
+        job->done(job->arg, job->task, count, n);
     }
     return PZ_STATUS_RUNNING;
 }
@@ -657,7 +671,8 @@ order_find(int b, int d, const uint8_t *m)
 
 /*
  * Handed to a solver's own search, each iteration's roots come in the
- * order of the expansions the last iteration made below them (scaled by
+ * order of the expansions the last iteration made below them, each
+ * weighing 8 times more than one a level higher (and the sum scaled by
  * their count of next moves), the most first; the answer is the plain
  * engine's optimum. The 15-puzzle's random scrambles make subtrees of
  * very different sizes, so the order is not the split's.
@@ -697,8 +712,8 @@ START_TEST(test_engines_own_search_orders_tasks)
         for (int i = 1; i < g_order.n; i++) {
             int a;
             int b;
-            uint64_t ka;
-            uint64_t kb;
+            double ka;
+            double kb;
 
             if (g_order.bound[i] != g_order.bound[i - 1] ||
                 g_order.depth[i] != g_order.depth[i - 1]) {
@@ -706,7 +721,7 @@ START_TEST(test_engines_own_search_orders_tasks)
             }
             /* One iteration's roots come in the engine's order. */
             ck_assert_uint_eq(g_order.task[i], g_order.task[i - 1] + 1);
-            /* Both roots' counts in the iteration before (the same split
+            /* Both roots' weights in the iteration before (the same split
              * depth: the split never gets shallower). */
             a = order_find(g_order.bound[i], g_order.depth[i - 1],
                            g_order.moves[i - 1]);
@@ -715,15 +730,14 @@ START_TEST(test_engines_own_search_orders_tasks)
             if (a < 0 || b < 0) {
                 continue;
             }
-            ka = g_order.nodes[a] * 3600 /
-                 (uint64_t)__builtin_popcountll(puzzle_allowed_after(
+            ka = g_order.weight[a] /
+                 __builtin_popcountll(puzzle_allowed_after(
                      p, g_order.moves[i - 1][g_order.depth[i - 1] - 1]));
-            kb = g_order.nodes[b] * 3600 /
-                 (uint64_t)__builtin_popcountll(puzzle_allowed_after(
+            kb = g_order.weight[b] /
+                 __builtin_popcountll(puzzle_allowed_after(
                      p, g_order.moves[i][g_order.depth[i] - 1]));
-            ck_assert_msg(ka >= kb, "bound %d: root %d (%llu) before %d (%llu)",
-                          g_order.bound[i], i - 1, (unsigned long long)ka, i,
-                          (unsigned long long)kb);
+            ck_assert_msg(ka >= kb, "bound %d: root %d (%g) before %d (%g)",
+                          g_order.bound[i], i - 1, ka, i, kb);
             reordered += memcmp(g_order.moves[i - 1], g_order.moves[i],
                                 (size_t)g_order.depth[i]) > 0;
         }

@@ -48,10 +48,11 @@
  * depth-first search (idastar_solve_with: one that interleaves several
  * subtrees per thread to overlap table misses) is handed the tasks
  * instead, also on one thread, and more of them. Such a search reports
- * the expansions below each task (idastar_job_t done), and the next
- * iteration takes its tasks in the order of those counts, the most
- * first: the last iteration ends at its first goal, and a subtree the
- * last bound searched deeply is the likeliest to hold one (order_tasks).
+ * the expansions below each task by depth (idastar_job_t done), and the
+ * next iteration takes its tasks in the order of those counts, the
+ * deepest levels weighing most: the last iteration ends at its first
+ * goal, and a subtree the last bound searched deeply is the likeliest to
+ * hold one (order_tasks).
  * For that order to be fine, a long search is split into about one task
  * per TASK_NODES expansions (a target of TASKS_ORDERED_MAX in all), and
  * a split never gets shallower than the last one. When the split depth
@@ -94,6 +95,8 @@
 #define TASKS_PER_THREAD  32
 #define TASK_NODES        1024
 #define TASKS_ORDERED_MAX 32768 /* a finer split's target, in all */
+/* order_tasks: an expansion one level deeper counts this many times more */
+#define DEPTH_WEIGHT 8.0
 
 /* Internal status: another thread ended the iteration first. */
 #define STATUS_ABORTED PZ_STATUS_COUNT_
@@ -116,9 +119,10 @@ typedef struct task {
     int depth;                      /* its depth, 1..SPLIT_DEPTH_MAX */
     uint8_t moves[SPLIT_DEPTH_MAX]; /* the moves from the start */
     uint64_t nodes;                 /* expansions below it in its iteration */
-    /* order_tasks' score: expansions below the same root (or its
+    double weight; /* and weighted by depth (DEPTH_WEIGHT per level) */
+    /* order_tasks' score: the weight below the same root (or its
      * ancestor) in the iteration before, per next move */
-    uint64_t prev;
+    double prev;
     size_t order; /* its place in the split */
 } task_t;
 
@@ -319,6 +323,7 @@ add_task(shared_t *sh,
     t->depth = depth;
     memcpy(t->moves, moves, (size_t)depth);
     t->nodes = 0;
+    t->weight = 0;
     t->prev = 0;
     t->order = sh->ntasks - 1;
     return PZ_OK;
@@ -532,13 +537,19 @@ job_take(void *arg, pz_state_t *root, int *depth, uint8_t *moves)
     return true;
 }
 
-/* idastar_job_t done: the expansions below task i. */
+/* idastar_job_t done: the expansions below task i, by depth. */
 static void
-job_done(void *arg, size_t i, uint64_t expanded)
+job_done(void *arg, size_t i, const uint64_t *by_depth, int n)
 {
     worker_t *w = arg;
+    task_t *t = &w->sh->tasks[i];
 
-    w->sh->tasks[i].nodes = expanded;
+    t->nodes = 0;
+    t->weight = 0;
+    for (int k = n - 1; k >= 0; k--) {
+        t->nodes += by_depth[k];
+        t->weight = t->weight * DEPTH_WEIGHT + (double)by_depth[k];
+    }
 }
 
 /* idastar_job_t poll. */
@@ -736,7 +747,7 @@ cmp_moves(const void *a, const void *b)
     return c != 0 ? c : x->depth - y->depth;
 }
 
-/* Tasks by the expansions below their roots in the last iteration, the
+/* Tasks by their weight below their roots in the last iteration, the
  * most first, then in the split's order. */
 static int
 cmp_prev(const void *a, const void *b)
@@ -785,8 +796,12 @@ tasks_wanted(const shared_t *sh, int nthreads)
  * last iteration, the most first. A subtree the last bound searched
  * deeply holds nodes whose estimates were low for their depth, the ones
  * most likely to reach the goal within the next bound (the published
- * H48 solver sorts its tasks the same way, nissy-core doc/h48.md), and
- * in the last iteration the search ends as soon as one thread finds it.
+ * H48 solver sorts its tasks by their counts, nissy-core doc/h48.md),
+ * and in the last iteration the search ends as soon as one thread finds
+ * it. Each expansion counts DEPTH_WEIGHT times more than one a level
+ * higher, so the roots come nearly in the order of the deepest levels
+ * their subtrees reached, and of how many nodes reached them: a node
+ * expanded a level deeper had an estimate a move lower for its depth.
  */
 static void
 order_tasks(shared_t *sh)
@@ -809,8 +824,7 @@ order_tasks(shared_t *sh)
         int next = __builtin_popcountll(puzzle_allowed_after(
             sh->p, sh->tasks[i].moves[sh->tasks[i].depth - 1]));
 
-        sh->tasks[i].prev =
-            t != NULL ? t->nodes * 3600 / (uint64_t)(next > 0 ? next : 1) : 0;
+        sh->tasks[i].prev = t != NULL ? t->weight / (next > 0 ? next : 1) : 0;
     }
     qsort(sh->tasks, sh->ntasks, sizeof(task_t), cmp_prev);
 }

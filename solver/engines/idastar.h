@@ -26,9 +26,10 @@ typedef struct idastar_job {
     size_t task; /* set by take: the index of the root it returned (read
                     it before the next take) */
     /* Optional: reports the expansions below root task when its subtree
-     * is done; a search that does orders the next iteration's roots by
-     * them, the most first, and lets the split deepen for that. */
-    void (*done)(void *arg, size_t task, uint64_t expanded);
+     * is done, by depth (by_depth[k]: k + 1 levels below the root, for k
+     * < n); a search that does orders the next iteration's roots by them
+     * (the deepest levels first) and lets the split deepen for that. */
+    void (*done)(void *arg, size_t task, const uint64_t *by_depth, int n);
     /* Called when *expanded reaches *next_poll; PZ_STATUS_RUNNING to go
      * on, else the status that ends the search. */
     int (*poll)(void *arg);

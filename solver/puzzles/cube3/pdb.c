@@ -1579,7 +1579,7 @@ typedef struct lane {
     uint8_t fwd[PDB_MAXMOVES][20];  /* and the children (not inverted) */
     uint8_t moves[PZ_SOLUTION_MAX]; /* from the start */
     size_t task;                    /* the engine's index of its root */
-    uint64_t nodes;                 /* expansions below it */
+    uint64_t nodes[LANE_DEPTH];     /* expansions below it, by depth */
     lane_frame_t f[LANE_DEPTH];     /* f[d - root] */
 } lane_t;
 
@@ -2041,7 +2041,7 @@ lane_step(const pz_puzzle_t *p,
             }
             lane_root(p, c, l, &s, depth, start);
             l->task = job->task;
-            l->nodes = 0;
+            memset(l->nodes, 0, sizeof(l->nodes));
             l->phase = LANE_EXPAND;
             break;
         }
@@ -2093,7 +2093,8 @@ lane_step(const pz_puzzle_t *p,
             if (f->next == 0) {
                 if (l->d == l->root) {
                     if (job->done != NULL) {
-                        job->done(job->arg, l->task, l->nodes);
+                        job->done(job->arg, l->task, l->nodes,
+                                  job->bound - l->root);
                     }
                     l->phase = LANE_TAKE;
                 } else {
@@ -2122,7 +2123,7 @@ lane_step(const pz_puzzle_t *p,
                 g->move = m;
                 l->d++;
                 l->phase = LANE_EXPAND;
-                l->nodes++;
+                l->nodes[l->d - l->root - 1]++;
                 if (++*job->expanded >= *job->next_poll) {
                     int status = job->poll(job->arg);
 
